@@ -1,0 +1,1 @@
+"""Comparison of engines over every position of LAB.md, and the CSV decision table."""

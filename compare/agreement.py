@@ -1,0 +1,36 @@
+"""Run engines over positions and report every position where their decisions differ."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from logic.engines import Engine, Position
+from logic.terms import Decision
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A position where the engines' answers (action and value) are not all the same."""
+
+    position: Position
+    answers: dict[str, Decision | None]
+
+    def __str__(self) -> str:
+        state, player = self.position
+        said = "; ".join(f"{name}: {answer or 'false.'}" for name, answer in self.answers.items())
+        return f"{state} {player}: {said}"
+
+
+def disagreements(
+    engines: Sequence[Engine], positions: Iterable[Position]
+) -> list[Disagreement]:
+    """Every position where the engines do not give the same action and value, in input order."""
+    asked = list(positions)
+    tables = {engine.name: engine.decisions(asked) for engine in engines}
+    found = []
+    for position in asked:
+        answers = {name: table.get(position) for name, table in tables.items()}
+        if len(set(answers.values())) > 1:
+            found.append(Disagreement(position, answers))
+    return found

@@ -1,0 +1,41 @@
+"""The positions of LAB.md: every state reachable from the empty board by alternating play."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from logic import reference
+from logic.engines import Position
+from logic.state import EMPTY, PLAYERS, State, is_terminal
+
+
+def reachable_states(first: str) -> set[State]:
+    """Every state reachable from the empty board when `first` moves first, terminal ones included."""
+    seen = {EMPTY}
+    frontier = [(EMPTY, first)]
+    while frontier:
+        state, player = frontier.pop()
+        if is_terminal(state):
+            continue
+        for next_state in reference.successor(state, player):
+            if next_state not in seen:
+                seen.add(next_state)
+                frontier.append((next_state, reference.other_player(player)))
+    return seen
+
+
+@cache
+def all_positions() -> tuple[Position, ...]:
+    """The 9040 non-terminal (state, player to move) pairs, either player first; sorted."""
+    positions = set()
+    for first in PLAYERS:
+        for state in reachable_states(first):
+            if not is_terminal(state):
+                positions.add((state, _to_move(state, first)))
+    return tuple(sorted(positions))
+
+
+def _to_move(state: State, first: str) -> str:
+    """Who moves next in a game that `first` began: the counts of marks tell."""
+    second = reference.other_player(first)
+    return first if state.count(first) == state.count(second) else second

@@ -1,0 +1,7 @@
+"""`python -m logic`: the `minimax-lab` command line."""
+
+import sys
+
+from logic.cli import main
+
+sys.exit(main())

@@ -1,0 +1,127 @@
+"""The lab's predicates as plain Python functions: the reference the pyDatalog rules are held to.
+
+Each section matches a section of `logic/rules.py`, in the same order, under the lab's names
+(seed 003). A predicate that the lab runs as a search becomes a function that returns its
+answer; `max_value` and `min_value` call each other as the lab's clauses do.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from facts import load_game
+from logic.state import State
+from logic.terms import SV, Action, Decision
+
+GAME = load_game()
+
+
+# --- Game facts: other_player -------------------------------------------------------------
+# other_player(x, o).  other_player(o, x).
+def other_player(player: str) -> str:
+    """The lab's `other_player(Player, OtherPlayer)`, read from the facts."""
+    return GAME.other_player(player)
+
+
+# --- successor (list_replace) -------------------------------------------------------------
+# successor(State, Player, Next) :- list_replace(-, Player, State, Next).
+def list_replace(state: State, position: int, player: str) -> State:
+    """The lab's `list_replace(-, Player, State, Next)` at one blank: `state` with `position` marked."""
+    return State(state[: position - 1] + player + state[position:])
+
+
+def moves(state: State, player: str) -> list[tuple[int, State]]:
+    """Each blank cell, in cell order, with the successor `player` reaches by marking it."""
+    return [
+        (cell, list_replace(state, cell, player))
+        for cell in GAME.cells
+        if state[cell - 1] == GAME.blank
+    ]
+
+
+def successor(state: State, player: str) -> list[State]:
+    """The lab's `successor(State, Player, Next)`: every Next, in cell order 1..9."""
+    return [next_state for _, next_state in moves(state, player)]
+
+
+# --- terminal_state (winning_config) ------------------------------------------------------
+# terminal_state(S, P, 1)  :- winning_config(S, P).
+# terminal_state(S, P, -1) :- other_player(P, O), winning_config(S, O).
+# terminal_state(S, _, 0)  :- \+ member(-, S).
+def winning_config(state: State, player: str) -> bool:
+    """The lab's `winning_config`: `player` holds all three cells of some line of the facts."""
+    return any(all(state[cell - 1] == player for cell in line) for line in GAME.lines)
+
+
+def terminal_state(state: State, player: str) -> int | None:
+    """The lab's `terminal_state(State, Player, Value)`; None where the game goes on."""
+    if winning_config(state, player):
+        return 1
+    if winning_config(state, other_player(player)):
+        return -1
+    if GAME.blank not in state:
+        return 0
+    return None
+
+
+# --- max_value and min_value (find_max_sv, find_min_sv) -----------------------------------
+# max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
+# max_value(S, P, MaxSV) :-
+#     findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs),
+#     find_max_sv(SVs, MaxSV).
+def find_max_sv(svs: list[SV]) -> SV:
+    """The lab's `find_max_sv`: the first sv with the highest value (so the lowest cell)."""
+    return max(svs, key=lambda sv: sv.value)
+
+
+def find_min_sv(svs: list[SV]) -> SV:
+    """The lab's `find_min_sv`: the first sv with the lowest value (so the lowest cell)."""
+    return min(svs, key=lambda sv: sv.value)
+
+
+@cache
+def max_value(state: State, player: str) -> SV:
+    """The lab's `max_value(State, Player, sv(Next, V))`: `player`, the agent, moves at `state`."""
+    value = terminal_state(state, player)
+    if value is not None:
+        return SV(state, value)
+    return find_max_sv([SV(next_state, min_value(next_state, player).value)
+                        for next_state in successor(state, player)])
+
+
+# min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
+# min_value(S, P, MinSV) :- other_player(P, O),
+#     findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs),
+#     find_min_sv(SVs, MinSV).
+@cache
+def min_value(state: State, player: str) -> SV:
+    """The lab's `min_value(State, Player, sv(Next, V))`: the adversary of `player` moves."""
+    value = terminal_state(state, player)
+    if value is not None:
+        return SV(state, value)
+    return find_min_sv([SV(next_state, max_value(next_state, player).value)
+                        for next_state in successor(state, other_player(player))])
+
+
+# --- minimax_decision ---------------------------------------------------------------------
+# minimax_decision(S, P, Action, V) :-
+#     \+ terminal_state(S, P, _), max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
+def minimax_decision(state: State, player: str) -> Decision | None:
+    """The lab's `minimax_decision(State, Player, Action, Value)`; None at a terminal state."""
+    if terminal_state(state, player) is not None:
+        return None
+    best = max_value(state, player)
+    action = get_action(state, best.state)
+    assert action is not None, "max_value answers a successor of the state"
+    return Decision(action, best.value)
+
+
+# --- get_action ---------------------------------------------------------------------------
+# get_action(From, To, [P, Pos]) :- nth1(Pos, From, -), nth1(Pos, To, P), P \== -.
+def get_action(from_state: State, to_state: State) -> Action | None:
+    """The lab's `get_action(From, To, Action)`: the one cell marked between the two states."""
+    changed = [cell for cell in GAME.cells if from_state[cell - 1] != to_state[cell - 1]]
+    if len(changed) != 1 or from_state[changed[0] - 1] != GAME.blank:
+        return None
+    position = changed[0]
+    return Action(to_state[position - 1], position)

@@ -1,0 +1,135 @@
+"""The lab's predicates as pyDatalog rules over the facts of `facts/game.pl`.
+
+Each section matches a section of `logic/reference.py`, in the same order, under the lab's
+names (seed 003); the lab's Prolog clause stands in a comment above each rule. pyDatalog has
+no compound terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`, and the action
+`[Player, Position]` becomes its Position (the player is already an argument).
+
+pyDatalog keeps its clauses per thread: `load_program` clears the calling thread's logic,
+states the program there, and returns the predicates to query from that thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pyDatalog import pyDatalog
+
+from facts import read_facts
+
+_PREDICATES = (
+    "player, other_player, blank, cell, line, "
+    "move, successor, has_blank, winning_config, some_line, terminal_state, ongoing, "
+    "max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv, "
+    "minimax_decision, get_action, asked, decision"
+)
+_VARIABLES = "S, P, O, N, C, V, B, D, A, E, F, M"
+
+
+@dataclass(frozen=True)
+class Program:
+    """The predicates of a loaded program, as pyDatalog terms to call with constants."""
+
+    other_player: Any
+    successor: Any
+    move: Any
+    terminal_state: Any
+    max_value: Any
+    min_value: Any
+    minimax_decision: Any
+    get_action: Any
+    asked: Any
+    decision: Any
+
+
+def load_program() -> Program:
+    """Clear this thread's pyDatalog logic and state the lab's program in it."""
+    pyDatalog.clear()
+    (
+        player, other_player, blank, cell, line,
+        move, successor, has_blank, winning_config, some_line, terminal_state, ongoing,
+        max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv,
+        minimax_decision, get_action, asked, decision,
+    ) = pyDatalog.create_terms(_PREDICATES)
+    S, P, O, N, C, V, B, D, A, E, F, M = pyDatalog.create_terms(_VARIABLES)
+    min_ = pyDatalog.create_terms("min_")
+
+    # --- Game facts: other_player -----------------------------------------------------------
+    # player(x). other_player(x, o). blank('-'). cell(1). line(1, 2, 3). ...: facts/game.pl
+    for name, args in read_facts():
+        pyDatalog.assert_fact(name, *args)
+
+    # --- successor (list_replace) -----------------------------------------------------------
+    # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
+    # move/4 is successor with the cell it marks: list_replace at one blank cell C.
+    move(S, P, C, N) <= (
+        cell(C) & blank(B) & (S[C - 1] == B) & player(P)
+        & (N == S[0 : C - 1] + P + S[C:])
+    )
+    successor(S, P, N) <= move(S, P, C, N)
+
+    # --- terminal_state (winning_config) ----------------------------------------------------
+    # winning_config(S, P): P holds the three cells of a line of the facts.
+    winning_config(S, P) <= (
+        line(A, E, F) & (S[A - 1] == P) & (S[E - 1] == P) & (S[F - 1] == P)
+    )
+    has_blank(S) <= cell(C) & blank(B) & (S[C - 1] == B)
+    some_line(S) <= player(P) & winning_config(S, P)
+    # terminal_state(S, P, 1) :- winning_config(S, P).
+    terminal_state(S, P, 1) <= player(P) & winning_config(S, P)
+    # terminal_state(S, P, -1) :- other_player(P, O), winning_config(S, O).
+    terminal_state(S, P, -1) <= other_player(P, O) & winning_config(S, O)
+    # terminal_state(S, _, 0) :- \+ member(-, S), no line.
+    terminal_state(S, P, 0) <= (
+        player(P) & ~has_blank(S) & ~some_line(S)
+    )
+    # ongoing(S): the game goes on (the lab's cut after terminal_state in max/min_value).
+    ongoing(S) <= has_blank(S) & ~some_line(S)
+
+    # --- max_value and min_value (find_max_sv, find_min_sv) ---------------------------------
+    # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
+    max_value(S, P, S, V) <= terminal_state(S, P, V)
+    # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs)
+    max_successor_value(S, P, C, V) <= (
+        ongoing(S) & move(S, P, C, N) & min_value(N, P, D, V)
+    )
+    # find_max_sv(SVs, MaxSV): the highest value, then the lowest cell (the cell is in the key).
+    (find_max_sv[S, P] == min_(C, order_by=(-V, C))) <= max_successor_value(S, P, C, V)
+    # max_value(S, P, MaxSV) :- findall(...), find_max_sv(SVs, MaxSV).
+    max_value(S, P, N, V) <= (
+        (find_max_sv[S, P] == C) & move(S, P, C, N) & min_value(N, P, D, V)
+    )
+
+    # min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
+    min_value(S, P, S, V) <= terminal_state(S, P, V)
+    # other_player(P, O), findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
+    min_successor_value(S, P, C, V) <= (
+        ongoing(S) & other_player(P, O) & move(S, O, C, N)
+        & max_value(N, P, D, V)
+    )
+    # find_min_sv(SVs, MinSV): the lowest value, then the lowest cell.
+    (find_min_sv[S, P] == min_(C, order_by=(V, C))) <= min_successor_value(S, P, C, V)
+    # min_value(S, P, MinSV) :- other_player(P, O), findall(...), find_min_sv(SVs, MinSV).
+    min_value(S, P, N, V) <= (
+        (find_min_sv[S, P] == C) & other_player(P, O) & move(S, O, C, N)
+        & max_value(N, P, D, V)
+    )
+
+    # --- minimax_decision -------------------------------------------------------------------
+    # minimax_decision(S, P, Action, V) :- max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
+    # At a terminal state there is no action (Prolog answers false).
+    minimax_decision(S, P, C, V) <= (
+        ongoing(S) & max_value(S, P, N, V) & get_action(S, N, M, C)
+    )
+    # asked(S, P) holds the positions a caller asserts; decision/4 answers them in one query.
+    decision(S, P, C, V) <= asked(S, P) & minimax_decision(S, P, C, V)
+
+    # --- get_action -------------------------------------------------------------------------
+    # get_action(From, To, [P, Pos]): To is From with cell Pos marked by P.
+    get_action(S, N, P, C) <= move(S, P, C, N)
+
+    return Program(
+        other_player, successor, move, terminal_state, max_value, min_value,
+        minimax_decision, get_action, asked, decision,
+    )

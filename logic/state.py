@@ -1,0 +1,186 @@
+"""The one state model: a state is 9 cells row by row, as a 9-character string of `-`, `x`, `o`.
+
+Parsing (both of LAB.md's notations), printing, legality and whose move it is live here;
+everything else receives a `State` that came through `parse_state`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NewType
+
+from facts import load_game
+
+GAME = load_game()
+BLANK = GAME.blank
+PLAYERS = GAME.players
+MARKS = (BLANK, *PLAYERS)
+SIZE = len(GAME.cells)
+
+State = NewType("State", str)
+"""A validated state in compact form, e.g. `o-x------` (cell 1 first)."""
+
+Player = str
+"""`x` or `o`."""
+
+EMPTY = State(BLANK * SIZE)
+_LIST = re.compile(r"\[(.*)\]", re.DOTALL)
+
+
+class StateError(ValueError):
+    """A text that is not a state or player, or a state no game can reach."""
+
+
+def parse_state(text: str) -> State:
+    """Read a state in compact form (`o-x------`) or as a Prolog list (`[o,-,x,-,-,-,-,-,-]`)."""
+    stripped = text.strip()
+    match = _LIST.fullmatch(stripped)
+    if match is not None:
+        cells = [cell.strip() for cell in match.group(1).split(",")] if match.group(1).strip() else []
+    else:
+        cells = list(stripped)
+    if len(cells) != SIZE:
+        raise StateError(f"a state has {SIZE} cells, {text.strip()!r} has {len(cells)}")
+    for number, cell in enumerate(cells, start=1):
+        if cell not in MARKS:
+            raise StateError(f"cell {number} is {cell!r}; each cell is one of {', '.join(MARKS)}")
+    return State("".join(cells))
+
+
+def parse_player(text: str) -> Player:
+    """Read a player: `x` or `o`."""
+    player = text.strip()
+    if player not in PLAYERS:
+        raise StateError(f"unknown player {text!r}; the players are {' and '.join(PLAYERS)}")
+    return player
+
+
+def to_compact(state: State) -> str:
+    """The 9-character form, e.g. `o-x------`."""
+    return str(state)
+
+
+def to_prolog(state: State) -> str:
+    """The Prolog list form, e.g. `[o,-,x,-,-,-,-,-,-]`."""
+    return "[" + ",".join(state) + "]"
+
+
+def has_line(state: str, player: Player) -> bool:
+    """True if `player` holds all three cells of one of the game's lines."""
+    return any(all(state[cell - 1] == player for cell in line) for line in GAME.lines)
+
+
+def winner(state: State) -> Player | None:
+    """The player who has a line, if any (a legal state has at most one)."""
+    return next((player for player in PLAYERS if has_line(state, player)), None)
+
+
+def is_full(state: State) -> bool:
+    """True if no blank cell is left."""
+    return BLANK not in state
+
+
+def is_terminal(state: State) -> bool:
+    """True if the game is over: a player has a line or the board is full."""
+    return winner(state) is not None or is_full(state)
+
+
+def marks_count(state: State, player: Player) -> int:
+    """How many cells `player` has marked."""
+    return state.count(player)
+
+
+def last_movers(state: State) -> tuple[Player, ...]:
+    """The players who can have made the last move, judging by the counts alone."""
+    x, o = PLAYERS
+    difference = marks_count(state, x) - marks_count(state, o)
+    if state == EMPTY:
+        return ()
+    return {1: (x,), 0: PLAYERS, -1: (o,)}.get(difference, ())
+
+
+def check_legal(state: State) -> None:
+    """Raise `StateError` unless alternating play from the empty board, either first, reaches `state`."""
+    x, o = PLAYERS
+    counts = {player: marks_count(state, player) for player in PLAYERS}
+    if abs(counts[x] - counts[o]) > 1:
+        raise StateError(
+            f"illegal state {state}: x has {counts[x]} marks and o has {counts[o]}; "
+            "players take turns, so the counts differ by at most one"
+        )
+    winners = [player for player in PLAYERS if has_line(state, player)]
+    if len(winners) == 2:
+        raise StateError(f"illegal state {state}: both x and o have a line; the first line ends the game")
+    if winners and winners[0] not in last_movers(state):
+        won, other = winners[0], GAME.other_player(winners[0])
+        raise StateError(
+            f"illegal state {state}: {won} has a line but {other} has moved since; "
+            "the game ends with the winning move"
+        )
+
+
+def players_to_move(state: State) -> tuple[Player, ...]:
+    """Whose move it can be in a legal state (both when the counts are equal and nobody has won)."""
+    won = winner(state)
+    if won is not None:
+        return (GAME.other_player(won),)
+    if state == EMPTY:
+        return PLAYERS
+    return tuple(GAME.other_player(mover) for mover in last_movers(state))
+
+
+def check_turn(state: State, player: Player) -> None:
+    """Raise `StateError` unless `player` can be the one to move in the legal `state`."""
+    movers = players_to_move(state)
+    if player not in movers:
+        x, o = PLAYERS
+        raise StateError(
+            f"it cannot be {player}'s move in {state}: x has {marks_count(state, x)} marks "
+            f"and o has {marks_count(state, o)}, so {movers[0]} moves next"
+        )
+
+
+def symmetries(state: State) -> Iterator[State]:
+    """The 8 images of `state` under the rotations and reflections of the square."""
+    for permutation in _SYMMETRIES:
+        yield State("".join(state[index] for index in permutation))
+
+
+def canonical(state: State) -> State:
+    """The smallest of the 8 images: one representative per symmetry class."""
+    return min(symmetries(state))
+
+
+def _square_symmetries() -> tuple[tuple[int, ...], ...]:
+    side = int(SIZE**0.5)
+
+    def rotate(r: int, c: int) -> tuple[int, int]:
+        return c, side - 1 - r
+
+    def reflect(r: int, c: int) -> tuple[int, int]:
+        return r, side - 1 - c
+
+    permutations = []
+    for mirrored in (False, True):
+        for turns in range(4):
+            permutation = []
+            for index in range(SIZE):
+                r, c = divmod(index, side)
+                if mirrored:
+                    r, c = reflect(r, c)
+                for _ in range(turns):
+                    r, c = rotate(r, c)
+                permutation.append(r * side + c)
+            permutations.append(tuple(permutation))
+    return tuple(permutations)
+
+
+_SYMMETRIES = _square_symmetries()
+
+
+def draw_board(state: State) -> str:
+    """The board as three rows, blanks showing their cell numbers."""
+    cells = [mark if mark != BLANK else str(number) for number, mark in enumerate(state, start=1)]
+    rows = [" " + " | ".join(cells[row : row + 3]) for row in range(0, SIZE, 3)]
+    return "\n---+---+---\n".join(rows)

@@ -1,0 +1,40 @@
+"""The lab's compound terms: `sv(State, Value)`, the action `[Player, Position]`, and a decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from logic.state import Player, State, to_prolog
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """The lab's action `[Player, Position]`: Player marks cell Position (1..9)."""
+
+    player: Player
+    position: int
+
+    def __str__(self) -> str:
+        return f"[{self.player},{self.position}]"
+
+
+@dataclass(frozen=True)
+class SV:
+    """The lab's `sv(State, Value)`: a state and the value it leads to, from the agent's side."""
+
+    state: State
+    value: int
+
+    def __str__(self) -> str:
+        return f"sv({to_prolog(self.state)},{self.value})"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer of `minimax_decision(State, Player, Action, Value)`."""
+
+    action: Action
+    value: int
+
+    def __str__(self) -> str:
+        return f"Action = {self.action}, Value = {self.value}."
