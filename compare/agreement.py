@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from logic.engines import Engine, Position
@@ -22,14 +22,18 @@ class Disagreement:
         return f"{state} {player}: {said}"
 
 
-def disagreements(
-    engines: Sequence[Engine], positions: Iterable[Position]
-) -> list[Disagreement]:
-    """Every position where the engines do not give the same action and value, in input order."""
-    asked = list(positions)
-    tables = {engine.name: engine.decisions(asked) for engine in engines}
+Table = Mapping[Position, Decision]
+
+
+def decision_tables(engines: Sequence[Engine], positions: Sequence[Position]) -> dict[str, Table]:
+    """Each engine's decisions on the positions, by engine name."""
+    return {engine.name: engine.decisions(positions) for engine in engines}
+
+
+def disagreements(tables: Mapping[str, Table], positions: Iterable[Position]) -> list[Disagreement]:
+    """Every position where the tables do not give the same action and value, in input order."""
     found = []
-    for position in asked:
+    for position in positions:
         answers = {name: table.get(position) for name, table in tables.items()}
         if len(set(answers.values())) > 1:
             found.append(Disagreement(position, answers))

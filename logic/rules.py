@@ -20,7 +20,7 @@ from facts import read_facts
 
 _PREDICATES = (
     "player, other_player, blank, cell, line, "
-    "move, successor, has_blank, winning_config, some_line, terminal_state, ongoing, "
+    "move, successor, has_blank, winning_config, three, some_line, terminal_state, ongoing, "
     "max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv, "
     "minimax_decision, get_action, asked, decision"
 )
@@ -48,7 +48,7 @@ def load_program() -> Program:
     pyDatalog.clear()
     (
         player, other_player, blank, cell, line,
-        move, successor, has_blank, winning_config, some_line, terminal_state, ongoing,
+        move, successor, has_blank, winning_config, three, some_line, terminal_state, ongoing,
         max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv,
         minimax_decision, get_action, asked, decision,
     ) = pyDatalog.create_terms(_PREDICATES)
@@ -64,64 +64,56 @@ def load_program() -> Program:
     # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
     # move/4 is successor with the cell it marks: list_replace at one blank cell C.
     move(S, P, C, N) <= (
-        cell(C) & blank(B) & (S[C - 1] == B) & player(P)
-        & (N == S[0 : C - 1] + P + S[C:])
+        blank(B) & cell(C) & (S[C - 1] == B) & player(P) & (N == S[0 : C - 1] + P + S[C:])
     )
     successor(S, P, N) <= move(S, P, C, N)
 
     # --- terminal_state (winning_config) ----------------------------------------------------
     # winning_config(S, P): P holds the three cells of a line of the facts.
-    winning_config(S, P) <= (
-        line(A, E, F) & (S[A - 1] == P) & (S[E - 1] == P) & (S[F - 1] == P)
-    )
-    has_blank(S) <= cell(C) & blank(B) & (S[C - 1] == B)
-    some_line(S) <= player(P) & winning_config(S, P)
+    winning_config(S, P) <= line(A, E, F) & (M == S[A - 1] + S[E - 1] + S[F - 1]) & three(M, P)
+    three(M, P) <= player(P) & (M == P + P + P)
+    some_line(S) <= winning_config(S, P)
+    # member(-, S): a blank cell is left.
+    has_blank(S) <= blank(B) & B.in_(S)
     # terminal_state(S, P, 1) :- winning_config(S, P).
-    terminal_state(S, P, 1) <= player(P) & winning_config(S, P)
+    terminal_state(S, P, 1) <= winning_config(S, O) & (P == O)
     # terminal_state(S, P, -1) :- other_player(P, O), winning_config(S, O).
-    terminal_state(S, P, -1) <= other_player(P, O) & winning_config(S, O)
-    # terminal_state(S, _, 0) :- \+ member(-, S), no line.
-    terminal_state(S, P, 0) <= (
-        player(P) & ~has_blank(S) & ~some_line(S)
-    )
-    # ongoing(S): the game goes on (the lab's cut after terminal_state in max/min_value).
+    terminal_state(S, P, -1) <= winning_config(S, O) & other_player(P, O)
+    # terminal_state(S, _, 0) :- \+ member(-, S), and no line (the clauses above come first).
+    terminal_state(S, P, 0) <= player(P) & ~has_blank(S) & ~some_line(S)
+    # ongoing(S): the game goes on; the lab's cut after terminal_state in max/min_value.
     ongoing(S) <= has_blank(S) & ~some_line(S)
 
     # --- max_value and min_value (find_max_sv, find_min_sv) ---------------------------------
     # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
     max_value(S, P, S, V) <= terminal_state(S, P, V)
-    # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs)
-    max_successor_value(S, P, C, V) <= (
+    # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs):
+    # one row per successor, with the cell C that reaches it.
+    max_successor_value(S, P, C, N, V) <= (
         ongoing(S) & move(S, P, C, N) & min_value(N, P, D, V)
     )
-    # find_max_sv(SVs, MaxSV): the highest value, then the lowest cell (the cell is in the key).
-    (find_max_sv[S, P] == min_(C, order_by=(-V, C))) <= max_successor_value(S, P, C, V)
+    # find_max_sv(SVs, sv(Next, _)): the highest value, then the lowest cell (cell in the key).
+    (find_max_sv[S, P] == min_(N, order_by=(-V, C))) <= max_successor_value(S, P, C, N, V)
     # max_value(S, P, MaxSV) :- findall(...), find_max_sv(SVs, MaxSV).
-    max_value(S, P, N, V) <= (
-        (find_max_sv[S, P] == C) & move(S, P, C, N) & min_value(N, P, D, V)
-    )
+    max_value(S, P, N, V) <= (find_max_sv[S, P] == N) & min_value(N, P, D, V)
 
     # min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
     min_value(S, P, S, V) <= terminal_state(S, P, V)
-    # other_player(P, O), findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
-    min_successor_value(S, P, C, V) <= (
-        ongoing(S) & other_player(P, O) & move(S, O, C, N)
-        & max_value(N, P, D, V)
+    # other_player(P, O),
+    # findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
+    min_successor_value(S, P, C, N, V) <= (
+        ongoing(S) & other_player(P, O) & move(S, O, C, N) & max_value(N, P, D, V)
     )
-    # find_min_sv(SVs, MinSV): the lowest value, then the lowest cell.
-    (find_min_sv[S, P] == min_(C, order_by=(V, C))) <= min_successor_value(S, P, C, V)
+    # find_min_sv(SVs, sv(Next, _)): the lowest value, then the lowest cell.
+    (find_min_sv[S, P] == min_(N, order_by=(V, C))) <= min_successor_value(S, P, C, N, V)
     # min_value(S, P, MinSV) :- other_player(P, O), findall(...), find_min_sv(SVs, MinSV).
-    min_value(S, P, N, V) <= (
-        (find_min_sv[S, P] == C) & other_player(P, O) & move(S, O, C, N)
-        & max_value(N, P, D, V)
-    )
+    min_value(S, P, N, V) <= (find_min_sv[S, P] == N) & max_value(N, P, D, V)
 
     # --- minimax_decision -------------------------------------------------------------------
-    # minimax_decision(S, P, Action, V) :- max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
-    # At a terminal state there is no action (Prolog answers false).
-    minimax_decision(S, P, C, V) <= (
-        ongoing(S) & max_value(S, P, N, V) & get_action(S, N, M, C)
-    )
+    # minimax_decision(S, P, Action, V) :-
+    #     max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
+    # At a terminal state max_value answers sv(S, V) and get_action(S, S, _) fails: false.
+    minimax_decision(S, P, C, V) <= max_value(S, P, N, V) & get_action(S, N, M, C)
     # asked(S, P) holds the positions a caller asserts; decision/4 answers them in one query.
     decision(S, P, C, V) <= asked(S, P) & minimax_decision(S, P, C, V)
 

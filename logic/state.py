@@ -37,7 +37,8 @@ def parse_state(text: str) -> State:
     stripped = text.strip()
     match = _LIST.fullmatch(stripped)
     if match is not None:
-        cells = [cell.strip() for cell in match.group(1).split(",")] if match.group(1).strip() else []
+        inside = match.group(1)
+        cells = [cell.strip() for cell in inside.split(",")] if inside.strip() else []
     else:
         cells = list(stripped)
     if len(cells) != SIZE:
@@ -91,6 +92,10 @@ def marks_count(state: State, player: Player) -> int:
     return state.count(player)
 
 
+def _marks(count: int) -> str:
+    return f"{count} mark" if count == 1 else f"{count} marks"
+
+
 def last_movers(state: State) -> tuple[Player, ...]:
     """The players who can have made the last move, judging by the counts alone."""
     x, o = PLAYERS
@@ -101,17 +106,19 @@ def last_movers(state: State) -> tuple[Player, ...]:
 
 
 def check_legal(state: State) -> None:
-    """Raise `StateError` unless alternating play from the empty board, either first, reaches `state`."""
+    """Raise `StateError` unless play from the empty board, either player first, reaches `state`."""
     x, o = PLAYERS
     counts = {player: marks_count(state, player) for player in PLAYERS}
     if abs(counts[x] - counts[o]) > 1:
         raise StateError(
-            f"illegal state {state}: x has {counts[x]} marks and o has {counts[o]}; "
+            f"illegal state {state}: x has {_marks(counts[x])} and o has {counts[o]}; "
             "players take turns, so the counts differ by at most one"
         )
     winners = [player for player in PLAYERS if has_line(state, player)]
     if len(winners) == 2:
-        raise StateError(f"illegal state {state}: both x and o have a line; the first line ends the game")
+        raise StateError(
+            f"illegal state {state}: both x and o have a line; the first line ends the game"
+        )
     if winners and winners[0] not in last_movers(state):
         won, other = winners[0], GAME.other_player(winners[0])
         raise StateError(
@@ -136,7 +143,7 @@ def check_turn(state: State, player: Player) -> None:
     if player not in movers:
         x, o = PLAYERS
         raise StateError(
-            f"it cannot be {player}'s move in {state}: x has {marks_count(state, x)} marks "
+            f"it cannot be {player}'s move in {state}: x has {_marks(marks_count(state, x))} "
             f"and o has {marks_count(state, o)}, so {movers[0]} moves next"
         )
 

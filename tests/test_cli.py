@@ -1,0 +1,87 @@
+"""The command line: answers as Prolog prints them, exit statuses, one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from boards import LAB_CASES
+
+from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.state import to_prolog
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("engine", ["logic", "reference"])
+@pytest.mark.parametrize("name", list(LAB_CASES))
+def test_decide_prints_the_labs_answer(capsys, engine, name):
+    state, player, position, value = LAB_CASES[name]
+    status, out, err = run(capsys, "decide", state, player, "--engine", engine)
+    assert (status, out, err) == (EXIT_OK, f"Action = [{player},{position}], Value = {value}.\n", "")
+
+
+def test_decide_reads_the_prolog_list_too(capsys):
+    state, player, position, value = LAB_CASES["lab: o takes cell 4 and wins"]
+    status, out, _ = run(capsys, "decide", to_prolog(state), player)
+    assert (status, out) == (EXIT_OK, f"Action = [{player},{position}], Value = {value}.\n")
+
+
+@pytest.mark.parametrize("engine", ["logic", "reference"])
+def test_decide_at_a_terminal_state_is_false(capsys, engine):
+    status, out, err = run(capsys, "decide", "xxxoo----", "o", "--engine", engine)
+    assert (status, out, err) == (EXIT_FALSE, "false.\n", "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["decide", "-------", "x"], "a state has 9 cells, '-------' has 7"),
+        (["decide", "x--------x", "o"], "has 10"),
+        (["decide", "x---a----", "o"], "cell 5 is 'a'"),
+        (["decide", "xxx------", "o"], "x has 3 marks and o has 0"),
+        (["decide", "xxxooo---", "o"], "both x and o have a line"),
+        (["decide", "x--------", "x"], "it cannot be x's move"),
+        (["decide", "x--------", "z"], "unknown player 'z'"),
+        (["decide", "x--------", "o", "--engine", "prolog"], "unknown engine 'prolog'"),
+        (["table", "--engine", "nope"], "unknown engine 'nope'"),
+        (["decide", "x--------"], "required: PLAYER"),
+        (["decide"], "required: STATE, PLAYER"),
+        (["dance"], "invalid choice: 'dance'"),
+        ([], "required: COMMAND"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == EXIT_USAGE
+    assert out == ""
+    assert err.startswith("minimax-lab: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_the_table_of_the_reference_engine(capsys):
+    status, out, _ = run(capsys, "table", "--engine", "reference")
+    lines = out.splitlines()
+    assert status == EXIT_OK
+    assert lines[0] == "state,player,position,value"
+    assert len(lines) == 9041
+    assert lines[1] == "---------,o,1,0"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["decide", "x--------", "x"], ["decide", "[x,-]", "o"], ["decide", "--engine"]],
+)
+def test_python_dash_m_logic_reports_errors_without_a_traceback(argv):
+    result = subprocess.run(
+        [sys.executable, "-m", "logic", *argv], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == EXIT_USAGE
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("minimax-lab: error: ")

@@ -1,0 +1,99 @@
+"""Each lab predicate, asked of both engines: the pyDatalog rules and the Python reference."""
+
+from __future__ import annotations
+
+import pytest
+from boards import LAB_CASES, TACTICS, TERMINAL, board
+
+from logic.state import EMPTY
+from logic.terms import SV, Action, Decision
+
+DECISIONS = {**LAB_CASES, **TACTICS}
+
+
+def test_successors_come_in_cell_order(engine):
+    state = board("x - - / - o - / - - -")
+    successors = engine.successor(state, "x")
+    blanks = [2, 3, 4, 6, 7, 8, 9]
+    assert successors == [state[: cell - 1] + "x" + state[cell:] for cell in blanks]
+
+
+def test_the_empty_board_has_nine_successors_one_per_cell(engine):
+    successors = engine.successor(EMPTY, "o")
+    assert len(successors) == 9
+    assert [successor.index("o") + 1 for successor in successors] == list(range(1, 10))
+
+
+def test_a_full_board_has_no_successor(engine):
+    state, _ = TERMINAL["full board, no line"]
+    assert engine.successor(state, "x") == []
+
+
+@pytest.mark.parametrize("name", list(TERMINAL))
+def test_terminal_values_from_each_side(engine, name):
+    state, values = TERMINAL[name]
+    for player, value in values.items():
+        assert engine.terminal_state(state, player) == value
+
+
+@pytest.mark.parametrize("name", ["lab: o takes cell 4 and wins", "lab: x opens in cell 1"])
+def test_a_game_in_progress_is_not_terminal(engine, name):
+    state, player, *_ = LAB_CASES[name]
+    assert engine.terminal_state(state, player) is None
+
+
+@pytest.mark.parametrize("name", list(TERMINAL))
+def test_max_and_min_value_at_a_terminal_state_answer_the_state_itself(engine, name):
+    state, values = TERMINAL[name]
+    for player, value in values.items():
+        assert engine.max_value(state, player) == SV(state, value)
+        assert engine.min_value(state, player) == SV(state, value)
+
+
+def test_max_value_takes_the_winning_successor(engine):
+    state, *_ = TACTICS["x completes the top row"]
+    assert engine.max_value(state, "x") == SV(board("x x x / o o - / - - -"), 1)
+
+
+def test_min_value_lets_the_adversary_choose_the_lowest_value(engine):
+    # o is the agent; x, the adversary, moves and wins: -1 from o's side.
+    state, *_ = TACTICS["x completes the top row"]
+    assert engine.min_value(state, "o") == SV(board("x x x / o o - / - - -"), -1)
+
+
+def test_min_value_follows_max_value_one_ply_down(engine):
+    # o to move must block at 3; as the adversary of x, o picks x's lowest value there.
+    state, *_ = TACTICS["o must block the top row"]
+    assert engine.min_value(state, "x") == SV(board("x x o / - o - / - - -"), 0)
+
+
+@pytest.mark.parametrize("name", list(DECISIONS))
+def test_decisions_of_the_lab_and_of_the_board(engine, name):
+    state, player, position, value = DECISIONS[name]
+    assert engine.minimax_decision(state, player) == Decision(Action(player, position), value)
+
+
+@pytest.mark.parametrize("name", list(TERMINAL))
+def test_no_decision_at_a_terminal_state(engine, name):
+    state, values = TERMINAL[name]
+    for player in values:
+        assert engine.minimax_decision(state, player) is None
+
+
+def test_get_action_names_the_cell_each_successor_marks(engine):
+    state = board("x - - / - o - / - - -")
+    for successor in engine.successor(state, "x"):
+        position = next(cell for cell in range(1, 10) if state[cell - 1] != successor[cell - 1])
+        assert engine.get_action(state, successor) == Action("x", position)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("x - - / - - - / - - -", "x - - / - - - / - - -"),
+        ("x - - / - - - / - - -", "x o o / - - - / - - -"),
+        ("x - - / - - - / - - -", "o - - / - - - / - - -"),
+    ],
+)
+def test_get_action_has_no_answer_unless_one_blank_cell_was_marked(engine, before, after):
+    assert engine.get_action(board(before), board(after)) is None
