@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from compare.positions import all_positions
 from compare.table import write_table
-from logic.engines import EngineError, engine_names, make_engine
+from logic.engines import Engine, EngineError, engine_names, make_engine
+from logic.objective import Objective, ObjectiveError
 from logic.state import StateError, check_legal, check_turn, is_terminal, parse_player, parse_state
 
 PROG = "minimax-lab"
@@ -51,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     decide.add_argument("state", metavar="STATE", help="e.g. o-x------ or '[o,-,x,-,-,-,-,-,-]'")
     decide.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
-    _add_engine_option(decide)
+    _add_engine_options(decide)
     decide.set_defaults(run=run_decide)
 
     table = commands.add_parser(
@@ -59,27 +60,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="the decision table of all 9040 positions, as CSV",
         description="Write state,player,position,value for every non-terminal position.",
     )
-    _add_engine_option(table)
+    _add_engine_options(table)
     table.set_defaults(run=run_table)
     return parser
 
 
-def _add_engine_option(parser: argparse.ArgumentParser) -> None:
+def _add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
     parser.add_argument(
         "--engine",
         default="logic",
         help=f"which program answers: {', '.join(engine_names())} (default: logic)",
     )
+    parser.add_argument(
+        "--mode",
+        default="win",
+        help="win: the lab's unbeatable agent; lose: play for the worst outcome (default: win)",
+    )
+    parser.add_argument(
+        "--scoring",
+        default=scoring,
+        help="lab: values -1/0/1; depth: a win in d plies is worth 10-d, a loss -(10-d) "
+        f"(default: {scoring})",
+    )
+
+
+def engine_from(args: argparse.Namespace) -> Engine:
+    """The engine the options name, playing for the objective they name."""
+    return make_engine(args.engine, Objective(args.mode, args.scoring))
 
 
 def run_decide(args: argparse.Namespace) -> int:
     """`minimax-lab decide STATE PLAYER`: the decision, or `false.` at a terminal state."""
+    engine = engine_from(args)
     state = parse_state(args.state)
     player = parse_player(args.player)
     check_legal(state)
     if not is_terminal(state):
         check_turn(state, player)
-    engine = make_engine(args.engine)
     decision = engine.minimax_decision(state, player)
     if decision is None:
         print("false.")
@@ -90,7 +107,7 @@ def run_decide(args: argparse.Namespace) -> int:
 
 def run_table(args: argparse.Namespace) -> int:
     """`minimax-lab table`: the decision table of every position, to standard output."""
-    engine = make_engine(args.engine)
+    engine = engine_from(args)
     write_table(engine.decisions(all_positions()), sys.stdout)
     return EXIT_OK
 
@@ -100,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
-    except (UsageError, StateError, EngineError) as error:
+    except (UsageError, StateError, EngineError, ObjectiveError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -8,13 +8,13 @@ variant) registers in `ENGINES` and every command can use it. Engines take valid
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
 from logic import reference, rules
-from logic.state import Player, State
+from logic.objective import LAB, Objective
+from logic.state import BLANK, Player, State
 from logic.terms import SV, Action, Decision
 
 Position = tuple[State, Player]
@@ -26,9 +26,14 @@ class EngineError(ValueError):
 
 
 class Engine(Protocol):
-    """What every engine answers: the lab's predicates, for validated states."""
+    """What every engine answers: the lab's predicates, for validated states.
+
+    `max_value`, `min_value`, `minimax_decision` and `decisions` play for the engine's
+    `objective`; their values are reported as `Objective.reported` says.
+    """
 
     name: str
+    objective: Objective
 
     def successor(self, state: State, player: Player) -> list[State]:
         """`successor(State, Player, Next)`: every Next, in cell order."""
@@ -64,6 +69,9 @@ class ReferenceEngine:
 
     name = "reference"
 
+    def __init__(self, objective: Objective = LAB) -> None:
+        self.objective = objective
+
     def successor(self, state: State, player: Player) -> list[State]:
         return reference.successor(state, player)
 
@@ -71,13 +79,13 @@ class ReferenceEngine:
         return reference.terminal_state(state, player)
 
     def max_value(self, state: State, player: Player) -> SV:
-        return reference.max_value(state, player)
+        return reference.max_value(state, player, self.objective)
 
     def min_value(self, state: State, player: Player) -> SV:
-        return reference.min_value(state, player)
+        return reference.min_value(state, player, self.objective)
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        return reference.minimax_decision(state, player)
+        return reference.minimax_decision(state, player, self.objective)
 
     def get_action(self, from_state: State, to_state: State) -> Action | None:
         return reference.get_action(from_state, to_state)
@@ -85,27 +93,29 @@ class ReferenceEngine:
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
         answers = {}
         for state, player in positions:
-            decision = reference.minimax_decision(state, player)
+            decision = reference.minimax_decision(state, player, self.objective)
             if decision is not None:
                 answers[state, player] = decision
         return answers
 
 
 class LogicEngine:
-    """The pyDatalog program of `logic/rules.py`: each answer is one query to pyDatalog."""
+    """The pyDatalog program of `logic/rules.py`: each answer is one query to pyDatalog.
+
+    Engines for different objectives may live side by side: each query makes sure the calling
+    thread's database holds this engine's program (reloading it, a few milliseconds, if not).
+    """
 
     name = "logic"
 
-    def __init__(self) -> None:
-        self._thread = threading.get_ident()
-        self._program = rules.load_program()
+    def __init__(self, objective: Objective = LAB) -> None:
+        self.objective = objective
+        rules.program_for(objective)
 
     @property
     def program(self) -> rules.Program:
-        """The loaded program; pyDatalog keeps it per thread, so only this thread may ask."""
-        if threading.get_ident() != self._thread:
-            raise EngineError("the logic engine answers only in the thread that created it")
-        return self._program
+        """The program for this engine's objective, in the calling thread's pyDatalog database."""
+        return rules.program_for(self.objective)
 
     def successor(self, state: State, player: Player) -> list[State]:
         rows = _ask(self.program.move, state, player, _var(), _var())
@@ -125,8 +135,8 @@ class LogicEngine:
         rows = _ask(self.program.minimax_decision, state, player, _var(), _var())
         if not rows:
             return None
-        ((position, value),) = rows
-        return Decision(Action(player, position), value)
+        ((position, utility),) = rows
+        return self._decision(state, player, position, utility)
 
     def get_action(self, from_state: State, to_state: State) -> Action | None:
         rows = _ask(self.program.get_action, from_state, to_state, _var(), _var())
@@ -146,9 +156,13 @@ class LogicEngine:
             for state, player in asked:
                 -program.asked(state, player)
         return {
-            (State(state), player): Decision(Action(player, position), value)
-            for state, player, position, value in rows
+            (State(state), player): self._decision(state, player, position, utility)
+            for state, player, position, utility in rows
         }
+
+    def _decision(self, state: str, player: Player, position: int, utility: int) -> Decision:
+        marks = len(state) - state.count(BLANK)
+        return Decision(Action(player, position), self.objective.reported(utility, marks))
 
 
 def _var():
@@ -182,7 +196,7 @@ def _one_sv(rows: list[tuple]) -> SV:
     return SV(State(next_state), value)
 
 
-ENGINES: dict[str, Callable[[], Engine]] = {
+ENGINES: dict[str, Callable[[Objective], Engine]] = {
     "logic": LogicEngine,
     "reference": ReferenceEngine,
 }
@@ -193,12 +207,12 @@ def engine_names() -> list[str]:
     return list(ENGINES)
 
 
-def make_engine(name: str) -> Engine:
-    """The engine called `name`, ready to answer."""
+def make_engine(name: str, objective: Objective = LAB) -> Engine:
+    """The engine called `name`, ready to answer for `objective`."""
     try:
         factory = ENGINES[name]
     except KeyError:
         raise EngineError(
             f"unknown engine {name!r}; the engines are {', '.join(engine_names())}"
         ) from None
-    return factory()
+    return factory(objective)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from facts import load_game
+from logic.objective import LAB, Objective
 from logic.state import State
 from logic.terms import SV, Action, Decision
 
@@ -64,6 +65,17 @@ def terminal_state(state: State, player: str) -> int | None:
     return None
 
 
+# --- utility (the objective) --------------------------------------------------------------
+# utility(S, P, U): terminal_state's value as the objective scores it (logic/objective.py);
+# under the lab's objective it is terminal_state's value itself.
+def utility(state: State, player: str, objective: Objective = LAB) -> int | None:
+    """What `player` maximises at the terminal `state`; None where the game goes on."""
+    value = terminal_state(state, player)
+    if value is None:
+        return None
+    return objective.utility(value, len(state) - state.count(GAME.blank))
+
+
 # --- max_value and min_value (find_max_sv, find_min_sv) -----------------------------------
 # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
 # max_value(S, P, MaxSV) :-
@@ -80,12 +92,12 @@ def find_min_sv(svs: list[SV]) -> SV:
 
 
 @cache
-def max_value(state: State, player: str) -> SV:
+def max_value(state: State, player: str, objective: Objective = LAB) -> SV:
     """The lab's `max_value(State, Player, sv(Next, V))`: `player`, the agent, moves at `state`."""
-    value = terminal_state(state, player)
+    value = utility(state, player, objective)
     if value is not None:
         return SV(state, value)
-    return find_max_sv([SV(next_state, min_value(next_state, player).value)
+    return find_max_sv([SV(next_state, min_value(next_state, player, objective).value)
                         for next_state in successor(state, player)])
 
 
@@ -94,12 +106,12 @@ def max_value(state: State, player: str) -> SV:
 #     findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs),
 #     find_min_sv(SVs, MinSV).
 @cache
-def min_value(state: State, player: str) -> SV:
+def min_value(state: State, player: str, objective: Objective = LAB) -> SV:
     """The lab's `min_value(State, Player, sv(Next, V))`: the adversary of `player` moves."""
-    value = terminal_state(state, player)
+    value = utility(state, player, objective)
     if value is not None:
         return SV(state, value)
-    return find_min_sv([SV(next_state, max_value(next_state, player).value)
+    return find_min_sv([SV(next_state, max_value(next_state, player, objective).value)
                         for next_state in successor(state, other_player(player))])
 
 
@@ -107,11 +119,19 @@ def min_value(state: State, player: str) -> SV:
 # minimax_decision(S, P, Action, V) :-
 #     max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
 # At a terminal state max_value answers sv(S, V) and get_action(S, S, _) fails: false.
-def minimax_decision(state: State, player: str) -> Decision | None:
-    """The lab's `minimax_decision(State, Player, Action, Value)`; None at a terminal state."""
-    best = max_value(state, player)
+def minimax_decision(
+    state: State, player: str, objective: Objective = LAB
+) -> Decision | None:
+    """The lab's `minimax_decision(State, Player, Action, Value)`; None at a terminal state.
+
+    The value is reported from `player`'s side in the objective's scoring (`Objective.reported`).
+    """
+    best = max_value(state, player, objective)
     action = get_action(state, best.state)
-    return None if action is None else Decision(action, best.value)
+    if action is None:
+        return None
+    marks = len(state) - state.count(GAME.blank)
+    return Decision(action, objective.reported(best.value, marks))
 
 
 # --- get_action ---------------------------------------------------------------------------

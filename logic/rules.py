@@ -5,26 +5,29 @@ names (seed 003); the lab's Prolog clause stands in a comment above each rule. p
 no compound terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`, and the action
 `[Player, Position]` becomes its Position (the player is already an argument).
 
-pyDatalog keeps its clauses per thread: `load_program` clears the calling thread's logic,
-states the program there, and returns the predicates to query from that thread.
+pyDatalog keeps one database per thread: `program_for` states the program for an objective in
+the calling thread (clearing whatever that thread held before) and returns the predicates to
+query; asked again for the same objective in the same thread, it returns them as they are.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 from pyDatalog import pyDatalog
 
 from facts import read_facts
+from logic.objective import DEPTH_BASE, LAB, Objective
 
 _PREDICATES = (
     "player, other_player, blank, cell, line, "
     "move, successor, has_blank, winning_config, three, some_line, terminal_state, ongoing, "
     "max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv, "
-    "minimax_decision, get_action, asked, decision"
+    "minimax_decision, get_action, asked, decision, utility, objective, depth_base, marks"
 )
-_VARIABLES = "S, P, O, N, C, V, B, D, A, E, F, M"
+_VARIABLES = "S, P, O, N, C, V, B, D, A, E, F, M, T, U, G, Z, K"
 
 
 @dataclass(frozen=True)
@@ -43,17 +46,29 @@ class Program:
     decision: Any
 
 
-def load_program() -> Program:
-    """Clear this thread's pyDatalog logic and state the lab's program in it."""
+_loaded = threading.local()
+
+
+def program_for(goal: Objective = LAB) -> Program:
+    """The program playing for `goal` in this thread's pyDatalog database, loaded if need be."""
+    if getattr(_loaded, "goal", None) != goal:
+        _loaded.goal = None
+        _loaded.program = load_program(goal)
+        _loaded.goal = goal
+    return _loaded.program
+
+
+def load_program(goal: Objective = LAB) -> Program:
+    """Clear this thread's pyDatalog logic and state the lab's program in it, playing for `goal`."""
     pyDatalog.clear()
     (
         player, other_player, blank, cell, line,
         move, successor, has_blank, winning_config, three, some_line, terminal_state, ongoing,
         max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv,
-        minimax_decision, get_action, asked, decision,
+        minimax_decision, get_action, asked, decision, utility, objective, depth_base, marks,
     ) = pyDatalog.create_terms(_PREDICATES)
-    S, P, O, N, C, V, B, D, A, E, F, M = pyDatalog.create_terms(_VARIABLES)
-    min_ = pyDatalog.create_terms("min_")
+    S, P, O, N, C, V, B, D, A, E, F, M, T, U, G, Z, K = pyDatalog.create_terms(_VARIABLES)
+    min_, len_ = pyDatalog.create_terms("min_, len_")
 
     # --- Game facts: other_player -----------------------------------------------------------
     # player(x). other_player(x, o). blank('-'). cell(1). line(1, 2, 3). ...: facts/game.pl
@@ -84,9 +99,23 @@ def load_program() -> Program:
     # ongoing(S): the game goes on; the lab's cut after terminal_state in max/min_value.
     ongoing(S) <= has_blank(S) & ~some_line(S)
 
+    # --- utility (the objective) ------------------------------------------------------------
+    # utility(S, P, U): terminal_state's value as the objective scores it (logic/objective.py);
+    # under the lab's objective it is terminal_state's value itself.
+    # objective(Sign, Scoring) is the program's parameter: Sign 1 plays to win, -1 to lose.
+    pyDatalog.assert_fact("objective", goal.sign, goal.scoring)
+    pyDatalog.assert_fact("depth_base", DEPTH_BASE)
+    utility(S, P, U) <= terminal_state(S, P, T) & objective(G, "lab") & (U == G * T)
+    # depth: a win on a board of K marks is worth depth_base - K.
+    utility(S, P, U) <= (
+        terminal_state(S, P, T) & objective(G, "depth") & depth_base(Z) & (marks[S] == K)
+        & (U == G * T * (Z - K))
+    )
+    (marks[S] == len_(C)) <= blank(B) & cell(C) & (S[C - 1] != B)
+
     # --- max_value and min_value (find_max_sv, find_min_sv) ---------------------------------
     # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
-    max_value(S, P, S, V) <= terminal_state(S, P, V)
+    max_value(S, P, S, V) <= utility(S, P, V)
     # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs):
     # one row per successor, with the cell C that reaches it.
     max_successor_value(S, P, C, N, V) <= (
@@ -98,7 +127,7 @@ def load_program() -> Program:
     max_value(S, P, N, V) <= (find_max_sv[S, P] == N) & min_value(N, P, D, V)
 
     # min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
-    min_value(S, P, S, V) <= terminal_state(S, P, V)
+    min_value(S, P, S, V) <= utility(S, P, V)
     # other_player(P, O),
     # findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
     min_successor_value(S, P, C, N, V) <= (

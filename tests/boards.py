@@ -80,3 +80,19 @@ TERMINAL = {
         o x x
     """), {"x": 0, "o": 0}),
 }
+
+# Positions where the scoring changes the decision (read off the board).
+SCORING_CASES = {
+    # o wins at once in 3 (3-6-9); cell 1 also wins, later, with a double threat.
+    "o can win at once": board("""
+        - - -
+        - - o
+        x x o
+    """),
+    # o at 4 forks (1-4-7 and 4-5-6) and wins in 3 plies; o at 1 wins too, later.
+    "o can fork now or win later": board("""
+        - - -
+        - - o
+        o x x
+    """),
+}

@@ -7,12 +7,15 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from compare.agreement import decision_tables, disagreements
 from compare.positions import all_positions
 from compare.table import write_table
+from logic.engines import make_engine
+from logic.objective import Objective
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +41,26 @@ def test_the_engines_agree_on_every_position(tables):
 def test_decision_values_over_all_positions(tables, name):
     values = Counter(decision.value for decision in tables[name].values())
     assert values == {1: 5672, 0: 2104, -1: 1264}
+
+
+@pytest.mark.parametrize(
+    "objective",
+    [Objective("win", "depth"), Objective("lose", "lab"), Objective("lose", "depth")],
+    ids=str,
+)
+def test_the_engines_agree_on_every_position_for_every_objective(objective):
+    positions = all_positions()
+    engines = [make_engine(name, objective) for name in ("logic", "reference")]
+    tables = decision_tables(engines, positions)
+    assert len(tables["logic"]) == len(positions)
+    assert disagreements(tables, positions) == []
+
+
+def test_a_logic_engine_answers_in_any_thread(logic_engine, reference_engine):
+    state, player = "x-o------", "x"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        answer = pool.submit(logic_engine.minimax_decision, state, player).result()
+    assert answer == reference_engine.minimax_decision(state, player)
 
 
 def test_the_logic_table_does_not_depend_on_the_hash_seed(reference_table):

@@ -23,7 +23,8 @@ def run(capsys, *argv):
 def test_decide_prints_the_labs_answer(capsys, engine, name):
     state, player, position, value = LAB_CASES[name]
     status, out, err = run(capsys, "decide", state, player, "--engine", engine)
-    assert (status, out, err) == (EXIT_OK, f"Action = [{player},{position}], Value = {value}.\n", "")
+    expected = f"Action = [{player},{position}], Value = {value}.\n"
+    assert (status, out, err) == (EXIT_OK, expected, "")
 
 
 def test_decide_reads_the_prolog_list_too(capsys):

@@ -21,6 +21,7 @@ class OneWrongMove(ReferenceEngine):
     name = "one-wrong-move"
 
     def __init__(self, position, decision):
+        super().__init__()
         self.position, self.decision = position, decision
 
     def decisions(self, positions):
