@@ -63,6 +63,10 @@ class Engine(Protocol):
         """The decision for each non-terminal position, computed together."""
         ...
 
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        """The value of each legal move (cell -> value, as a decision reports it); {} if over."""
+        ...
+
 
 class ReferenceEngine:
     """The plain-Python reference of `logic/reference.py`."""
@@ -97,6 +101,17 @@ class ReferenceEngine:
             if decision is not None:
                 answers[state, player] = decision
         return answers
+
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        if reference.terminal_state(state, player) is not None:
+            return {}
+        marks = _marks(state)
+        return {
+            cell: self.objective.reported(
+                reference.min_value(next_state, player, self.objective).value, marks
+            )
+            for cell, next_state in reference.moves(state, player)
+        }
 
 
 class LogicEngine:
@@ -160,9 +175,17 @@ class LogicEngine:
             for state, player, position, utility in rows
         }
 
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        rows = _ask(self.program.max_successor_value, state, player, _var(), _var(), _var())
+        marks = _marks(state)
+        return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
+
     def _decision(self, state: str, player: Player, position: int, utility: int) -> Decision:
-        marks = len(state) - state.count(BLANK)
-        return Decision(Action(player, position), self.objective.reported(utility, marks))
+        return Decision(Action(player, position), self.objective.reported(utility, _marks(state)))
+
+
+def _marks(state: str) -> int:
+    return len(state) - state.count(BLANK)
 
 
 def _var():

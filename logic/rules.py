@@ -42,6 +42,7 @@ class Program:
     min_value: Any
     minimax_decision: Any
     get_action: Any
+    max_successor_value: Any
     asked: Any
     decision: Any
 
@@ -152,5 +153,5 @@ def load_program(goal: Objective = LAB) -> Program:
 
     return Program(
         other_player, successor, move, terminal_state, max_value, min_value,
-        minimax_decision, get_action, asked, decision,
+        minimax_decision, get_action, max_successor_value, asked, decision,
     )

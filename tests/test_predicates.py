@@ -97,3 +97,26 @@ def test_get_action_names_the_cell_each_successor_marks(engine):
 )
 def test_get_action_has_no_answer_unless_one_blank_cell_was_marked(engine, before, after):
     assert engine.get_action(board(before), board(after)) is None
+
+
+@pytest.mark.parametrize("name", list(DECISIONS))
+def test_move_values_hold_the_decision_at_the_lowest_best_cell(engine, name):
+    state, player, position, value = DECISIONS[name]
+    values = engine.move_values(state, player)
+    assert sorted(values) == [cell for cell in range(1, 10) if state[cell - 1] == "-"]
+    best = max(values.values())
+    assert best == value
+    assert min(cell for cell, cell_value in values.items() if cell_value == best) == position
+
+
+def test_move_values_where_only_one_move_saves_the_game(engine):
+    # o threatens 3-5-7: x must block at 7; every other move loses.
+    state = board("x x o / - o - / - - -")
+    values = engine.move_values(state, "x")
+    assert values[7] == 0
+    assert all(values[cell] == -1 for cell in (4, 6, 8, 9))
+
+
+def test_no_move_values_at_a_terminal_state(engine):
+    state, _ = TERMINAL["x has the top row"]
+    assert engine.move_values(state, "o") == {}

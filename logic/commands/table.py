@@ -1,0 +1,26 @@
+"""`minimax-lab table`: the decision table of all 9040 positions, as CSV (see compare.table)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from compare.positions import all_positions
+from compare.table import write_table
+from logic.cli import EXIT_OK, add_engine_options, engine_from
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "table",
+        help="the decision table of all 9040 positions, as CSV",
+        description="Write state,player,position,value for every non-terminal position.",
+    )
+    add_engine_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Every position's decision, to standard output."""
+    write_table(engine_from(args).decisions(all_positions()), sys.stdout)
+    return EXIT_OK
