@@ -35,6 +35,10 @@ class Engine(Protocol):
     name: str
     objective: Objective
 
+    def other_player(self, player: Player) -> Player:
+        """`other_player(Player, Other)`."""
+        ...
+
     def successor(self, state: State, player: Player) -> list[State]:
         """`successor(State, Player, Next)`: every Next, in cell order."""
         ...
@@ -75,6 +79,9 @@ class ReferenceEngine:
 
     def __init__(self, objective: Objective = LAB) -> None:
         self.objective = objective
+
+    def other_player(self, player: Player) -> Player:
+        return reference.other_player(player)
 
     def successor(self, state: State, player: Player) -> list[State]:
         return reference.successor(state, player)
@@ -131,6 +138,10 @@ class LogicEngine:
     def program(self) -> rules.Program:
         """The program for this engine's objective, in the calling thread's pyDatalog database."""
         return rules.program_for(self.objective)
+
+    def other_player(self, player: Player) -> Player:
+        ((other,),) = _ask(self.program.other_player, player, _var())
+        return other
 
     def successor(self, state: State, player: Player) -> list[State]:
         rows = _ask(self.program.move, state, player, _var(), _var())

@@ -59,6 +59,11 @@ def program_for(goal: Objective = LAB) -> Program:
     return _loaded.program
 
 
+def forget_program() -> None:
+    """Load the program afresh on the next query: after an interrupted query, say."""
+    _loaded.goal = None
+
+
 def load_program(goal: Objective = LAB) -> Program:
     """Clear this thread's pyDatalog logic and state the lab's program in it, playing for `goal`."""
     pyDatalog.clear()

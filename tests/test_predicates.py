@@ -120,3 +120,8 @@ def test_move_values_where_only_one_move_saves_the_game(engine):
 def test_no_move_values_at_a_terminal_state(engine):
     state, _ = TERMINAL["x has the top row"]
     assert engine.move_values(state, "o") == {}
+
+
+def test_other_player(engine):
+    assert engine.other_player("x") == "o"
+    assert engine.other_player("o") == "x"
