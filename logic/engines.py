@@ -14,6 +14,7 @@ from typing import Protocol
 
 from logic import reference, rules
 from logic.objective import LAB, Objective
+from logic.prolog_engine import PrologEngine, TabledPrologEngine
 from logic.state import BLANK, Player, State
 from logic.terms import SV, Action, Decision
 
@@ -233,6 +234,8 @@ def _one_sv(rows: list[tuple]) -> SV:
 ENGINES: dict[str, Callable[[Objective], Engine]] = {
     "logic": LogicEngine,
     "reference": ReferenceEngine,
+    "prolog": PrologEngine,
+    "prolog-tabled": TabledPrologEngine,
 }
 
 

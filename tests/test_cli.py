@@ -49,7 +49,7 @@ def test_decide_at_a_terminal_state_is_false(capsys, engine):
         (["decide", "xxxooo---", "o"], "both x and o have a line"),
         (["decide", "x--------", "x"], "it cannot be x's move"),
         (["decide", "x--------", "z"], "unknown player 'z'"),
-        (["decide", "x--------", "o", "--engine", "prolog"], "unknown engine 'prolog'"),
+        (["decide", "x--------", "o", "--engine", "lisp"], "unknown engine 'lisp'"),
         (["table", "--engine", "nope"], "unknown engine 'nope'"),
         (["decide", "x--------"], "required: PLAYER"),
         (["decide"], "required: STATE, PLAYER"),

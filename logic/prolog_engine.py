@@ -1,0 +1,198 @@
+"""The `prolog` engines: the lab's own Prolog program (`logic/prolog/lab.pl`) run in SWI-Prolog.
+
+Each engine starts one `swipl` process and keeps it for its lifetime; a query and its answer
+travel one line each (the protocol is in `logic/prolog/server.pl`). `prolog` is the lab as
+written; `prolog-tabled` is the same program with `max_value`/`min_value` tabled, whose tables
+live as long as the process. Both play the lab's objective only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+import threading
+import weakref
+from collections import deque
+from collections.abc import Iterable
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from logic.objective import LAB, Objective
+from logic.state import Player, State
+from logic.terms import SV, Action, Decision
+
+if TYPE_CHECKING:
+    from logic.engines import Position
+
+SWIPL = "swipl"
+"""The SWI-Prolog executable, looked up on the PATH."""
+
+
+def _engine_error(message: str) -> Exception:
+    # logic.engines registers this module's engines, so it is imported when an error is raised.
+    from logic.engines import EngineError
+
+    return EngineError(message)
+
+
+def program_files(program: str) -> list[str]:
+    """The files `swipl` loads, in order: the game's facts, the lab's program, the server."""
+    prolog = resources.files("logic.prolog")
+    paths = [resources.files("facts") / "game.pl", prolog / program, prolog / "server.pl"]
+    return [str(path) for path in paths]
+
+
+class PrologEngine:
+    """The lab's Prolog program, untabled, answering in one SWI-Prolog process."""
+
+    name = "prolog"
+    program = "lab.pl"
+
+    def __init__(self, objective: Objective = LAB) -> None:
+        if objective != LAB:
+            raise _engine_error(
+                f"the {self.name} engine plays the lab's objective only (mode win, scoring lab), "
+                f"not {objective}"
+            )
+        executable = shutil.which(SWIPL)
+        if executable is None:
+            raise _engine_error(
+                f"the {self.name} engine needs SWI-Prolog, and {SWIPL} is not on the PATH; "
+                "install swi-prolog-nox (Debian, Ubuntu) or see https://www.swi-prolog.org"
+            )
+        self.objective = objective
+        self._lock = threading.Lock()
+        command = [executable, "-q", "-f", "none", "-g", "serve", "-t", "halt"]
+        self._process = subprocess.Popen(
+            [*command, *program_files(self.program)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+        )
+        self._stderr_tail: deque[str] = deque(maxlen=20)
+        threading.Thread(
+            target=_drain, args=(self._process.stderr, self._stderr_tail), daemon=True
+        ).start()
+        self._finalizer = weakref.finalize(self, _stop, self._process)
+
+    @property
+    def pid(self) -> int:
+        """The process id of this engine's `swipl`."""
+        return self._process.pid
+
+    def close(self) -> None:
+        """End the `swipl` process (it also ends when the engine is collected)."""
+        self._finalizer()
+
+    def __enter__(self) -> PrologEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def other_player(self, player: Player) -> Player:
+        (other,) = self._ask(f"other_player({player})")
+        return other
+
+    def successor(self, state: State, player: Player) -> list[State]:
+        return [State(next_state) for next_state in self._ask(_query("successor", state, player))]
+
+    def terminal_state(self, state: State, player: Player) -> int | None:
+        (value,) = self._ask(_query("terminal_state", state, player))
+        return None if value == "none" else int(value)
+
+    def max_value(self, state: State, player: Player) -> SV:
+        next_state, value = self._ask(_query("max_value", state, player))
+        return SV(State(next_state), int(value))
+
+    def min_value(self, state: State, player: Player) -> SV:
+        next_state, value = self._ask(_query("min_value", state, player))
+        return SV(State(next_state), int(value))
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        words = self._ask(_query("minimax_decision", state, player))
+        if words == ["false"]:
+            return None
+        position, value = words
+        return Decision(Action(player, int(position)), int(value))
+
+    def get_action(self, from_state: State, to_state: State) -> Action | None:
+        words = self._ask(_query("get_action", from_state, f"'{to_state}'"))
+        if words == ["none"]:
+            return None
+        player, position = words
+        return Action(player, int(position))
+
+    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+        answers = {}
+        for state, player in positions:
+            decision = self.minimax_decision(state, player)
+            if decision is not None:
+                answers[state, player] = decision
+        return answers
+
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        pairs = (word.split(":") for word in self._ask(_query("move_values", state, player)))
+        return {int(cell): int(value) for cell, value in pairs}
+
+    def _ask(self, query: str) -> list[str]:
+        """Send one query; the words of its `ok` answer."""
+        with self._lock:
+            try:
+                self._process.stdin.write(query + ".\n")
+                self._process.stdin.flush()
+                line = self._process.stdout.readline()
+            except (BrokenPipeError, ValueError):
+                line = ""
+        if not line:
+            raise _engine_error(f"the {self.name} engine stopped: {self._last_words()}")
+        status, *words = line.split()
+        if status != "ok":
+            raise _engine_error(f"the {self.name} engine failed on {query}: {' '.join(words)}")
+        return words
+
+    def _last_words(self) -> str:
+        """Why `swipl` stopped: its exit status and the last line it wrote to standard error."""
+        try:
+            code = self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        lines = [line for line in self._stderr_tail if line.strip()]
+        said = f"; it said: {lines[-1].strip()}" if lines else ""
+        if code is not None and code < 0:
+            return f"{SWIPL} was killed by signal {-code}{said}"
+        return f"{SWIPL} exited with status {code}{said}"
+
+
+class TabledPrologEngine(PrologEngine):
+    """The lab's Prolog program with `max_value` and `min_value` tabled."""
+
+    name = "prolog-tabled"
+    program = "lab_tabled.pl"
+
+
+def _query(predicate: str, state: State, argument: str) -> str:
+    return f"{predicate}('{state}', {argument})"
+
+
+def _drain(stream, tail: deque[str]) -> None:
+    """Read `swipl`'s standard error as it comes, keeping its last lines for error messages."""
+    for line in stream:
+        tail.append(line)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Close the process's input, so `swipl` halts; kill it if it does not."""
+    with contextlib.suppress(OSError):
+        process.stdin.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    process.stdout.close()

@@ -1,0 +1,157 @@
+"""The lab in real SWI-Prolog: `logic/prolog/lab.pl` behind the `prolog`, `prolog-tabled` engines.
+
+`prolog-tabled` is checked on all 9040 positions; the untabled `prolog` (the same program text,
+15-50 s for the whole table) on both empty boards and a fixed sample of 300 positions.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from boards import LAB_CASES, TACTICS, TERMINAL
+
+from compare.positions import all_positions
+from logic import prolog_engine
+from logic.cli import EXIT_USAGE, main
+from logic.engines import EngineError, make_engine
+from logic.objective import Objective
+from logic.prolog_engine import program_files
+from logic.state import EMPTY
+from logic.terms import Action, Decision
+
+needs_swipl = pytest.mark.skipif(
+    shutil.which("swipl") is None,
+    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
+)
+SAMPLE = random.Random(3).sample(all_positions(), 300)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return make_engine("reference")
+
+
+@pytest.fixture(scope="module", params=["prolog", "prolog-tabled"])
+def prolog(request):
+    if shutil.which("swipl") is None:
+        pytest.skip("swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it")
+    engine = make_engine(request.param)
+    yield engine
+    engine.close()
+
+
+@needs_swipl
+@pytest.mark.parametrize("name", [*LAB_CASES, *TACTICS])
+def test_the_labs_cases_and_the_boards_decisions(prolog, name):
+    state, player, position, value = {**LAB_CASES, **TACTICS}[name]
+    assert prolog.minimax_decision(state, player) == Decision(Action(player, position), value)
+
+
+@needs_swipl
+@pytest.mark.parametrize("name", list(TERMINAL))
+def test_terminal_states_have_values_and_no_decision(prolog, name):
+    state, values = TERMINAL[name]
+    for player, value in values.items():
+        assert prolog.terminal_state(state, player) == value
+        assert prolog.minimax_decision(state, player) is None
+        assert prolog.move_values(state, player) == {}
+
+
+@needs_swipl
+def test_every_predicate_answers_as_the_reference_on_a_sample(prolog, reference):
+    for state, player in SAMPLE[:60]:
+        other = reference.other_player(player)
+        assert prolog.other_player(player) == other
+        assert prolog.successor(state, player) == reference.successor(state, player)
+        assert prolog.terminal_state(state, player) == reference.terminal_state(state, player)
+        assert prolog.max_value(state, player) == reference.max_value(state, player)
+        assert prolog.min_value(state, other) == reference.min_value(state, other)
+        assert prolog.move_values(state, player) == reference.move_values(state, player)
+        for next_state in reference.successor(state, player):
+            assert prolog.get_action(state, next_state) == reference.get_action(state, next_state)
+        assert prolog.get_action(state, state) is None
+
+
+@needs_swipl
+def test_the_untabled_lab_on_the_empty_boards_and_a_sample(reference):
+    positions = [(EMPTY, "x"), (EMPTY, "o"), *SAMPLE]
+    with make_engine("prolog") as engine:
+        assert engine.decisions(positions) == reference.decisions(positions)
+
+
+@needs_swipl
+def test_the_tabled_lab_agrees_with_the_reference_on_every_position(reference):
+    positions = all_positions()
+    with make_engine("prolog-tabled") as engine:
+        decisions = engine.decisions(positions)
+    assert decisions == reference.decisions(positions)
+    assert Counter(decision.value for decision in decisions.values()) == {
+        1: 5672, 0: 2104, -1: 1264,
+    }
+
+
+@needs_swipl
+def test_one_swipl_process_answers_every_query():
+    with make_engine("prolog-tabled") as engine:
+        pid = engine.pid
+        engine.decisions(SAMPLE[:50])
+        assert engine.pid == pid
+        assert engine._process.poll() is None
+
+
+@needs_swipl
+def test_a_swipl_that_stops_is_reported_in_one_line():
+    engine = make_engine("prolog-tabled")
+    engine._process.kill()
+    engine._process.wait()
+    with pytest.raises(EngineError, match="the prolog-tabled engine stopped: swipl was killed"):
+        engine.minimax_decision(EMPTY, "x")
+    engine.close()
+
+
+@needs_swipl
+def test_lab_pl_runs_in_swipl_as_the_lab_is_used():
+    goal = "minimax_decision([x,-,-,-,-,-,-,-,-], o, A, V), print(A-V), nl"
+    game, lab, _ = program_files("lab.pl")
+    result = subprocess.run(
+        ["swipl", "-q", "-f", "none", "-g", goal, "-t", "halt", game, lab],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "[o,5]-0\n", "")
+
+
+def test_the_labs_program_has_no_tabling_and_reads_the_games_facts():
+    game, lab, _ = program_files("lab.pl")
+    text = Path(lab).read_text(encoding="utf-8")
+    assert ":- table" not in text
+    assert "line(A, B, C)" in text and "other_player(Player, Other)" in text
+    assert Path(game).read_text(encoding="utf-8").startswith("% Tic-tac-toe as plain facts")
+
+
+@pytest.mark.parametrize("name", ["prolog", "prolog-tabled"])
+def test_without_swipl_the_engine_says_so_in_one_line(monkeypatch, name):
+    monkeypatch.setattr(prolog_engine, "SWIPL", "swipl-that-is-not-installed")
+    with pytest.raises(EngineError) as raised:
+        make_engine(name)
+    message = str(raised.value)
+    assert "install swi-prolog-nox" in message and "\n" not in message
+
+
+def test_without_swipl_the_command_line_says_so_and_exits_2(monkeypatch, capsys):
+    monkeypatch.setattr(prolog_engine, "SWIPL", "swipl-that-is-not-installed")
+    status = main(["decide", "x--------", "o", "--engine", "prolog"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err.startswith("minimax-lab: error: the prolog engine needs SWI-Prolog")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("objective", [Objective("lose", "lab"), Objective("win", "depth")])
+def test_the_prolog_engines_play_the_labs_objective_only(objective):
+    with pytest.raises(EngineError, match="the lab's objective only"):
+        make_engine("prolog", objective)
