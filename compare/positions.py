@@ -6,7 +6,7 @@ from functools import cache
 
 from logic import reference
 from logic.engines import Position
-from logic.state import EMPTY, PLAYERS, State, is_terminal
+from logic.state import EMPTY, PLAYERS, State, canonical, is_terminal, players_to_move
 
 
 def reachable_states(first: str) -> set[State]:
@@ -22,6 +22,19 @@ def reachable_states(first: str) -> set[State]:
                 seen.add(next_state)
                 frontier.append((next_state, reference.other_player(player)))
     return seen
+
+
+@cache
+def symmetry_classes() -> tuple[Position, ...]:
+    """One (state, player to move) per class of reachable positions under the 8 symmetries.
+
+    Terminal states are paired with both players, since either may be asked about them.
+    """
+    classes = set()
+    for state in reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]):
+        movers = PLAYERS if is_terminal(state) else players_to_move(state)
+        classes.update((canonical(state), player) for player in movers)
+    return tuple(sorted(classes))
 
 
 @cache

@@ -20,13 +20,14 @@ class FactsError(ValueError):
 
 @dataclass(frozen=True)
 class Game:
-    """The game read from the facts: players, the blank mark, cells and winning lines."""
+    """The game read from the facts: players, the blank mark, cells, lines and symmetries."""
 
     players: tuple[str, ...]
     other: dict[str, str]
     blank: str
     cells: tuple[int, ...]
     lines: tuple[tuple[int, int, int], ...]
+    symmetries: dict[str, tuple[int, ...]]
 
     def other_player(self, player: str) -> str:
         """The lab's `other_player(Player, OtherPlayer)`."""
@@ -78,4 +79,5 @@ def load_game() -> Game:
         blank=str(blank),
         cells=tuple(int(args[0]) for args in rows("cell")),
         lines=tuple((int(a), int(b), int(c)) for a, b, c in rows("line")),
+        symmetries={str(name): tuple(map(int, cells)) for name, *cells in rows("symmetry")},
     )

@@ -39,3 +39,15 @@ line(2, 5, 8).
 line(3, 6, 9).
 line(1, 5, 9).
 line(3, 5, 7).
+
+% symmetry(Name, C1, C2, ..., C9): the 8 symmetries of the square. The image of a board
+% under the symmetry takes its cell I from cell CI of the board; a state and its images
+% have the same minimax value, so an engine may solve one state per symmetry class.
+symmetry(identity,      1, 2, 3, 4, 5, 6, 7, 8, 9).
+symmetry(rotate90,      7, 4, 1, 8, 5, 2, 9, 6, 3).
+symmetry(rotate180,     9, 8, 7, 6, 5, 4, 3, 2, 1).
+symmetry(rotate270,     3, 6, 9, 2, 5, 8, 1, 4, 7).
+symmetry(mirror,        3, 2, 1, 6, 5, 4, 9, 8, 7).
+symmetry(flip,          7, 8, 9, 4, 5, 6, 1, 2, 3).
+symmetry(transpose,     1, 4, 7, 2, 5, 8, 3, 6, 9).
+symmetry(antitranspose, 9, 6, 3, 8, 5, 2, 7, 4, 1).

@@ -125,8 +125,11 @@ class ReferenceEngine:
 class LogicEngine:
     """The pyDatalog program of `logic/rules.py`: each answer is one query to pyDatalog.
 
+    `decisions` answers a batch of positions in one query. The other questions are answered
+    in a session: the first of them solves every symmetry class in one query (about 2 s) and
+    asserts the values as facts, so that every later answer is a lookup (a few ms).
     Engines for different objectives may live side by side: each query makes sure the calling
-    thread's database holds this engine's program (reloading it, a few milliseconds, if not).
+    thread's database holds this engine's program (reloading it, and so a new session, if not).
     """
 
     name = "logic"
@@ -152,14 +155,22 @@ class LogicEngine:
         rows = _ask(self.program.terminal_state, state, player, _var())
         return rows[0][0] if rows else None
 
+    @property
+    def session(self) -> rules.Program:
+        """The program, with every symmetry class solved and its values kept as facts."""
+        program = self.program
+        if not program.solved:
+            _solve(program)
+        return program
+
     def max_value(self, state: State, player: Player) -> SV:
-        return _one_sv(_ask(self.program.max_value, state, player, _var(), _var()))
+        return _one_sv(_ask(self.session.max_value, state, player, _var(), _var()))
 
     def min_value(self, state: State, player: Player) -> SV:
-        return _one_sv(_ask(self.program.min_value, state, player, _var(), _var()))
+        return _one_sv(_ask(self.session.min_value, state, player, _var(), _var()))
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        rows = _ask(self.program.minimax_decision, state, player, _var(), _var())
+        rows = _ask(self.session.minimax_decision, state, player, _var(), _var())
         if not rows:
             return None
         ((position, utility),) = rows
@@ -188,12 +199,32 @@ class LogicEngine:
         }
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
-        rows = _ask(self.program.max_successor_value, state, player, _var(), _var(), _var())
+        rows = _ask(self.session.max_successor_value, state, player, _var(), _var(), _var())
         marks = _marks(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
     def _decision(self, state: str, player: Player, position: int, utility: int) -> Decision:
         return Decision(Action(player, position), self.objective.reported(utility, _marks(state)))
+
+
+def _solve(program: rules.Program) -> None:
+    """Ask the program for every symmetry class at once; keep the answers as facts."""
+    from compare.positions import symmetry_classes
+
+    classes = symmetry_classes()
+    for state, player in classes:
+        +program.to_solve(state, player)
+    try:
+        rows = _ask(program.solution, _var(), _var(), _var(), _var(), _var())
+    finally:
+        for state, player in classes:
+            -program.to_solve(state, player)
+    -program.session("solving")
+    +program.session("solved")
+    for state, player, value, other, other_value in rows:
+        +program.solved_max(state, player, value)
+        +program.solved_min(state, other, other_value)
+    program.solved = True
 
 
 def _marks(state: str) -> int:

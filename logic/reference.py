@@ -76,6 +76,20 @@ def utility(state: State, player: str, objective: Objective = LAB) -> int | None
     return objective.utility(value, len(state) - state.count(GAME.blank))
 
 
+# --- class values (symmetry) --------------------------------------------------------------
+# class_min(N, P, V): the value of min_value(N, P, sv(_, V)). The rules read it off N's class
+# under the symmetries of the facts, solved once per session; the reference asks min_value of
+# N itself, and its memo plays the part of the solved classes.
+def class_min(state: State, player: str, objective: Objective = LAB) -> int:
+    """The value of `min_value(state, player, sv(_, V))`."""
+    return min_value(state, player, objective).value
+
+
+def class_max(state: State, player: str, objective: Objective = LAB) -> int:
+    """The value of `max_value(state, player, sv(_, V))`."""
+    return max_value(state, player, objective).value
+
+
 # --- max_value and min_value (find_max_sv, find_min_sv) -----------------------------------
 # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
 # max_value(S, P, MaxSV) :-
@@ -97,7 +111,7 @@ def max_value(state: State, player: str, objective: Objective = LAB) -> SV:
     value = utility(state, player, objective)
     if value is not None:
         return SV(state, value)
-    return find_max_sv([SV(next_state, min_value(next_state, player, objective).value)
+    return find_max_sv([SV(next_state, class_min(next_state, player, objective))
                         for next_state in successor(state, player)])
 
 
@@ -111,7 +125,7 @@ def min_value(state: State, player: str, objective: Objective = LAB) -> SV:
     value = utility(state, player, objective)
     if value is not None:
         return SV(state, value)
-    return find_min_sv([SV(next_state, max_value(next_state, player, objective).value)
+    return find_min_sv([SV(next_state, class_max(next_state, player, objective))
                         for next_state in successor(state, other_player(player))])
 
 

@@ -13,7 +13,6 @@ query; asked again for the same objective in the same thread, it returns them as
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any
 
 from pyDatalog import pyDatalog
@@ -22,32 +21,34 @@ from facts import read_facts
 from logic.objective import DEPTH_BASE, LAB, Objective
 
 _PREDICATES = (
-    "player, other_player, blank, cell, line, "
-    "move, successor, has_blank, winning_config, three, some_line, terminal_state, ongoing, "
+    "player, other_player, blank, cell, line, symmetry, objective, depth_base, "
+    "move, successor, "
+    "winning_config, three, some_line, has_blank, terminal_state, ongoing, "
+    "utility, marks, "
+    "image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution, "
     "max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv, "
-    "minimax_decision, get_action, asked, decision, utility, objective, depth_base, marks"
+    "minimax_decision, asked, decision, "
+    "get_action"
 )
-_VARIABLES = "S, P, O, N, C, V, B, D, A, E, F, M, T, U, G, Z, K"
-
-
-@dataclass(frozen=True)
-class Program:
-    """The predicates of a loaded program, as pyDatalog terms to call with constants."""
-
-    other_player: Any
-    successor: Any
-    move: Any
-    terminal_state: Any
-    max_value: Any
-    min_value: Any
-    minimax_decision: Any
-    get_action: Any
-    max_successor_value: Any
-    asked: Any
-    decision: Any
-
+_VARIABLES = "S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y"
+_CELLS = "I1, I2, I3, I4, I5, I6, I7, I8, I9"
+_AGGREGATES = "min_, len_"
 
 _loaded = threading.local()
+
+
+class Program:
+    """The predicates of a loaded program, by name, as pyDatalog terms to call with constants."""
+
+    def __init__(self, predicates: dict[str, Any]) -> None:
+        self._predicates = predicates
+        self.solved = False
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_predicates"][name]
+        except KeyError:
+            raise AttributeError(f"the program has no predicate {name!r}") from None
 
 
 def program_for(goal: Objective = LAB) -> Program:
@@ -65,21 +66,32 @@ def forget_program() -> None:
 
 
 def load_program(goal: Objective = LAB) -> Program:
-    """Clear this thread's pyDatalog logic and state the lab's program in it, playing for `goal`."""
+    """Clear this thread's pyDatalog database and state the program in it, playing for `goal`."""
     pyDatalog.clear()
+    names = [name.strip() for name in _PREDICATES.split(",")]
+    predicates = dict(zip(names, pyDatalog.create_terms(_PREDICATES), strict=True))
     (
-        player, other_player, blank, cell, line,
-        move, successor, has_blank, winning_config, three, some_line, terminal_state, ongoing,
+        player, other_player, blank, cell, line, symmetry, objective, depth_base,
+        move, successor,
+        winning_config, three, some_line, has_blank, terminal_state, ongoing,
+        utility, marks,
+        image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution,
         max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv,
-        minimax_decision, get_action, asked, decision, utility, objective, depth_base, marks,
-    ) = pyDatalog.create_terms(_PREDICATES)
-    S, P, O, N, C, V, B, D, A, E, F, M, T, U, G, Z, K = pyDatalog.create_terms(_VARIABLES)
-    min_, len_ = pyDatalog.create_terms("min_, len_")
+        minimax_decision, asked, decision,
+        get_action,
+    ) = predicates.values()
+    S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y = pyDatalog.create_terms(_VARIABLES)
+    I1, I2, I3, I4, I5, I6, I7, I8, I9 = pyDatalog.create_terms(_CELLS)
+    min_, len_ = pyDatalog.create_terms(_AGGREGATES)
 
     # --- Game facts: other_player -----------------------------------------------------------
-    # player(x). other_player(x, o). blank('-'). cell(1). line(1, 2, 3). ...: facts/game.pl
+    # player(x). other_player(x, o). blank('-'). cell(1). line(1, 2, 3). symmetry(...): game.pl
     for name, args in read_facts():
         pyDatalog.assert_fact(name, *args)
+    # objective(Sign, Scoring): the program's parameter (logic/objective.py): Sign 1 plays to
+    # win, -1 to lose; Scoring lab or depth. depth_base(10): a win on k marks is worth 10 - k.
+    pyDatalog.assert_fact("objective", goal.sign, goal.scoring)
+    pyDatalog.assert_fact("depth_base", DEPTH_BASE)
 
     # --- successor (list_replace) -----------------------------------------------------------
     # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
@@ -106,49 +118,66 @@ def load_program(goal: Objective = LAB) -> Program:
     ongoing(S) <= has_blank(S) & ~some_line(S)
 
     # --- utility (the objective) ------------------------------------------------------------
-    # utility(S, P, U): terminal_state's value as the objective scores it (logic/objective.py);
-    # under the lab's objective it is terminal_state's value itself.
-    # objective(Sign, Scoring) is the program's parameter: Sign 1 plays to win, -1 to lose.
-    pyDatalog.assert_fact("objective", goal.sign, goal.scoring)
-    pyDatalog.assert_fact("depth_base", DEPTH_BASE)
+    # utility(S, P, U): terminal_state's value as the objective scores it; under the lab's
+    # objective (win, lab) it is terminal_state's value itself.
     utility(S, P, U) <= terminal_state(S, P, T) & objective(G, "lab") & (U == G * T)
-    # depth: a win on a board of K marks is worth depth_base - K.
     utility(S, P, U) <= (
         terminal_state(S, P, T) & objective(G, "depth") & depth_base(Z) & (marks[S] == K)
         & (U == G * T * (Z - K))
     )
     (marks[S] == len_(C)) <= blank(B) & cell(C) & (S[C - 1] != B)
 
+    # --- class values (symmetry) ------------------------------------------------------------
+    # A state and its 8 images under symmetry/10 have the same values, so min_value and
+    # max_value are asked of one representative per class, canon[S], the smallest image.
+    image(S, Y, T) <= symmetry(Y, I1, I2, I3, I4, I5, I6, I7, I8, I9) & (
+        T == S[I1 - 1] + S[I2 - 1] + S[I3 - 1] + S[I4 - 1] + S[I5 - 1]
+        + S[I6 - 1] + S[I7 - 1] + S[I8 - 1] + S[I9 - 1]
+    )
+    (canon[S] == min_(T, order_by=T)) <= image(S, Y, T)
+    # class_min(N, P, V): the value of min_value(N, P, sv(_, V)). A session starts `solving`:
+    # values are derived by the rules below. Once the engine has asked for every class at
+    # once (solution/5) and asserted the answers as solved_min/solved_max, it is `solved`:
+    # values are looked up.
+    class_min(N, P, V) <= (canon[N] == K) & session("solving") & min_value(K, P, D, V)
+    class_min(N, P, V) <= (canon[N] == K) & session("solved") & solved_min(K, P, V)
+    class_max(N, P, V) <= (canon[N] == K) & session("solving") & max_value(K, P, D, V)
+    class_max(N, P, V) <= (canon[N] == K) & session("solved") & solved_max(K, P, V)
+    # solution(K, P, V, O, W): for each class K with P to move that the engine asks
+    # (to_solve), max_value's value V for P, and min_value's value W for P's adversary O.
+    solution(K, P, V, O, W) <= (
+        to_solve(K, P) & max_value(K, P, D, V) & other_player(P, O) & min_value(K, O, E, W)
+    )
+    pyDatalog.assert_fact("session", "solving")
+
     # --- max_value and min_value (find_max_sv, find_min_sv) ---------------------------------
     # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
     max_value(S, P, S, V) <= utility(S, P, V)
     # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs):
     # one row per successor, with the cell C that reaches it.
-    max_successor_value(S, P, C, N, V) <= (
-        ongoing(S) & move(S, P, C, N) & min_value(N, P, D, V)
-    )
+    max_successor_value(S, P, C, N, V) <= ongoing(S) & move(S, P, C, N) & class_min(N, P, V)
     # find_max_sv(SVs, sv(Next, _)): the highest value, then the lowest cell (cell in the key).
     (find_max_sv[S, P] == min_(N, order_by=(-V, C))) <= max_successor_value(S, P, C, N, V)
     # max_value(S, P, MaxSV) :- findall(...), find_max_sv(SVs, MaxSV).
-    max_value(S, P, N, V) <= (find_max_sv[S, P] == N) & min_value(N, P, D, V)
+    max_value(S, P, N, V) <= (find_max_sv[S, P] == N) & class_min(N, P, V)
 
     # min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
     min_value(S, P, S, V) <= utility(S, P, V)
     # other_player(P, O),
     # findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
     min_successor_value(S, P, C, N, V) <= (
-        ongoing(S) & other_player(P, O) & move(S, O, C, N) & max_value(N, P, D, V)
+        ongoing(S) & other_player(P, O) & move(S, O, C, N) & class_max(N, P, V)
     )
     # find_min_sv(SVs, sv(Next, _)): the lowest value, then the lowest cell.
     (find_min_sv[S, P] == min_(N, order_by=(V, C))) <= min_successor_value(S, P, C, N, V)
     # min_value(S, P, MinSV) :- other_player(P, O), findall(...), find_min_sv(SVs, MinSV).
-    min_value(S, P, N, V) <= (find_min_sv[S, P] == N) & max_value(N, P, D, V)
+    min_value(S, P, N, V) <= (find_min_sv[S, P] == N) & class_max(N, P, V)
 
     # --- minimax_decision -------------------------------------------------------------------
     # minimax_decision(S, P, Action, V) :-
     #     max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
     # At a terminal state max_value answers sv(S, V) and get_action(S, S, _) fails: false.
-    minimax_decision(S, P, C, V) <= max_value(S, P, N, V) & get_action(S, N, M, C)
+    minimax_decision(S, P, C, V) <= max_value(S, P, N, V) & get_action(S, N, H, C)
     # asked(S, P) holds the positions a caller asserts; decision/4 answers them in one query.
     decision(S, P, C, V) <= asked(S, P) & minimax_decision(S, P, C, V)
 
@@ -156,7 +185,4 @@ def load_program(goal: Objective = LAB) -> Program:
     # get_action(From, To, [P, Pos]): To is From with cell Pos marked by P.
     get_action(S, N, P, C) <= move(S, P, C, N)
 
-    return Program(
-        other_player, successor, move, terminal_state, max_value, min_value,
-        minimax_decision, get_action, max_successor_value, asked, decision,
-    )
+    return Program(predicates)

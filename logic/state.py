@@ -149,9 +149,9 @@ def check_turn(state: State, player: Player) -> None:
 
 
 def symmetries(state: State) -> Iterator[State]:
-    """The 8 images of `state` under the rotations and reflections of the square."""
-    for permutation in _SYMMETRIES:
-        yield State("".join(state[index] for index in permutation))
+    """The 8 images of `state` under the symmetries of the square (facts `symmetry/10`)."""
+    for cells in GAME.symmetries.values():
+        yield State("".join(state[cell - 1] for cell in cells))
 
 
 def canonical(state: State) -> State:
@@ -159,35 +159,9 @@ def canonical(state: State) -> State:
     return min(symmetries(state))
 
 
-def _square_symmetries() -> tuple[tuple[int, ...], ...]:
-    side = int(SIZE**0.5)
-
-    def rotate(r: int, c: int) -> tuple[int, int]:
-        return c, side - 1 - r
-
-    def reflect(r: int, c: int) -> tuple[int, int]:
-        return r, side - 1 - c
-
-    permutations = []
-    for mirrored in (False, True):
-        for turns in range(4):
-            permutation = []
-            for index in range(SIZE):
-                r, c = divmod(index, side)
-                if mirrored:
-                    r, c = reflect(r, c)
-                for _ in range(turns):
-                    r, c = rotate(r, c)
-                permutation.append(r * side + c)
-            permutations.append(tuple(permutation))
-    return tuple(permutations)
-
-
-_SYMMETRIES = _square_symmetries()
-
-
 def draw_board(state: State) -> str:
     """The board as three rows, blanks showing their cell numbers."""
     cells = [mark if mark != BLANK else str(number) for number, mark in enumerate(state, start=1)]
-    rows = [" " + " | ".join(cells[row : row + 3]) for row in range(0, SIZE, 3)]
+    side = int(SIZE**0.5)
+    rows = [" " + " | ".join(cells[row : row + side]) for row in range(0, SIZE, side)]
     return "\n---+---+---\n".join(rows)

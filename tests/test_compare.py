@@ -8,10 +8,10 @@ import io
 from boards import LAB_CASES
 
 from compare.agreement import decision_tables, disagreements
-from compare.positions import all_positions
+from compare.positions import all_positions, symmetry_classes
 from compare.table import HEADER, write_table
 from logic.engines import ReferenceEngine
-from logic.state import EMPTY, check_legal, check_turn, is_terminal
+from logic.state import EMPTY, canonical, check_legal, check_turn, is_terminal
 from logic.terms import Action, Decision
 
 
@@ -71,3 +71,10 @@ def test_the_table_has_a_header_and_one_sorted_row_per_position():
         assert state[int(position) - 1] == "-"
         assert value in {"-1", "0", "1"}
         assert player in {"x", "o"}
+
+
+def test_symmetry_classes_cover_every_position_once_per_class():
+    classes = set(symmetry_classes())
+    assert all(canonical(state) == state for state, _ in classes)
+    assert {(canonical(state), player) for state, player in all_positions()} <= classes
+    assert len(classes) < len(all_positions()) / 4

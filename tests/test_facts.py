@@ -63,3 +63,14 @@ arguments = st.one_of(st.integers(-999, 999), atoms)
 def test_written_facts_read_back_unchanged(facts):
     text = "\n".join(f"{name}({', '.join(map(str, args))})." for name, args in facts)
     assert parse_facts(text) == [(name, tuple(args)) for name, args in facts]
+
+
+def test_the_symmetries_are_the_eight_that_keep_lines_lines():
+    game = load_game()
+    lines = {frozenset(line) for line in game.lines}
+    permutations = set(game.symmetries.values())
+    assert len(permutations) == len(game.symmetries) == 8
+    for cells in permutations:
+        assert sorted(cells) == list(game.cells)
+        image = {frozenset(cells[cell - 1] for cell in line) for line in lines}
+        assert image == lines

@@ -21,14 +21,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The decision, or `false.` at a terminal state."""
+    """The decision, or `false.` at a terminal state: one batch query, as a single question
+    needs no session (see `LogicEngine`)."""
     engine = engine_from(args)
     state = parse_state(args.state)
     player = parse_player(args.player)
     check_legal(state)
     if not is_terminal(state):
         check_turn(state, player)
-    decision = engine.minimax_decision(state, player)
+    decision = engine.decisions([(state, player)]).get((state, player))
     if decision is None:
         print("false.")
         return EXIT_FALSE
