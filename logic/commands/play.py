@@ -1,0 +1,94 @@
+"""`minimax-lab play`: a game against the agent in the terminal, or through a pipe.
+
+Exit status: 0 when the game ends (the last line is `Result: x wins`, `Result: o wins` or
+`Result: draw`), 1 when input ends first, 130 when interrupted, 2 for bad options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from logic.cli import EXIT_INTERRUPTED, EXIT_OK, PROG, add_engine_options, engine_from
+from logic.play import Move, MoveError, outcome, parse_move, play_game, result
+from logic.state import GAME, PLAYERS, State, draw_board
+
+EXIT_END_OF_INPUT = 1
+
+
+class EndOfInput(Exception):
+    """Standard input ended before the game did."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play a game against the agent",
+        description="Play tic-tac-toe against the agent: type a cell 1-9, or a row and a column "
+        "0-2. The agent plays to win (the lab's unbeatable agent) or, with --mode lose, to lose.",
+    )
+    parser.add_argument("--human", choices=PLAYERS, default="x", help="your mark (default: x)")
+    parser.add_argument(
+        "--first",
+        choices=("human", "computer"),
+        default="human",
+        help="who moves first (default: human)",
+    )
+    add_engine_options(parser, scoring="depth")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game; the exit status says how it ended."""
+    engine = engine_from(args)
+    human = args.human
+    computer = GAME.other_player(human)
+    first = human if args.first == "human" else computer
+    aim = "to win" if args.mode == "win" else "to lose"
+    print(
+        f"You play {human}; the computer plays {computer}, {aim} "
+        f"({args.scoring} scoring, {args.engine} engine). {first} moves first."
+    )
+    print("Type a cell 1-9, or a row and a column 0-2.")
+    echo = not sys.stdin.isatty()
+
+    def human_move(state: State) -> int:
+        print(f"\n{draw_board(state)}")
+        while True:
+            line = _read_line(f"Your move ({human}): ", echo)
+            try:
+                return parse_move(line, state)
+            except MoveError as error:
+                print(error)
+
+    def announce(state: State, move: Move) -> None:
+        if move.player == computer and move.value is not None:
+            print(f"\n{draw_board(state)}")
+            expected = outcome(move.value, computer, args.scoring)
+            if args.mode == "lose":
+                print(f"{computer} plays {move.cell}, playing to lose; with such play, {expected}.")
+            else:
+                print(f"{computer} plays {move.cell}; with best play, {expected}.")
+
+    try:
+        final = play_game(engine, human, first, human_move, announce)
+    except EndOfInput:
+        print(f"\n{PROG}: end of input; the game is abandoned", file=sys.stderr)
+        return EXIT_END_OF_INPUT
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted; the game is abandoned", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(f"\n{draw_board(final)}")
+    print(f"Result: {result(final)}")
+    return EXIT_OK
+
+
+def _read_line(prompt: str, echo: bool) -> str:
+    """One line of input after `prompt`; echoed when input is not a terminal, for transcripts."""
+    try:
+        line = input(prompt)
+    except EOFError:
+        raise EndOfInput from None
+    if echo:
+        print(line)
+    return line

@@ -1,0 +1,114 @@
+"""A game against the agent: the rules of turn-taking, reading a human's move, the computer's move.
+
+The agent is whatever engine it is given, playing for the engine's objective (logic/objective.py):
+`win` is the lab's unbeatable agent, `lose` seed 000's agent that plays for its worst outcome.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from logic.engines import Engine
+from logic.objective import DEPTH_BASE
+from logic.state import (
+    BLANK,
+    EMPTY,
+    GAME,
+    Player,
+    State,
+    is_full,
+    winner,
+)
+
+SIDE = 3
+_CELL = re.compile(r"\s*(\d+)\s*")
+_ROW_COLUMN = re.compile(r"\s*(\d+)[\s,]+(\d+)\s*")
+
+
+class MoveError(ValueError):
+    """A human's move that cannot be played: not a move, not a cell, or a taken cell."""
+
+
+def parse_move(text: str, state: State) -> int:
+    """The cell (1..9) a human means by `5` or by `row col` (rows and columns 0..2)."""
+    cell_match, row_column_match = _CELL.fullmatch(text), _ROW_COLUMN.fullmatch(text)
+    if cell_match is not None:
+        cell = int(cell_match.group(1))
+        if not 1 <= cell <= SIDE * SIDE:
+            raise MoveError(f"there is no cell {cell}; the cells are 1 to 9")
+    elif row_column_match is not None:
+        row, column = (int(group) for group in row_column_match.groups())
+        if not (0 <= row < SIDE and 0 <= column < SIDE):
+            raise MoveError(f"there is no row {row}, column {column}; rows and columns are 0 to 2")
+        cell = row * SIDE + column + 1
+    else:
+        raise MoveError(
+            f"{text.strip()!r} is not a move; type a cell 1-9, or a row and a column 0-2 (e.g. 1 2)"
+        )
+    if state[cell - 1] != BLANK:
+        raise MoveError(f"cell {cell} is taken by {state[cell - 1]}; choose a blank cell")
+    return cell
+
+
+def mark(state: State, cell: int, player: Player) -> State:
+    """`state` with `cell` marked by `player`."""
+    return State(state[: cell - 1] + player + state[cell:])
+
+
+def result(state: State) -> str | None:
+    """`x wins`, `o wins` or `draw` once the game is over; None while it goes on."""
+    won = winner(state)
+    if won is not None:
+        return f"{won} wins"
+    return "draw" if is_full(state) else None
+
+
+def outcome(value: int, computer: Player, scoring: str) -> str:
+    """What the value of the computer's move means once it is played: `it is a draw`, `o wins`,
+    or, under depth scoring, `o wins in 3 more plies` (`o wins` when the move itself wins)."""
+    if value == 0:
+        return "it is a draw"
+    side = computer if value > 0 else GAME.other_player(computer)
+    if scoring != "depth":
+        return f"{side} wins"
+    plies_left = DEPTH_BASE - abs(value) - 1
+    if plies_left == 0:
+        return f"{side} wins"
+    return f"{side} wins in {plies_left} more {'ply' if plies_left == 1 else 'plies'}"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of a game: who played which cell, and, for the computer, the value it expected."""
+
+    player: Player
+    cell: int
+    value: int | None = None
+
+
+def play_game(
+    engine: Engine,
+    human: Player,
+    first: Player,
+    human_move: Callable[[State], int],
+    on_move: Callable[[State, Move], None] = lambda state, move: None,
+) -> State:
+    """Play from the empty board until the game is over; return the final state.
+
+    `human_move(state)` gives the human's cell (already checked); the computer's cell is the
+    engine's decision. `on_move(state, move)` hears of each move with the state before it.
+    """
+    state, to_move = EMPTY, first
+    while result(state) is None:
+        if to_move == human:
+            move = Move(human, human_move(state))
+        else:
+            decision = engine.minimax_decision(state, to_move)
+            assert decision is not None, "a game in progress has a decision"
+            move = Move(to_move, decision.action.position, decision.value)
+        on_move(state, move)
+        state = mark(state, move.cell, move.player)
+        to_move = GAME.other_player(to_move)
+    return state
