@@ -25,6 +25,8 @@ EXIT_OK, EXIT_FALSE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 COMMAND_MODULES = (
     "logic.commands.decide",
     "logic.commands.table",
+    "logic.commands.query",
+    "logic.commands.repl",
 )
 _STATE_LIKE = re.compile(r"[-xoXO]{3,}")
 
@@ -82,7 +84,10 @@ def engine_from(args: argparse.Namespace) -> Engine:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status. Alone on a terminal, the `repl`."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv and sys.stdin.isatty():
+        argv = ["repl"]
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)

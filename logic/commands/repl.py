@@ -1,0 +1,30 @@
+"""`minimax-lab repl`: the interactive top level `?- ` over the lab's predicates."""
+
+from __future__ import annotations
+
+import argparse
+
+from logic.cli import EXIT_OK
+from logic.engines import engine_names
+from logic.toplevel import repl
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "repl",
+        help="the interactive ?- top level over the lab's predicates",
+        description="Ask the lab's predicates as at SWI-Prolog's ?- prompt; :help inside for "
+        "the predicates and commands. From a pipe, every goal's answers are printed.",
+    )
+    parser.add_argument(
+        "--engine",
+        default="logic",
+        help=f"which program answers first: {', '.join(engine_names())} (default: logic)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the top level until `:quit` or end of file."""
+    repl.run(args.engine)
+    return EXIT_OK

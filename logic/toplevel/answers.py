@@ -1,0 +1,76 @@
+"""Answers as SWI-Prolog prints them: `Action = [o,4], Value = 1.`, `true.`, `false.`
+
+An answer lists the user's named variables in the order they first appear in the goal, with
+the names the user wrote; `_` is never shown. Between answers Prolog writes ` ;`, after the
+last one `.`, so each answer is computed one ahead to know whether it is the last.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from logic.engines import Engine
+from logic.toplevel.errors import ANSWER_ERRORS
+from logic.toplevel.grammar import Query, parse_query
+from logic.toplevel.solve import solve
+from logic.toplevel.terms import Substitution, format_term, resolve
+
+FALSE = "false."
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer: its text without the final ` ;` or `.`, how long it took, whether it is last."""
+
+    text: str
+    seconds: float
+    last: bool
+
+    @property
+    def line(self) -> str:
+        """The answer as Prolog prints it when it does not wait: ends in ` ;` or `.`."""
+        return self.text + ("." if self.last else " ;")
+
+
+def format_bindings(query: Query, substitution: Substitution) -> str:
+    """`X = value, Y = value` for the named variables of `query`; `true` if it has none."""
+    bindings = [
+        f"{variable.name} = {format_term(resolve(variable, substitution))}"
+        for variable in query.variables
+    ]
+    return ", ".join(bindings) if bindings else "true"
+
+
+def ask(text: str, engine: Engine) -> Iterator[Answer]:
+    """Every answer to the goal `text`, in the predicates' order; errors raise as they come.
+
+    The goal is parsed and checked before the first answer is sought. An error met while
+    looking one answer ahead is raised only when the next answer is asked for, as Prolog
+    reports an error on backtracking after the answers before it.
+    """
+    query = parse_query(text)
+    solutions = solve(query, engine)
+    pending = _next_timed(solutions)
+    while isinstance(pending, tuple):
+        substitution, seconds = pending
+        following = _next_timed(solutions)
+        yield Answer(format_bindings(query, substitution), seconds, following is None)
+        pending = following
+    if isinstance(pending, Exception):
+        raise pending
+
+
+def _next_timed(
+    solutions: Iterator[Substitution],
+) -> tuple[Substitution, float] | Exception | None:
+    """The next solution and the seconds it took; the error met instead; None at the end."""
+    started = time.perf_counter()
+    try:
+        solution = next(solutions)
+    except StopIteration:
+        return None
+    except ANSWER_ERRORS as error:
+        return error
+    return solution, time.perf_counter() - started

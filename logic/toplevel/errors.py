@@ -1,0 +1,49 @@
+"""What can go wrong with a goal: each error is reported and the top level carries on."""
+
+from __future__ import annotations
+
+from logic.state import StateError
+
+
+class ToplevelError(Exception):
+    """A goal that cannot be answered; `report()` is what the user sees."""
+
+    def report(self) -> str:
+        """The message, one line."""
+        return str(self)
+
+
+class GoalSyntaxError(ToplevelError):
+    """Text that is not a goal: the report shows the input with a caret under `column` (1-based)."""
+
+    def __init__(self, message: str, text: str, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.column = column
+
+    def report(self) -> str:
+        """Three lines: the message with the column, the input, a caret under the column."""
+        shown = "".join(char if char.isprintable() else "?" for char in self.text)
+        return (
+            f"syntax error at column {self.column}: {self.message}\n"
+            f"  {shown}\n"
+            f"  {' ' * (self.column - 1)}^"
+        )
+
+
+class UnknownPredicateError(ToplevelError):
+    """A goal whose name and arity is none of the lab's predicates."""
+
+
+class InstantiationError(ToplevelError):
+    """An argument the predicate must read is (or holds) a variable, as SWI-Prolog reports it."""
+
+
+ANSWER_ERRORS = (ToplevelError, StateError)
+"""Errors about the goal asked (an illegal state included): reported, never a traceback."""
+
+
+def report(error: Exception) -> str:
+    """What the user sees for one of `ANSWER_ERRORS`."""
+    return error.report() if isinstance(error, ToplevelError) else str(error)

@@ -1,0 +1,226 @@
+"""The project's own grammar of goals: Prolog syntax for the lab's predicates, with positions.
+
+    query := goal ("," goal)* ["."]
+    goal  := name ["(" term ("," term)* ")"]
+    term  := Variable | integer | atom ["(" term ("," term)* ")"] | "[" [term ("," term)*] "]"
+             | a compact state such as o-x------
+
+Variables start with a capital or `_`; each `_` is a fresh variable. A compact state (9 cells of
+`-`, `x`, `o`, LAB.md) reads as the list of its cells. Input longer than `MAX_LENGTH` characters
+or nested deeper than `MAX_DEPTH` brackets is refused before anything is built, so no input
+can exhaust the parser's recursion.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from logic.state import StateError, parse_state
+from logic.toplevel.errors import GoalSyntaxError, ToplevelError
+from logic.toplevel.terms import Atom, Int, ListTerm, Struct, Term, Var, state_term
+
+MAX_LENGTH = 1000
+MAX_DEPTH = 16
+
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
+_QUOTED = re.compile(r"'([^'\n]*)'")
+_INTEGER = re.compile(r"-?[0-9]{1,18}")
+_VARIABLE = re.compile(r"[A-Z_][A-Za-z0-9_]*")
+_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|-")
+_HYPHENATED = re.compile(r"[a-z][A-Za-z0-9_]*(-[a-z][A-Za-z0-9_]*)+")
+_STATE_LIKE = re.compile(r"[A-Za-z-]*-[A-Za-z-]*|[xo]{9}")
+_PUNCTUATION = "()[],."
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token: its kind (`var`, `atom`, `int`, `state`, a punctuation mark, `end`), its column."""
+
+    kind: str
+    text: str
+    column: int
+    term: Term | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One goal of a conjunction: `name(args...)`, at `column` of the input."""
+
+    name: str
+    args: tuple[Term, ...]
+    column: int
+
+    @property
+    def indicator(self) -> str:
+        """Prolog's name/arity, e.g. `successor/3`."""
+        return f"{self.name}/{len(self.args)}"
+
+
+@dataclass(frozen=True)
+class Query:
+    """A conjunction of goals and its named variables, in the order the user wrote them."""
+
+    text: str
+    goals: tuple[Call, ...]
+    variables: tuple[Var, ...]
+
+
+def parse_query(text: str) -> Query:
+    """Read one goal or conjunction of goals; `GoalSyntaxError` (with a column) if it is not one."""
+    return _Parser(text).query()
+
+
+def _tokens(text: str) -> list[Token]:
+    tokens = []
+    position = 0
+    while position < len(text):
+        char = text[position]
+        column = position + 1
+        if char.isspace():
+            position += 1
+        elif char in _PUNCTUATION:
+            tokens.append(Token(char, char, column))
+            position += 1
+        elif char == "'":
+            quoted = _QUOTED.match(text, position)
+            if quoted is None:
+                raise GoalSyntaxError("a quoted atom has no closing quote", text, column)
+            tokens.append(Token("atom", quoted.group(0), column, Atom(quoted.group(1))))
+            position = quoted.end()
+        else:
+            word = _WORD.match(text, position)
+            if word is None:
+                raise GoalSyntaxError(f"unexpected character {char!r}", text, column)
+            tokens.append(_word_token(word.group(0), text, column))
+            position = word.end()
+    tokens.append(Token("end", "", len(text) + 1))
+    return tokens
+
+
+def _word_token(word: str, text: str, column: int) -> Token:
+    if _INTEGER.fullmatch(word):
+        return Token("int", word, column, Int(int(word)))
+    if _HYPHENATED.fullmatch(word) and set(word) - set("xo-"):
+        raise GoalSyntaxError(
+            f"a name has no '-' in Prolog (the lab writes min-value for min_value); "
+            f"did you mean {word.replace('-', '_')}?",
+            text, column,
+        )
+    if word != "-" and _STATE_LIKE.fullmatch(word):
+        try:
+            state = parse_state(word)
+        except StateError as error:
+            raise GoalSyntaxError(str(error), text, column) from None
+        return Token("state", word, column, state_term(state))
+    if _ATOM.fullmatch(word):
+        return Token("atom", word, column, Atom(word))
+    if _VARIABLE.fullmatch(word):
+        return Token("var", word, column)
+    raise GoalSyntaxError(f"cannot read {word!r} as a term", text, column)
+
+
+class _Parser:
+    """Recursive descent over the tokens; depth is bounded by `MAX_DEPTH`."""
+
+    def __init__(self, text: str) -> None:
+        if len(text) > MAX_LENGTH:
+            raise ToplevelError(
+                f"the input has {len(text)} characters; a goal may have at most {MAX_LENGTH}"
+            )
+        self.text = text
+        self.tokens = _tokens(text)
+        self.index = 0
+        self.depth = 0
+        self.variables: dict[str, Var] = {}
+        self.anonymous = 0
+
+    @property
+    def current(self) -> Token:
+        return self.tokens[self.index]
+
+    def fail(self, expected: str) -> GoalSyntaxError:
+        token = self.current
+        found = "the end of the input" if token.kind == "end" else repr(token.text)
+        return GoalSyntaxError(f"expected {expected}, found {found}", self.text, token.column)
+
+    def take(self, kind: str, expected: str) -> Token:
+        token = self.current
+        if token.kind != kind:
+            raise self.fail(expected)
+        self.index += 1
+        return token
+
+    def query(self) -> Query:
+        if self.current.kind == "end":
+            raise self.fail("a goal such as successor(x--------, o, S)")
+        goals = [self.goal()]
+        while self.current.kind == ",":
+            self.index += 1
+            goals.append(self.goal())
+        if self.current.kind == ".":
+            self.index += 1
+            self.take("end", "nothing after the final '.'")
+        else:
+            self.take("end", "',' and another goal, or the end of the goal")
+        return Query(self.text, tuple(goals), tuple(self.variables.values()))
+
+    def goal(self) -> Call:
+        token = self.current
+        if not isinstance(token.term, Atom):
+            raise self.fail("a goal such as successor(x--------, o, S)")
+        self.index += 1
+        args = self.arguments() if self.current.kind == "(" else ()
+        return Call(token.term.name, args, token.column)
+
+    def arguments(self) -> tuple[Term, ...]:
+        self.open()
+        args = [self.term()]
+        while self.current.kind == ",":
+            self.index += 1
+            args.append(self.term())
+        self.take(")", "',' or ')'")
+        self.depth -= 1
+        return tuple(args)
+
+    def open(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise GoalSyntaxError(
+                f"terms nested deeper than {MAX_DEPTH} levels", self.text, self.current.column
+            )
+        self.index += 1
+
+    def term(self) -> Term:
+        token = self.current
+        if token.kind in ("atom", "int", "state"):
+            self.index += 1
+            if token.kind == "atom" and self.current.kind == "(":
+                assert isinstance(token.term, Atom)
+                return Struct(token.term.name, self.arguments())
+            assert token.term is not None
+            return token.term
+        if token.kind == "var":
+            self.index += 1
+            return self.variable(token.text)
+        if token.kind == "[":
+            return self.list_term()
+        raise self.fail("a term (a state, a player, a number, a variable)")
+
+    def list_term(self) -> ListTerm:
+        self.open()
+        items: list[Term] = []
+        if self.current.kind != "]":
+            items.append(self.term())
+            while self.current.kind == ",":
+                self.index += 1
+                items.append(self.term())
+        self.take("]", "',' or ']'")
+        self.depth -= 1
+        return ListTerm(tuple(items))
+
+    def variable(self, name: str) -> Var:
+        if name == "_":
+            self.anonymous += 1
+            return Var("_", self.anonymous)
+        return self.variables.setdefault(name, Var(name))

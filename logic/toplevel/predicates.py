@@ -1,0 +1,240 @@
+"""The lab's predicates (seed 003, LAB.md), each answered through an `Engine` with constants.
+
+A predicate reads some arguments (a state must be bound, and legal) and answers the others;
+the solver unifies each answer with the goal. Where the lab's Prolog would need a bound
+argument, a variable is either enumerated over a small finite domain or refused with SWI's
+"arguments are not sufficiently instantiated":
+
+- a player left unbound ranges over the players who may move there (x before o), as
+  `logic.state.check_turn` would accept them; at a terminal state, over both players;
+- `get_action(From, To, A)` with `To` not bound runs over the successors of `From`;
+- a state the predicate reads (the first argument of each, and `To` when bound) must be bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from logic.engines import Engine
+from logic.state import (
+    PLAYERS,
+    Player,
+    State,
+    StateError,
+    check_legal,
+    check_turn,
+    is_terminal,
+    parse_player,
+    parse_state,
+    players_to_move,
+)
+from logic.toplevel.errors import InstantiationError
+from logic.toplevel.terms import (
+    Atom,
+    Int,
+    ListTerm,
+    Term,
+    Var,
+    action_term,
+    format_term,
+    is_ground,
+    state_term,
+    sv_term,
+)
+
+Answers = Iterator[tuple[Term, ...]]
+"""Every answer of a predicate: one ground term per argument, in a fixed order."""
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A lab predicate: its arguments, what it means, an example goal, and how it is answered."""
+
+    name: str
+    arguments: tuple[str, ...]
+    meaning: str
+    example: str
+    answer: Callable[[Engine, tuple[Term, ...]], Answers]
+
+    @property
+    def indicator(self) -> str:
+        """Prolog's name/arity, e.g. `successor/3`."""
+        return f"{self.name}/{len(self.arguments)}"
+
+    @property
+    def signature(self) -> str:
+        """The predicate with its argument names, e.g. `successor(State, Player, Next)`."""
+        return f"{self.name}({', '.join(self.arguments)})"
+
+
+def read_state(term: Term, predicate: str, argument: str) -> State:
+    """The legal state that `term` spells, or the error that says why it is not one (LAB.md)."""
+    if isinstance(term, Var) or (isinstance(term, ListTerm) and not is_ground(term)):
+        found = "is unbound" if isinstance(term, Var) else "holds variables"
+        raise InstantiationError(
+            f"arguments are not sufficiently instantiated: {predicate} needs {argument} "
+            f"bound to a state, and {format_term(term)} {found}"
+        )
+    if not isinstance(term, ListTerm):
+        raise StateError(
+            f"{format_term(term)} is not a state; a state is a list of 9 cells such as "
+            "[o,-,x,-,-,-,-,-,-], or o-x------"
+        )
+    cells = []
+    for number, item in enumerate(term.items, start=1):
+        if not isinstance(item, Atom) or len(item.name) != 1:
+            raise StateError(
+                f"cell {number} is {format_term(item)!r}; each cell is one of -, x, o"
+            )
+        cells.append(item.name)
+    state = parse_state("[" + ",".join(cells) + "]")
+    check_legal(state)
+    return state
+
+
+def read_player(term: Term) -> Player | None:
+    """The player `term` names, None for a variable, or the error that says why it is none."""
+    if isinstance(term, Var):
+        return None
+    if isinstance(term, Atom) and term.name in PLAYERS:
+        return term.name
+    return parse_player(format_term(term))
+
+
+def players_asked(
+    state: State, bound: Player | None, mover: Callable[[Player], Player], predicate: str
+) -> list[Player]:
+    """The players a predicate answers for: the bound one if it may move, else every such one.
+
+    `mover(player)` is who moves at `state` when the predicate is asked for `player` (the
+    player itself, or its adversary for `min_value`); at a terminal state nobody is checked.
+    """
+    if bound is not None:
+        if not is_terminal(state):
+            try:
+                check_turn(state, mover(bound))
+            except StateError as error:
+                if mover(bound) == bound:
+                    raise
+                raise StateError(
+                    f"{error} ({predicate} asked for {bound} has {bound}'s adversary "
+                    f"{mover(bound)} to move)"
+                ) from None
+        return [bound]
+    if is_terminal(state):
+        return list(PLAYERS)
+    return [player for player in PLAYERS if mover(player) in players_to_move(state)]
+
+
+def _itself(player: Player) -> Player:
+    return player
+
+
+def other_player(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`other_player(Player, Other)`: x before o when Player is unbound."""
+    player = read_player(args[0])
+    for asked in [player] if player is not None else PLAYERS:
+        yield Atom(asked), Atom(engine.other_player(asked))
+
+
+def successor(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`successor(State, Player, Next)`: every Next in cell order, for each player asked."""
+    state = read_state(args[0], "successor/3", "State")
+    for player in players_asked(state, read_player(args[1]), _itself, "successor/3"):
+        for next_state in engine.successor(state, player):
+            yield state_term(state), Atom(player), state_term(next_state)
+
+
+def terminal_state(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`terminal_state(State, Player, Value)`: no answer where the game goes on."""
+    state = read_state(args[0], "terminal_state/3", "State")
+    player = read_player(args[1])
+    for asked in [player] if player is not None else PLAYERS:
+        value = engine.terminal_state(state, asked)
+        if value is not None:
+            yield state_term(state), Atom(asked), Int(value)
+
+
+def max_value(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`max_value(State, Player, sv(Next, Value))`: Player moves at State."""
+    state = read_state(args[0], "max_value/3", "State")
+    for player in players_asked(state, read_player(args[1]), _itself, "max_value/3"):
+        yield state_term(state), Atom(player), sv_term(engine.max_value(state, player))
+
+
+def min_value(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`min_value(State, Player, sv(Next, Value))`: Player's adversary moves at State."""
+    state = read_state(args[0], "min_value/3", "State")
+    asked = players_asked(state, read_player(args[1]), engine.other_player, "min_value/3")
+    for player in asked:
+        yield state_term(state), Atom(player), sv_term(engine.min_value(state, player))
+
+
+def minimax_decision(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`minimax_decision(State, Player, Action, Value)`: one answer, the decision of LAB.md."""
+    state = read_state(args[0], "minimax_decision/4", "State")
+    for player in players_asked(state, read_player(args[1]), _itself, "minimax_decision/4"):
+        decision = engine.minimax_decision(state, player)
+        if decision is not None:
+            yield state_term(state), Atom(player), action_term(decision.action), Int(decision.value)
+
+
+def get_action(engine: Engine, args: tuple[Term, ...]) -> Answers:
+    """`get_action(From, To, Action)`; with To not bound, over the successors of From."""
+    from_state = read_state(args[0], "get_action/3", "From")
+    if is_ground(args[1]):
+        targets = [read_state(args[1], "get_action/3", "To")]
+    else:
+        targets = [
+            next_state
+            for player in players_asked(from_state, None, _itself, "get_action/3")
+            for next_state in engine.successor(from_state, player)
+        ]
+    for to_state in targets:
+        action = engine.get_action(from_state, to_state)
+        if action is not None:
+            yield state_term(from_state), state_term(to_state), action_term(action)
+
+
+PREDICATES: dict[str, Predicate] = {
+    predicate.name: predicate
+    for predicate in (
+        Predicate(
+            "minimax_decision", ("State", "Player", "Action", "Value"),
+            "the optimal Action = [Player,Position] for Player to move, and the Value it secures",
+            "minimax_decision(o-x------, o, Action, Value).", minimax_decision,
+        ),
+        Predicate(
+            "min_value", ("State", "Player", "sv(Next, Value)"),
+            "Player's adversary moves: the successor with the lowest value, from Player's side",
+            "min_value(xx-oo----, o, sv(Next, Value)).", min_value,
+        ),
+        Predicate(
+            "max_value", ("State", "Player", "sv(Next, Value)"),
+            "Player moves: the successor with the highest value (State itself when it is over)",
+            "max_value(xx-oo----, x, sv(Next, Value)).", max_value,
+        ),
+        Predicate(
+            "terminal_state", ("State", "Player", "Value"),
+            "State is over: 1 if Player has a line, -1 if the other player has, 0 full board",
+            "terminal_state(xxxoo----, Player, Value).", terminal_state,
+        ),
+        Predicate(
+            "successor", ("State", "Player", "Next"),
+            "Next is State with one blank cell marked by Player, in cell order",
+            "successor(x--------, o, Next).", successor,
+        ),
+        Predicate(
+            "other_player", ("Player", "Other"),
+            "the adversary of Player",
+            "other_player(x, Other).", other_player,
+        ),
+        Predicate(
+            "get_action", ("From", "To", "Action"),
+            "the action [Player,Position] that turns From into To",
+            "get_action(x--------, xo-------, Action).", get_action,
+        ),
+    )
+}
+"""The lab's predicates, in the order the lab presents them."""

@@ -1,0 +1,233 @@
+"""The interactive top level: `?- ` goals, answers one at a time, and the `:` commands.
+
+A session holds one engine object per engine name for its whole life, so whatever an engine
+keeps between queries stays warm. On a terminal the answers come one at a time (`;` for the
+next, Enter to stop); from a pipe every answer is printed, each goal echoed after `?- `, so a
+piped session reads as a transcript. Errors are printed after `ERROR: ` and the session goes
+on; only `:quit` (or `halt.`) and end of file end it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import AbstractContextManager, closing
+from typing import Protocol, TextIO
+
+from logic import rules
+from logic.engines import Engine, EngineError, engine_names, make_engine
+from logic.explain import draw_move_values
+from logic.state import (
+    check_legal,
+    check_turn,
+    draw_board,
+    is_terminal,
+    parse_player,
+    parse_state,
+)
+from logic.toplevel.answers import FALSE, ask
+from logic.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
+from logic.toplevel.predicates import PREDICATES
+from logic.toplevel.terminal import NEXT_KEYS, TerminalKeys, enable_line_editing
+
+PROMPT = "?- "
+COMMANDS = {
+    ":help": "the predicates, the commands, the keys",
+    ":board STATE": "draw STATE, blanks showing their cell numbers",
+    ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
+    ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
+    ":time": "show how long each answer takes (again: stop showing it)",
+    ":quit": "leave; so do end of file (Ctrl-D) and halt.",
+}
+COMPLETIONS = sorted([*PREDICATES, *(command.split()[0] for command in COMMANDS)])
+
+
+def help_text() -> str:
+    """What `:help` prints: each predicate with its arguments and an example, the commands."""
+    lines = ["The lab's predicates; a state is [o,-,x,-,-,-,-,-,-] or o-x------ (cell 1 first):"]
+    for predicate in PREDICATES.values():
+        lines += [f"  {predicate.signature}", f"      {predicate.meaning}",
+                  f"      ?- {predicate.example}"]
+    lines += [
+        "Variables start with a capital or _ (each _ is new); ',' joins goals; '.' is optional.",
+        "Commands:",
+        *(f"  {command:<22} {meaning}" for command, meaning in COMMANDS.items()),
+        "On a terminal: ; (or space) for the next answer, Enter to stop; Ctrl-C stops a query.",
+    ]
+    return "\n".join(lines)
+
+
+class Keys(Protocol):
+    """Where the key typed after an answer comes from (`terminal.TerminalKeys` on a terminal)."""
+
+    def answering(self) -> AbstractContextManager[None]:
+        """The span over which answers are shown and keys read."""
+        ...
+
+    def read(self) -> str:
+        """The next key typed."""
+        ...
+
+
+class Session:
+    """One top-level session: its engines, the current one, whether answers are timed.
+
+    With `keys`, the session waits for a key after each answer but the last; without, it
+    prints every answer.
+    """
+
+    def __init__(self, engine_name: str, out: TextIO, keys: Keys | None = None) -> None:
+        self.engines: dict[str, Engine] = {engine_name: make_engine(engine_name)}
+        self.engine_name = engine_name
+        self.out = out
+        self.keys = keys
+        self.timing = False
+        self.line_open = False
+
+    @property
+    def engine(self) -> Engine:
+        """The engine that answers now."""
+        return self.engines[self.engine_name]
+
+    def write(self, text: str) -> None:
+        """Print a line, first ending the line an answer left open, if any."""
+        if self.line_open and not text.startswith((";", ".")):
+            self.out.write("\n")
+        self.line_open = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def handle(self, line: str) -> bool:
+        """Answer one line (a goal or a command); False when the session should end."""
+        text = line.strip()
+        if not text or text.startswith("%"):
+            return True
+        try:
+            if text.startswith(":"):
+                return self.command(text)
+            if text.rstrip(".").strip() == "halt":
+                return False
+            self.answer(text)
+        except (*ANSWER_ERRORS, EngineError) as error:
+            self.write(f"ERROR: {report(error)}")
+        except KeyboardInterrupt:
+            if self.engine.name == "logic":
+                rules.forget_program()
+            self.write("% interrupted")
+        return True
+
+    def answer(self, text: str) -> None:
+        """Print the answers to the goal `text`, waiting for a key after each if asked to."""
+        if self.keys is None:
+            self.show_answers(text, None)
+            return
+        with self.keys.answering():
+            self.show_answers(text, self.keys)
+
+    def show_answers(self, text: str, keys: Keys | None) -> None:
+        """Each answer as Prolog prints it, `false.` if none; with `keys`, one at a time."""
+        started = time.perf_counter()
+        answered = False
+        with closing(ask(text, self.engine)) as answers:
+            for answer in answers:
+                answered = True
+                if self.timing:
+                    self.write(f"% {answer.seconds:.3f} s")
+                if answer.last or keys is None:
+                    self.write(answer.line)
+                    continue
+                self.out.write(answer.text + " ")
+                self.out.flush()
+                self.line_open = True
+                if keys.read() not in NEXT_KEYS:
+                    self.write(".")
+                    return
+                self.write(";")
+        if not answered:
+            if self.timing:
+                self.write(f"% {time.perf_counter() - started:.3f} s")
+            self.write(FALSE)
+
+    def command(self, text: str) -> bool:
+        """Run a `:` command; False for `:quit`."""
+        name, _, rest = text.partition(" ")
+        rest = rest.strip()
+        if name == ":quit":
+            return False
+        if name == ":help":
+            self.write(help_text())
+        elif name == ":board":
+            state = parse_state(self.needs(rest, ":board STATE, e.g. :board o-x------"))
+            check_legal(state)
+            self.write(draw_board(state))
+        elif name == ":explain":
+            self.explain(rest)
+        elif name == ":engine":
+            if rest and rest not in self.engines:
+                self.engines[rest] = make_engine(rest)
+            self.engine_name = rest or self.engine_name
+            self.write(f"% engine: {self.engine_name}")
+        elif name == ":time":
+            self.timing = not self.timing
+            self.write(f"% timing {'on' if self.timing else 'off'}")
+        else:
+            raise ToplevelError(
+                f"unknown command {name}; the commands are "
+                + ", ".join(command.split()[0] for command in COMMANDS)
+            )
+        return True
+
+    def explain(self, rest: str) -> None:
+        """`:explain STATE PLAYER`: the value of each legal move on the board, and the decision."""
+        usage = ":explain STATE PLAYER, e.g. :explain o-x------ o"
+        state_text, _, player_text = self.needs(rest, usage).rpartition(" ")
+        state = parse_state(self.needs(state_text, usage))
+        player = parse_player(player_text)
+        check_legal(state)
+        if is_terminal(state):
+            self.write(draw_board(state))
+            self.write(f"% {state} is over: there is no move to explain")
+            return
+        check_turn(state, player)
+        values = self.engine.move_values(state, player)
+        decision = self.engine.minimax_decision(state, player)
+        assert decision is not None
+        self.write(draw_move_values(state, values, decision.action.position))
+        self.write(str(decision))
+
+    @staticmethod
+    def needs(argument: str, usage: str) -> str:
+        """`argument`, or an error showing the command's usage if it is missing."""
+        if not argument:
+            raise ToplevelError(f"usage: {usage}")
+        return argument
+
+
+def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    """The top level over `stdin` (a terminal or not) until `:quit`, `halt.` or end of file."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    interactive = stdin.isatty()
+    session = Session(engine_name, stdout, TerminalKeys() if interactive else None)
+    if interactive:
+        enable_line_editing(COMPLETIONS)
+        session.write(
+            f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
+            "engine. :help for help, :quit to leave."
+        )
+    while True:
+        try:
+            line = input(PROMPT) if interactive else stdin.readline()
+        except EOFError:
+            session.write("")
+            return
+        except KeyboardInterrupt:
+            session.write("")
+            continue
+        if not interactive:
+            if not line:
+                return
+            if line.strip() and not line.strip().startswith("%"):
+                session.write(PROMPT + line.strip())
+        if not session.handle(line):
+            return

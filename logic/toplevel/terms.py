@@ -1,0 +1,153 @@
+"""The Prolog terms a goal is made of, their unification, and how SWI-Prolog prints them.
+
+Terms are immutable; a substitution maps variables to terms. A list is a fixed-length
+`ListTerm` (the grammar has no `[H|T]` tails). The lab's terms come in as: a state is a list of
+9 atoms, an action `[Player, Position]` a list of an atom and an integer, and `sv(State, Value)`
+a compound.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from logic.state import State
+from logic.terms import SV, Action
+
+
+@dataclass(frozen=True)
+class Var:
+    """A variable; every `_` gets its own `serial`, so anonymous variables never share."""
+
+    name: str
+    serial: int = 0
+
+    @property
+    def is_anonymous(self) -> bool:
+        """True for `_`, which is never shown in an answer."""
+        return self.name == "_"
+
+
+@dataclass(frozen=True)
+class Atom:
+    """An atom: `x`, `o`, `-`, `sv`, ..."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Int:
+    """An integer: a cell number or a value."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class ListTerm:
+    """A Prolog list of fixed length: `[o,-,x,-,-,-,-,-,-]`, `[o,4]`."""
+
+    items: tuple[Term, ...]
+
+
+@dataclass(frozen=True)
+class Struct:
+    """A compound term: `sv(State, Value)`."""
+
+    name: str
+    args: tuple[Term, ...]
+
+
+Term = Var | Atom | Int | ListTerm | Struct
+Substitution = dict[Var, Term]
+
+
+def resolve(term: Term, substitution: Substitution) -> Term:
+    """`term` with every bound variable replaced by its value, all the way down."""
+    if isinstance(term, Var):
+        bound = substitution.get(term)
+        return term if bound is None else resolve(bound, substitution)
+    if isinstance(term, ListTerm):
+        return ListTerm(tuple(resolve(item, substitution) for item in term.items))
+    if isinstance(term, Struct):
+        return Struct(term.name, tuple(resolve(arg, substitution) for arg in term.args))
+    return term
+
+
+def _walk(term: Term, substitution: Substitution) -> Term:
+    while isinstance(term, Var) and term in substitution:
+        term = substitution[term]
+    return term
+
+
+def unify(left: Term, right: Term, substitution: Substitution) -> Substitution | None:
+    """The substitution extended so that `left` and `right` are equal, or None if they cannot be."""
+    extended = dict(substitution)
+    pending = [(left, right)]
+    while pending:
+        a, b = pending.pop()
+        a, b = _walk(a, extended), _walk(b, extended)
+        if a == b:
+            continue
+        if isinstance(a, Var):
+            extended[a] = b
+        elif isinstance(b, Var):
+            extended[b] = a
+        elif isinstance(a, ListTerm) and isinstance(b, ListTerm):
+            if len(a.items) != len(b.items):
+                return None
+            pending.extend(zip(a.items, b.items, strict=True))
+        elif isinstance(a, Struct) and isinstance(b, Struct):
+            if (a.name, len(a.args)) != (b.name, len(b.args)):
+                return None
+            pending.extend(zip(a.args, b.args, strict=True))
+        else:
+            return None
+    return extended
+
+
+def is_ground(term: Term) -> bool:
+    """True if `term` holds no variable."""
+    if isinstance(term, Var):
+        return False
+    if isinstance(term, ListTerm):
+        return all(is_ground(item) for item in term.items)
+    if isinstance(term, Struct):
+        return all(is_ground(arg) for arg in term.args)
+    return True
+
+
+_PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|-|\[\]")
+
+
+def format_term(term: Term) -> str:
+    """The term as the top level prints it: `[o,-,x,-,-,-,-,-,-]`, `sv([...],1)`, `[o,4]`.
+
+    Lists and arguments are written without spaces, as the project prints the lab's terms
+    (`Action = [o,4]`); an unbound variable prints as `_` and its serial, as `_G1`.
+    """
+    if isinstance(term, Var):
+        return term.name if not term.is_anonymous else f"_G{term.serial}"
+    if isinstance(term, Atom):
+        if _PLAIN_ATOM.fullmatch(term.name):
+            return term.name
+        return "'" + term.name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(term, Int):
+        return str(term.value)
+    if isinstance(term, ListTerm):
+        return "[" + ",".join(format_term(item) for item in term.items) + "]"
+    return f"{term.name}(" + ",".join(format_term(arg) for arg in term.args) + ")"
+
+
+def state_term(state: State) -> ListTerm:
+    """A state as the lab writes it: a list of 9 atoms."""
+    return ListTerm(tuple(Atom(cell) for cell in state))
+
+
+def action_term(action: Action) -> ListTerm:
+    """The lab's action `[Player, Position]`."""
+    return ListTerm((Atom(action.player), Int(action.position)))
+
+
+def sv_term(sv: SV) -> Struct:
+    """The lab's `sv(State, Value)`."""
+    return Struct("sv", (state_term(sv.state), Int(sv.value)))

@@ -1,0 +1,467 @@
+"""The REPL and the `query` command: driven in-process, through a pipe, and through a
+pseudo-terminal (the `;` walk, Ctrl-C, Tab); no input ends a session or prints a traceback."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.explain import draw_move_values
+from logic.state import draw_board
+from logic.toplevel import repl
+from logic.toplevel.predicates import PREDICATES
+from logic.toplevel.repl import Session, help_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ScriptedKeys:
+    """Keys typed after answers, from a script; counts what was read and the spans opened."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        self.read_count = 0
+        self.spans = 0
+
+    @contextlib.contextmanager
+    def answering(self):
+        self.spans += 1
+        yield
+
+    def read(self) -> str:
+        self.read_count += 1
+        return self.keys.pop(0)
+
+
+def session(engine: str = "reference", keys: ScriptedKeys | None = None) -> Session:
+    return Session(engine, io.StringIO(), keys)
+
+
+def output(of: Session) -> str:
+    return of.out.getvalue()
+
+
+def piped(text: str, engine: str = "reference") -> str:
+    """What `repl.run` prints for `text` on a pipe."""
+    out = io.StringIO()
+    repl.run(engine, io.StringIO(text), out)
+    return out.getvalue()
+
+
+# --- answers one at a time -----------------------------------------------------------------
+
+def test_semicolon_asks_for_the_next_answer_and_enter_stops():
+    keys = ScriptedKeys([";", ";", "\n", ";"])
+    walk = session(keys=keys)
+    assert walk.handle("successor(x--------, o, S).")
+    assert output(walk) == (
+        "S = [x,o,-,-,-,-,-,-,-] ;\n"
+        "S = [x,-,o,-,-,-,-,-,-] ;\n"
+        "S = [x,-,-,o,-,-,-,-,-] .\n"
+    )
+    assert keys.read_count == 3
+    assert keys.spans == 1
+
+
+def test_the_last_answer_ends_without_waiting():
+    keys = ScriptedKeys([";"])
+    asked = session(keys=keys)
+    asked.handle("other_player(P, O)")
+    asked.handle("other_player(x, O)")
+    asked.handle("other_player(x, x)")
+    assert output(asked) == "P = x, O = o ;\nP = o, O = x.\nO = o.\nfalse.\n"
+    assert keys.read_count == 1
+
+
+@pytest.mark.parametrize("key", ["q", "\x03", "", "a"])
+def test_any_other_key_stops(key):
+    asked = session(keys=ScriptedKeys([key]))
+    asked.handle("other_player(P, O)")
+    assert output(asked) == "P = x, O = o .\n"
+
+
+# --- a session from a pipe ------------------------------------------------------------------
+
+def test_a_piped_session_echoes_each_goal_and_prints_every_answer():
+    assert piped("other_player(P, O).\n\n% a comment\nterminal_state(o-x------, x, V)\n") == (
+        "?- other_player(P, O).\n"
+        "P = x, O = o ;\n"
+        "P = o, O = x.\n"
+        "?- terminal_state(o-x------, x, V)\n"
+        "false.\n"
+    )
+
+
+def test_errors_are_printed_and_the_session_goes_on():
+    transcript = piped(
+        "successor(x--------, o S)\n"
+        "nope(x)\n"
+        "successor(xxx------, o, S)\n"
+        ":nope\n"
+        ":board\n"
+        "other_player(x, O)\n"
+    )
+    assert transcript == (
+        "?- successor(x--------, o S)\n"
+        "ERROR: syntax error at column 24: expected ',' or ')', found 'S'\n"
+        "  successor(x--------, o S)\n"
+        "                         ^\n"
+        "?- nope(x)\n"
+        "ERROR: unknown predicate nope/1; the predicates are minimax_decision/4, min_value/3, "
+        "max_value/3, terminal_state/3, successor/3, other_player/2, get_action/3\n"
+        "?- successor(xxx------, o, S)\n"
+        "ERROR: illegal state xxx------: x has 3 marks and o has 0; players take turns, so the "
+        "counts differ by at most one\n"
+        "?- :nope\n"
+        "ERROR: unknown command :nope; the commands are :help, :board, :explain, :engine, "
+        ":time, :quit\n"
+        "?- :board\n"
+        "ERROR: usage: :board STATE, e.g. :board o-x------\n"
+        "?- other_player(x, O)\n"
+        "O = o.\n"
+    )
+
+
+@pytest.mark.parametrize("leave", [":quit", "halt.", "halt"])
+def test_only_quit_and_halt_end_the_session(leave):
+    assert piped(f"other_player(x, O)\n{leave}\nother_player(o, O)\n") == (
+        f"?- other_player(x, O)\nO = o.\n?- {leave}\n"
+    )
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+def test_board_draws_the_state_with_cell_numbers():
+    drawn = session()
+    drawn.handle(":board [o, -, x, -, -, -, -, -, -]")
+    assert output(drawn) == " o | 2 | x\n---+---+---\n 4 | 5 | 6\n---+---+---\n 7 | 8 | 9\n"
+    assert output(drawn) == draw_board("o-x------") + "\n"
+
+
+def test_board_refuses_an_illegal_state():
+    drawn = session()
+    drawn.handle(":board xxx------")
+    assert output(drawn).startswith("ERROR: illegal state xxx------: x has 3 marks")
+
+
+@pytest.mark.parametrize("engine", ["reference", "logic"])
+def test_explain_draws_each_moves_value_and_marks_the_decision(engine):
+    explained = session(engine)
+    explained.handle(":explain o-x------ o")
+    assert output(explained) == (
+        "  o   |  -1  |  x\n"
+        "------+------+------\n"
+        " [+1] |  0   |  0\n"
+        "------+------+------\n"
+        "  +1  |  0   |  +1\n"
+        "Action = [o,4], Value = 1.\n"
+    )
+    values = explained.engine.move_values("o-x------", "o")
+    assert output(explained).startswith(draw_move_values("o-x------", values, 4))
+
+
+def test_explain_at_a_terminal_state_and_for_the_wrong_player():
+    explained = session()
+    explained.handle(":explain xxxoo---- o")
+    explained.handle(":explain x-------- x")
+    explained.handle(":explain x--------")
+    assert output(explained) == (
+        draw_board("xxxoo----") + "\n"
+        "% xxxoo---- is over: there is no move to explain\n"
+        "ERROR: it cannot be x's move in x--------: x has 1 mark and o has 0, so o moves next\n"
+        "ERROR: usage: :explain STATE PLAYER, e.g. :explain o-x------ o\n"
+    )
+
+
+def test_engine_switches_and_keeps_one_engine_object_per_name():
+    switching = session("logic")
+    logic = switching.engine
+    switching.handle(":engine reference")
+    reference = switching.engine
+    switching.handle(":engine logic")
+    switching.handle(":engine")
+    switching.handle(":engine nope")
+    assert switching.engine is logic
+    assert switching.engines == {"logic": logic, "reference": reference}
+    assert reference.name == "reference"
+    shown = output(switching).splitlines()
+    assert shown[:3] == ["% engine: reference", "% engine: logic", "% engine: logic"]
+    assert shown[3].startswith("ERROR: unknown engine 'nope'; the engines are logic, reference")
+    assert "nope" not in switching.engines
+    assert len(shown) == 4
+
+
+def test_time_shows_how_long_each_answer_took_until_asked_again():
+    timed = session()
+    timed.handle(":time")
+    timed.handle("other_player(P, O)")
+    timed.handle("terminal_state(o-x------, x, V)")
+    timed.handle(":time")
+    timed.handle("other_player(x, O)")
+    shown = output(timed).splitlines()
+    assert shown[0] == "% timing on"
+    assert [line for line in shown[1:] if not line.startswith("% ")] == [
+        "P = x, O = o ;", "P = o, O = x.", "false.", "O = o.",
+    ]
+    assert [re.fullmatch(r"% \d+\.\d{3} s", line) is not None for line in shown[1:7]] == [
+        True, False, True, False, True, False,
+    ]
+    assert shown[7:] == ["% timing off", "O = o."]
+
+
+def test_help_lists_every_predicate_with_an_example_that_answers():
+    text = help_text()
+    for predicate in PREDICATES.values():
+        assert f"  {predicate.signature}\n" in text
+        assert f"?- {predicate.example}\n" in text
+        asked = session()
+        asked.handle(predicate.example)
+        assert not output(asked).startswith(("ERROR", "false.")), predicate.example
+    for command in (":help", ":board", ":explain", ":engine", ":time", ":quit"):
+        assert f"\n  {command}" in text
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------------
+
+class Interrupting:
+    """An engine that is interrupted in the middle of `successor`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def successor(self, state, player):
+        raise KeyboardInterrupt
+
+    def other_player(self, player):
+        return {"x": "o", "o": "x"}[player]
+
+
+@pytest.mark.parametrize(("engine", "reloads"), [("logic", 1), ("reference", 0)])
+def test_ctrl_c_stops_the_query_and_the_session_goes_on(monkeypatch, engine, reloads):
+    forgotten = []
+    monkeypatch.setattr(repl.rules, "forget_program", lambda: forgotten.append(True))
+    interrupted = session(engine)
+    interrupted.engines[engine] = Interrupting(engine)
+    assert interrupted.handle("successor(x--------, o, S)")
+    assert interrupted.handle("other_player(x, O)")
+    assert output(interrupted) == "% interrupted\nO = o.\n"
+    assert len(forgotten) == reloads
+
+
+# --- random input never ends a session -----------------------------------------------------
+
+LINE_CHARACTERS = "()[],.:'_-xoSVP|sucesorminaxvhlpbdtq 0123456789\t%"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.text(LINE_CHARACTERS, max_size=80)))
+def test_no_line_raises_or_ends_the_session_but_quit_and_halt(line):
+    handled = session()
+    going_on = handled.handle(line)
+    assert going_on or line.strip() in (":quit", "halt", "halt.") or line.strip().startswith(
+        ":quit "
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.text(LINE_CHARACTERS, max_size=80)))
+def test_query_answers_any_text_with_0_1_or_2_and_one_error_line(text):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["query", text, "--engine", "reference"])
+    assert status in (EXIT_OK, EXIT_FALSE, EXIT_USAGE)
+    if status == EXIT_USAGE:
+        assert err.getvalue().startswith("minimax-lab: error: ")
+        assert "Traceback" not in err.getvalue()
+    else:
+        assert err.getvalue() == ""
+        assert out.getvalue().endswith(("true.\n", "false.\n", ".\n"))
+
+
+# --- the query command ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("goal", "status", "out", "err"),
+    [
+        ("minimax_decision(o-x------, o, Action, Value).", EXIT_OK,
+         "Action = [o,4], Value = 1.\n", ""),
+        ("other_player(P, O)", EXIT_OK, "P = x, O = o ;\nP = o, O = x.\n", ""),
+        ("other_player(x, o)", EXIT_OK, "true.\n", ""),
+        ("minimax_decision(xxxoo----, o, A, V).", EXIT_FALSE, "false.\n", ""),
+        ("successor(S, x, N)", EXIT_USAGE, "",
+         "minimax-lab: error: arguments are not sufficiently instantiated: successor/3 needs "
+         "State bound to a state, and S is unbound\n"),
+        ("other_player(P, O), successor(x--------, O, S)", EXIT_USAGE,
+         "".join(f"P = x, O = o, S = {state} ;\n" for state in [
+             "[x,o,-,-,-,-,-,-,-]", "[x,-,o,-,-,-,-,-,-]", "[x,-,-,o,-,-,-,-,-]",
+             "[x,-,-,-,o,-,-,-,-]", "[x,-,-,-,-,o,-,-,-]", "[x,-,-,-,-,-,o,-,-]",
+             "[x,-,-,-,-,-,-,o,-]", "[x,-,-,-,-,-,-,-,o]"]),
+         "minimax-lab: error: it cannot be x's move in x--------: x has 1 mark and o has 0, "
+         "so o moves next\n"),
+    ],
+)
+@pytest.mark.parametrize("engine", ["logic", "reference"])
+def test_query_prints_answers_and_exits_with_the_status(capsys, engine, goal, status, out, err):
+    assert main(["query", goal, "--engine", engine]) == status
+    assert capsys.readouterr() == (out, err)
+
+
+def test_query_with_an_unknown_engine(capsys):
+    assert main(["query", "other_player(x, O)", "--engine", "nope"]) == EXIT_USAGE
+    assert capsys.readouterr().err.startswith("minimax-lab: error: unknown engine 'nope'")
+
+
+def run_logic(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "logic", *args], input=stdin, capture_output=True, text=True,
+        timeout=120, cwd=cwd, env=env,
+    )
+
+
+def test_hostile_goals_are_clean_errors_and_nothing_runs(tmp_path):
+    for goal in [
+        "__import__('os').system('touch PWNED')",
+        "().__class__.__mro__[1].__subclasses__()",
+        "successor(x--------, o, S)" + ", successor(S, x, T)" * 60,
+        "g(" * 500,
+        "x" * 100_000,
+    ]:
+        result = run_logic("query", goal, "--engine", "reference", cwd=tmp_path)
+        assert result.returncode == EXIT_USAGE
+        assert result.stdout == ""
+        assert result.stderr.startswith("minimax-lab: error: ")
+        assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_repl_reads_goals_piped_in():
+    result = run_logic(
+        "repl", stdin="minimax_decision(o-x------, o, Action, Value).\nfoo(\n:engine reference\n"
+        "minimax_decision(o-x------, o, Action, Value)\n",
+    )
+    assert result.returncode == EXIT_OK
+    assert result.stderr == ""
+    assert result.stdout == (
+        "?- minimax_decision(o-x------, o, Action, Value).\n"
+        "Action = [o,4], Value = 1.\n"
+        "?- foo(\n"
+        "ERROR: syntax error at column 5: expected a term (a state, a player, a number, a "
+        "variable), found the end of the input\n"
+        "  foo(\n"
+        "      ^\n"
+        "?- :engine reference\n"
+        "% engine: reference\n"
+        "?- minimax_decision(o-x------, o, Action, Value)\n"
+        "Action = [o,4], Value = 1.\n"
+    )
+
+
+# --- through a pseudo-terminal --------------------------------------------------------------
+
+class Terminal:
+    """`minimax-lab` with no arguments, on a pseudo-terminal of its own."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ, TERM="dumb", INPUTRC="/dev/null", PYTHONPATH=str(ROOT))
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.chdir(ROOT)
+            os.execve(sys.executable, [sys.executable, "-m", "logic"], env)
+        self.pending = b""
+
+    def send(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def read_until(self, marker: str, timeout: float = 60) -> str:
+        """What the terminal shows up to and including `marker`, newlines as `\\n`."""
+        deadline = time.monotonic() + timeout
+        wanted = marker.encode()
+        while wanted not in self.pending:
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"no {marker!r} on the terminal; it shows {self.pending!r}")
+            try:
+                chunk = os.read(self.fd, 4096)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"the REPL ended before {marker!r}: {self.pending!r}")
+            self.pending += chunk
+        end = self.pending.index(wanted) + len(wanted)
+        shown, self.pending = self.pending[:end], self.pending[end:]
+        return shown.decode().replace("\r\n", "\n")
+
+    def exit_status(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+    def close(self) -> None:
+        with contextlib.suppress(ChildProcessError, ProcessLookupError):
+            if os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+@pytest.fixture
+def terminal():
+    opened = Terminal()
+    yield opened
+    opened.close()
+
+
+def test_on_a_terminal_answers_come_one_at_a_time(terminal):
+    assert "?- " in terminal.read_until("?- ")
+    terminal.send("successor(x--------, o, S).\r")
+    assert terminal.read_until("] ").endswith("\nS = [x,o,-,-,-,-,-,-,-] ")
+    terminal.send(";")
+    assert terminal.read_until("] ") == ";\nS = [x,-,o,-,-,-,-,-,-] "
+    terminal.send(" ")
+    assert terminal.read_until("] ") == ";\nS = [x,-,-,o,-,-,-,-,-] "
+    terminal.send("\r")
+    assert terminal.read_until("?- ") == ".\n?- "
+    terminal.send("other_player(x, O)\r")
+    assert terminal.read_until("?- ").endswith("\nO = o.\n?- ")
+    terminal.send("\x04")
+    assert terminal.exit_status() == EXIT_OK
+
+
+def test_on_a_terminal_ctrl_c_stops_a_long_query(terminal):
+    terminal.read_until("?- ")
+    terminal.send(
+        "successor(---------, x, A), successor(A, o, B), successor(B, x, C), "
+        "successor(C, o, D), successor(D, x, E), terminal_state(E, x, 2)\r"
+    )
+    terminal.read_until("terminal_state(E, x, 2)")
+    time.sleep(1.0)
+    terminal.send("\x03")
+    assert terminal.read_until("?- ") == "\n% interrupted\n?- "
+    terminal.send("minimax_decision(o-x------, o, Action, Value)\r")
+    assert terminal.read_until("?- ").endswith("\nAction = [o,4], Value = 1.\n?- ")
+    terminal.send(":quit\r")
+    assert terminal.exit_status() == EXIT_OK
+
+
+def test_on_a_terminal_tab_completes_a_predicate(terminal):
+    terminal.read_until("?- ")
+    terminal.send("other_pl\t")
+    terminal.read_until("other_player")
+    terminal.send("(P, O)\r")
+    assert terminal.read_until("O = o ").endswith("\nP = x, O = o ")
+    terminal.send("\r")
+    assert terminal.read_until("?- ") == ".\n?- "
