@@ -25,6 +25,7 @@ EXIT_OK, EXIT_FALSE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 COMMAND_MODULES = (
     "logic.commands.decide",
     "logic.commands.table",
+    "logic.commands.compare",
     "logic.commands.query",
     "logic.commands.repl",
 )

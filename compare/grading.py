@@ -1,0 +1,236 @@
+"""Answers graded against the reference engine: agreement, the kind of disagreement, and faults.
+
+An answer agrees when it is the reference's decision: the same cell (the lowest optimal one)
+and the same value (`Decision.value`, in the objective's scoring, from the player's side).
+Otherwise it is a suboptimal move (the move is worth less than the best), a wrong value (an
+optimal move, another value), another optimal move (legal play that breaks only the
+lowest-cell tie rule), or an illegal move (the cell is taken). "Worth less" follows the mode:
+playing to lose, the best move has the lowest value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from compare.external import Run
+from compare.sources import RowError, Table, parse_row
+from logic.engines import Position, make_engine
+from logic.objective import Objective
+from logic.state import StateError, check_legal, check_turn, is_terminal, winner
+from logic.terms import Decision
+
+SUBOPTIMAL = "suboptimal move"
+WRONG_VALUE = "wrong value"
+OTHER_OPTIMAL = "other optimal move"
+ILLEGAL_MOVE = "illegal move"
+DISAGREEMENTS = (SUBOPTIMAL, WRONG_VALUE, OTHER_OPTIMAL, ILLEGAL_MOVE)
+MISSING = "missing"
+DUPLICATE = "duplicated row"
+ILLEGAL_POSITION = "illegal or terminal position"
+UNPARSABLE = "unparsable row"
+FAILED = "command failed"
+FAULTS = (MISSING, DUPLICATE, ILLEGAL_POSITION, UNPARSABLE, FAILED)
+CATEGORIES = (*DISAGREEMENTS, *FAULTS)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A source's answer for one position: the cell it marks and the value it claims."""
+
+    position: Position
+    cell: int
+    value: int
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing to report: its category, the position (if known), the line, and why."""
+
+    category: str
+    position: Position | None
+    detail: str
+    line: int | None = None
+    answer: Answer | None = None
+    expected: Decision | None = None
+    move_values: dict[int, int] | None = None
+
+
+class Truth:
+    """The reference's decision and every move's value, per position, for one objective."""
+
+    def __init__(self, objective: Objective) -> None:
+        self.objective = objective
+        self._engine = make_engine("reference", objective)
+
+    def decision(self, position: Position) -> Decision:
+        """The reference's decision at a non-terminal position."""
+        return self._engine.minimax_decision(*position)
+
+    def move_values(self, position: Position) -> dict[int, int]:
+        """The value of each legal move, as a decision reports it."""
+        return self._engine.move_values(*position)
+
+    def grade(self, answer: Answer) -> Finding | None:
+        """None when the answer is the reference's decision; else the disagreement."""
+        expected = self.decision(answer.position)
+        if (answer.cell, answer.value) == (expected.action.position, expected.value):
+            return None
+        values = self.move_values(answer.position)
+        player = answer.position[1]
+        said = f"answered [{player},{answer.cell}] value {answer.value}"
+        sign = self.objective.sign
+        if answer.cell not in values:
+            category, why = ILLEGAL_MOVE, f"cell {answer.cell} is taken"
+        elif sign * values[answer.cell] < sign * expected.value:
+            category = SUBOPTIMAL
+            why = (f"that move is worth {values[answer.cell]}; the best move, {expected.action}, "
+                   f"is worth {expected.value}")
+        elif answer.value != values[answer.cell]:
+            category, why = WRONG_VALUE, f"that move is optimal and worth {values[answer.cell]}"
+        else:
+            category = OTHER_OPTIMAL
+            why = f"optimal too, but the lowest optimal cell is {expected.action.position}"
+        return Finding(
+            category, answer.position, f"{said}; {why}", answer.line, answer, expected, values
+        )
+
+
+@dataclass
+class Grade:
+    """One source's result over the positions: how many checked and agreeing, every finding."""
+
+    name: str
+    positions: int
+    checked: int = 0
+    agree: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float | None = None
+    line_label: str = "line"
+
+    def count(self, category: str) -> int:
+        """How many findings of `category`."""
+        return sum(1 for finding in self.findings if finding.category == category)
+
+    @property
+    def disagree(self) -> int:
+        """How many checked positions disagree."""
+        return self.checked - self.agree
+
+    @property
+    def clean(self) -> bool:
+        """True when every position was answered once, legibly, and agrees."""
+        return not self.findings and self.agree == self.positions
+
+
+def grade_answers(
+    truth: Truth,
+    name: str,
+    answers: Iterable[Answer],
+    positions: Sequence[Position],
+    findings: Iterable[Finding] = (),
+) -> Grade:
+    """Grade a source's answers; `findings` are faults found while reading it.
+
+    The first answer for a position counts; later ones are duplicates. A position that no
+    answer and no finding names is missing.
+    """
+    known = set(positions)
+    grade = Grade(name, len(positions), findings=list(findings))
+    first: dict[Position, Answer] = {}
+    for answer in answers:
+        if answer.position not in known:
+            grade.findings.append(
+                Finding(ILLEGAL_POSITION, answer.position, position_fault(answer.position),
+                        answer.line, answer)
+            )
+        elif answer.position in first:
+            grade.findings.append(_duplicate(answer, first[answer.position]))
+        else:
+            first[answer.position] = answer
+            grade.checked += 1
+            finding = truth.grade(answer)
+            if finding is None:
+                grade.agree += 1
+            else:
+                grade.findings.append(finding)
+    named = {finding.position for finding in grade.findings} | set(first)
+    grade.findings.extend(
+        Finding(MISSING, position, "no answer") for position in positions if position not in named
+    )
+    return grade
+
+
+def grade_decisions(
+    truth: Truth, name: str, decisions: Mapping[Position, Decision], positions: Sequence[Position]
+) -> Grade:
+    """Grade an engine's decisions (positions without one are missing)."""
+    answers = (
+        Answer(position, decisions[position].action.position, decisions[position].value)
+        for position in positions
+        if position in decisions
+    )
+    return grade_answers(truth, name, answers, positions)
+
+
+def grade_table(
+    truth: Truth, name: str, table: Table, positions: Sequence[Position]
+) -> Grade:
+    """Grade a table's rows; its unreadable lines are unparsable rows."""
+    answers = [
+        Answer((row.state, row.player), row.position, row.value, row.line) for row in table.rows
+    ]
+    unparsable = [Finding(UNPARSABLE, None, f"{bad.reason}: {bad.text!r}", bad.line)
+                  for bad in table.bad]
+    return grade_answers(truth, name, answers, positions, unparsable)
+
+
+def grade_command(truth: Truth, name: str, run: Run, positions: Sequence[Position]) -> Grade:
+    """Grade an external command's rows; a row that is unreadable or answers another position
+    is unparsable, a position it crashed or hung on failed, one it was never asked is missing."""
+    answers, findings = [], []
+    for reply in run.replies:
+        try:
+            state, player, cell, value = parse_row(reply.text)
+        except RowError as error:
+            findings.append(
+                Finding(UNPARSABLE, reply.position, f"{error}: {reply.text!r}", reply.line)
+            )
+            continue
+        if (state, player) != reply.position:
+            detail = f"the row answers {state} {player}, not the position asked: {reply.text!r}"
+            findings.append(Finding(UNPARSABLE, reply.position, detail, reply.line))
+            continue
+        answers.append(Answer(reply.position, cell, value, reply.line))
+    for failure in run.failures:
+        category = FAILED if failure.asked else MISSING
+        findings.append(Finding(category, failure.position, failure.reason))
+    grade = grade_answers(truth, name, answers, positions, findings)
+    grade.seconds, grade.line_label = run.seconds, "output line"
+    return grade
+
+
+def _duplicate(answer: Answer, first: Answer) -> Finding:
+    player = answer.position[1]
+    same = (answer.cell, answer.value) == (first.cell, first.value)
+    detail = f"answered again ([{player},{answer.cell}] value {answer.value}"
+    detail += ", the same)" if same else ", not the same)"
+    if first.line is not None:
+        detail += f"; line {first.line} counts"
+    return Finding(DUPLICATE, answer.position, detail, answer.line, answer)
+
+
+def position_fault(position: Position) -> str:
+    """Why `position` is not one of the positions to answer: illegal, over, or not its turn."""
+    state, player = position
+    try:
+        check_legal(state)
+        if is_terminal(state):
+            won = winner(state)
+            why = f"{won} has a line" if won else "the board is full"
+            return f"the game is over in {state}: {why}"
+        check_turn(state, player)
+    except StateError as error:
+        return str(error)
+    return f"{state} {player} is not one of the positions compared"

@@ -1,0 +1,155 @@
+"""The comparison report: text for people (findings, boards, one summary line per source), JSON
+for graders and CI. Every position is named by its compact state and player (`x-------- o`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from compare.grading import (
+    CATEGORIES,
+    DISAGREEMENTS,
+    DUPLICATE,
+    FAILED,
+    FAULTS,
+    ILLEGAL_POSITION,
+    MISSING,
+    UNPARSABLE,
+    Finding,
+    Grade,
+)
+from logic.explain import draw_move_values
+from logic.objective import Objective
+
+_INVARIANT = {MISSING, FAILED}
+LISTING_ORDER = (*DISAGREEMENTS, FAILED, UNPARSABLE, ILLEGAL_POSITION, DUPLICATE, MISSING)
+"""The order of a source's findings in the text report: the longest list, missing, last."""
+_SUMMARY_NOUNS = {FAILED: "failed"}
+
+
+def counted(count: int, category: str) -> str:
+    """`3 suboptimal moves`, `1 wrong value`, `4 missing`."""
+    noun = _SUMMARY_NOUNS.get(category, category)
+    plural = "" if count == 1 or category in _INVARIANT else "s"
+    return f"{count} {noun}{plural}"
+
+
+def summary_line(grade: Grade) -> str:
+    """One line: positions checked, agreeing, disagreeing by kind, and the faults."""
+    line = (
+        f"{grade.name}: {grade.checked} of {grade.positions} positions checked: "
+        f"{grade.agree} agree, {grade.disagree} disagree"
+    )
+    kinds = [counted(grade.count(kind), kind) for kind in DISAGREEMENTS if grade.count(kind)]
+    if kinds:
+        line += f" ({', '.join(kinds)})"
+    faults = [counted(grade.count(MISSING), MISSING)]
+    faults += [counted(grade.count(kind), kind) for kind in FAULTS
+               if kind != MISSING and grade.count(kind)]
+    line += "; " + ", ".join(faults)
+    if grade.seconds is not None:
+        line += f" ({grade.seconds:.2f} s)"
+    return line
+
+
+def where(finding: Finding, line_label: str = "line") -> str:
+    """`x-------- o`, `x-------- o, line 12`, or `line 12` for a row that names no position."""
+    parts = []
+    if finding.position is not None:
+        parts.append(" ".join(finding.position))
+    if finding.line is not None:
+        parts.append(f"{line_label} {finding.line}")
+    return ", ".join(parts)
+
+
+def finding_line(finding: Finding, line_label: str = "line") -> str:
+    """`suboptimal move: x-------- o, line 12: answered [o,2] value 0; ...`."""
+    return f"{finding.category}: {where(finding, line_label)}: {finding.detail}"
+
+
+def drawn(finding: Finding, line_label: str = "line") -> str:
+    """A disagreement in full: the board with every move's value, and both answers."""
+    state, player = finding.position
+    answer, expected = finding.answer, finding.expected
+    lines = [
+        f"{where(finding, line_label)}: {finding.category}, {player} to move",
+        f"  answered:  [{player},{answer.cell}] value {answer.value}",
+        f"  reference: {expected.action} value {expected.value}",
+        f"  the value of every move for {player}, the reference's decision in brackets:",
+    ]
+    board = draw_move_values(state, finding.move_values or {}, expected.action.position)
+    lines += ["    " + row for row in board.splitlines()]
+    return "\n".join(lines)
+
+
+def source_section(grade: Grade, show: int, listed: int | None) -> str:
+    """A source's findings, at most `listed` per category (None: all), then `show` boards."""
+    if not grade.findings:
+        return ""
+    lines = [f"== {grade.name} =="]
+    for category in LISTING_ORDER:
+        found = [finding for finding in grade.findings if finding.category == category]
+        shown = found if listed is None else found[:listed]
+        lines += [finding_line(finding, grade.line_label) for finding in shown]
+        if len(found) > len(shown):
+            more = counted(len(found) - len(shown), category).replace(" ", " more ", 1)
+            lines.append(f"... and {more} (--list all lists them; --json FILE writes them)")
+    disagreements = [f for f in grade.findings if f.category in DISAGREEMENTS][:show]
+    for finding in disagreements:
+        lines += ["", drawn(finding, grade.line_label)]
+    return "\n".join(lines) + "\n\n"
+
+
+def text_report(grades: Sequence[Grade], show: int = 10, listed: int | None = 20) -> str:
+    """Each source's findings, then one summary line per source."""
+    sections = "".join(source_section(grade, show, listed) for grade in grades)
+    return sections + "".join(summary_line(grade) + "\n" for grade in grades)
+
+
+def json_report(grades: Sequence[Grade], objective: Objective, status: int) -> dict[str, Any]:
+    """The whole report as JSON data: every finding of every source."""
+    return {
+        "objective": {"mode": objective.mode, "scoring": objective.scoring},
+        "status": status,
+        "sources": [_json_grade(grade) for grade in grades],
+    }
+
+
+def _key(category: str) -> str:
+    return category.replace(" ", "_")
+
+
+def _json_grade(grade: Grade) -> dict[str, Any]:
+    return {
+        "name": grade.name,
+        "positions": grade.positions,
+        "checked": grade.checked,
+        "agree": grade.agree,
+        "disagree": grade.disagree,
+        "counts": {_key(category): grade.count(category) for category in CATEGORIES},
+        "seconds": None if grade.seconds is None else round(grade.seconds, 3),
+        "lines": grade.line_label,
+        "findings": [_json_finding(finding) for finding in grade.findings],
+    }
+
+
+def _json_finding(finding: Finding) -> dict[str, Any]:
+    state, player = finding.position if finding.position is not None else (None, None)
+    data: dict[str, Any] = {
+        "category": _key(finding.category),
+        "state": state,
+        "player": player,
+        "line": finding.line,
+        "detail": finding.detail,
+    }
+    if finding.answer is not None:
+        data["answer"] = {"position": finding.answer.cell, "value": finding.answer.value}
+    if finding.expected is not None:
+        data["expected"] = {
+            "position": finding.expected.action.position,
+            "value": finding.expected.value,
+        }
+    if finding.move_values is not None:
+        data["move_values"] = {str(cell): value for cell, value in finding.move_values.items()}
+    return data

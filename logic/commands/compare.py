@@ -1,0 +1,198 @@
+"""`minimax-lab compare`: engines, decision tables and external programs, checked against the
+reference on all 9040 positions (see docs/compare.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from compare.external import run_command
+from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_table
+from compare.positions import all_positions
+from compare.progress import Progress
+from compare.report import json_report, text_report
+from compare.sources import SourceError, Table, read_table
+from logic import reference
+from logic.cli import EXIT_OK, UsageError
+from logic.engines import Engine, Position, engine_names, make_engine
+from logic.objective import MODES, SCORINGS, Objective
+
+EXIT_DISAGREE = 1
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "compare",
+        help="check engines, decision tables and external programs on all 9040 positions",
+        description="Check every source against the reference engine on all 9040 positions: "
+        "engines side by side (--engines), decision tables made elsewhere (--against), "
+        "external programs (--command). Exit status 0 when everything agrees, 1 when anything "
+        "disagrees or is missing, 2 for usage errors or unreadable input.",
+    )
+    parser.add_argument(
+        "--engines",
+        metavar="A,B,...",
+        help=f"engines to run, comma-separated: {', '.join(engine_names())}",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="a decision table (state,player,position,value) to check; - for standard input; "
+        "repeatable",
+    )
+    parser.add_argument(
+        "--command",
+        metavar="CMD",
+        action="append",
+        default=[],
+        help="an external engine: run once under /bin/sh, sent 'STATE PLAYER' lines, answering "
+        "one CSV row per line; repeatable",
+    )
+    parser.add_argument("--mode", default="win", help=f"{' or '.join(MODES)} (default: win)")
+    parser.add_argument(
+        "--scoring", default="lab", help=f"{' or '.join(SCORINGS)} (default: lab)"
+    )
+    parser.add_argument(
+        "--show", type=count, default=10, metavar="N",
+        help="draw the first N disagreements of each source (default: 10)",
+    )
+    parser.add_argument(
+        "--list", type=listing, default=20, metavar="N",
+        help="list at most N findings per kind and source; 'all' for every one (default: 20)",
+    )
+    parser.add_argument("--json", metavar="FILE", help="write the whole report to FILE as JSON")
+    parser.add_argument(
+        "--timeout", type=seconds, default=60.0, metavar="SECONDS",
+        help="time limit per position for --command (default: 60)",
+    )
+    parser.add_argument(
+        "--total-timeout", type=seconds, default=1800.0, metavar="SECONDS",
+        help="time limit for each --command's whole run (default: 1800)",
+    )
+    parser.set_defaults(run=run)
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, not {text!r}")
+    return int(text)
+
+
+def listing(text: str) -> int | None:
+    """A whole number, or `all` (None)."""
+    if text == "all":
+        return None
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number or 'all', not {text!r}")
+    return int(text)
+
+
+def seconds(text: str) -> float:
+    """A number of seconds, more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grade every source, print the report, write the JSON; 0 if all agree, else 1."""
+    objective = Objective(args.mode, args.scoring)
+    names = engine_list(args.engines)
+    if not (names or args.against or args.command):
+        raise UsageError("nothing to compare: give --engines, --against FILE or --command CMD")
+    if args.against.count("-") > 1:
+        raise UsageError("--against -: standard input can be read only once")
+    engines = [make_engine(name, objective) for name in names]
+    try:
+        try:
+            tables = [read_table(path) for path in args.against]
+            json_out = open_output(args.json)
+        except SourceError as error:
+            raise UsageError(str(error)) from None
+        grades = grade_all(objective, engines, tables, args)
+    finally:
+        for engine in engines:
+            getattr(engine, "close", lambda: None)()
+    status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
+    sys.stdout.write(text_report(grades, args.show, args.list))
+    if json_out is not None:
+        with json_out:
+            json.dump(json_report(grades, objective, status), json_out, indent=1)
+            json_out.write("\n")
+    return status
+
+
+def engine_list(text: str | None) -> list[str]:
+    """The engine names of `--engines`, each known and named once."""
+    if text is None:
+        return []
+    names = [name.strip() for name in text.split(",")]
+    if "" in names:
+        raise UsageError(f"--engines {text}: an empty engine name")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(f"--engines {text}: {', '.join(twice)} named twice")
+    return names
+
+
+def open_output(path: str | None) -> TextIO | None:
+    """The `--json` file, opened before the run so that a bad path is a usage error."""
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - written after the run
+    except OSError as error:
+        raise SourceError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def grade_all(
+    objective: Objective, engines: list[Engine], tables: list[Table], args: argparse.Namespace
+) -> list[Grade]:
+    """Each source graded in turn: engines, then tables, then commands."""
+    truth = Truth(objective)
+    positions = all_positions()
+    grades = []
+    for engine in engines:
+        _forget_reference_values()
+        decisions, took = timed(
+            f"engine {engine.name}", positions,
+            lambda progress, engine=engine: engine.decisions(progress.iterate(positions)),
+        )
+        grade = grade_decisions(truth, f"engine {engine.name}", decisions, positions)
+        grade.seconds = took
+        grades.append(grade)
+    grades += [grade_table(truth, f"table {table.name}", table, positions) for table in tables]
+    for command in args.command:
+        result, _ = timed(
+            f"command {command}", positions,
+            lambda progress, command=command: run_command(
+                command, positions, args.timeout, args.total_timeout, progress.advance
+            ),
+        )
+        grades.append(grade_command(truth, f"command {command}", result, positions))
+    return grades
+
+
+def _forget_reference_values() -> None:
+    """Empty the reference's caches, so that every engine is timed from a cold start."""
+    reference.max_value.cache_clear()
+    reference.min_value.cache_clear()
+
+
+def timed(label: str, positions: tuple[Position, ...], work: Callable[[Progress], object]):
+    """Run `work` with a progress bar on standard error; its result and the seconds it took."""
+    start = time.perf_counter()
+    with Progress(label, len(positions)) as progress:
+        result = work(progress)
+    return result, time.perf_counter() - start
