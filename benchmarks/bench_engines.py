@@ -5,14 +5,17 @@ Workloads, each a fresh process so start-up is included:
   decide-corner `minimax-lab decide x-------- o`   (a further move)
   table         `minimax-lab table`                 (all 9040 decisions)
 The yardstick is the reference engine, run in the same session; `--runs` sets the repeats.
+The Prolog engines (`prolog`, the lab's untabled program, and `prolog-tabled`) are timed too
+when `swipl` is installed.
 
-    python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference]
+    python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference,prolog]
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,6 +28,7 @@ WORKLOADS = {
     "table": ["table"],
 }
 YARDSTICK = "reference"
+DEFAULT_ENGINES = "logic,reference" + (",prolog,prolog-tabled" if shutil.which("swipl") else "")
 
 
 def time_command(argv: list[str]) -> float:
@@ -39,7 +43,7 @@ def time_command(argv: list[str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--engines", default="logic,reference")
+    parser.add_argument("--engines", default=DEFAULT_ENGINES)
     args = parser.parse_args()
     engines = args.engines.split(",")
     if YARDSTICK not in engines:
