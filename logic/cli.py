@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
+from logic.search_engine import SEARCHES, SearchEngine
 from logic.state import StateError
 
 PROG = "minimax-lab"
@@ -26,6 +27,9 @@ COMMAND_MODULES = (
     "logic.commands.decide",
     "logic.commands.table",
     "logic.commands.compare",
+    "logic.commands.explain",
+    "logic.commands.stats",
+    "logic.commands.tree",
     "logic.commands.query",
     "logic.commands.repl",
 )
@@ -77,11 +81,48 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
         help=f"{' or '.join(SCORINGS)}: lab values are -1/0/1; depth makes a win in d plies "
         f"worth 10-d and a loss -(10-d) (default: {scoring})",
     )
+    parser.add_argument(
+        "--search",
+        choices=SEARCHES,
+        default="minimax",
+        help="how the reference engine searches: minimax (the lab's) or alphabeta, which "
+        "prunes and decides the same (default: minimax)",
+    )
+    parser.add_argument(
+        "--depth",
+        type=plies,
+        metavar="N",
+        help="search N plies below the position, scoring the states there by open lines "
+        "(reference engine; default: to the end of the game)",
+    )
+
+
+def plies(text: str) -> int:
+    """The value of `--depth`: a whole number of plies, 1 or more."""
+    try:
+        depth = int(text)
+    except ValueError:
+        depth = 0
+    if depth < 1:
+        raise argparse.ArgumentTypeError(f"a depth is a number of plies, 1 or more, not {text!r}")
+    return depth
 
 
 def engine_from(args: argparse.Namespace) -> Engine:
-    """The engine the options name, playing for the objective they name."""
-    return make_engine(args.engine, Objective(args.mode, args.scoring))
+    """The engine the options name, playing for the objective they name.
+
+    `--search alphabeta` or `--depth` ask for the reference engine's searches
+    (`logic.search_engine`).
+    """
+    objective = Objective(args.mode, args.scoring)
+    search, depth = getattr(args, "search", "minimax"), getattr(args, "depth", None)
+    if search == "minimax" and depth is None:
+        return make_engine(args.engine, objective)
+    if args.engine != "reference":
+        asked = [f"--search {search}"] * (search != "minimax") + [f"--depth {depth}"] * bool(depth)
+        raise UsageError(f"{' '.join(asked)}: only the reference engine searches that way; "
+                         "add --engine reference")
+    return SearchEngine(objective, search, depth)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,13 +1,24 @@
-"""Every legal move's value drawn on the board, the decision marked."""
+"""Why the agent moves as it does: every legal move's value on the board, and the line of best play.
+
+The principal variation is the lab's recurrence followed forward (seed 003): the agent plays
+`max_value`'s successor, its adversary `min_value`'s, each the lowest cell among equals, until
+the game ends.
+"""
 
 from __future__ import annotations
 
-from logic.state import BLANK, SIZE, State
+from fractions import Fraction
+
+from logic.engines import Engine
+from logic.state import BLANK, SIZE, State, is_full, to_prolog, winner
+from logic.terms import Action, Decision
 
 _WIDTH = 6
 
 
-def draw_move_values(state: State, values: dict[int, int], decision: int | None) -> str:
+def draw_move_values(
+    state: State, values: dict[int, int | Fraction], decision: int | None
+) -> str:
     """The 3x3 board: marks where played, each legal move's value, `[v]` on the decision."""
     side = int(SIZE**0.5)
     cells = []
@@ -15,7 +26,7 @@ def draw_move_values(state: State, values: dict[int, int], decision: int | None)
         if mark != BLANK:
             text = mark
         elif number in values:
-            text = f"{values[number]:+d}" if values[number] else "0"
+            text = signed(values[number])
             if number == decision:
                 text = f"[{text}]"
         else:
@@ -23,3 +34,59 @@ def draw_move_values(state: State, values: dict[int, int], decision: int | None)
         cells.append(text.center(_WIDTH))
     rows = ["|".join(cells[row : row + side]).rstrip() for row in range(0, SIZE, side)]
     return ("\n" + "+".join(["-" * _WIDTH] * side) + "\n").join(rows)
+
+
+def signed(value: int | Fraction) -> str:
+    """A value with its sign (`+1`, `-1`, `+4/9`); a draw's 0 has none."""
+    return f"+{value}" if value > 0 else str(value)
+
+
+def principal_variation(engine: Engine, state: State, player: str) -> list[tuple[Action, State]]:
+    """The moves of best play from `state`, `player` first, to the end: (action, state after)."""
+    line = []
+    mover = player
+    while engine.terminal_state(state, player) is None:
+        if mover == player:
+            best = engine.max_value(state, player)
+        else:
+            best = engine.min_value(state, player)
+        action = engine.get_action(state, best.state)
+        if action is None:
+            break
+        line.append((action, best.state))
+        state, mover = best.state, engine.other_player(mover)
+    return line
+
+
+def draw_line(line: list[tuple[Action, State]]) -> str:
+    """One row per move: its number, the action, the state after it in both notations."""
+    width = len(str(len(line)))
+    return "\n".join(
+        f"{number:>{width}}. {action}  {state}  {to_prolog(state)}"
+        for number, (action, state) in enumerate(line, start=1)
+    )
+
+
+def outcome(state: State) -> str:
+    """How a finished game ended, in words."""
+    won = winner(state)
+    if won is not None:
+        return f"{won} wins."
+    if is_full(state):
+        return "The board is full: a draw."
+    return "The game goes on."
+
+
+def explanation(engine: Engine, state: State, player: str, decision: Decision) -> str:
+    """The valued board, the decision and the principal variation, for a game that goes on."""
+    line = principal_variation(engine, state, player)
+    end = line[-1][1] if line else state
+    return "\n".join([
+        f"{player} to move in {state} = {to_prolog(state)}",
+        f"The value of each move, from {player}'s side; [v] marks the decision:",
+        draw_move_values(state, engine.move_values(state, player), decision.action.position),
+        str(decision),
+        "Principal variation (each side's decision in turn, to the end):",
+        draw_line(line),
+        outcome(end),
+    ])

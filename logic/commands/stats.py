@@ -1,0 +1,44 @@
+"""`minimax-lab stats STATE PLAYER`: the nodes minimax, alpha-beta and memoised search visit."""
+
+from __future__ import annotations
+
+import argparse
+
+from logic.cli import EXIT_OK, plies
+from logic.commands.search_options import add_objective_options, objective_from
+from logic.search import count_nodes
+from logic.state import check_legal, check_turn, is_terminal, parse_player, parse_state
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "stats",
+        help="nodes visited by minimax, alpha-beta and memoised search, and alpha-beta's cuts",
+        description="Count the nodes each search visits below STATE with PLAYER to move (the "
+        "position itself included; memo counts distinct states) and the cuts alpha-beta makes.",
+    )
+    parser.add_argument("state", metavar="STATE", help="e.g. o-x------ or '[o,-,x,-,-,-,-,-,-]'")
+    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+    add_objective_options(parser)
+    parser.add_argument(
+        "--depth", type=plies, metavar="N",
+        help="stop N plies below the position (default: search to the end of the game)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """One line per count."""
+    objective = objective_from(args)
+    state = parse_state(args.state)
+    player = parse_player(args.player)
+    check_legal(state)
+    if not is_terminal(state):
+        check_turn(state, player)
+    counts = count_nodes(state, player, objective, args.depth)
+    print(f"minimax: {counts['minimax'].nodes}")
+    print(f"alphabeta: {counts['alphabeta'].nodes}")
+    print(f"memo: {counts['memo'].nodes}")
+    print(f"alpha cuts: {counts['alphabeta'].alpha_cuts}")
+    print(f"beta cuts: {counts['alphabeta'].beta_cuts}")
+    return EXIT_OK

@@ -1,0 +1,59 @@
+"""`minimax-lab tree STATE PLAYER --out FILE`: a picture of the game tree below a position."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from logic.cli import EXIT_FALSE, EXIT_OK, UsageError
+from logic.commands.search_options import (
+    add_objective_options,
+    drawn_plies,
+    node_limit,
+    objective_from,
+)
+from logic.state import check_legal, check_turn, is_terminal, parse_player, parse_state
+from logic.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
+from logic.tree_dot import RenderError, render, to_dot
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "tree",
+        help="draw the game tree below a position, with minimax values (SVG, PNG or DOT)",
+        description="Draw the game tree below STATE with PLAYER (MAX) to move: each node's "
+        "board and minimax value, the chosen line in red, alpha-beta's pruned moves in grey. "
+        "Needs Graphviz's dot program for .svg and .png.",
+    )
+    parser.add_argument("state", metavar="STATE", help="e.g. xo-o-x-o- or '[x,o,-,o,-,x,-,o,-]'")
+    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+    parser.add_argument("--out", required=True, metavar="FILE",
+                        help="where to write the picture: FILE.svg, FILE.png or FILE.dot")
+    parser.add_argument("--search", choices=TREE_SEARCHES, default="minimax",
+                        help="the search to draw (default: minimax)")
+    parser.add_argument("--depth", type=drawn_plies, metavar="N",
+                        help="draw N plies below the position; each deeper subtree becomes one "
+                        "box with its node count (values still come from the full search)")
+    parser.add_argument("--max-nodes", type=node_limit, default=NODE_LIMIT, metavar="N",
+                        help=f"refuse to draw more than N nodes (default: {NODE_LIMIT})")
+    add_objective_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the picture; say where, and how many nodes it shows."""
+    objective = objective_from(args)
+    state = parse_state(args.state)
+    player = parse_player(args.player)
+    check_legal(state)
+    if is_terminal(state):
+        print("false.")
+        return EXIT_FALSE
+    check_turn(state, player)
+    try:
+        tree = build_tree(state, player, objective, args.search, args.depth, args.max_nodes)
+        render(to_dot(tree), Path(args.out))
+    except (TreeTooBig, RenderError) as error:
+        raise UsageError(str(error)) from None
+    print(f"{args.out}: {tree.drawn} nodes drawn; {args.search} visited {tree.counts.nodes}")
+    return EXIT_OK

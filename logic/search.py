@@ -1,0 +1,280 @@
+"""Searches of the lab's game tree that count their work: minimax, alpha-beta, memoised minimax.
+
+Minimax is the lab's (seed 003): MAX is the agent `player`, MIN its adversary, every value is
+from the agent's side as `reference.utility` scores the end of the game for the objective.
+Alpha-beta (seed 001) stops a node as soon as its value cannot matter above it. Any search may
+stop `depth` plies below its root (seed 004), where `logic.horizon.evaluate` scores the state.
+
+Ties follow the lab: a node keeps the first move whose value is strictly better than every
+move before it, so its best move is the lowest cell among the optimal ones. Alpha-beta keeps
+this: a later move searched with the window (best so far, beta) comes back with a value at most
+the best so far unless it is strictly better, and only a strictly better value replaces it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from functools import cache
+from typing import NamedTuple
+
+from logic import horizon, reference
+from logic.objective import LAB, Objective
+from logic.state import BLANK, Player, State
+
+Value = int | Fraction
+"""A utility (an int) or, at the horizon of a depth-limited search, an evaluation (a Fraction)."""
+
+INFINITY = math.inf
+KINDS = ("minimax", "alphabeta", "memo")
+
+
+class Bound(Enum):
+    """What a value says about the true minimax value of its node."""
+
+    EXACT = "="
+    LOWER = ">="
+    UPPER = "<="
+
+
+@dataclass
+class Counts:
+    """The work of a search: nodes visited, and the cuts alpha-beta made.
+
+    A node is counted each time a search visits it (memo: each distinct state once). An alpha
+    cut stops a MIN node whose value is already no better for MIN than alpha, what MAX has
+    elsewhere; a beta cut stops a MAX node at beta. A cut is counted when it skips a move.
+    """
+
+    nodes: int = 0
+    alpha_cuts: int = 0
+    beta_cuts: int = 0
+
+
+class Visit(NamedTuple):
+    """One node as the search leaves it, after its children (so children come before parents)."""
+
+    ply: int
+    state: State
+    mover: Player
+    value: Value
+    bound: Bound
+    best_cell: int | None
+    pruned: tuple[int, ...]
+
+
+Observer = Callable[[Visit], None]
+Answer = tuple[Value, int | None, Bound]
+"""A node's value, the cell of the move that gives it (None at a leaf), what the value bounds."""
+
+
+class Search:
+    """Searches for one agent and objective, to the end or down to `depth` plies.
+
+    `table` is shared between searches of the same agent, objective and depth: memo keeps each
+    node's answer there, alpha-beta the bounds it learnt on each node's value (a transposition
+    table); memo makes its own table when none is given, alpha-beta then uses none. One table
+    serves one kind of search. `observer`, if given, sees every node the search leaves.
+    """
+
+    def __init__(
+        self,
+        player: Player,
+        objective: Objective = LAB,
+        depth: int | None = None,
+        *,
+        table: dict | None = None,
+        observer: Observer | None = None,
+    ) -> None:
+        if depth is not None and depth < 0:
+            raise ValueError(f"a depth is a number of plies, 0 or more, not {depth}")
+        self.player = player
+        self.objective = objective
+        self.depth = depth
+        self.table = table
+        self.observer = observer
+        self.counts = Counts()
+        self._other = {player: reference.other_player(player)}
+        self._other[self._other[player]] = player
+
+    def run(self, kind: str, state: State, mover: Player) -> Answer:
+        """The answer of the search called `kind` (one of `KINDS`) at a root where `mover` moves."""
+        return getattr(self, kind)(state, mover)
+
+    def minimax(self, state: State, mover: Player, ply: int = 0) -> Answer:
+        """Plain minimax (seed 003): every move searched, every node counted."""
+        self.counts.nodes += 1
+        return self._best(state, mover, ply, self.minimax)
+
+    def memo(self, state: State, mover: Player, ply: int = 0) -> Answer:
+        """Minimax that searches each node once and remembers its answer in the table."""
+        if self.table is None:
+            self.table = {}
+        key = self._key(state, mover, ply)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        self.counts.nodes += 1
+        answer = self.table[key] = self._best(state, mover, ply, self.memo)
+        return answer
+
+    def alphabeta(
+        self,
+        state: State,
+        mover: Player,
+        ply: int = 0,
+        alpha: Value | float = -INFINITY,
+        beta: Value | float = INFINITY,
+    ) -> Answer:
+        """Alpha-beta (seed 001), fail-soft: a value outside the window may be only a bound.
+
+        alpha is the best value MAX is sure of on the path from the root, beta the best for
+        MIN; a node stops once its value reaches the other side's (alpha >= beta in seed 001).
+        """
+        self.counts.nodes += 1
+        value = self._leaf(state, ply)
+        if value is not None:
+            self._observe(ply, state, mover, value, Bound.EXACT, None, ())
+            return value, None, Bound.EXACT
+        key = self._key(state, mover, ply) if self.table is not None else None
+        if key is not None and ply > 0 and key in self.table:
+            lower, upper = self.table[key]
+            if lower == upper:
+                return lower, None, Bound.EXACT
+            if lower >= beta:
+                return lower, None, Bound.LOWER
+            if upper <= alpha:
+                return upper, None, Bound.UPPER
+        window = alpha, beta
+        maximising = mover == self.player
+        moves = reference.moves(state, mover)
+        value, best_cell, best_bound = (-INFINITY if maximising else INFINITY), None, Bound.EXACT
+        bounds, pruned = set(), ()
+        for index, (cell, next_state) in enumerate(moves):
+            child, _, bound = self.alphabeta(next_state, self._other[mover], ply + 1, alpha, beta)
+            bounds.add(bound)
+            if child > value if maximising else child < value:
+                value, best_cell, best_bound = child, cell, bound
+            if maximising:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                pruned = tuple(cell for cell, _ in moves[index + 1 :])
+                self._count_cut(maximising, pruned)
+                break
+        bound = _bound(value, *window, maximising, best_bound, bounds, pruned)
+        if key is not None:
+            self.table[key] = _narrowed(self.table.get(key), value, bound)
+        self._observe(ply, state, mover, value, bound, best_cell, pruned)
+        return value, best_cell, bound
+
+    def _best(self, state: State, mover: Player, ply: int, search: Callable) -> Answer:
+        """The first best move of a node by the lab's recurrence, each child asked of `search`."""
+        value = self._leaf(state, ply)
+        best_cell = None
+        if value is None:
+            maximising = mover == self.player
+            for cell, next_state in reference.moves(state, mover):
+                child = search(next_state, self._other[mover], ply + 1)[0]
+                if best_cell is None or (child > value if maximising else child < value):
+                    value, best_cell = child, cell
+        self._observe(ply, state, mover, value, Bound.EXACT, best_cell, ())
+        return value, best_cell, Bound.EXACT
+
+    def _leaf(self, state: State, ply: int) -> Value | None:
+        """The utility of a terminal state, the evaluation at the horizon, else None."""
+        value = _utility(state, self.player, self.objective)
+        if value is None and self.depth is not None and ply >= self.depth:
+            return horizon.evaluate(state, self.player, self.objective)
+        return value
+
+    def _key(self, state: State, mover: Player, ply: int) -> tuple:
+        """A node's table key: the plies left to the horizon matter only if the game is longer."""
+        left = None if self.depth is None else self.depth - ply
+        if left is not None and left >= state.count(BLANK):
+            left = None
+        return state, mover, left
+
+    def _count_cut(self, maximising: bool, pruned: tuple[int, ...]) -> None:
+        if not pruned:
+            return
+        if maximising:
+            self.counts.beta_cuts += 1
+        else:
+            self.counts.alpha_cuts += 1
+
+    def _observe(self, ply, state, mover, value, bound, best_cell, pruned) -> None:
+        if self.observer is not None:
+            self.observer(Visit(ply, state, mover, value, bound, best_cell, pruned))
+
+
+@cache
+def _utility(state: State, player: Player, objective: Objective) -> int | None:
+    """`reference.utility`, remembered: a plain search asks it of the same states many times."""
+    return reference.utility(state, player, objective)
+
+
+def _bound(
+    value: Value,
+    alpha: Value | float,
+    beta: Value | float,
+    maximising: bool,
+    best: Bound,
+    children: set[Bound],
+    pruned: tuple[int, ...],
+) -> Bound:
+    """What a node's value says about its true value, by two sound arguments combined.
+
+    The window: a fail-soft value at most alpha is an upper bound, at least beta a lower one.
+    The children: at MAX, the true value is at least the value if the best child's is at least
+    its own, and at most the value if no move was pruned and no child's can exceed its own
+    (MIN the other way round). Both at least and at most: the value is exact.
+    """
+    searched_all = not pruned
+    at_least = (
+        value > alpha
+        or (maximising and best in (Bound.EXACT, Bound.LOWER))
+        or (not maximising and searched_all and children <= {Bound.EXACT, Bound.LOWER})
+    )
+    at_most = (
+        value < beta
+        or (not maximising and best in (Bound.EXACT, Bound.UPPER))
+        or (maximising and searched_all and children <= {Bound.EXACT, Bound.UPPER})
+    )
+    if at_least and at_most:
+        return Bound.EXACT
+    return Bound.LOWER if at_least else Bound.UPPER
+
+
+def _narrowed(known: tuple | None, value: Value, bound: Bound) -> tuple:
+    """The (lower, upper) bounds on a node's value, narrowed by one more search of it."""
+    lower, upper = known or (-INFINITY, INFINITY)
+    if bound is not Bound.UPPER:
+        lower = max(lower, value)
+    if bound is not Bound.LOWER:
+        upper = min(upper, value)
+    return lower, upper
+
+
+def reported(objective: Objective, value: Value, root_marks: int) -> Value:
+    """A root's value from the player's side: `Objective.reported` for an end of the game,
+    the evaluation itself (turned to the player's side) for a horizon state."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return objective.sign * value
+    return objective.reported(int(value), root_marks)
+
+
+def count_nodes(
+    state: State, player: Player, objective: Objective = LAB, depth: int | None = None
+) -> dict[str, Counts]:
+    """The work of each search kind for `player` to move at `state`, each from a fresh start."""
+    counts = {}
+    for kind in KINDS:
+        search = Search(player, objective, depth)
+        search.run(kind, state, player)
+        counts[kind] = search.counts
+    return counts

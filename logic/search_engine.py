@@ -1,0 +1,102 @@
+"""The reference engine answered by a search of `logic.search`: alpha-beta, or minimax to a depth.
+
+`minimax-lab ... --engine reference --search alphabeta` and `--depth N` choose it. The lab's
+predicates that involve no search (`successor`, `terminal_state`, `get_action`, ...) are the
+reference's own; `max_value`, `min_value`, `minimax_decision`, `move_values` and `decisions`
+search. Each engine keeps a table per agent across its answers: alpha-beta a transposition
+table of bounds, minimax a memo (plain minimax's values, each node searched once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from logic import reference
+from logic.engines import EngineError, Position
+from logic.objective import LAB, Objective
+from logic.search import Search, Value, reported
+from logic.state import BLANK, PLAYERS, Player, State
+from logic.terms import SV, Action, Decision
+
+SEARCHES = ("minimax", "alphabeta")
+_KIND = {"minimax": "memo", "alphabeta": "alphabeta"}
+
+
+class SearchEngine:
+    """An `Engine` whose decisions come from alpha-beta or a depth-limited search.
+
+    With `depth` None the search goes to the end of the game and the answers are the lab's;
+    with a depth it stops that many plies below each position asked (1 or more), and a state
+    at the horizon is worth `logic.horizon.evaluate`, a fraction strictly between -1 and 1.
+    """
+
+    def __init__(
+        self, objective: Objective = LAB, search: str = "alphabeta", depth: int | None = None
+    ) -> None:
+        if search not in SEARCHES:
+            raise EngineError(f"unknown search {search!r}; the searches are {', '.join(SEARCHES)}")
+        if depth is not None and (type(depth) is not int or depth < 1):
+            raise EngineError(f"a search depth is a number of plies, 1 or more, not {depth!r}")
+        self.objective = objective
+        self.search = search
+        self.depth = depth
+        self.name = f"reference-{search}" + ("" if depth is None else f"-depth{depth}")
+        self._tables: dict[Player, dict] = {player: {} for player in PLAYERS}
+
+    def other_player(self, player: Player) -> Player:
+        return reference.other_player(player)
+
+    def successor(self, state: State, player: Player) -> list[State]:
+        return reference.successor(state, player)
+
+    def terminal_state(self, state: State, player: Player) -> int | None:
+        return reference.terminal_state(state, player)
+
+    def get_action(self, from_state: State, to_state: State) -> Action | None:
+        return reference.get_action(from_state, to_state)
+
+    def max_value(self, state: State, player: Player) -> SV:
+        return self._sv(state, player, player)
+
+    def min_value(self, state: State, player: Player) -> SV:
+        return self._sv(state, player, reference.other_player(player))
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        best = self.max_value(state, player)
+        action = reference.get_action(state, best.state)
+        if action is None:
+            return None
+        return Decision(action, self._reported(best.value, state))
+
+    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+        answers = {}
+        for state, player in positions:
+            decision = self.minimax_decision(state, player)
+            if decision is not None:
+                answers[state, player] = decision
+        return answers
+
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
+        """Each legal move's value, exact: every move searched with the full window."""
+        if reference.terminal_state(state, player) is not None:
+            return {}
+        search = self._searcher(player)
+        method = getattr(search, _KIND[self.search])
+        opponent = reference.other_player(player)
+        return {
+            cell: self._reported(method(next_state, opponent, 1)[0], state)
+            for cell, next_state in reference.moves(state, player)
+        }
+
+    def _sv(self, state: State, player: Player, mover: Player) -> SV:
+        """`max_value` (the agent moves) or `min_value` (its adversary moves) at `state`."""
+        value, cell, _ = self._searcher(player).run(_KIND[self.search], state, mover)
+        if cell is None:
+            return SV(state, value)
+        return SV(reference.list_replace(state, cell, mover), value)
+
+    def _searcher(self, player: Player) -> Search:
+        return Search(player, self.objective, self.depth, table=self._tables[player])
+
+    def _reported(self, value: Value, state: State) -> Value:
+        return reported(self.objective, value, len(state) - state.count(BLANK))

@@ -1,0 +1,171 @@
+"""A game tree as a Graphviz picture: DOT text written here, drawn by Graphviz's `dot` program.
+
+Each node is a small board with who moves (MAX, the root's player, or MIN) and its minimax
+value from the root player's side; alpha-beta's bounds read `>= v` or `<= v`. The chosen line
+is red and bold, alpha-beta's pruned moves grey and dashed, collapsed subtrees dashed boxes.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from html import escape
+from pathlib import Path
+
+from logic.explain import signed
+from logic.search import Bound, reported
+from logic.state import BLANK, SIZE, State, winner
+from logic.tree import GameTree, TreeNode
+
+DOT_PROGRAM = "dot"
+FORMATS = ("svg", "png", "dot")
+PV_COLOUR = "#c0392b"
+PRUNED_COLOUR = "#a0a0a0"
+GRID = "#555555"
+FILL = {"max": "#dbe9f7", "min": "#fbe3d0", "end": "#ffffff", "pruned": "#f2f2f2"}
+INSTALL_HINT = (
+    "install Graphviz: apt-get install graphviz (Debian, Ubuntu), brew install graphviz "
+    "(macOS), or see https://graphviz.org/download/; or write the DOT text with --out FILE.dot"
+)
+
+
+class RenderError(RuntimeError):
+    """The picture cannot be drawn: `dot` is missing, or it failed."""
+
+
+def to_dot(tree: GameTree) -> str:
+    """The DOT text of the tree, nodes named by the cells played from the root (`n`, `n5`...).
+
+    In SVG each node's group has the id `KIND-NAME` (KIND: max, min, end, pruned, more) and
+    each edge's `STYLE-edge-CHILD` (STYLE: pv for the chosen line, move, pruned, more).
+    """
+    lines = [
+        "digraph game_tree {",
+        '  graph [ordering=out, nodesep=0.15, ranksep=0.45, labelloc=t, fontname="Sans", '
+        f"label={_quote(_title(tree))}];",
+        '  node [shape=plain, fontname="Sans", fontsize=11];',
+        '  edge [fontname="Sans", fontsize=10, arrowsize=0.6];',
+    ]
+    chosen = {id(node) for node in tree.principal_variation()}
+    _write(tree, tree.root, "n", 0, None, chosen, lines)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render(dot_text: str, path: Path) -> None:
+    """Write the picture to `path`, in the format its suffix names (`.dot`: the text itself)."""
+    kind = path.suffix.lstrip(".").lower()
+    if kind not in FORMATS:
+        raise RenderError(f"cannot draw {path}: the file name must end in "
+                          f"{', '.join('.' + name for name in FORMATS)}")
+    if not path.parent.is_dir():
+        raise RenderError(f"cannot write {path}: there is no directory {path.parent}")
+    if kind == "dot":
+        path.write_text(dot_text, encoding="utf-8")
+        return
+    program = shutil.which(DOT_PROGRAM)
+    if program is None:
+        raise RenderError(f"drawing {path} needs Graphviz's {DOT_PROGRAM!r} program; "
+                          + INSTALL_HINT)
+    result = subprocess.run(
+        [program, f"-T{kind}", "-o", str(path)],
+        input=dot_text, capture_output=True, text=True, timeout=120, check=False,
+    )
+    if result.returncode != 0:
+        detail = (result.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RenderError(f"{DOT_PROGRAM} could not draw {path}: {detail}")
+
+
+def _title(tree: GameTree) -> str:
+    player = tree.player
+    depth = "" if tree.plies is None else f", drawn {_plies(tree.plies)} deep"
+    return (
+        f"{tree.search} below {tree.root.state}, {player} to move (MAX){depth}: "
+        f"{tree.counts.nodes} nodes visited; values from {player}'s side ({tree.objective})"
+        "\\nblue: MAX to move, orange: MIN to move; red: the chosen line"
+        + ("; grey: moves alpha-beta pruned" if tree.search == "alphabeta" else "")
+    )
+
+
+def _plies(count: int) -> str:
+    return f"{count} ply" if count == 1 else f"{count} plies"
+
+
+def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, lines) -> None:
+    """The node `name`, its edges and, recursively, what is drawn below it."""
+    kind = _kind(tree, node)
+    on_line = id(node) in chosen
+    header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}"}.get(kind) or _end(node)
+    value = _value_text(tree, node)
+    lines.append(f"  {name} [id={_quote(f'{kind}-{name}')}, label=<"
+                 f"{_board(node.state, cell, header, value, FILL[kind], on_line)}>];")
+    if node.hidden:
+        more = f"{name}_more"
+        lines.append(f"  {more} [id={_quote(f'more-{name}')}, shape=box, style=dashed, "
+                     f"label={_quote(f'{node.hidden} more nodes')}];")
+        lines.append(f"  {name} -> {more} [id={_quote(f'more-edge-{name}')}, style=dashed];")
+        return
+    for child in node.children:
+        child_cell = node.cell_of(child)
+        child_name = f"{name}{child_cell}" if name == "n" else f"{name}_{child_cell}"
+        _write(tree, child, child_name, ply + 1, child_cell, chosen, lines)
+        highlight = on_line and id(child) in chosen
+        style = f', color="{PV_COLOUR}", penwidth=3' if highlight else ""
+        prefix = "pv" if highlight else "move"
+        lines.append(f"  {name} -> {child_name} [id={_quote(f'{prefix}-edge-{child_name}')}, "
+                     f"label={_quote(f'[{node.mover},{child_cell}]')}{style}];")
+    for pruned_cell in node.pruned:
+        pruned_name = f"{name}_{pruned_cell}p"
+        state = State(node.state[: pruned_cell - 1] + node.mover + node.state[pruned_cell:])
+        lines.append(f"  {pruned_name} [id={_quote(f'pruned-{pruned_name}')}, label=<"
+                     f"{_board(state, pruned_cell, 'pruned', '', FILL['pruned'], False)}>, "
+                     f'fontcolor="{PRUNED_COLOUR}"];')
+        lines.append(f"  {name} -> {pruned_name} [id={_quote(f'pruned-edge-{pruned_name}')}, "
+                     f"label={_quote(f'[{node.mover},{pruned_cell}]')}, style=dashed, "
+                     f'color="{PRUNED_COLOUR}", fontcolor="{PRUNED_COLOUR}"];')
+
+
+def _kind(tree: GameTree, node: TreeNode) -> str:
+    if node.is_leaf:
+        return "end"
+    return "max" if node.mover == tree.player else "min"
+
+
+def _end(node: TreeNode) -> str:
+    won = winner(node.state)
+    return f"{won} wins" if won is not None else "draw"
+
+
+def _value_text(tree: GameTree, node: TreeNode) -> str:
+    """The node's value from the root player's side; a bound shows which side it bounds."""
+    marks = len(tree.root.state) - tree.root.state.count(BLANK)
+    text = signed(reported(tree.objective, node.value, marks))
+    if node.bound is Bound.LOWER:
+        return f"&#8805; {text}"
+    if node.bound is Bound.UPPER:
+        return f"&#8804; {text}"
+    return text
+
+
+def _board(state: State, cell: int | None, header: str, value: str, fill: str,
+           on_line: bool) -> str:
+    """An HTML-like label: the header, the 3x3 board (the last move shaded), the value."""
+    side = int(SIZE**0.5)
+    border, colour = ("3", PV_COLOUR) if on_line else ("1", GRID)
+    rows = [f'<TR><TD COLSPAN="{side}" COLOR="{GRID}">{escape(header)}</TD></TR>']
+    for start in range(0, SIZE, side):
+        cells = []
+        for number in range(start + 1, start + side + 1):
+            mark = state[number - 1]
+            text = "&#160;" if mark == BLANK else f"<B>{mark}</B>"
+            shade = ' BGCOLOR="#fff3a0"' if number == cell else ""
+            cells.append(f'<TD WIDTH="16" HEIGHT="16" COLOR="{GRID}"{shade}>{text}</TD>')
+        rows.append("<TR>" + "".join(cells) + "</TR>")
+    if value:
+        rows.append(f'<TR><TD COLSPAN="{side}" COLOR="{GRID}"><B>{value}</B></TD></TR>')
+    return (f'<TABLE BORDER="{border}" COLOR="{colour}" CELLBORDER="1" CELLSPACING="0" '
+            f'CELLPADDING="2" BGCOLOR="{fill}">' + "".join(rows) + "</TABLE>")
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '\\"') + '"'

@@ -1,0 +1,210 @@
+"""`minimax-lab tree`: the game tree drawn by Graphviz, read back from the SVG (it is XML)."""
+
+from __future__ import annotations
+
+import shutil
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+from boards import board
+from test_search import SMALL
+
+from logic import reference
+from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.engines import ReferenceEngine
+from logic.explain import principal_variation, signed
+from logic.objective import LAB
+from logic.search import reported
+from logic.state import BLANK
+from logic.tree import TreeTooBig, build_tree
+from logic.tree_dot import PRUNED_COLOUR, PV_COLOUR
+
+SVG = "{http://www.w3.org/2000/svg}"
+needs_dot = pytest.mark.skipif(
+    shutil.which("dot") is None,
+    reason="Graphviz's dot is not installed (apt-get install graphviz)",
+)
+
+# x to move, 4 blanks; the lab's line: x5 o9 x7 o3, a draw.
+DRAW = board("""
+    x o -
+    o - x
+    - o -
+""")
+
+
+def draw(capsys, tmp_path, state, player, *options, name="tree.svg"):
+    out = tmp_path / name
+    status = main(["tree", state, player, "--out", str(out), *options])
+    output, err = capsys.readouterr()
+    return status, output, err, out
+
+
+def read_svg(path) -> dict[str, list[str]]:
+    """Each node's and edge's group id, with the texts inside it."""
+    groups = {}
+    for group in ElementTree.parse(path).iter(f"{SVG}g"):
+        if group.get("class") in ("node", "edge"):
+            texts = ["".join(text.itertext()).strip() for text in group.iter(f"{SVG}text")]
+            groups[group.get("id")] = [text for text in texts if text]
+    return groups
+
+
+def kind(group_id: str) -> str:
+    return group_id.split("-")[0]
+
+
+def node_states(state: str, player: str) -> dict[str, tuple[str, str]]:
+    """Every node of the full game tree, by the name the picture gives it: (state, mover)."""
+    found = {}
+
+    def walk(name, state, mover):
+        found[name] = (state, mover)
+        if reference.terminal_state(state, mover) is None:
+            for cell, next_state in reference.moves(state, mover):
+                child = f"{name}{cell}" if name == "n" else f"{name}_{cell}"
+                walk(child, next_state, reference.other_player(mover))
+
+    walk("n", state, player)
+    return found
+
+
+@needs_dot
+def test_a_minimax_tree_has_every_node_with_its_value(capsys, tmp_path):
+    status, output, err, out = draw(capsys, tmp_path, DRAW, "x")
+    assert (status, err) == (EXIT_OK, "")
+    groups = read_svg(out)
+    nodes = {group_id.split("-", 1)[1]: texts for group_id, texts in groups.items()
+             if kind(group_id) in ("max", "min", "end")}
+    expected = node_states(DRAW, "x")
+    assert set(nodes) == set(expected)
+    assert output == f"{out}: {len(expected)} nodes drawn; minimax visited {len(expected)}\n"
+    marks = len(DRAW) - DRAW.count(BLANK)
+    for name, (state, mover) in expected.items():
+        ask = reference.max_value if mover == "x" else reference.min_value
+        value = reported(LAB, ask(state, "x").value, marks)
+        texts = nodes[name]
+        assert texts[-1] == signed(value), name
+        assert texts[1:-1] == [mark for mark in state if mark != BLANK], name
+
+
+@needs_dot
+def test_the_chosen_line_is_highlighted(capsys, tmp_path):
+    _, _, _, out = draw(capsys, tmp_path, DRAW, "x")
+    line = principal_variation(ReferenceEngine(), DRAW, "x")
+    names, name = [], "n"
+    for action, _ in line:
+        name = f"{name}{action.position}" if name == "n" else f"{name}_{action.position}"
+        names.append(name)
+    assert [action.position for action, _ in line] == [5, 9, 7, 3]
+    highlighted = [group_id.removeprefix("pv-edge-") for group_id in read_svg(out)
+                   if group_id.startswith("pv-edge-")]
+    assert highlighted == names
+    strokes = edge_strokes(out)
+    assert {strokes[f"pv-edge-{name}"] for name in names} == {PV_COLOUR}
+    assert PV_COLOUR not in {stroke for group_id, stroke in strokes.items()
+                             if not group_id.startswith("pv-")}
+
+
+def edge_strokes(path) -> dict[str, str]:
+    return {group.get("id"): group.find(f"{SVG}path").get("stroke")
+            for group in ElementTree.parse(path).iter(f"{SVG}g") if group.get("class") == "edge"}
+
+
+@needs_dot
+def test_alphabeta_greys_the_moves_it_pruned(capsys, tmp_path):
+    # Worked by hand in tests/test_search.py: 14 nodes; under o1, x5's o2 wins and prunes o9;
+    # x1 wins at once under o2 and o5, pruning x5 and x9, and x2 and x9.
+    status, output, _, out = draw(capsys, tmp_path, SMALL, "o", "--search", "alphabeta")
+    groups = read_svg(out)
+    pruned = sorted(group_id for group_id in groups if group_id.startswith("pruned-n"))
+    assert pruned == ["pruned-n1_5_9p", "pruned-n2_5p", "pruned-n2_9p", "pruned-n5_2p",
+                      "pruned-n5_9p"]
+    visited = [group_id for group_id in groups if kind(group_id) in ("max", "min", "end")]
+    assert len(visited) == 14
+    assert output == f"{out}: 19 nodes drawn; alphabeta visited 14\n"
+    strokes = edge_strokes(out)
+    assert {strokes[group_id] for group_id in strokes if group_id.startswith("pruned-")} == {
+        PRUNED_COLOUR}
+    # o2 and o5 stop at x1's -1: at most -1; x5 stops at o2's +1: at least +1; o1 is exact.
+    assert groups["min-n2"][-1] == "≤ -1" and groups["min-n5"][-1] == "≤ -1"
+    assert groups["max-n1_5"][-1] == "≥ +1"
+    assert groups["min-n1"][-1] == "-1" and groups["max-n"][-1] == "+1"
+    assert [group_id for group_id in groups if group_id.startswith("pv-edge-")] == ["pv-edge-n9"]
+
+
+@needs_dot
+def test_below_the_depth_each_subtree_is_one_box_with_its_count(capsys, tmp_path):
+    _, output, _, out = draw(capsys, tmp_path, DRAW, "x", "--depth", "1")
+    groups = read_svg(out)
+    boxes = {group_id: texts for group_id, texts in groups.items() if group_id.startswith("more-n")}
+    full = node_states(DRAW, "x")
+    below = {cell: sum(name.startswith(f"n{cell}_") for name in full) for cell in (3, 5, 7, 9)}
+    assert boxes == {f"more-n{cell}": [f"{count} more nodes"] for cell, count in below.items()}
+    assert output == f"{out}: 9 nodes drawn; minimax visited {len(full)}\n"
+
+
+def test_a_tree_too_big_is_refused_with_a_depth_that_fits(capsys, tmp_path):
+    status, output, err, out = draw(capsys, tmp_path, "---------", "x")
+    assert (status, output) == (EXIT_USAGE, "")
+    assert err == (
+        "minimax-lab: error: the tree below --------- has 549946 nodes to draw, more than "
+        "200; draw 2 plies with --depth 2 (154 nodes), or raise --max-nodes\n"
+    )
+    assert not out.exists()
+
+
+def test_the_suggested_depth_is_the_deepest_that_fits():
+    # Two plies below x in a corner: the root, 8 and 56 boards, and a box under each of the 56.
+    assert build_tree("x--------", "o", plies=2).drawn == 1 + 8 + 56 + 56
+    with pytest.raises(TreeTooBig, match=r"with --depth 1 \(17 nodes\)"):
+        build_tree("x--------", "o", plies=2, limit=100)
+
+
+def test_dot_text_needs_no_renderer(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("logic.tree_dot.DOT_PROGRAM", "no-such-dot-program")
+    status, _, _, out = draw(capsys, tmp_path, DRAW, "x", name="tree.dot")
+    assert status == EXIT_OK
+    text = out.read_text()
+    assert text.startswith("digraph game_tree {") and text.count("pv-edge-") == 4
+
+
+def test_a_missing_renderer_says_how_to_install_it(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("logic.tree_dot.DOT_PROGRAM", "no-such-dot-program")
+    status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.png")
+    assert (status, output) == (EXIT_USAGE, "")
+    assert "apt-get install graphviz" in err and err.count("\n") == 1
+
+
+def test_a_terminal_state_has_no_tree(capsys, tmp_path):
+    status, output, _, out = draw(capsys, tmp_path, "xxxoo----", "o")
+    assert (status, output) == (EXIT_FALSE, "false.\n")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--search", "memo"], "invalid choice: 'memo'"),
+        (["--depth", "-1"], "0 or more, not '-1'"),
+        (["--max-nodes", "many"], "a node limit is a number of nodes, 1 or more, not 'many'"),
+    ],
+)
+def test_bad_options_are_one_line_and_status_2(capsys, tmp_path, options, message):
+    status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", *options)
+    assert (status, output) == (EXIT_USAGE, "")
+    assert message in err and err.count("\n") == 1
+
+
+def test_bad_file_names_are_one_line_and_status_2(capsys, tmp_path):
+    status, _, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.gif")
+    assert status == EXIT_USAGE and "must end in .svg, .png, .dot" in err
+    status, _, err, _ = draw(capsys, tmp_path / "nowhere", DRAW, "x")
+    assert status == EXIT_USAGE and "there is no directory" in err
+
+
+@needs_dot
+def test_a_png_is_a_png(capsys, tmp_path):
+    status, _, _, out = draw(capsys, tmp_path, SMALL, "o", name="tree.png")
+    assert status == EXIT_OK
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
