@@ -218,16 +218,15 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
     while True:
         try:
             line = input(PROMPT) if interactive else stdin.readline()
+            if not interactive:
+                if not line:
+                    return
+                if line.strip() and not line.strip().startswith("%"):
+                    session.write(PROMPT + line.strip())
+            if not session.handle(line):
+                return
         except EOFError:
             session.write("")
             return
         except KeyboardInterrupt:
             session.write("")
-            continue
-        if not interactive:
-            if not line:
-                return
-            if line.strip() and not line.strip().startswith("%"):
-                session.write(PROMPT + line.strip())
-        if not session.handle(line):
-            return
