@@ -45,8 +45,9 @@ class Counts:
     """The work of a search: nodes visited, and the cuts alpha-beta made.
 
     A node is counted each time a search visits it (memo: each distinct state once). An alpha
-    cut stops a MIN node whose value is already no better for MIN than alpha, what MAX has
-    elsewhere; a beta cut stops a MAX node at beta. A cut is counted when it skips a move.
+    cut stops a MIN node once its value is at most alpha: MAX, above, already has alpha
+    elsewhere and will not come here. A beta cut stops a MAX node once its value is at least
+    beta, for MIN the same way. A cut is counted when it skips at least one move.
     """
 
     nodes: int = 0

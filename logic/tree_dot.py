@@ -56,8 +56,9 @@ def render(dot_text: str, path: Path) -> None:
     """Write the picture to `path`, in the format its suffix names (`.dot`: the text itself)."""
     kind = path.suffix.lstrip(".").lower()
     if kind not in FORMATS:
+        suffixes = [f".{name}" for name in FORMATS]
         raise RenderError(f"cannot draw {path}: the file name must end in "
-                          f"{', '.join('.' + name for name in FORMATS)}")
+                          f"{', '.join(suffixes[:-1])} or {suffixes[-1]}")
     if not path.parent.is_dir():
         raise RenderError(f"cannot write {path}: there is no directory {path.parent}")
     if kind == "dot":
@@ -82,7 +83,9 @@ def _title(tree: GameTree) -> str:
     return (
         f"{tree.search} below {tree.root.state}, {player} to move (MAX){depth}: "
         f"{tree.counts.nodes} nodes visited; values from {player}'s side ({tree.objective})"
-        "\\nblue: MAX to move, orange: MIN to move; red: the chosen line"
+        + (f"; {player} plays to lose: MAX takes the lowest value, MIN the highest"
+           if tree.objective.sign < 0 else "")
+        + "\\nblue: MAX to move, orange: MIN to move; red: the chosen line"
         + ("; grey: moves alpha-beta pruned" if tree.search == "alphabeta" else "")
     )
 
@@ -137,12 +140,19 @@ def _end(node: TreeNode) -> str:
 
 
 def _value_text(tree: GameTree, node: TreeNode) -> str:
-    """The node's value from the root player's side; a bound shows which side it bounds."""
+    """The node's value from the root player's side; a bound shows which side it bounds.
+
+    The search bounds the utility MAX maximises; in the lose mode that is the value negated,
+    so a bound on the utility from below bounds the value from above.
+    """
     marks = len(tree.root.state) - tree.root.state.count(BLANK)
     text = signed(reported(tree.objective, node.value, marks))
-    if node.bound is Bound.LOWER:
+    bound = node.bound
+    if tree.objective.sign < 0 and bound is not Bound.EXACT:
+        bound = Bound.UPPER if bound is Bound.LOWER else Bound.LOWER
+    if bound is Bound.LOWER:
         return f"&#8805; {text}"
-    if node.bound is Bound.UPPER:
+    if bound is Bound.UPPER:
         return f"&#8804; {text}"
     return text
 

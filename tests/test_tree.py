@@ -198,7 +198,7 @@ def test_bad_options_are_one_line_and_status_2(capsys, tmp_path, options, messag
 
 def test_bad_file_names_are_one_line_and_status_2(capsys, tmp_path):
     status, _, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.gif")
-    assert status == EXIT_USAGE and "must end in .svg, .png, .dot" in err
+    assert status == EXIT_USAGE and "must end in .svg, .png or .dot" in err
     status, _, err, _ = draw(capsys, tmp_path / "nowhere", DRAW, "x")
     assert status == EXIT_USAGE and "there is no directory" in err
 
@@ -208,3 +208,16 @@ def test_a_png_is_a_png(capsys, tmp_path):
     status, _, _, out = draw(capsys, tmp_path, SMALL, "o", name="tree.png")
     assert status == EXIT_OK
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@needs_dot
+def test_in_the_lose_mode_bounds_face_the_values_shown(capsys, tmp_path):
+    # x plays to lose and x3 loses (-1), the best x can do. At x5, o (who wants x to win)
+    # first finds o3, a draw: x will not come here, and o can make it at least 0 for x.
+    _, _, _, out = draw(capsys, tmp_path, DRAW, "x", "--search", "alphabeta", "--mode", "lose")
+    groups = read_svg(out)
+    assert groups["max-n"][-1] == "-1" and groups["min-n3"][-1] == "-1"
+    assert groups["max-n5_3"][-1] == "0"
+    assert groups["min-n5"][-1] == "≥ 0"
+    assert [group_id for group_id in groups if group_id.startswith("pv-edge-")] == [
+        "pv-edge-n3", "pv-edge-n3_5"]
