@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from logic.engines import Engine
 from logic.objective import DEPTH_BASE
@@ -79,13 +80,31 @@ def outcome(value: int, computer: Player, scoring: str) -> str:
     return f"{side} wins in {plies_left} more {'ply' if plies_left == 1 else 'plies'}"
 
 
+def announcement(move: Move, mode: str, scoring: str) -> str:
+    """The computer's move in words: where it played and what its value means for the game.
+
+    A depth-limited search may stop before the end of the game; its value is then an estimate
+    (a fraction between -1 and 1), reported as such.
+    """
+    played = f"{move.player} plays {move.cell}"
+    value = move.value
+    if value is None:
+        return f"{played}."
+    if value != int(value):
+        return f"{played}; its search stops before the end of the game and rates the move {value}."
+    expected = outcome(int(value), move.player, scoring)
+    if mode == "lose":
+        return f"{played}, playing to lose; with such play, {expected}."
+    return f"{played}; with best play, {expected}."
+
+
 @dataclass(frozen=True)
 class Move:
     """One move of a game: who played which cell, and, for the computer, the value it expected."""
 
     player: Player
     cell: int
-    value: int | None = None
+    value: int | Fraction | None = None
 
 
 def play_game(

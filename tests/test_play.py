@@ -9,6 +9,7 @@ import select
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from functools import cache
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from logic.engines import make_engine
 from logic.objective import MODES, SCORINGS, Objective
-from logic.play import MoveError, mark, outcome, parse_move, play_game, result
+from logic.play import Move, MoveError, announcement, mark, outcome, parse_move, play_game, result
 from logic.state import EMPTY, GAME, PLAYERS, State, draw_board
 
 OBJECTIVES = [Objective(mode, scoring) for mode in MODES for scoring in SCORINGS]
@@ -69,6 +70,22 @@ def test_any_text_is_a_blank_cell_or_a_move_error(text):
     except MoveError:
         return
     assert 3 <= cell <= 9
+
+
+@pytest.mark.parametrize(
+    ("move", "mode", "scoring", "words"),
+    [
+        (Move("o", 2, 0), "win", "lab", "o plays 2; with best play, it is a draw."),
+        (Move("x", 9, 9), "win", "depth", "x plays 9; with best play, x wins."),
+        (Move("x", 1, -6), "win", "depth", "x plays 1; with best play, o wins in 3 more plies."),
+        (Move("o", 5, 0), "lose", "lab",
+         "o plays 5, playing to lose; with such play, it is a draw."),
+        (Move("o", 1, Fraction(-1, 3)), "win", "depth",
+         "o plays 1; its search stops before the end of the game and rates the move -1/3."),
+    ],
+)
+def test_the_computers_move_in_words(move, mode, scoring, words):
+    assert announcement(move, mode, scoring) == words
 
 
 def test_outcomes_in_words():

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from logic.cli import EXIT_INTERRUPTED, EXIT_OK, PROG, add_engine_options, engine_from
-from logic.play import Move, MoveError, outcome, parse_move, play_game, result
+from logic.play import Move, MoveError, announcement, parse_move, play_game, result
 from logic.state import GAME, PLAYERS, State, draw_board
 
 EXIT_END_OF_INPUT = 1
@@ -62,13 +62,9 @@ def run(args: argparse.Namespace) -> int:
                 print(error)
 
     def announce(state: State, move: Move) -> None:
-        if move.player == computer and move.value is not None:
+        if move.player == computer:
             print(f"\n{draw_board(state)}")
-            expected = outcome(move.value, computer, args.scoring)
-            if args.mode == "lose":
-                print(f"{computer} plays {move.cell}, playing to lose; with such play, {expected}.")
-            else:
-                print(f"{computer} plays {move.cell}; with best play, {expected}.")
+            print(announcement(move, args.mode, args.scoring))
 
     try:
         final = play_game(engine, human, first, human_move, announce)
