@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import shutil
@@ -11,11 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from compare.positions import all_positions
-from compare.table import write_table
 from logic import engines
 from logic.cli import EXIT_OK, EXIT_USAGE, main
-from logic.engines import ReferenceEngine, make_engine
+from logic.engines import ReferenceEngine
 from logic.terms import Action, Decision
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,8 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def clean_table() -> str:
+    """The decision table as `minimax-lab table --engine reference` writes it."""
     out = io.StringIO()
-    write_table(make_engine("reference").decisions(all_positions()), out)
+    with contextlib.redirect_stdout(out):
+        assert main(["table", "--engine", "reference"]) == EXIT_OK
     return out.getvalue()
 
 
