@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "logic.commands.decide",
     "logic.commands.table",
     "logic.commands.compare",
+    "logic.commands.play",
     "logic.commands.explain",
     "logic.commands.stats",
     "logic.commands.tree",
