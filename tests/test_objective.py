@@ -22,6 +22,12 @@ def engines(request):
     return {objective: make_engine(request.param, objective) for objective in objectives}
 
 
+def decide(engine, state, player):
+    """The engine's decision, asked as a batch of one: a logic engine then needs no session,
+    so tests that switch objectives do not solve every class again at each switch."""
+    return engine.decisions([(state, player)]).get((state, player))
+
+
 def test_unknown_modes_and_scorings_are_refused():
     with pytest.raises(ObjectiveError, match="unknown mode 'draw'"):
         Objective("draw")
@@ -46,20 +52,20 @@ def test_lose_mode_reports_values_from_the_players_side():
 
 def test_depth_scoring_takes_the_immediate_win(engines):
     state = SCORING_CASES["o can win at once"]
-    assert engines[LAB].minimax_decision(state, "o") == Decision(Action("o", 1), 1)
-    assert engines[WIN_DEPTH].minimax_decision(state, "o") == Decision(Action("o", 3), 9)
+    assert decide(engines[LAB], state, "o") == Decision(Action("o", 1), 1)
+    assert decide(engines[WIN_DEPTH], state, "o") == Decision(Action("o", 3), 9)
 
 
 def test_depth_scoring_prefers_the_quicker_fork(engines):
     state = SCORING_CASES["o can fork now or win later"]
-    assert engines[LAB].minimax_decision(state, "o") == Decision(Action("o", 1), 1)
-    assert engines[WIN_DEPTH].minimax_decision(state, "o") == Decision(Action("o", 4), 7)
+    assert decide(engines[LAB], state, "o") == Decision(Action("o", 1), 1)
+    assert decide(engines[WIN_DEPTH], state, "o") == Decision(Action("o", 4), 7)
 
 
 @pytest.mark.parametrize("objective", [LOSE_LAB, LOSE_DEPTH])
 def test_the_lose_agent_does_not_complete_its_own_line(engines, objective):
     state, player, winning_cell, _ = TACTICS["x completes the top row"]
-    decision = engines[objective].minimax_decision(state, player)
+    decision = decide(engines[objective], state, player)
     assert decision is not None
     assert decision.action.position != winning_cell
 
@@ -67,5 +73,5 @@ def test_the_lose_agent_does_not_complete_its_own_line(engines, objective):
 @pytest.mark.parametrize("objective", [LOSE_LAB, LOSE_DEPTH])
 def test_the_lose_agent_need_not_win_from_the_empty_board(engines, objective):
     for player in ("x", "o"):
-        decision = engines[objective].minimax_decision(EMPTY, player)
+        decision = decide(engines[objective], EMPTY, player)
         assert decision is not None and decision.value <= 0
