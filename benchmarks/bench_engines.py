@@ -1,34 +1,39 @@
-"""Time each engine on the lab's workloads; report medians, spread, and ratios to a yardstick.
+"""Time each engine on the lab's workloads; report medians, spread, and ratios to yardsticks.
 
 Workloads, each a fresh process so start-up is included:
-  decide-empty  `minimax-lab decide --------- x`   (the lab: "a move for an empty board")
-  decide-corner `minimax-lab decide x-------- o`   (a further move)
-  table         `minimax-lab table`                 (all 9040 decisions)
-The yardstick is the reference engine, run in the same session; `--runs` sets the repeats.
-The Prolog engines (`prolog`, the lab's untabled program, and `prolog-tabled`) are timed too
-when `swipl` is installed.
+  decide-empty   `minimax-lab decide --------- x`   (the lab: "a move for an empty board")
+  decide-corner  `minimax-lab decide x-------- o`   (a further move)
+  table          `minimax-lab table`                 (all 9040 decisions)
+and, in one process, a session of the logic engine: its first `minimax_decision` (which solves
+every symmetry class) and the median of the decisions after it.
 
-    python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference,prolog]
+The yardsticks run in the same session: the lab's untabled Prolog program (`prolog`) and the
+same program tabled (`prolog-tabled`) when `swipl` is installed; the reference engine always.
+
+    python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference,prolog,...]
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import random
 import shutil
 import statistics
 import subprocess
 import sys
 import time
 from datetime import date
+from pathlib import Path
 
 WORKLOADS = {
     "decide-empty": ["decide", "---------", "x"],
     "decide-corner": ["decide", "x--------", "o"],
     "table": ["table"],
 }
-YARDSTICK = "reference"
-DEFAULT_ENGINES = "logic,reference" + (",prolog,prolog-tabled" if shutil.which("swipl") else "")
+HAS_SWIPL = shutil.which("swipl") is not None
+YARDSTICKS = ["prolog", "prolog-tabled"] if HAS_SWIPL else ["reference"]
+DEFAULT_ENGINES = "logic,reference" + (",prolog,prolog-tabled" if HAS_SWIPL else "")
 
 
 def time_command(argv: list[str]) -> float:
@@ -40,31 +45,75 @@ def time_command(argv: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def time_session(runs: int) -> tuple[list[float], list[float]]:
+    """Seconds of the logic engine's first decision in a fresh process, and of later ones."""
+    script = (
+        "import random, sys, time\n"
+        "from compare.positions import all_positions\n"
+        "from logic.engines import make_engine\n"
+        "engine = make_engine('logic')\n"
+        "start = time.perf_counter(); engine.minimax_decision('---------', 'x')\n"
+        "print(time.perf_counter() - start)\n"
+        "for state, player in random.Random(int(sys.argv[1])).sample(all_positions(), 50):\n"
+        "    start = time.perf_counter(); engine.minimax_decision(state, player)\n"
+        "    print(time.perf_counter() - start)\n"
+    )
+    first, later = [], []
+    for run in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(run)], check=True, capture_output=True, text=True,
+            cwd=Path(__file__).resolve().parent.parent,
+        ).stdout.split()
+        first.append(float(out[0]))
+        later.extend(float(value) for value in out[1:])
+    return first, later
+
+
+def cpu_name() -> str:
+    """The processor's model name, as /proc/cpuinfo gives it where it exists."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--engines", default=DEFAULT_ENGINES)
     args = parser.parse_args()
     engines = args.engines.split(",")
-    if YARDSTICK not in engines:
-        engines.append(YARDSTICK)
+    engines += [yardstick for yardstick in YARDSTICKS if yardstick not in engines]
 
-    print(f"# {date.today()} · {platform.processor() or platform.machine()} · "
-          f"Python {platform.python_version()} · {args.runs} runs each")
-    print("| workload | engine | median s | min s | max s | x yardstick |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    print(f"# {date.today()} · {cpu_name()} · {platform.python_version()} · "
+          f"{args.runs} runs each, medians")
+    header = " | ".join(f"x {yardstick}" for yardstick in YARDSTICKS)
+    print(f"| workload | engine | median s | min s | max s | {header} |")
+    print("| --- | --- | ---: | ---: | ---: |" + " ---: |" * len(YARDSTICKS))
     for workload, argv in WORKLOADS.items():
-        medians = {}
-        samples = {}
-        for engine in engines:
-            samples[engine] = [time_command([*argv, "--engine", engine]) for _ in range(args.runs)]
-            medians[engine] = statistics.median(samples[engine])
-        for engine in engines:
-            runs = samples[engine]
-            ratio = medians[engine] / medians[YARDSTICK]
+        samples = {
+            engine: [time_command([*argv, "--engine", engine]) for _ in range(args.runs)]
+            for engine in engines
+        }
+        medians = {engine: statistics.median(runs) for engine, runs in samples.items()}
+        for engine, runs in samples.items():
+            ratios = " | ".join(
+                f"{medians[engine] / medians[yardstick]:.2f}" for yardstick in YARDSTICKS
+            )
             print(f"| {workload} | {engine} | {medians[engine]:.2f} | {min(runs):.2f} | "
-                  f"{max(runs):.2f} | {ratio:.1f} |")
+                  f"{max(runs):.2f} | {ratios} |")
+
+    first, later = time_session(args.runs)
+    print()
+    print(f"logic session: first decision (solves every class) median {statistics.median(first):.2f} s "
+          f"(min {min(first):.2f}, max {max(first):.2f}); "
+          f"{len(later)} later decisions median {statistics.median(later) * 1000:.1f} ms, "
+          f"max {max(later) * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
+    random.seed(0)
     main()
