@@ -120,9 +120,9 @@ def load_program(goal: Objective = LAB) -> Program:
     # --- utility (the objective) ------------------------------------------------------------
     # utility(S, P, U): terminal_state's value as the objective scores it; under the lab's
     # objective (win, lab) it is terminal_state's value itself.
-    utility(S, P, U) <= terminal_state(S, P, T) & objective(G, "lab") & (U == G * T)
+    utility(S, P, U) <= objective(G, "lab") & terminal_state(S, P, T) & (U == G * T)
     utility(S, P, U) <= (
-        terminal_state(S, P, T) & objective(G, "depth") & depth_base(Z) & (marks[S] == K)
+        objective(G, "depth") & terminal_state(S, P, T) & depth_base(Z) & (marks[S] == K)
         & (U == G * T * (Z - K))
     )
     (marks[S] == len_(C)) <= blank(B) & cell(C) & (S[C - 1] != B)
@@ -139,10 +139,10 @@ def load_program(goal: Objective = LAB) -> Program:
     # values are derived by the rules below. Once the engine has asked for every class at
     # once (solution/5) and asserted the answers as solved_min/solved_max, it is `solved`:
     # values are looked up.
-    class_min(N, P, V) <= (canon[N] == K) & session("solving") & min_value(K, P, D, V)
-    class_min(N, P, V) <= (canon[N] == K) & session("solved") & solved_min(K, P, V)
-    class_max(N, P, V) <= (canon[N] == K) & session("solving") & max_value(K, P, D, V)
-    class_max(N, P, V) <= (canon[N] == K) & session("solved") & solved_max(K, P, V)
+    class_min(N, P, V) <= session("solving") & (canon[N] == K) & min_value(K, P, D, V)
+    class_min(N, P, V) <= session("solved") & (canon[N] == K) & solved_min(K, P, V)
+    class_max(N, P, V) <= session("solving") & (canon[N] == K) & max_value(K, P, D, V)
+    class_max(N, P, V) <= session("solved") & (canon[N] == K) & solved_max(K, P, V)
     # solution(K, P, V, O, W): for each class K with P to move that the engine asks
     # (to_solve), max_value's value V for P, and min_value's value W for P's adversary O.
     solution(K, P, V, O, W) <= (
