@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    """The positional STATE and PLAYER of the commands that look at one position."""
+    parser.add_argument("state", metavar="STATE", help="e.g. o-x------ or '[o,-,x,-,-,-,-,-,-]'")
+    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+
+
 def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
     """`--engine`, `--mode` and `--scoring`, shared by every command that asks an engine."""
     parser.add_argument(

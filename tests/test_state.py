@@ -19,6 +19,7 @@ from logic.state import (
     draw_board,
     is_terminal,
     parse_player,
+    parse_position,
     parse_state,
     players_to_move,
     symmetries,
@@ -154,3 +155,12 @@ def test_an_asymmetric_state_has_eight_images():
 def test_the_board_shows_cell_numbers_on_blanks():
     state, *_ = TACTICS["o must block cell 2"]
     assert draw_board(state) == (" x | 2 | x\n---+---+---\n 4 | o | 6\n---+---+---\n 7 | 8 | 9")
+
+
+def test_a_position_is_read_at_the_boundary_in_one_step():
+    assert parse_position("[x,-,-,-,-,-,-,-,-]", "o") == ("x--------", "o")
+    assert parse_position("xxxoo----", "x") == ("xxxoo----", "x")  # over: any player
+    with pytest.raises(StateError, match="it cannot be x's move"):
+        parse_position("x--------", "x")
+    with pytest.raises(StateError, match="both x and o have a line"):
+        parse_position("xxxooo---", "x")

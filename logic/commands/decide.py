@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_FALSE, EXIT_OK, add_engine_options, engine_from
-from logic.state import check_legal, check_turn, is_terminal, parse_player, parse_state
+from logic.cli import EXIT_FALSE, EXIT_OK, add_engine_options, add_position_arguments, engine_from
+from logic.state import parse_position
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -14,8 +14,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="the lab's minimax_decision for one position",
         description="Print minimax_decision(STATE, PLAYER, Action, Value) as Prolog prints it.",
     )
-    parser.add_argument("state", metavar="STATE", help="e.g. o-x------ or '[o,-,x,-,-,-,-,-,-]'")
-    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+    add_position_arguments(parser)
     add_engine_options(parser)
     parser.set_defaults(run=run)
 
@@ -24,11 +23,7 @@ def run(args: argparse.Namespace) -> int:
     """The decision, or `false.` at a terminal state: one batch query, as a single question
     needs no session (see `LogicEngine`)."""
     engine = engine_from(args)
-    state = parse_state(args.state)
-    player = parse_player(args.player)
-    check_legal(state)
-    if not is_terminal(state):
-        check_turn(state, player)
+    state, player = parse_position(args.state, args.player)
     decision = engine.decisions([(state, player)]).get((state, player))
     if decision is None:
         print("false.")

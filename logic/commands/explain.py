@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_FALSE, EXIT_OK, add_engine_options, engine_from
+from logic.cli import EXIT_FALSE, EXIT_OK, add_engine_options, add_position_arguments, engine_from
 from logic.explain import draw_move_values, explanation, outcome
-from logic.state import check_legal, check_turn, is_terminal, parse_player, parse_state
+from logic.state import is_terminal, parse_position
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -16,8 +16,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Draw the board with the value of every legal move, mark the decision, "
         "and print the principal variation in both notations.",
     )
-    parser.add_argument("state", metavar="STATE", help="e.g. o-x------ or '[o,-,x,-,-,-,-,-,-]'")
-    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+    add_position_arguments(parser)
     add_engine_options(parser)
     parser.set_defaults(run=run)
 
@@ -25,15 +24,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """The explanation; at a terminal state the board, how the game ended, and `false.`."""
     engine = engine_from(args)
-    state = parse_state(args.state)
-    player = parse_player(args.player)
-    check_legal(state)
+    state, player = parse_position(args.state, args.player)
     if is_terminal(state):
         print(draw_move_values(state, {}, None))
         print(outcome(state))
         print("false.")
         return EXIT_FALSE
-    check_turn(state, player)
     decision = engine.minimax_decision(state, player)
     print(explanation(engine, state, player, decision))
     return EXIT_OK

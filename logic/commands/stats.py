@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_OK, plies
+from logic.cli import EXIT_OK, add_position_arguments, plies
 from logic.commands.search_options import add_objective_options, objective_from
 from logic.search import count_nodes
-from logic.state import check_legal, check_turn, is_terminal, parse_player, parse_state
+from logic.state import parse_position
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -17,8 +17,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Count the nodes each search visits below STATE with PLAYER to move (the "
         "position itself included; memo counts distinct states) and the cuts alpha-beta makes.",
     )
-    parser.add_argument("state", metavar="STATE", help="e.g. o-x------ or '[o,-,x,-,-,-,-,-,-]'")
-    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+    add_position_arguments(parser)
     add_objective_options(parser)
     parser.add_argument(
         "--depth", type=plies, metavar="N",
@@ -30,11 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """One line per count."""
     objective = objective_from(args)
-    state = parse_state(args.state)
-    player = parse_player(args.player)
-    check_legal(state)
-    if not is_terminal(state):
-        check_turn(state, player)
+    state, player = parse_position(args.state, args.player)
     counts = count_nodes(state, player, objective, args.depth)
     print(f"minimax: {counts['minimax'].nodes}")
     print(f"alphabeta: {counts['alphabeta'].nodes}")

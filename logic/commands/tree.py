@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic.cli import EXIT_FALSE, EXIT_OK, UsageError
+from logic.cli import EXIT_FALSE, EXIT_OK, UsageError, add_position_arguments
 from logic.commands.search_options import (
     add_objective_options,
     drawn_plies,
     node_limit,
     objective_from,
 )
-from logic.state import check_legal, check_turn, is_terminal, parse_player, parse_state
+from logic.state import is_terminal, parse_position
 from logic.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
 from logic.tree_dot import RenderError, render, to_dot
 
@@ -25,8 +25,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "board and minimax value, the chosen line in red, alpha-beta's pruned moves in grey. "
         "Needs Graphviz's dot program for .svg and .png.",
     )
-    parser.add_argument("state", metavar="STATE", help="e.g. xo-o-x-o- or '[x,o,-,o,-,x,-,o,-]'")
-    parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
+    add_position_arguments(parser)
     parser.add_argument("--out", required=True, metavar="FILE",
                         help="where to write the picture: FILE.svg, FILE.png or FILE.dot")
     parser.add_argument("--search", choices=TREE_SEARCHES, default="minimax",
@@ -43,13 +42,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the picture; say where, and how many nodes it shows."""
     objective = objective_from(args)
-    state = parse_state(args.state)
-    player = parse_player(args.player)
-    check_legal(state)
+    state, player = parse_position(args.state, args.player)
     if is_terminal(state):
         print("false.")
         return EXIT_FALSE
-    check_turn(state, player)
     try:
         tree = build_tree(state, player, objective, args.search, args.depth, args.max_nodes)
         render(to_dot(tree), Path(args.out))

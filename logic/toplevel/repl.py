@@ -19,10 +19,9 @@ from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.explain import draw_move_values
 from logic.state import (
     check_legal,
-    check_turn,
     draw_board,
     is_terminal,
-    parse_player,
+    parse_position,
     parse_state,
 )
 from logic.toplevel.answers import FALSE, ask
@@ -181,14 +180,11 @@ class Session:
         """`:explain STATE PLAYER`: the value of each legal move on the board, and the decision."""
         usage = ":explain STATE PLAYER, e.g. :explain o-x------ o"
         state_text, _, player_text = self.needs(rest, usage).rpartition(" ")
-        state = parse_state(self.needs(state_text, usage))
-        player = parse_player(player_text)
-        check_legal(state)
+        state, player = parse_position(self.needs(state_text, usage), player_text)
         if is_terminal(state):
             self.write(draw_board(state))
             self.write(f"% {state} is over: there is no move to explain")
             return
-        check_turn(state, player)
         values = self.engine.move_values(state, player)
         decision = self.engine.minimax_decision(state, player)
         assert decision is not None
