@@ -108,7 +108,8 @@ def main() -> None:
 
     first, later = time_session(args.runs)
     print()
-    print(f"logic session: first decision (solves every class) median {statistics.median(first):.2f} s "
+    print("logic session: first decision (solves every class) median "
+          f"{statistics.median(first):.2f} s "
           f"(min {min(first):.2f}, max {max(first):.2f}); "
           f"{len(later)} later decisions median {statistics.median(later) * 1000:.1f} ms, "
           f"max {max(later) * 1000:.1f} ms")

@@ -28,6 +28,8 @@ from logic.engines import Position
 
 GIVE_UP = 5
 """Failed positions in a row after which the remaining positions are not asked."""
+MAX_LINE = 4096
+"""Bytes of output without a line break that are read as one (unparsable) line."""
 
 
 @dataclass(frozen=True)
@@ -90,17 +92,30 @@ class _Child:
             if text:
                 self.stderr_tail.append(text)
 
-    def send(self, text: str) -> None:
-        try:
-            self.process.stdin.write(text.encode() + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise _Stopped from None
+    def send(self, text: str, deadline: float) -> None:
+        """Write one line; `_TimedOut` if the command will not take it before the deadline
+        (a command that never reads its input fills the pipe), `_Stopped` if it is gone."""
+        data = text.encode() + b"\n"
+        stdin = self.process.stdin.fileno()
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _TimedOut
+            _, ready, _ = select.select([], [stdin], [], left)
+            if not ready:
+                raise _TimedOut
+            try:
+                data = data[os.write(stdin, data) :]
+            except OSError:
+                raise _Stopped from None
 
     def read_line(self, deadline: float) -> str:
         """The next line of output; `_Stopped` at its end, `_TimedOut` past the deadline."""
         stdout = self.process.stdout.fileno()
         while b"\n" not in self.pending:
+            if len(self.pending) >= MAX_LINE:
+                line, self.pending = self.pending[:MAX_LINE], self.pending[MAX_LINE:]
+                return line.decode(errors="replace")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise _TimedOut
@@ -191,7 +206,7 @@ def run_command(
                     child = _Child(command)
                 deadline = min(time.monotonic() + timeout, total_deadline)
                 try:
-                    child.send(" ".join(position))
+                    child.send(" ".join(position), deadline)
                     text, line = reader.row(child, deadline)
                 except _Stopped:
                     reason = child.why_stopped()

@@ -17,6 +17,7 @@ from compare.external import Run
 from compare.sources import RowError, Table, parse_row
 from logic.engines import Position, make_engine
 from logic.objective import Objective
+from logic.quote import quoted
 from logic.state import StateError, check_legal, check_turn, is_terminal, winner
 from logic.terms import Decision
 
@@ -181,7 +182,7 @@ def grade_table(
     answers = [
         Answer((row.state, row.player), row.position, row.value, row.line) for row in table.rows
     ]
-    unparsable = [Finding(UNPARSABLE, None, f"{bad.reason}: {bad.text!r}", bad.line)
+    unparsable = [Finding(UNPARSABLE, None, f"{bad.reason}: {quoted(bad.text)}", bad.line)
                   for bad in table.bad]
     return grade_answers(truth, name, answers, positions, unparsable)
 
@@ -195,11 +196,13 @@ def grade_command(truth: Truth, name: str, run: Run, positions: Sequence[Positio
             state, player, cell, value = parse_row(reply.text)
         except RowError as error:
             findings.append(
-                Finding(UNPARSABLE, reply.position, f"{error}: {reply.text!r}", reply.line)
+                Finding(UNPARSABLE, reply.position, f"{error}: {quoted(reply.text)}", reply.line)
             )
             continue
         if (state, player) != reply.position:
-            detail = f"the row answers {state} {player}, not the position asked: {reply.text!r}"
+            detail = (
+                f"the row answers {state} {player}, not the position asked: {quoted(reply.text)}"
+            )
             findings.append(Finding(UNPARSABLE, reply.position, detail, reply.line))
             continue
         answers.append(Answer(reply.position, cell, value, reply.line))

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from compare.table import HEADER
+from logic.quote import quoted
 from logic.state import Player, State, StateError, parse_player, parse_state
 
 _FIELD = re.compile(
@@ -98,7 +99,7 @@ def parse_row(text: str) -> tuple[State, Player, int, int]:
         raise RowError(str(error)) from None
     position = _parse_position(position_text, player)
     if not _INTEGER.fullmatch(value_text):
-        raise RowError(f"the value {value_text!r} is not an integer")
+        raise RowError(f"the value {quoted(value_text)} is not an integer")
     return state, player, position, int(value_text)
 
 
@@ -109,7 +110,9 @@ def _parse_position(text: str, player: Player) -> int:
             raise RowError(f"the action {text} is not {player}'s, the row's player")
         text = action.group("position")
     if not _INTEGER.fullmatch(text):
-        raise RowError(f"the position {text!r} is not a cell number 1..9 or an action [{player},N]")
+        raise RowError(
+            f"the position {quoted(text)} is not a cell number 1..9 or an action [{player},N]"
+        )
     position = int(text)
     if not 1 <= position <= 9:
         raise RowError(f"the position {position} is not a cell number 1..9")

@@ -5,7 +5,7 @@ function that adds its subparser and sets `run`; `COMMAND_MODULES` lists them in
 
 Exit status: 0 on success, 1 when the answer is `false.` (no decision at a terminal state),
 2 on bad input (a usage error, a state or player that cannot be read, an illegal position,
-an unknown engine, mode or scoring), 130 when interrupted.
+an unknown engine, mode or scoring) or output that cannot be written, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -137,9 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv and sys.stdin.isatty():
         argv = ["repl"]
+    _read_undecodable_input_as_replacement_characters()
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
     except (UsageError, StateError, EngineError, ObjectiveError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -149,3 +152,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return EXIT_OK
+    except OSError as error:
+        print(f"{PROG}: error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _read_undecodable_input_as_replacement_characters() -> None:
+    """Bytes that are not text in the input become U+FFFD, so a REPL or a game goes on and
+    the line is refused as any other bad line is."""
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")

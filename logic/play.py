@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from logic.engines import Engine
 from logic.objective import DEPTH_BASE
+from logic.quote import quoted
 from logic.state import (
     BLANK,
     EMPTY,
@@ -46,7 +47,8 @@ def parse_move(text: str, state: State) -> int:
         cell = row * SIDE + column + 1
     else:
         raise MoveError(
-            f"{text.strip()!r} is not a move; type a cell 1-9, or a row and a column 0-2 (e.g. 1 2)"
+            f"{quoted(text.strip())} is not a move; "
+            "type a cell 1-9, or a row and a column 0-2 (e.g. 1 2)"
         )
     if state[cell - 1] != BLANK:
         raise MoveError(f"cell {cell} is taken by {state[cell - 1]}; choose a blank cell")

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import NewType
 
 from facts import load_game
+from logic.quote import quoted
 
 GAME = load_game()
 BLANK = GAME.blank
@@ -42,10 +43,12 @@ def parse_state(text: str) -> State:
     else:
         cells = list(stripped)
     if len(cells) != SIZE:
-        raise StateError(f"a state has {SIZE} cells, {text.strip()!r} has {len(cells)}")
+        raise StateError(f"a state has {SIZE} cells, {quoted(text.strip())} has {len(cells)}")
     for number, cell in enumerate(cells, start=1):
         if cell not in MARKS:
-            raise StateError(f"cell {number} is {cell!r}; each cell is one of {', '.join(MARKS)}")
+            raise StateError(
+                f"cell {number} is {quoted(cell)}; each cell is one of {', '.join(MARKS)}"
+            )
     return State("".join(cells))
 
 
@@ -53,7 +56,7 @@ def parse_player(text: str) -> Player:
     """Read a player: `x` or `o`."""
     player = text.strip()
     if player not in PLAYERS:
-        raise StateError(f"unknown player {text!r}; the players are {' and '.join(PLAYERS)}")
+        raise StateError(f"unknown player {quoted(text)}; the players are {' and '.join(PLAYERS)}")
     return player
 
 

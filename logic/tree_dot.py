@@ -62,7 +62,10 @@ def render(dot_text: str, path: Path) -> None:
     if not path.parent.is_dir():
         raise RenderError(f"cannot write {path}: there is no directory {path.parent}")
     if kind == "dot":
-        path.write_text(dot_text, encoding="utf-8")
+        try:
+            path.write_text(dot_text, encoding="utf-8")
+        except OSError as error:
+            raise RenderError(f"cannot write {path}: {error.strerror or error}") from None
         return
     program = shutil.which(DOT_PROGRAM)
     if program is None:

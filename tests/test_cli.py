@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -86,3 +87,31 @@ def test_python_dash_m_logic_reports_errors_without_a_traceback(argv):
     assert result.returncode == EXIT_USAGE
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("minimax-lab: error: ")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full to fill the disk")
+@pytest.mark.parametrize("argv", [["decide", "o-x------", "o"], ["table", "--engine", "reference"]])
+def test_output_that_cannot_be_written_is_one_line_and_status_2(argv):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "logic", *argv], stdout=full, stderr=subprocess.PIPE,
+            text=True, timeout=120,
+        )
+    assert result.returncode == EXIT_USAGE
+    assert result.stderr == "minimax-lab: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "survivor"),
+    [
+        (["repl", "--engine", "reference"], b"\xff bad\nother_player(o, O).\n", "O = x."),
+        (["play", "--engine", "reference"], b"5\n\xff\n", "is not a move"),
+    ],
+)
+def test_bytes_that_are_not_text_are_refused_like_any_bad_line(argv, stdin, survivor):
+    result = subprocess.run(
+        [sys.executable, "-m", "logic", *argv], input=stdin, capture_output=True, timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert b"Traceback" not in result.stderr
+    assert survivor.encode() in result.stdout

@@ -164,3 +164,10 @@ def test_a_position_is_read_at_the_boundary_in_one_step():
         parse_position("x--------", "x")
     with pytest.raises(StateError, match="both x and o have a line"):
         parse_position("xxxooo---", "x")
+
+
+def test_a_long_text_is_quoted_in_part():
+    with pytest.raises(StateError) as caught:
+        parse_state("x" * 100_000)
+    assert len(str(caught.value)) < 120
+    assert "has 100000" in str(caught.value)

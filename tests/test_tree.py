@@ -201,6 +201,9 @@ def test_bad_file_names_are_one_line_and_status_2(capsys, tmp_path):
     assert status == EXIT_USAGE and "must end in .svg, .png or .dot" in err
     status, _, err, _ = draw(capsys, tmp_path / "nowhere", DRAW, "x")
     assert status == EXIT_USAGE and "there is no directory" in err
+    (tmp_path / "taken.dot").mkdir()
+    status, _, err, _ = draw(capsys, tmp_path, DRAW, "x", name="taken.dot")
+    assert (status, err.count("\n")) == (EXIT_USAGE, 1) and "Is a directory" in err
 
 
 @needs_dot
