@@ -168,6 +168,9 @@ def read_table(path: str) -> Table:
     except OSError as error:
         name = "standard input" if path == "-" else path
         raise SourceError(f"cannot read {name}: {error.strerror or error}") from None
+    if "\0" in text:
+        name = "standard input" if path == "-" else path
+        raise SourceError(f"cannot read {name}: it is not a text table (it holds NUL bytes)")
     return read_rows(text.split("\n"), path)
 
 

@@ -45,11 +45,6 @@ class Objective:
         """1 when the agent plays to win, -1 when it plays to lose."""
         return 1 if self.mode == "win" else -1
 
-    @property
-    def is_lab(self) -> bool:
-        """True for the lab's own objective."""
-        return self == LAB
-
     def utility(self, terminal_value: int, marks: int) -> int:
         """What the agent maximises at a terminal state of `marks` marks and the lab's value."""
         scale = DEPTH_BASE - marks if self.scoring == "depth" else 1

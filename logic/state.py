@@ -60,11 +60,6 @@ def parse_player(text: str) -> Player:
     return player
 
 
-def to_compact(state: State) -> str:
-    """The 9-character form, e.g. `o-x------`."""
-    return str(state)
-
-
 def to_prolog(state: State) -> str:
     """The Prolog list form, e.g. `[o,-,x,-,-,-,-,-,-]`."""
     return "[" + ",".join(state) + "]"

@@ -155,7 +155,8 @@ def build_tree(
         fits = builder.shape.fitting_plies(limit)
         raise TreeTooBig(
             f"the tree below {state} has {drawn} nodes to draw, more than {limit}; "
-            f"draw {fits} plies with --depth {fits} ({builder.shape.boxes(fits)} nodes), "
+            f"draw {fits} {'ply' if fits == 1 else 'plies'} with --depth {fits} "
+            f"({builder.shape.boxes(fits)} nodes), "
             "or raise --max-nodes"
         )
     (root,) = builder.pending[0]

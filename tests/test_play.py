@@ -6,6 +6,7 @@ import os
 import pty
 import random
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -272,3 +273,11 @@ def read_until(terminal: int, marker: bytes, timeout: float = 30) -> bytes:
             except OSError:
                 break
     return data
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl (swi-prolog-nox)")
+def test_the_prolog_engine_plays_with_the_labs_scoring_unless_told_otherwise():
+    run = play("--engine", "prolog-tabled", stdin="5\n")
+    assert run.stdout.startswith("You play x; the computer plays o, to win (lab scoring, ")
+    refused = play("--engine", "prolog-tabled", "--scoring", "depth", stdin="5\n")
+    assert refused.returncode == 2 and "lab's objective only" in refused.stderr

@@ -124,3 +124,10 @@ def test_a_file_that_cannot_be_read_is_a_source_error(tmp_path, name, message):
 
 def _rows(table):
     return [(row.line, row.state, row.player, row.position, row.value) for row in table.rows]
+
+
+def test_a_file_with_nul_bytes_is_not_a_table(tmp_path):
+    path = tmp_path / "program"
+    path.write_bytes(b"\x7fELF\x00\x01state,player\n")
+    with pytest.raises(SourceError, match="is not a text table"):
+        read_table(str(path))

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from logic.cli import EXIT_INTERRUPTED, EXIT_OK, PROG, add_engine_options, engine_from
+from logic.engines import Engine, EngineError
 from logic.play import Move, MoveError, announcement, parse_move, play_game, result
 from logic.state import GAME, PLAYERS, State, draw_board
 
@@ -35,12 +36,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="who moves first (default: human)",
     )
     add_engine_options(parser, scoring="depth")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, scoring=None)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play one game; the exit status says how it ended."""
-    engine = engine_from(args)
+    engine = _engine_for_play(args)
     human = args.human
     computer = GAME.other_player(human)
     first = human if args.first == "human" else computer
@@ -77,6 +78,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"\n{draw_board(final)}")
     print(f"Result: {result(final)}")
     return EXIT_OK
+
+
+def _engine_for_play(args: argparse.Namespace) -> Engine:
+    """The engine to play against: depth scoring unless `--scoring` says otherwise, or lab
+    scoring for an engine that plays the lab's objective only (the Prolog engines)."""
+    if args.scoring is not None:
+        return engine_from(args)
+    args.scoring = "depth"
+    try:
+        return engine_from(args)
+    except EngineError:
+        args.scoring = "lab"
+        return engine_from(args)
 
 
 def _read_line(prompt: str, echo: bool) -> str:
