@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from compare.table import HEADER
 from logic.quote import quoted
@@ -22,6 +23,7 @@ _FIELD = re.compile(
 )
 _ACTION = re.compile(r"\[\s*(?P<player>\w+)\s*,\s*(?P<position>[-+]?\d+)\s*\]")
 _INTEGER = re.compile(r"[-+]?\d+")
+_FRACTION = re.compile(r"[-+]?\d+/(?P<denominator>\d+)")
 
 
 class RowError(ValueError):
@@ -83,8 +85,10 @@ def _unquote(text: str) -> str:
     return text
 
 
-def parse_row(text: str) -> tuple[State, Player, int, int]:
-    """State, player, position and value of one row, in any form of the dialect."""
+def parse_row(text: str) -> tuple[State, Player, int, int | Fraction]:
+    """State, player, position and value of one row, in any form of the dialect.
+
+    A value is an integer, or a fraction `p/q` as a depth-limited search writes it."""
     fields = split_fields(text)
     if len(fields) == len(HEADER) + 1 and fields[-1] == "":
         fields.pop()
@@ -98,9 +102,12 @@ def parse_row(text: str) -> tuple[State, Player, int, int]:
     except StateError as error:
         raise RowError(str(error)) from None
     position = _parse_position(position_text, player)
-    if not _INTEGER.fullmatch(value_text):
-        raise RowError(f"the value {quoted(value_text)} is not an integer")
-    return state, player, position, int(value_text)
+    if _INTEGER.fullmatch(value_text):
+        return state, player, position, int(value_text)
+    fraction = _FRACTION.fullmatch(value_text)
+    if fraction is not None and int(fraction["denominator"]) != 0:
+        return state, player, position, Fraction(value_text)
+    raise RowError(f"the value {quoted(value_text)} is not an integer or a fraction p/q")
 
 
 def _parse_position(text: str, player: Player) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from fractions import Fraction
 
 import pytest
 
@@ -54,8 +55,8 @@ def test_quoted_fields_may_hold_commas_and_doubled_quotes():
         ("x--------,o,10,0", "the position 10 is not a cell number 1..9"),
         ("x--------,o,five,0", "the position 'five' is not a cell number 1..9 or an action [o,N]"),
         ("x--------,o,[x,5],0", "the action [x,5] is not o's, the row's player"),
-        ("x--------,o,5,draw", "the value 'draw' is not an integer"),
-        ("x--------,o,5,0.5", "the value '0.5' is not an integer"),
+        ("x--------,o,5,draw", "the value 'draw' is not an integer or a fraction p/q"),
+        ("x--------,o,5,0.5", "the value '0.5' is not an integer or a fraction p/q"),
         ('"x--------,o,5,0', "a quote or bracket out of place"),
     ],
 )
@@ -86,7 +87,9 @@ def test_blank_lines_and_comments_are_skipped_and_line_numbers_kept():
     ])
     assert _rows(table) == [(7, "o-x------", "o", 4, 1)]
     assert [(bad.line, bad.reason) for bad in table.bad] == [
-        (5, "the value '0   # not a comment: a bad value' is not an integer"),
+        (
+            5, "the value '0   # not a comment: a bad value' is not an integer or a fraction p/q",
+        ),
     ]
 
 
@@ -124,6 +127,12 @@ def test_a_file_that_cannot_be_read_is_a_source_error(tmp_path, name, message):
 
 def _rows(table):
     return [(row.line, row.state, row.player, row.position, row.value) for row in table.rows]
+
+
+def test_a_depth_limited_search_writes_fractions_and_they_are_read():
+    assert parse_row("x--------,o,5,-1/3") == ("x--------", "o", 5, Fraction(-1, 3))
+    with pytest.raises(RowError, match="not an integer or a fraction"):
+        parse_row("x--------,o,5,1/0")
 
 
 def test_a_file_with_nul_bytes_is_not_a_table(tmp_path):
