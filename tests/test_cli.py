@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -115,3 +116,21 @@ def test_bytes_that_are_not_text_are_refused_like_any_bad_line(argv, stdin, surv
     )
     assert b"Traceback" not in result.stderr
     assert survivor.encode() in result.stdout
+
+
+def test_the_installed_package_finds_its_facts_and_prolog_files(tmp_path):
+    # Run from an empty directory, so `logic` comes from the installed package, not the tree.
+    probe = subprocess.run(
+        [sys.executable, "-c", "import logic; print(logic.__file__)"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    if probe.returncode != 0:
+        pytest.skip("minimax-lab is not installed in this Python (the README's test command is)")
+    assert "site-packages" in probe.stdout
+    engines = ["logic", "reference"] + (["prolog-tabled"] if shutil.which("swipl") else [])
+    for engine in engines:
+        result = subprocess.run(
+            [sys.executable, "-m", "logic", "decide", "o-x------", "o", "--engine", engine],
+            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        )
+        assert (result.returncode, result.stdout) == (EXIT_OK, "Action = [o,4], Value = 1.\n")
