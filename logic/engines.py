@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Protocol
 
 from logic import reference, rules
+from logic.batch import decide_each
 from logic.objective import LAB, Objective
 from logic.prolog_engine import PrologEngine, TabledPrologEngine
 from logic.state import BLANK, Player, State
@@ -103,12 +104,7 @@ class ReferenceEngine:
         return reference.get_action(from_state, to_state)
 
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        answers = {}
-        for state, player in positions:
-            decision = reference.minimax_decision(state, player, self.objective)
-            if decision is not None:
-                answers[state, player] = decision
-        return answers
+        return decide_each(self.minimax_decision, positions)
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         if reference.terminal_state(state, player) is not None:

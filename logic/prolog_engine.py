@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from logic.batch import decide_each
 from logic.objective import LAB, Objective
 from logic.state import Player, State
 from logic.terms import SV, Action, Decision
@@ -129,12 +130,7 @@ class PrologEngine:
         return Action(player, int(position))
 
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        answers = {}
-        for state, player in positions:
-            decision = self.minimax_decision(state, player)
-            if decision is not None:
-                answers[state, player] = decision
-        return answers
+        return decide_each(self.minimax_decision, positions)
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         pairs = (word.split(":") for word in self._ask(_query("move_values", state, player)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from logic import reference
+from logic.batch import decide_each
 from logic.engines import EngineError, Position
 from logic.objective import LAB, Objective
 from logic.search import Search, Value, reported
@@ -69,12 +70,7 @@ class SearchEngine:
         return Decision(action, self._reported(best.value, state))
 
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        answers = {}
-        for state, player in positions:
-            decision = self.minimax_decision(state, player)
-            if decision is not None:
-                answers[state, player] = decision
-        return answers
+        return decide_each(self.minimax_decision, positions)
 
     def move_values(self, state: State, player: Player) -> dict[int, Value]:
         """Each legal move's value, exact: every move searched with the full window."""
