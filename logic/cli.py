@@ -69,13 +69,8 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
 
 
-def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
-    """`--engine`, `--mode` and `--scoring`, shared by every command that asks an engine."""
-    parser.add_argument(
-        "--engine",
-        default="logic",
-        help=f"which program answers: {', '.join(engine_names())} (default: logic)",
-    )
+def add_objective_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
+    """`--mode` and `--scoring`: what the agent plays for (logic/objective.py)."""
     parser.add_argument(
         "--mode",
         default="win",
@@ -88,6 +83,22 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
         help=f"{' or '.join(SCORINGS)}: lab values are -1/0/1; depth makes a win in d plies "
         f"worth 10-d and a loss -(10-d) (default: {scoring})",
     )
+
+
+def objective_from(args: argparse.Namespace) -> Objective:
+    """The objective the options name."""
+    return Objective(args.mode, args.scoring)
+
+
+def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
+    """`--engine`, the objective's options, `--search` and `--depth`: the options of every
+    command that asks an engine."""
+    parser.add_argument(
+        "--engine",
+        default="logic",
+        help=f"which program answers: {', '.join(engine_names())} (default: logic)",
+    )
+    add_objective_options(parser, scoring)
     parser.add_argument(
         "--search",
         choices=SEARCHES,
@@ -121,7 +132,7 @@ def engine_from(args: argparse.Namespace) -> Engine:
     `--search alphabeta` or `--depth` ask for the reference engine's searches
     (`logic.search_engine`).
     """
-    objective = Objective(args.mode, args.scoring)
+    objective = objective_from(args)
     search, depth = getattr(args, "search", "minimax"), getattr(args, "depth", None)
     if search == "minimax" and depth is None:
         return make_engine(args.engine, objective)

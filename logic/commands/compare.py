@@ -17,9 +17,9 @@ from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
 from logic import reference
-from logic.cli import EXIT_OK, UsageError
+from logic.cli import EXIT_OK, UsageError, add_objective_options
 from logic.engines import Engine, Position, engine_names, make_engine
-from logic.objective import MODES, SCORINGS, Objective
+from logic.objective import Objective
 
 EXIT_DISAGREE = 1
 
@@ -54,10 +54,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="an external engine: run once under /bin/sh, sent 'STATE PLAYER' lines, answering "
         "one CSV row per line; repeatable",
     )
-    parser.add_argument("--mode", default="win", help=f"{' or '.join(MODES)} (default: win)")
-    parser.add_argument(
-        "--scoring", default="lab", help=f"{' or '.join(SCORINGS)} (default: lab)"
-    )
+    add_objective_options(parser)
     parser.add_argument(
         "--show", type=count, default=10, metavar="N",
         help="draw the first N disagreements of each source (default: 10)",

@@ -1,31 +1,8 @@
-"""Options of the search commands (`stats`, `tree`): what the agent plays for, and how deep."""
+"""Number options of the search commands (`tree --depth`, `tree --max-nodes`)."""
 
 from __future__ import annotations
 
 import argparse
-
-from logic.objective import MODES, SCORINGS, Objective
-
-
-def add_objective_options(parser: argparse.ArgumentParser) -> None:
-    """`--mode` and `--scoring`, as `logic.cli.add_engine_options` has them."""
-    parser.add_argument(
-        "--mode",
-        default="win",
-        help=f"{' or '.join(MODES)}: win is the lab's unbeatable agent, lose plays for the "
-        "worst outcome (default: win)",
-    )
-    parser.add_argument(
-        "--scoring",
-        default="lab",
-        help=f"{' or '.join(SCORINGS)}: lab values are -1/0/1; depth makes a win in d plies "
-        "worth 10-d and a loss -(10-d) (default: lab)",
-    )
-
-
-def objective_from(args: argparse.Namespace) -> Objective:
-    """The objective the options name."""
-    return Objective(args.mode, args.scoring)
 
 
 def drawn_plies(text: str) -> int:

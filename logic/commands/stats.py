@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_OK, add_position_arguments, plies
-from logic.commands.search_options import add_objective_options, objective_from
+from logic.cli import EXIT_OK, add_objective_options, add_position_arguments, objective_from, plies
 from logic.search import count_nodes
 from logic.state import parse_position
 

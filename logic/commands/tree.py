@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic.cli import EXIT_FALSE, EXIT_OK, UsageError, add_position_arguments
-from logic.commands.search_options import (
+from logic.cli import (
+    EXIT_FALSE,
+    EXIT_OK,
+    UsageError,
     add_objective_options,
+    add_position_arguments,
+    objective_from,
+)
+from logic.commands.search_options import (
     drawn_plies,
     node_limit,
-    objective_from,
 )
 from logic.state import is_terminal, parse_position
 from logic.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
