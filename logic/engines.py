@@ -16,7 +16,7 @@ from logic import reference, rules
 from logic.batch import decide_each
 from logic.objective import LAB, Objective
 from logic.prolog_engine import PrologEngine, TabledPrologEngine
-from logic.state import BLANK, Player, State
+from logic.state import BLANK, Player, State, canonical
 from logic.terms import SV, Action, Decision
 
 Position = tuple[State, Player]
@@ -179,16 +179,30 @@ class LogicEngine:
         ((player, position),) = rows
         return Action(player, position)
 
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+    def decisions(
+        self, positions: Iterable[Position], by: str | None = None
+    ) -> dict[Position, Decision]:
+        """All the positions' decisions in one query: `by="classes"` finds each symmetry
+        class's optimal moves once and carries them to its members (`class_decision/4`);
+        `by="lab"` asks the lab's `minimax_decision` of every position (`decision/4`).
+        By default, one position is asked the lab's way and several by classes."""
         program = self.program
         asked = list(positions)
-        for state, player in asked:
-            +program.asked(state, player)
+        by = by or ("lab" if len(asked) == 1 else "classes")
+        facts = [(program.asked, position) for position in asked]
+        if by == "classes":
+            classes = {(canonical(state), player) for state, player in asked}
+            facts += [(program.class_asked, position) for position in classes]
+            relation = program.class_decision
+        else:
+            relation = program.decision
+        for predicate, (state, player) in facts:
+            +predicate(state, player)
         try:
-            rows = _ask(program.decision, _var(), _var(), _var(), _var())
+            rows = _ask(relation, _var(), _var(), _var(), _var())
         finally:
-            for state, player in asked:
-                -program.asked(state, player)
+            for predicate, (state, player) in facts:
+                -predicate(state, player)
         return {
             (State(state), player): self._decision(state, player, position, utility)
             for state, player, position, utility in rows

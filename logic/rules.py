@@ -28,9 +28,10 @@ _PREDICATES = (
     "image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution, "
     "max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv, "
     "minimax_decision, asked, decision, "
+    "maps, class_asked, best_move, member_move, member_cell, class_decision, "
     "get_action"
 )
-_VARIABLES = "S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y"
+_VARIABLES = "S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y, I"
 _CELLS = "I1, I2, I3, I4, I5, I6, I7, I8, I9"
 _AGGREGATES = "min_, len_"
 
@@ -78,9 +79,12 @@ def load_program(goal: Objective = LAB) -> Program:
         image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution,
         max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv,
         minimax_decision, asked, decision,
+        maps, class_asked, best_move, member_move, member_cell, class_decision,
         get_action,
     ) = predicates.values()
-    S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y = pyDatalog.create_terms(_VARIABLES)
+    S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y, I = pyDatalog.create_terms(
+        _VARIABLES
+    )
     I1, I2, I3, I4, I5, I6, I7, I8, I9 = pyDatalog.create_terms(_CELLS)
     min_, len_ = pyDatalog.create_terms(_AGGREGATES)
 
@@ -180,6 +184,23 @@ def load_program(goal: Objective = LAB) -> Program:
     minimax_decision(S, P, C, V) <= max_value(S, P, N, V) & get_action(S, N, H, C)
     # asked(S, P) holds the positions a caller asserts; decision/4 answers them in one query.
     decision(S, P, C, V) <= asked(S, P) & minimax_decision(S, P, C, V)
+
+    # The same decisions, found once per symmetry class: the engine asserts the asked
+    # positions (asked) and their classes' representatives (class_asked).
+    # maps(Y, I, C): cell I of a state's image under the symmetry Y shows the state's cell C.
+    for cell, source in enumerate((I1, I2, I3, I4, I5, I6, I7, I8, I9), start=1):
+        maps(Y, cell, source) <= symmetry(Y, I1, I2, I3, I4, I5, I6, I7, I8, I9)
+    # best_move(K, P, C, V): C is one of the optimal moves of the representative K, value V.
+    best_move(K, P, C, V) <= (
+        class_asked(K, P) & max_value(K, P, N, V) & max_successor_value(K, P, C, D, W) & (W == V)
+    )
+    # member_move(T, P, I, V): in T, the image of K under Y, that optimal move is cell I.
+    member_move(T, P, I, V) <= (
+        best_move(K, P, C, V) & image(K, Y, T) & asked(T, P) & maps(Y, I, C)
+    )
+    # The lab's tie rule, in each member's own numbering: its lowest optimal cell.
+    (member_cell[T, P, V] == min_(I, order_by=I)) <= member_move(T, P, I, V)
+    class_decision(T, P, I, V) <= (member_cell[T, P, V] == I)
 
     # --- get_action -------------------------------------------------------------------------
     # get_action(From, To, [P, Pos]): To is From with cell Pos marked by P.

@@ -27,7 +27,8 @@ def reference_table(tables) -> str:
 
 @pytest.fixture(scope="module")
 def tables(logic_engine, reference_engine):
-    """Both engines' decisions on all positions; the logic one in a single pyDatalog query."""
+    """Both engines' decisions on all positions; the logic one in a single pyDatalog query
+    (by symmetry classes, as `minimax-lab table` asks it)."""
     return decision_tables([logic_engine, reference_engine], all_positions())
 
 
@@ -35,6 +36,13 @@ def test_the_engines_agree_on_every_position(tables):
     positions = all_positions()
     assert len(tables["logic"]) == len(tables["reference"]) == len(positions) == 9040
     assert disagreements(tables, positions) == []
+
+
+def test_the_labs_minimax_decision_agrees_on_every_position(logic_engine, tables):
+    # The lab's own rule, asked of every position rather than once per symmetry class.
+    lab_rule = logic_engine.decisions(all_positions(), by="lab")
+    assert len(lab_rule) == 9040
+    assert lab_rule == tables["reference"]
 
 
 @pytest.mark.parametrize("name", ["logic", "reference"])
