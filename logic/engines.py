@@ -187,25 +187,24 @@ class LogicEngine:
         `by="lab"` asks the lab's `minimax_decision` of every position (`decision/4`).
         By default, one position is asked the lab's way and several by classes."""
         program = self.program
-        asked = list(positions)
+        asked = set(positions)
         by = by or ("lab" if len(asked) == 1 else "classes")
-        facts = [(program.asked, position) for position in asked]
         if by == "classes":
-            classes = {(canonical(state), player) for state, player in asked}
-            facts += [(program.class_asked, position) for position in classes]
-            relation = program.class_decision
+            facts = {(canonical(state), player) for state, player in asked}
+            predicate, relation = program.class_asked, program.class_decision
         else:
-            relation = program.decision
-        for predicate, (state, player) in facts:
+            facts, predicate, relation = asked, program.asked, program.decision
+        for state, player in facts:
             +predicate(state, player)
         try:
             rows = _ask(relation, _var(), _var(), _var(), _var())
         finally:
-            for predicate, (state, player) in facts:
+            for state, player in facts:
                 -predicate(state, player)
         return {
             (State(state), player): self._decision(state, player, position, utility)
             for state, player, position, utility in rows
+            if (state, player) in asked
         }
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:

@@ -186,7 +186,7 @@ def load_program(goal: Objective = LAB) -> Program:
     decision(S, P, C, V) <= asked(S, P) & minimax_decision(S, P, C, V)
 
     # The same decisions, found once per symmetry class: the engine asserts the asked
-    # positions (asked) and their classes' representatives (class_asked).
+    # positions' class representatives (class_asked) and keeps the members it asked for.
     # maps(Y, I, C): cell I of a state's image under the symmetry Y shows the state's cell C.
     for cell, source in enumerate((I1, I2, I3, I4, I5, I6, I7, I8, I9), start=1):
         maps(Y, cell, source) <= symmetry(Y, I1, I2, I3, I4, I5, I6, I7, I8, I9)
@@ -195,9 +195,7 @@ def load_program(goal: Objective = LAB) -> Program:
         class_asked(K, P) & max_value(K, P, N, V) & max_successor_value(K, P, C, D, W) & (W == V)
     )
     # member_move(T, P, I, V): in T, the image of K under Y, that optimal move is cell I.
-    member_move(T, P, I, V) <= (
-        best_move(K, P, C, V) & image(K, Y, T) & asked(T, P) & maps(Y, I, C)
-    )
+    member_move(T, P, I, V) <= best_move(K, P, C, V) & image(K, Y, T) & maps(Y, I, C)
     # The lab's tie rule, in each member's own numbering: its lowest optimal cell.
     (member_cell[T, P, V] == min_(I, order_by=I)) <= member_move(T, P, I, V)
     class_decision(T, P, I, V) <= (member_cell[T, P, V] == I)
