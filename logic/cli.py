@@ -15,6 +15,7 @@ import importlib
 import re
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
@@ -34,7 +35,7 @@ COMMAND_MODULES = (
     "logic.commands.query",
     "logic.commands.repl",
 )
-_STATE_LIKE = re.compile(r"[-xoXO]{3,}")
+_STATE_LIKE = re.compile(r"[-xoXO]{2,}")
 
 
 class UsageError(Exception):
@@ -56,11 +57,19 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every subcommand."""
     parser = _Parser(prog=PROG, description="The Prolog minimax lab for tic-tac-toe, in pyDatalog.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
     return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("minimax-lab")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:

@@ -134,3 +134,9 @@ def test_the_installed_package_finds_its_facts_and_prolog_files(tmp_path):
             cwd=tmp_path, capture_output=True, text=True, timeout=120,
         )
         assert (result.returncode, result.stdout) == (EXIT_OK, "Action = [o,4], Value = 1.\n")
+
+
+def test_a_short_state_is_read_as_a_state_not_an_option(capsys):
+    status, _, err = run(capsys, "decide", "-x", "o")
+    assert status == EXIT_USAGE
+    assert "a state has 9 cells, '-x' has 2" in err
