@@ -15,7 +15,6 @@ import importlib
 import re
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
@@ -57,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every subcommand."""
     parser = _Parser(prog=PROG, description="The Prolog minimax lab for tic-tac-toe, in pyDatalog.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     for name in COMMAND_MODULES:
@@ -65,11 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _version() -> str:
-    try:
-        return metadata.version("minimax-lab")
-    except metadata.PackageNotFoundError:
-        return "(not installed)"
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked (importlib.metadata is slow to import)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("minimax-lab")
+        except metadata.PackageNotFoundError:
+            version = "(not installed)"
+        parser.exit(message=f"{PROG} {version}\n")
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:

@@ -140,3 +140,11 @@ def test_a_short_state_is_read_as_a_state_not_an_option(capsys):
     status, _, err = run(capsys, "decide", "-x", "o")
     assert status == EXIT_USAGE
     assert "a state has 9 cells, '-x' has 2" in err
+
+
+def test_version():
+    result = subprocess.run(
+        [sys.executable, "-m", "logic", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == EXIT_OK
+    assert result.stdout.startswith("minimax-lab ") and result.stdout.count("\n") == 1
