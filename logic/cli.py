@@ -74,7 +74,8 @@ class _Version(argparse.Action):
             version = metadata.version("minimax-lab")
         except metadata.PackageNotFoundError:
             version = "(not installed)"
-        parser.exit(message=f"{PROG} {version}\n")
+        print(f"{PROG} {version}")
+        parser.exit()
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:
