@@ -16,7 +16,7 @@ from logic import reference, rules
 from logic.batch import decide_each
 from logic.objective import LAB, Objective
 from logic.prolog_engine import PrologEngine, TabledPrologEngine
-from logic.state import BLANK, Player, State, canonical
+from logic.state import BLANK, EMPTY, PLAYERS, Player, State, canonical
 from logic.terms import SV, Action, Decision
 
 Position = tuple[State, Player]
@@ -75,12 +75,25 @@ class Engine(Protocol):
 
 
 class ReferenceEngine:
-    """The plain-Python reference of `logic/reference.py`."""
+    """The plain-Python reference of `logic/reference.py`.
+
+    Like the logic engine, it answers in a session: its first question about values solves
+    the whole game, with either player first and from either side (about 0.25 s), so that
+    every later answer is a memo lookup.
+    """
 
     name = "reference"
 
     def __init__(self, objective: Objective = LAB) -> None:
         self.objective = objective
+
+    def _session(self) -> None:
+        if self.objective in _SOLVED_BY_REFERENCE:
+            return
+        for player in PLAYERS:
+            reference.max_value(EMPTY, player, self.objective)
+            reference.min_value(EMPTY, player, self.objective)
+        _SOLVED_BY_REFERENCE.add(self.objective)
 
     def other_player(self, player: Player) -> Player:
         return reference.other_player(player)
@@ -92,12 +105,15 @@ class ReferenceEngine:
         return reference.terminal_state(state, player)
 
     def max_value(self, state: State, player: Player) -> SV:
+        self._session()
         return reference.max_value(state, player, self.objective)
 
     def min_value(self, state: State, player: Player) -> SV:
+        self._session()
         return reference.min_value(state, player, self.objective)
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        self._session()
         return reference.minimax_decision(state, player, self.objective)
 
     def get_action(self, from_state: State, to_state: State) -> Action | None:
@@ -109,6 +125,7 @@ class ReferenceEngine:
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         if reference.terminal_state(state, player) is not None:
             return {}
+        self._session()
         marks = _marks(state)
         return {
             cell: self.objective.reported(
@@ -116,6 +133,17 @@ class ReferenceEngine:
             )
             for cell, next_state in reference.moves(state, player)
         }
+
+
+_SOLVED_BY_REFERENCE: set[Objective] = set()
+"""The objectives whose whole game the reference's memo holds (it is shared process-wide)."""
+
+
+def forget_reference_values() -> None:
+    """Empty the reference's memo, and so end its sessions: the next answer starts cold."""
+    reference.max_value.cache_clear()
+    reference.min_value.cache_clear()
+    _SOLVED_BY_REFERENCE.clear()
 
 
 class LogicEngine:

@@ -27,8 +27,7 @@ from compare.grading import (
 from compare.positions import all_positions
 from compare.sources import read_rows
 from compare.table import write_table
-from logic import reference
-from logic.engines import make_engine
+from logic.engines import forget_reference_values, make_engine
 from logic.objective import LAB, Objective
 
 
@@ -229,8 +228,7 @@ def test_why_a_position_is_not_one_to_answer(position, fault):
 
 
 def test_a_table_of_9040_rows_is_checked_in_a_few_seconds(table_lines):
-    reference.max_value.cache_clear()
-    reference.min_value.cache_clear()
+    forget_reference_values()
     start = time.perf_counter()
     grade = graded(Truth(LAB), table_lines)
     took = time.perf_counter() - start

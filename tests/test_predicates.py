@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL, board
 
+from compare.positions import all_positions
+from logic import reference
+from logic.engines import forget_reference_values, make_engine
 from logic.state import EMPTY
 from logic.terms import SV, Action, Decision
 
@@ -125,3 +128,15 @@ def test_no_move_values_at_a_terminal_state(engine):
 def test_other_player(engine):
     assert engine.other_player("x") == "o"
     assert engine.other_player("o") == "x"
+
+
+def test_after_the_first_question_the_reference_answers_every_position_from_its_memo():
+    forget_reference_values()
+    engine = make_engine("reference")
+    engine.minimax_decision(EMPTY, "x")
+    misses = reference.max_value.cache_info().misses + reference.min_value.cache_info().misses
+    for state, player in all_positions():
+        engine.minimax_decision(state, player)
+        engine.min_value(state, engine.other_player(player))
+    after = reference.max_value.cache_info().misses + reference.min_value.cache_info().misses
+    assert after == misses

@@ -16,9 +16,8 @@ from compare.positions import all_positions
 from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
-from logic import reference
 from logic.cli import EXIT_OK, UsageError, add_objective_options
-from logic.engines import Engine, Position, engine_names, make_engine
+from logic.engines import Engine, Position, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
 
 EXIT_DISAGREE = 1
@@ -161,7 +160,7 @@ def grade_all(
     positions = all_positions()
     grades = []
     for engine in engines:
-        _forget_reference_values()
+        forget_reference_values()
         decisions, took = timed(
             f"engine {engine.name}", positions,
             lambda progress, engine=engine: engine.decisions(progress.iterate(positions)),
@@ -179,12 +178,6 @@ def grade_all(
         )
         grades.append(grade_command(truth, f"command {command}", result, positions))
     return grades
-
-
-def _forget_reference_values() -> None:
-    """Empty the reference's caches, so that every engine is timed from a cold start."""
-    reference.max_value.cache_clear()
-    reference.min_value.cache_clear()
 
 
 def timed(label: str, positions: tuple[Position, ...], work: Callable[[Progress], object]):
