@@ -84,6 +84,15 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("player", metavar="PLAYER", help="the player to move: x or o")
 
 
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """`--engine NAME`: which program answers (default: the pyDatalog one)."""
+    parser.add_argument(
+        "--engine",
+        default="logic",
+        help=f"which program answers: {', '.join(engine_names())} (default: logic)",
+    )
+
+
 def add_objective_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
     """`--mode` and `--scoring`: what the agent plays for (logic/objective.py)."""
     parser.add_argument(
@@ -108,11 +117,7 @@ def objective_from(args: argparse.Namespace) -> Objective:
 def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
     """`--engine`, the objective's options, `--search` and `--depth`: the options of every
     command that asks an engine."""
-    parser.add_argument(
-        "--engine",
-        default="logic",
-        help=f"which program answers: {', '.join(engine_names())} (default: logic)",
-    )
+    add_engine_argument(parser)
     add_objective_options(parser, scoring)
     parser.add_argument(
         "--search",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
-from logic.engines import engine_names, make_engine
+from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
+from logic.engines import make_engine
 from logic.toplevel.answers import FALSE, ask
 from logic.toplevel.errors import ANSWER_ERRORS, report
 
@@ -21,11 +21,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "goal", metavar="GOAL", help="e.g. 'minimax_decision(o-x------, o, Action, Value).'"
     )
-    parser.add_argument(
-        "--engine",
-        default="logic",
-        help=f"which program answers: {', '.join(engine_names())} (default: logic)",
-    )
+    add_engine_argument(parser)
     parser.set_defaults(run=run)
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_OK
-from logic.engines import engine_names
+from logic.cli import EXIT_OK, add_engine_argument
 from logic.toplevel import repl
 
 
@@ -16,11 +15,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Ask the lab's predicates as at SWI-Prolog's ?- prompt; :help inside for "
         "the predicates and commands. From a pipe, every goal's answers are printed.",
     )
-    parser.add_argument(
-        "--engine",
-        default="logic",
-        help=f"which program answers first: {', '.join(engine_names())} (default: logic)",
-    )
+    add_engine_argument(parser)
     parser.set_defaults(run=run)
 
 
