@@ -16,9 +16,11 @@ import threading
 from typing import Any
 
 from pyDatalog import pyDatalog
+from pyDatalog.pyParser import Term
 
-from facts import read_facts
+from facts import FactsError, load_game, read_facts
 from logic.objective import DEPTH_BASE, LAB, Objective
+from logic.slices import LINE_SEPARATOR, read_cells, read_lines
 
 _PREDICATES = (
     "player, other_player, blank, cell, line, symmetry, objective, depth_base, "
@@ -31,7 +33,7 @@ _PREDICATES = (
     "maps, class_asked, best_move, member_move, member_cell, class_decision, "
     "get_action"
 )
-_VARIABLES = "S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y, I"
+_VARIABLES = "L, S, P, O, N, C, V, W, B, D, E, H, M, T, U, G, Z, K, Y, I"
 _CELLS = "I1, I2, I3, I4, I5, I6, I7, I8, I9"
 _AGGREGATES = "min_, len_"
 
@@ -69,8 +71,11 @@ def forget_program() -> None:
 def load_program(goal: Objective = LAB) -> Program:
     """Clear this thread's pyDatalog database and state the program in it, playing for `goal`."""
     pyDatalog.clear()
-    names = [name.strip() for name in _PREDICATES.split(",")]
-    predicates = dict(zip(names, pyDatalog.create_terms(_PREDICATES), strict=True))
+    game = load_game()
+    if LINE_SEPARATOR in (*game.players, game.blank):
+        raise FactsError(f"a mark of the facts is {LINE_SEPARATOR!r}, which the rules keep "
+                         "to separate lines")
+    predicates = {name: Term(name) for name in _names(_PREDICATES)}
     (
         player, other_player, blank, cell, line, symmetry, objective, depth_base,
         move, successor,
@@ -82,11 +87,9 @@ def load_program(goal: Objective = LAB) -> Program:
         maps, class_asked, best_move, member_move, member_cell, class_decision,
         get_action,
     ) = predicates.values()
-    S, P, O, N, C, V, W, B, D, E, A, F, H, M, T, U, G, Z, K, Y, I = pyDatalog.create_terms(
-        _VARIABLES
-    )
-    I1, I2, I3, I4, I5, I6, I7, I8, I9 = pyDatalog.create_terms(_CELLS)
-    min_, len_ = pyDatalog.create_terms(_AGGREGATES)
+    L, S, P, O, N, C, V, W, B, D, E, H, M, T, U, G, Z, K, Y, I = _terms(_VARIABLES)
+    I1, I2, I3, I4, I5, I6, I7, I8, I9 = _terms(_CELLS)
+    min_, len_ = _terms(_AGGREGATES)
 
     # --- Game facts: other_player -----------------------------------------------------------
     # player(x). other_player(x, o). blank('-'). cell(1). line(1, 2, 3). symmetry(...): game.pl
@@ -101,13 +104,14 @@ def load_program(goal: Objective = LAB) -> Program:
     # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
     # move/4 is successor with the cell it marks: list_replace at one blank cell C.
     move(S, P, C, N) <= (
-        blank(B) & cell(C) & (S[C - 1] == B) & player(P) & (N == S[0 : C - 1] + P + S[C:])
+        player(P) & blank(B) & cell(C) & (S[C - 1] == B) & (N == S[0 : C - 1] + P + S[C:])
     )
     successor(S, P, N) <= move(S, P, C, N)
 
     # --- terminal_state (winning_config) ----------------------------------------------------
-    # winning_config(S, P): P holds the three cells of a line of the facts.
-    winning_config(S, P) <= line(A, E, F) & (M == S[A - 1] + S[E - 1] + S[F - 1]) & three(M, P)
+    # winning_config(S, P): P holds the three cells of a line of the facts: P P P is one of
+    # the lines of S, read side by side as slices of S (logic/slices.py).
+    winning_config(S, P) <= (L == read_lines(S, game.lines)) & three(M, P) & M.in_(L)
     three(M, P) <= player(P) & (M == P + P + P)
     some_line(S) <= winning_config(S, P)
     # member(-, S): a blank cell is left.
@@ -134,10 +138,10 @@ def load_program(goal: Objective = LAB) -> Program:
     # --- class values (symmetry) ------------------------------------------------------------
     # A state and its 8 images under symmetry/10 have the same values, so min_value and
     # max_value are asked of one representative per class, canon[S], the smallest image.
-    image(S, Y, T) <= symmetry(Y, I1, I2, I3, I4, I5, I6, I7, I8, I9) & (
-        T == S[I1 - 1] + S[I2 - 1] + S[I3 - 1] + S[I4 - 1] + S[I5 - 1]
-        + S[I6 - 1] + S[I7 - 1] + S[I8 - 1] + S[I9 - 1]
-    )
+    # image(S, Y, T): cell I of T is cell CI of S, for symmetry(Y, C1, ..., C9). One rule per
+    # symmetry of the facts, reading S's cells in that order as a few slices.
+    for name, cells in game.symmetries.items():
+        image(S, name, T) <= (T == read_cells(S, cells))
     (canon[S] == min_(T, order_by=T)) <= image(S, Y, T)
     # class_min(N, P, V): the value of min_value(N, P, sv(_, V)). A session starts `solving`:
     # values are derived by the rules below. Once the engine has asked for every class at
@@ -205,3 +209,14 @@ def load_program(goal: Objective = LAB) -> Program:
     get_action(S, N, P, C) <= move(S, P, C, N)
 
     return Program(predicates)
+
+
+def _names(names: str) -> list[str]:
+    """The names of a comma-separated list."""
+    return [name.strip() for name in names.split(",")]
+
+
+def _terms(names: str) -> list[Term]:
+    """pyDatalog terms for the comma-separated names: what `pyDatalog.create_terms` makes,
+    without its look at the caller's stack, which costs a cold start about 15 ms."""
+    return [Term(name) for name in _names(names)]

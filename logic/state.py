@@ -12,6 +12,7 @@ from typing import NewType
 
 from facts import load_game
 from logic.quote import quoted
+from logic.slices import runs
 
 GAME = load_game()
 BLANK = GAME.blank
@@ -26,6 +27,8 @@ Player = str
 """`x` or `o`."""
 
 EMPTY = State(BLANK * SIZE)
+_IMAGES = tuple(runs(cells) for cells in GAME.symmetries.values())
+_LINES = tuple((a - 1, b - 1, c - 1) for a, b, c in GAME.lines)
 _LIST = re.compile(r"\[(.*)\]", re.DOTALL)
 
 
@@ -67,12 +70,15 @@ def to_prolog(state: State) -> str:
 
 def has_line(state: str, player: Player) -> bool:
     """True if `player` holds all three cells of one of the game's lines."""
-    return any(all(state[cell - 1] == player for cell in line) for line in GAME.lines)
+    return any(state[a] == state[b] == state[c] == player for a, b, c in _LINES)
 
 
 def winner(state: State) -> Player | None:
     """The player who has a line, if any (a legal state has at most one)."""
-    return next((player for player in PLAYERS if has_line(state, player)), None)
+    for a, b, c in _LINES:
+        if state[a] == state[b] == state[c] != BLANK:
+            return state[a]
+    return None
 
 
 def is_full(state: State) -> bool:
@@ -160,8 +166,8 @@ def parse_position(state_text: str, player_text: str) -> tuple[State, Player]:
 
 def symmetries(state: State) -> Iterator[State]:
     """The 8 images of `state` under the symmetries of the square (facts `symmetry/10`)."""
-    for cells in GAME.symmetries.values():
-        yield State("".join(state[cell - 1] for cell in cells))
+    for image in _IMAGES:
+        yield State("".join(state[run] for run in image))
 
 
 def canonical(state: State) -> State:

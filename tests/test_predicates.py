@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL, board
+from pyDatalog import pyDatalog
 
-from compare.positions import all_positions
+from compare.positions import all_positions, reachable_states
 from logic import reference
 from logic.engines import forget_reference_values, make_engine
-from logic.state import EMPTY
+from logic.state import EMPTY, GAME, PLAYERS
 from logic.terms import SV, Action, Decision
 
 DECISIONS = {**LAB_CASES, **TACTICS}
@@ -140,3 +141,35 @@ def test_after_the_first_question_the_reference_answers_every_position_from_its_
         engine.min_value(state, engine.other_player(player))
     after = reference.max_value.cache_info().misses + reference.min_value.cache_info().misses
     assert after == misses
+
+
+def ask_rows(predicate, *args) -> list[tuple]:
+    """The rows of the variables of one query to a predicate of the rules."""
+    return list(predicate(*args).data)
+
+
+def fresh():
+    return pyDatalog.Variable()
+
+
+@pytest.fixture(scope="module")
+def every_state() -> list[str]:
+    """Every state play reaches, with either player first, terminal or not."""
+    return sorted(reachable_states("x") | reachable_states("o"))
+
+
+def test_the_rules_winning_config_holds_where_the_references_does(logic_engine, every_state):
+    program = logic_engine.program
+    for state in every_state:
+        winners = {player for (player,) in ask_rows(program.winning_config, state, fresh())}
+        assert winners == {player for player in PLAYERS if reference.winning_config(state, player)}
+
+
+def test_the_rules_image_of_a_state_under_each_symmetry_of_the_facts(logic_engine, every_state):
+    program = logic_engine.program
+    for state in every_state:
+        images = dict(ask_rows(program.image, state, fresh(), fresh()))
+        assert images == {
+            name: "".join(state[cell - 1] for cell in cells)
+            for name, cells in GAME.symmetries.items()
+        }
