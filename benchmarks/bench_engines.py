@@ -5,10 +5,13 @@ Workloads, each a fresh process so start-up is included:
   decide-corner  `minimax-lab decide x-------- o`   (a further move)
   table          `minimax-lab table`                 (all 9040 decisions)
 and, in one process, a session of the logic engine: its first `minimax_decision` (which solves
-every symmetry class) and the median of the decisions after it.
+every symmetry class) and the median of the decisions after it; and the reference engine's
+whole table computed from a cold memo, and its warm decisions.
 
-The yardsticks run in the same session: the lab's untabled Prolog program (`prolog`) and the
-same program tabled (`prolog-tabled`) when `swipl` is installed; the reference engine always.
+Each run takes every engine in turn, so that the machine's drift over the session falls on all
+engines alike. The yardsticks run in the same session: the lab's untabled Prolog program
+(`prolog`) and the same program tabled (`prolog-tabled`) when `swipl` is installed; the
+reference engine always.
 
     python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference,prolog,...]
 """
@@ -58,6 +61,11 @@ def time_session(runs: int) -> tuple[list[float], list[float]]:
         "    start = time.perf_counter(); engine.minimax_decision(state, player)\n"
         "    print(time.perf_counter() - start)\n"
     )
+    return _first_and_later(script, runs)
+
+
+def _first_and_later(script: str, runs: int) -> tuple[list[float], list[float]]:
+    """Run `script` `runs` times in fresh processes; its first printed time, and the others."""
     first, later = [], []
     for run in range(runs):
         out = subprocess.run(
@@ -67,6 +75,24 @@ def time_session(runs: int) -> tuple[list[float], list[float]]:
         first.append(float(out[0]))
         later.extend(float(value) for value in out[1:])
     return first, later
+
+
+def time_reference(runs: int) -> tuple[list[float], list[float]]:
+    """Seconds of the reference engine's whole table from a cold memo, and of warm decisions."""
+    script = (
+        "import random, sys, time\n"
+        "from compare.positions import all_positions\n"
+        "from logic.engines import forget_reference_values, make_engine\n"
+        "positions = all_positions()\n"
+        "engine = make_engine('reference')\n"
+        "forget_reference_values()\n"
+        "start = time.perf_counter(); engine.decisions(positions)\n"
+        "print(time.perf_counter() - start)\n"
+        "for state, player in random.Random(int(sys.argv[1])).sample(positions, 50):\n"
+        "    start = time.perf_counter(); engine.minimax_decision(state, player)\n"
+        "    print(time.perf_counter() - start)\n"
+    )
+    return _first_and_later(script, runs)
 
 
 def cpu_name() -> str:
@@ -94,10 +120,10 @@ def main() -> None:
     print(f"| workload | engine | median s | min s | max s | {header} |")
     print("| --- | --- | ---: | ---: | ---: |" + " ---: |" * len(YARDSTICKS))
     for workload, argv in WORKLOADS.items():
-        samples = {
-            engine: [time_command([*argv, "--engine", engine]) for _ in range(args.runs)]
-            for engine in engines
-        }
+        samples: dict[str, list[float]] = {engine: [] for engine in engines}
+        for _ in range(args.runs):
+            for engine in engines:
+                samples[engine].append(time_command([*argv, "--engine", engine]))
         medians = {engine: statistics.median(runs) for engine, runs in samples.items()}
         for engine, runs in samples.items():
             ratios = " | ".join(
@@ -113,6 +139,11 @@ def main() -> None:
           f"(min {min(first):.2f}, max {max(first):.2f}); "
           f"{len(later)} later decisions median {statistics.median(later) * 1000:.1f} ms, "
           f"max {max(later) * 1000:.1f} ms")
+    table, warm = time_reference(args.runs)
+    print("reference, one process: whole table from a cold memo median "
+          f"{statistics.median(table):.3f} s (min {min(table):.3f}, max {max(table):.3f}); "
+          f"{len(warm)} warm decisions median {statistics.median(warm) * 1e6:.1f} us, "
+          f"max {max(warm) * 1e6:.1f} us")
 
 
 if __name__ == "__main__":

@@ -120,7 +120,12 @@ class ReferenceEngine:
         return reference.get_action(from_state, to_state)
 
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        return decide_each(self.minimax_decision, positions)
+        """Each position's decision, the memo shared between them: no session, so that one
+        decision solves only the game below its position."""
+        return decide_each(
+            lambda state, player: reference.minimax_decision(state, player, self.objective),
+            positions,
+        )
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         if reference.terminal_state(state, player) is not None:
