@@ -155,7 +155,7 @@ class LogicEngine:
     """The pyDatalog program of `logic/rules.py`: each answer is one query to pyDatalog.
 
     `decisions` answers a batch of positions in one query. The other questions are answered
-    in a session: the first of them solves every symmetry class in one query (about 2 s) and
+    in a session: the first of them solves every symmetry class in one query (about 1.7 s) and
     asserts the values as facts, so that every later answer is a lookup (a few ms).
     Engines for different objectives may live side by side: each query makes sure the calling
     thread's database holds this engine's program (reloading it, and so a new session, if not).
