@@ -44,6 +44,18 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse, with one-line errors and compact states such as `---------` read as arguments."""
 
+    commands: argparse._SubParsersAction | None = None
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's, but an argument no command takes is reported with that command's
+        help to see, not the top level's."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            choices = self.commands.choices if self.commands else {}
+            command = choices.get(getattr(parsed, "command", None), self)
+            command.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
@@ -59,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    parser.commands = commands
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
     return parser

@@ -55,7 +55,10 @@ def test_decide_at_a_terminal_state_is_false(capsys, engine):
         (["table", "--engine", "nope"], "unknown engine 'nope'"),
         (["decide", "x--------"], "required: PLAYER"),
         (["decide"], "required: STATE, PLAYER"),
-        (["dance"], "invalid choice: 'dance'"),
+        (["dance"], "invalid choice: 'dance' (choose from 'decide', "),
+        (["decide", "x--------", "o", "extra"],
+         "unrecognized arguments: extra (see 'minimax-lab decide --help')"),
+        (["table", "--bogus"], "unrecognized arguments: --bogus (see 'minimax-lab table --help')"),
         ([], "required: COMMAND"),
     ],
 )

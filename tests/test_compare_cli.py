@@ -112,6 +112,20 @@ class OneWrongMove(ReferenceEngine):
         return answers
 
 
+def test_an_interrupted_run_keeps_the_last_json_report(capsys, monkeypatch, table_file, tmp_path):
+    report = tmp_path / "report.json"
+    report.write_text('{"status": 0}\n', encoding="utf-8")
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("logic.commands.compare.grade_all", interrupted)
+    status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
+    assert status == 130
+    assert report.read_text(encoding="utf-8") == '{"status": 0}\n'
+
+
+
 def test_engines_side_by_side_each_against_the_reference(capsys, monkeypatch):
     monkeypatch.setitem(engines.ENGINES, "one-wrong-move", OneWrongMove)
     status, out, err = compare(capsys, "--engines", "reference,one-wrong-move", "--show", "0")

@@ -8,7 +8,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
 
 from compare.external import run_command
 from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_table
@@ -113,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         try:
             tables = [read_table(path) for path in args.against]
-            json_out = open_output(args.json)
+            check_output(args.json)
         except SourceError as error:
             raise UsageError(str(error)) from None
         grades = grade_all(objective, engines, tables, args)
@@ -122,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
             getattr(engine, "close", lambda: None)()
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
     sys.stdout.write(text_report(grades, args.show, args.list))
-    if json_out is not None:
-        with json_out:
+    if args.json is not None:
+        with open(args.json, "w", encoding="utf-8") as json_out:
             json.dump(json_report(grades, objective, status), json_out, indent=1)
             json_out.write("\n")
     return status
@@ -142,12 +141,15 @@ def engine_list(text: str | None) -> list[str]:
     return names
 
 
-def open_output(path: str | None) -> TextIO | None:
-    """The `--json` file, opened before the run so that a bad path is a usage error."""
+def check_output(path: str | None) -> None:
+    """Make sure before the run that the `--json` file can be written, so that a bad path is a
+    usage error; it is opened for appending, so that what it holds is kept until the report
+    replaces it after the run."""
     if path is None:
-        return None
+        return
     try:
-        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - written after the run
+        with open(path, "a", encoding="utf-8"):
+            pass
     except OSError as error:
         raise SourceError(f"cannot write {path}: {error.strerror or error}") from None
 
