@@ -18,7 +18,7 @@ from typing import Any
 from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
-from facts import FactsError, load_game, read_facts
+from facts import Fact, FactsError, read_facts
 from logic.objective import DEPTH_BASE, LAB, Objective
 from logic.slices import LINE_SEPARATOR, read_cells, read_lines
 
@@ -71,10 +71,8 @@ def forget_program() -> None:
 def load_program(goal: Objective = LAB) -> Program:
     """Clear this thread's pyDatalog database and state the program in it, playing for `goal`."""
     pyDatalog.clear()
-    game = load_game()
-    if LINE_SEPARATOR in (*game.players, game.blank):
-        raise FactsError(f"a mark of the facts is {LINE_SEPARATOR!r}, which the rules keep "
-                         "to separate lines")
+    facts = read_facts()
+    lines, symmetries = _shapes(facts)
     predicates = {name: Term(name) for name in _names(_PREDICATES)}
     (
         player, other_player, blank, cell, line, symmetry, objective, depth_base,
@@ -93,7 +91,7 @@ def load_program(goal: Objective = LAB) -> Program:
 
     # --- Game facts: other_player -----------------------------------------------------------
     # player(x). other_player(x, o). blank('-'). cell(1). line(1, 2, 3). symmetry(...): game.pl
-    for name, args in read_facts():
+    for name, args in facts:
         pyDatalog.assert_fact(name, *args)
     # objective(Sign, Scoring): the program's parameter (logic/objective.py): Sign 1 plays to
     # win, -1 to lose; Scoring lab or depth. depth_base(10): a win on k marks is worth 10 - k.
@@ -111,7 +109,7 @@ def load_program(goal: Objective = LAB) -> Program:
     # --- terminal_state (winning_config) ----------------------------------------------------
     # winning_config(S, P): P holds the three cells of a line of the facts: P P P is one of
     # the lines of S, read side by side as slices of S (logic/slices.py).
-    winning_config(S, P) <= (L == read_lines(S, game.lines)) & three(M, P) & M.in_(L)
+    winning_config(S, P) <= (L == read_lines(S, lines)) & three(M, P) & M.in_(L)
     three(M, P) <= player(P) & (M == P + P + P)
     some_line(S) <= winning_config(S, P)
     # member(-, S): a blank cell is left.
@@ -140,7 +138,7 @@ def load_program(goal: Objective = LAB) -> Program:
     # max_value are asked of one representative per class, canon[S], the smallest image.
     # image(S, Y, T): cell I of T is cell CI of S, for symmetry(Y, C1, ..., C9). One rule per
     # symmetry of the facts, reading S's cells in that order as a few slices.
-    for name, cells in game.symmetries.items():
+    for name, *cells in symmetries:
         image(S, name, T) <= (T == read_cells(S, cells))
     (canon[S] == min_(T, order_by=T)) <= image(S, Y, T)
     # class_min(N, P, V): the value of min_value(N, P, sv(_, V)). A session starts `solving`:
@@ -209,6 +207,20 @@ def load_program(goal: Objective = LAB) -> Program:
     get_action(S, N, P, C) <= move(S, P, C, N)
 
     return Program(predicates)
+
+
+def _shapes(facts: list[Fact]) -> tuple[list[tuple], list[tuple]]:
+    """The arguments of the facts `line/3` and `symmetry/10`, which the rules spell as slices,
+    once checked that there are lines and that no mark is the line separator."""
+    lines = [args for name, args in facts if name == "line"]
+    symmetries = [args for name, args in facts if name == "symmetry"]
+    marks = [args[0] for name, args in facts if name in ("player", "blank")]
+    if not lines:
+        raise FactsError("the facts hold no line/3: no player could ever win")
+    if LINE_SEPARATOR in marks:
+        raise FactsError(f"a mark of the facts is {LINE_SEPARATOR!r}, which the rules keep "
+                         "to separate lines")
+    return lines, symmetries
 
 
 def _names(names: str) -> list[str]:

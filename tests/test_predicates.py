@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL, board
 from pyDatalog import pyDatalog
 
 from compare.positions import all_positions, reachable_states
-from logic import reference
+from facts import FactsError, read_facts
+from logic import reference, rules
 from logic.engines import forget_reference_values, make_engine
 from logic.state import EMPTY, GAME, PLAYERS
 from logic.terms import SV, Action, Decision
@@ -173,3 +176,22 @@ def test_the_rules_image_of_a_state_under_each_symmetry_of_the_facts(logic_engin
             name: "".join(state[cell - 1] for cell in cells)
             for name, cells in GAME.symmetries.items()
         }
+
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda fact: [] if fact[0] == "line" else [fact], "the facts hold no line/3"),
+        (lambda fact: [("player", ("|",))] if fact == ("player", ("o",)) else [fact],
+         "a mark of the facts is '|'"),
+    ],
+)
+def test_the_rules_refuse_facts_they_cannot_spell(monkeypatch, change, message):
+    facts = [changed for fact in read_facts() for changed in change(fact)]
+    monkeypatch.setattr(rules, "read_facts", lambda: facts)
+    try:
+        with pytest.raises(FactsError, match=re.escape(message)):
+            rules.load_program()
+    finally:
+        rules.forget_program()
