@@ -8,17 +8,25 @@ and, in one process, a session of the logic engine: its first `minimax_decision`
 every symmetry class) and the median of the decisions after it; and the reference engine's
 whole table computed from a cold memo, and its warm decisions.
 
+Before timing, the project's modules are compiled to bytecode, as `pip install` does: each run
+then starts as an installed minimax-lab does, not compiling every module again (which a
+checkout pays when PYTHONDONTWRITEBYTECODE is set, about 50 ms a process).
+
 Each run takes every engine in turn, so that the machine's drift over the session falls on all
 engines alike. The yardsticks run in the same session: the lab's untabled Prolog program
-(`prolog`) and the same program tabled (`prolog-tabled`) when `swipl` is installed; the
-reference engine always.
+(`prolog`) and the same program tabled (`prolog-tabled`) when `swipl` is installed, else the
+reference engine.
 
-    python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference,prolog,...]
+    .venv/bin/python benchmarks/bench_engines.py [--runs 5] [--engines logic,reference,...]
+
+with the Python minimax-lab is installed in (the README's test command makes `.venv`);
+`--engines` chooses the engines to time, and the yardsticks are always added to them.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import platform
 import random
 import shutil
@@ -34,16 +42,24 @@ WORKLOADS = {
     "decide-corner": ["decide", "x--------", "o"],
     "table": ["table"],
 }
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout whose `logic` package is timed."""
 HAS_SWIPL = shutil.which("swipl") is not None
 YARDSTICKS = ["prolog", "prolog-tabled"] if HAS_SWIPL else ["reference"]
 DEFAULT_ENGINES = "logic,reference" + (",prolog,prolog-tabled" if HAS_SWIPL else "")
+
+
+def compile_project() -> None:
+    """Compile the project's packages to bytecode in place, as an installation would."""
+    for package in ("facts", "logic", "compare"):
+        compileall.compile_dir(ROOT / package, quiet=1)
 
 
 def time_command(argv: list[str]) -> float:
     """Wall-clock seconds of one run of `python -m logic ARGV`, output discarded."""
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "logic", *argv], check=True, stdout=subprocess.DEVNULL
+        [sys.executable, "-m", "logic", *argv], check=True, stdout=subprocess.DEVNULL, cwd=ROOT
     )
     return time.perf_counter() - start
 
@@ -70,7 +86,7 @@ def _first_and_later(script: str, runs: int) -> tuple[list[float], list[float]]:
     for run in range(runs):
         out = subprocess.run(
             [sys.executable, "-c", script, str(run)], check=True, capture_output=True, text=True,
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=ROOT,
         ).stdout.split()
         first.append(float(out[0]))
         later.extend(float(value) for value in out[1:])
@@ -113,13 +129,14 @@ def main() -> None:
     args = parser.parse_args()
     engines = args.engines.split(",")
     engines += [yardstick for yardstick in YARDSTICKS if yardstick not in engines]
+    compile_project()
 
     print(f"# {date.today()} · {cpu_name()} · {platform.python_version()} · "
           f"{args.runs} runs each, medians")
     header = " | ".join(f"x {yardstick}" for yardstick in YARDSTICKS)
     print(f"| workload | engine | median s | min s | max s | {header} |")
     print("| --- | --- | ---: | ---: | ---: |" + " ---: |" * len(YARDSTICKS))
-    for workload, argv in WORKLOADS.items():
+    for argv in WORKLOADS.values():
         samples: dict[str, list[float]] = {engine: [] for engine in engines}
         for _ in range(args.runs):
             for engine in engines:
@@ -129,7 +146,7 @@ def main() -> None:
             ratios = " | ".join(
                 f"{medians[engine] / medians[yardstick]:.2f}" for yardstick in YARDSTICKS
             )
-            print(f"| {workload} | {engine} | {medians[engine]:.2f} | {min(runs):.2f} | "
+            print(f"| `{' '.join(argv)}` | {engine} | {medians[engine]:.2f} | {min(runs):.2f} | "
                   f"{max(runs):.2f} | {ratios} |")
 
     first, later = time_session(args.runs)

@@ -10,7 +10,7 @@ import sys
 import pytest
 from boards import LAB_CASES
 
-from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
 from logic.state import to_prolog
 
 
@@ -151,3 +151,19 @@ def test_version():
     )
     assert result.returncode == EXIT_OK
     assert result.stdout.startswith("minimax-lab ") and result.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_command_line_naming_its_command_builds_only_that_one(name):
+    assert list(build_parser(name).commands.choices) == [name]
+
+
+def test_the_top_level_knows_every_command_in_help_order(capsys):
+    assert tuple(build_parser().commands.choices) == COMMANDS
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert exited.value.code == EXIT_OK
+    assert [out.index(f"    {name} ") for name in COMMANDS] == sorted(
+        out.index(f"    {name} ") for name in COMMANDS
+    )

@@ -1,1 +1,1 @@
-"""The subcommands of `minimax-lab`, one module each (see `logic.cli.COMMAND_MODULES`)."""
+"""The subcommands of `minimax-lab`, one module each (see `logic.cli.COMMANDS`)."""
