@@ -64,6 +64,14 @@ def time_command(argv: list[str]) -> float:
     return time.perf_counter() - start
 
 
+WARM_DECISIONS = (
+    "for state, player in random.Random(int(sys.argv[1])).sample(all_positions(), 50):\n"
+    "    start = time.perf_counter(); engine.minimax_decision(state, player)\n"
+    "    print(time.perf_counter() - start)\n"
+)
+"""The end of a timing script: 50 positions drawn by the run's seed, each decision's time."""
+
+
 def time_session(runs: int) -> tuple[list[float], list[float]]:
     """Seconds of the logic engine's first decision in a fresh process, and of later ones."""
     script = (
@@ -73,11 +81,8 @@ def time_session(runs: int) -> tuple[list[float], list[float]]:
         "engine = make_engine('logic')\n"
         "start = time.perf_counter(); engine.minimax_decision('---------', 'x')\n"
         "print(time.perf_counter() - start)\n"
-        "for state, player in random.Random(int(sys.argv[1])).sample(all_positions(), 50):\n"
-        "    start = time.perf_counter(); engine.minimax_decision(state, player)\n"
-        "    print(time.perf_counter() - start)\n"
     )
-    return _first_and_later(script, runs)
+    return _first_and_later(script + WARM_DECISIONS, runs)
 
 
 def _first_and_later(script: str, runs: int) -> tuple[list[float], list[float]]:
@@ -104,11 +109,8 @@ def time_reference(runs: int) -> tuple[list[float], list[float]]:
         "forget_reference_values()\n"
         "start = time.perf_counter(); engine.decisions(positions)\n"
         "print(time.perf_counter() - start)\n"
-        "for state, player in random.Random(int(sys.argv[1])).sample(positions, 50):\n"
-        "    start = time.perf_counter(); engine.minimax_decision(state, player)\n"
-        "    print(time.perf_counter() - start)\n"
     )
-    return _first_and_later(script, runs)
+    return _first_and_later(script + WARM_DECISIONS, runs)
 
 
 def cpu_name() -> str:
