@@ -2,6 +2,6 @@
 
 import sys
 
-from logic.cli import main
+from logic.launch import main
 
 sys.exit(main())

@@ -5,7 +5,8 @@ its subparser and sets `run`; `COMMANDS` lists them in help order.
 
 Exit status: 0 on success, 1 when the answer is `false.` (no decision at a terminal state),
 2 on bad input (a usage error, a state or player that cannot be read, an illegal position,
-an unknown engine, mode or scoring) or output that cannot be written, 130 when interrupted.
+an unknown engine, mode or scoring) or output that cannot be written, 130 when interrupted
+(Ctrl-C), 143 on SIGTERM, 129 on SIGHUP.
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ import re
 import sys
 from collections.abc import Sequence
 
+from logic import interrupts
 from logic.engines import Engine, EngineError, engine_names, make_engine
+from logic.launch import say
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
+from logic.quote import quoted
 from logic.search_engine import SEARCHES, SearchEngine
 from logic.state import StateError
 
 PROG = "minimax-lab"
-EXIT_OK, EXIT_FALSE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
 COMMANDS = ("decide", "table", "compare", "play", "explain", "stats", "tree", "query", "repl")
 """The subcommands, in help order; command NAME lives in the module `logic.commands.NAME`."""
 _STATE_LIKE = re.compile(r"[-xoXO]{2,}")
@@ -142,13 +146,18 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
 
 def plies(text: str) -> int:
     """The value of `--depth`: a whole number of plies, 1 or more."""
+    return whole_number(text, 1, "a depth is a number of plies, 1 or more")
+
+
+def whole_number(text: str, least: int, meaning: str) -> int:
+    """`text` as a whole number of at least `least`; else an argparse error saying `meaning`."""
     try:
-        depth = int(text)
+        number = int(text) if text.strip().isascii() else least - 1
     except ValueError:
-        depth = 0
-    if depth < 1:
-        raise argparse.ArgumentTypeError(f"a depth is a number of plies, 1 or more, not {text!r}")
-    return depth
+        number = least - 1
+    if number < least:
+        raise argparse.ArgumentTypeError(f"{meaning}, not {quoted(text)}")
+    return number
 
 
 def engine_from(args: argparse.Namespace) -> Engine:
@@ -173,7 +182,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv and sys.stdin.isatty():
         argv = ["repl"]
-    _read_undecodable_input_as_replacement_characters()
     try:
         named = argv[0] if argv and argv[0] in COMMANDS else None
         args = build_parser(named).parse_args(argv)
@@ -181,22 +189,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return status
     except (UsageError, StateError, EngineError, ObjectiveError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        say(f"{PROG}: error: {error}")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interrupt:
+        say(f"{PROG}: {interrupts.interrupted(interrupt)}")
+        return interrupts.exit_status(interrupt)
     except BrokenPipeError:
         sys.stderr.close()
         return EXIT_OK
     except OSError as error:
-        print(f"{PROG}: error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        say(f"{PROG}: error: cannot write the output: {error.strerror or error}")
         return EXIT_USAGE
 
-
-def _read_undecodable_input_as_replacement_characters() -> None:
-    """Bytes that are not text in the input become U+FFFD, so a REPL or a game goes on and
-    the line is refused as any other bad line is."""
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")

@@ -27,6 +27,7 @@ from logic.state import (
 SIDE = 3
 _CELL = re.compile(r"\s*(\d+)\s*")
 _ROW_COLUMN = re.compile(r"\s*(\d+)[\s,]+(\d+)\s*")
+_DIGITS = 4
 
 
 class MoveError(ValueError):
@@ -37,13 +38,15 @@ def parse_move(text: str, state: State) -> int:
     """The cell (1..9) a human means by `5` or by `row col` (rows and columns 0..2)."""
     cell_match, row_column_match = _CELL.fullmatch(text), _ROW_COLUMN.fullmatch(text)
     if cell_match is not None:
-        cell = int(cell_match.group(1))
+        cell = _small(cell_match.group(1))
         if not 1 <= cell <= SIDE * SIDE:
-            raise MoveError(f"there is no cell {cell}; the cells are 1 to 9")
+            raise MoveError(f"there is no cell {_shown(cell_match.group(1))}; the cells are 1 to 9")
     elif row_column_match is not None:
-        row, column = (int(group) for group in row_column_match.groups())
+        row, column = (_small(group) for group in row_column_match.groups())
         if not (0 <= row < SIDE and 0 <= column < SIDE):
-            raise MoveError(f"there is no row {row}, column {column}; rows and columns are 0 to 2")
+            shown_row, shown_column = (_shown(group) for group in row_column_match.groups())
+            raise MoveError(f"there is no row {shown_row}, column {shown_column}; "
+                            "rows and columns are 0 to 2")
         cell = row * SIDE + column + 1
     else:
         raise MoveError(
@@ -53,6 +56,16 @@ def parse_move(text: str, state: State) -> int:
     if state[cell - 1] != BLANK:
         raise MoveError(f"cell {cell} is taken by {state[cell - 1]}; choose a blank cell")
     return cell
+
+
+def _small(digits: str) -> int:
+    """The number `digits` spell, or -1 for one too long to be a cell, row or column."""
+    return int(digits) if len(digits) <= _DIGITS else -1
+
+
+def _shown(digits: str) -> str:
+    """`digits` as typed, or quoted in part when there are too many to be a cell."""
+    return digits if len(digits) <= _DIGITS else quoted(digits)
 
 
 def mark(state: State, cell: int, player: Player) -> State:

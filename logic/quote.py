@@ -1,4 +1,5 @@
-"""User text quoted in a message: its repr, cut to a readable length."""
+"""User text in a message: quoted (its repr, cut to a readable length) or escaped (shown as
+it is, but for the characters a terminal would act on)."""
 
 from __future__ import annotations
 
@@ -12,3 +13,14 @@ def quoted(text: str, limit: int = LIMIT) -> str:
         return shown
     keep = (limit - 5) // 2
     return f"{shown[:keep]} ... {shown[-keep:]}"
+
+
+def escaped(text: str) -> str:
+    """`text` with every character that is not printable (terminal escape sequences, carriage
+    returns, bells) written as its Python escape; line breaks are kept."""
+    if text.isprintable():
+        return text
+    return "\n".join(
+        "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+        for line in text.split("\n")
+    )

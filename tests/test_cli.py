@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from boards import LAB_CASES
+from processes import ROOT, environment, run_shell, started, stop
+from processes import run as run_program
 
 from logic.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
 from logic.state import to_prolog
@@ -167,3 +171,82 @@ def test_the_top_level_knows_every_command_in_help_order(capsys):
     assert [out.index(f"    {name} ") for name in COMMANDS] == sorted(
         out.index(f"    {name} ") for name in COMMANDS
     )
+
+
+# --- signals and standard streams -----------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("redirection", "status", "stderr"),
+    [
+        (">&-", EXIT_USAGE, "minimax-lab: error: cannot write the output: standard output is closed\n"),
+        ("2>&-", EXIT_OK, None),
+        ("<&-", EXIT_OK, ""),
+    ],
+)
+def test_a_closed_standard_stream_is_no_traceback(redirection, status, stderr):
+    decided = run_shell(f"decide --------- x --engine reference {redirection}")
+    assert decided.returncode == status
+    if stderr is not None:
+        assert decided.stderr == stderr
+    if redirection != ">&-":
+        assert decided.stdout == "Action = [x,1], Value = 0.\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
+def test_sigint_during_start_up_ends_in_one_line_and_status_130(delay):
+    # The signal comes `delay` seconds after minimax-lab's own code took over from the Python
+    # interpreter's start (it then catches SIGTERM), while it imports the engines.
+    starting = started("decide", "---------", "x")
+    try:
+        wait_for_caught(starting.pid, signal.SIGTERM)
+        time.sleep(delay)
+        starting.send_signal(signal.SIGINT)
+        out, err = stop(starting)
+    finally:
+        starting.kill()
+    if starting.returncode == EXIT_OK:  # it had answered before the signal came
+        assert out == "Action = [x,1], Value = 0.\n"
+        return
+    assert (starting.returncode, err) == (130, "minimax-lab: interrupted\n")
+
+
+def wait_for_caught(pid: int, signum: int, timeout: float = 30) -> None:
+    """Wait until process `pid` has a handler for `signum` (its /proc status says so)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/status") as status:
+            caught = next(line for line in status if line.startswith("SigCgt:"))
+        if int(caught.split()[1], 16) >> (signum - 1) & 1:
+            return
+        time.sleep(0.001)
+    raise AssertionError(f"process {pid} never caught signal {signum}")
+
+
+def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):
+    name = os.fsencode(tmp_path) + b"/tree-\xff.dot"
+    drawn = subprocess.run(
+        [sys.executable, "-m", "logic", "tree", "xo-xo----", "x", "--out", name],
+        capture_output=True, timeout=60, cwd=ROOT, env=environment(),
+    )
+    assert drawn.returncode == EXIT_OK, drawn.stderr
+    assert os.path.exists(name)
+    assert drawn.stdout.startswith(os.fsencode(tmp_path) + b"/tree-\\udcff.dot: ")
+
+
+def test_an_unreadable_file_name_that_is_not_utf8_is_one_escaped_line(tmp_path):
+    name = os.fsencode(tmp_path) + b"/missing-\xff.csv"
+    checked = subprocess.run(
+        [sys.executable, "-m", "logic", "compare", "--against", name],
+        capture_output=True, timeout=60, cwd=ROOT, env=environment(),
+    )
+    assert checked.returncode == EXIT_USAGE
+    assert checked.stderr.count(b"\n") == 1 and b"Traceback" not in checked.stderr
+    assert b"missing-\\udcff.csv" in checked.stderr
+
+
+def test_terminal_escapes_in_an_error_are_shown_escaped():
+    asked = run_program("query", "terminal_state('x\x1b]0;title\x07', x, V).")
+    assert asked.returncode == EXIT_USAGE
+    assert "'x\\x1b]0;title\\x07' is not a state" in asked.stderr
+    assert "\x1b" not in asked.stderr and "\x07" not in asked.stderr

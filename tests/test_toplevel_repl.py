@@ -6,9 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import pty
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -18,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from processes import Terminal
 
 from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.explain import draw_move_values
@@ -373,51 +372,6 @@ def test_the_repl_reads_goals_piped_in():
 
 # --- through a pseudo-terminal --------------------------------------------------------------
 
-class Terminal:
-    """`minimax-lab` with no arguments, on a pseudo-terminal of its own."""
-
-    def __init__(self) -> None:
-        env = dict(os.environ, TERM="dumb", INPUTRC="/dev/null", PYTHONPATH=str(ROOT))
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.chdir(ROOT)
-            os.execve(sys.executable, [sys.executable, "-m", "logic"], env)
-        self.pending = b""
-
-    def send(self, text: str) -> None:
-        os.write(self.fd, text.encode())
-
-    def read_until(self, marker: str, timeout: float = 60) -> str:
-        """What the terminal shows up to and including `marker`, newlines as `\\n`."""
-        deadline = time.monotonic() + timeout
-        wanted = marker.encode()
-        while wanted not in self.pending:
-            ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                raise AssertionError(f"no {marker!r} on the terminal; it shows {self.pending!r}")
-            try:
-                chunk = os.read(self.fd, 4096)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                raise AssertionError(f"the REPL ended before {marker!r}: {self.pending!r}")
-            self.pending += chunk
-        end = self.pending.index(wanted) + len(wanted)
-        shown, self.pending = self.pending[:end], self.pending[end:]
-        return shown.decode().replace("\r\n", "\n")
-
-    def exit_status(self) -> int:
-        _, status = os.waitpid(self.pid, 0)
-        return os.waitstatus_to_exitcode(status)
-
-    def close(self) -> None:
-        with contextlib.suppress(ChildProcessError, ProcessLookupError):
-            if os.waitpid(self.pid, os.WNOHANG) == (0, 0):
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
-        os.close(self.fd)
-
-
 @pytest.fixture
 def terminal():
     opened = Terminal()
@@ -465,3 +419,30 @@ def test_on_a_terminal_tab_completes_a_predicate(terminal):
     assert terminal.read_until("O = o ").endswith("\nP = x, O = o ")
     terminal.send("\r")
     assert terminal.read_until("?- ") == ".\n?- "
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_on_a_terminal_ctrl_c_at_the_prompt_gives_a_new_prompt_at_once(terminal, attempt):
+    terminal.read_until("?- ")
+    terminal.send("\x03")
+    assert terminal.read_until("?- ", timeout=10) == "\n?- "
+    terminal.send("other_player(x, O)\r")
+    assert terminal.read_until("?- ").endswith("\nO = o.\n?- ")
+
+
+@pytest.mark.parametrize("key", ["\x1b[A", "é"])
+def test_on_a_terminal_a_key_of_several_bytes_at_the_pause_leaves_none_behind(terminal, key):
+    terminal.read_until("?- ")
+    terminal.send("successor(x--------, o, S).\r")
+    terminal.read_until("] ")
+    terminal.send(key)
+    assert terminal.read_until("?- ") == ".\n?- "
+    terminal.send("other_player(x, O)\r")
+    assert terminal.read_until("?- ").endswith("other_player(x, O)\nO = o.\n?- ")
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_end_the_session_with_their_status(terminal, signum, status):
+    terminal.read_until("?- ")
+    os.kill(terminal.pid, signum)
+    assert terminal.exit_status(timeout=10) == status

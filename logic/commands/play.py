@@ -1,7 +1,8 @@
 """`minimax-lab play`: a game against the agent in the terminal, or through a pipe.
 
 Exit status: 0 when the game ends (the last line is `Result: x wins`, `Result: o wins` or
-`Result: draw`), 1 when input ends first, 130 when interrupted, 2 for bad options.
+`Result: draw`), 1 when input ends first, 2 for bad options, 130 on Ctrl-C (143 on SIGTERM,
+129 on SIGHUP).
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from logic.cli import EXIT_INTERRUPTED, EXIT_OK, PROG, add_engine_options, engine_from
+from logic import interrupts
+from logic.cli import EXIT_OK, PROG, add_engine_options, engine_from
 from logic.engines import Engine, EngineError
+from logic.launch import say
 from logic.play import Move, MoveError, announcement, parse_move, play_game, result
+from logic.quote import escaped
 from logic.state import GAME, PLAYERS, State, draw_board
 
 EXIT_END_OF_INPUT = 1
@@ -72,9 +76,9 @@ def run(args: argparse.Namespace) -> int:
     except EndOfInput:
         print(f"\n{PROG}: end of input; the game is abandoned", file=sys.stderr)
         return EXIT_END_OF_INPUT
-    except KeyboardInterrupt:
-        print(f"\n{PROG}: interrupted; the game is abandoned", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interrupt:
+        say(f"\n{PROG}: {interrupts.interrupted(interrupt)}; the game is abandoned")
+        return interrupts.exit_status(interrupt)
     print(f"\n{draw_board(final)}")
     print(f"Result: {result(final)}")
     return EXIT_OK
@@ -96,9 +100,10 @@ def _engine_for_play(args: argparse.Namespace) -> Engine:
 def _read_line(prompt: str, echo: bool) -> str:
     """One line of input after `prompt`; echoed when input is not a terminal, for transcripts."""
     try:
-        line = input(prompt)
+        with interrupts.waking_reads():
+            line = input(prompt)
     except EOFError:
         raise EndOfInput from None
     if echo:
-        print(line)
+        print(escaped(line))
     return line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from logic.quote import escaped
 from logic.state import StateError
 
 
@@ -45,5 +46,6 @@ ANSWER_ERRORS = (ToplevelError, StateError)
 
 
 def report(error: Exception) -> str:
-    """What the user sees for one of `ANSWER_ERRORS`."""
-    return error.report() if isinstance(error, ToplevelError) else str(error)
+    """What the user sees for one of `ANSWER_ERRORS`, any text the terminal would act on
+    escaped."""
+    return escaped(error.report() if isinstance(error, ToplevelError) else str(error))

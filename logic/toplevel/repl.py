@@ -4,7 +4,7 @@ A session holds one engine object per engine name for its whole life, so whateve
 keeps between queries stays warm. On a terminal the answers come one at a time (`;` for the
 next, Enter to stop); from a pipe every answer is printed, each goal echoed after `?- `, so a
 piped session reads as a transcript. Errors are printed after `ERROR: ` and the session goes
-on; only `:quit` (or `halt.`) and end of file end it.
+on; only `:quit` (or `halt.`), end of file, SIGTERM and SIGHUP end it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import time
 from contextlib import AbstractContextManager, closing
 from typing import Protocol, TextIO
 
-from logic import rules
+from logic import interrupts, rules
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.explain import draw_move_values
+from logic.interrupts import Terminated
 from logic.state import (
     check_legal,
     draw_board,
@@ -109,6 +110,8 @@ class Session:
             self.answer(text)
         except (*ANSWER_ERRORS, EngineError) as error:
             self.write(f"ERROR: {report(error)}")
+        except Terminated:
+            raise
         except KeyboardInterrupt:
             if self.engine.name == "logic":
                 rules.forget_program()
@@ -213,7 +216,8 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
         )
     while True:
         try:
-            line = input(PROMPT) if interactive else stdin.readline()
+            with interrupts.waking_reads():
+                line = input(PROMPT) if interactive else stdin.readline()
             if not interactive:
                 if not line:
                     return
@@ -224,5 +228,7 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
         except EOFError:
             session.write("")
             return
+        except Terminated:
+            raise
         except KeyboardInterrupt:
             session.write("")

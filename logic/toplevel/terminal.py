@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from logic import interrupts
+
 try:
     import readline
 except ImportError:  # pragma: no cover - Pythons built without readline
@@ -21,6 +23,8 @@ try:
 except ImportError:  # pragma: no cover - non-POSIX systems
     termios = None
 
+KEY_BYTES = 64
+"""The most bytes one read of a key takes: every key's escape sequence, and then some."""
 NEXT_KEYS = frozenset(";nr \t")
 """The keys that ask for the next answer, as in SWI-Prolog; any other key (Enter) stops."""
 
@@ -75,5 +79,8 @@ class TerminalKeys:
             termios.tcsetattr(self.fd, termios.TCSANOW, saved)
 
     def read(self) -> str:
-        """The next key; "" at end of file."""
-        return os.read(self.fd, 1).decode("utf-8", errors="replace")
+        """The next key; "" at end of file. A key that sends several bytes (an arrow, `é`) is
+        read whole, so none of its bytes are left in front of the next goal."""
+        with interrupts.waking_reads():
+            typed = os.read(self.fd, KEY_BYTES)
+        return typed.decode("utf-8", errors="replace")[:1]

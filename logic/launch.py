@@ -1,0 +1,73 @@
+"""The `minimax-lab` entry point: signals and standard streams made safe before the program loads.
+
+It imports little, so that a Ctrl-C, SIGTERM or SIGHUP during start-up ends in one line and
+the status of any other interrupt (130, 143, 129), never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import sys
+
+from logic import interrupts
+from logic.quote import escaped
+
+PROG = "minimax-lab"
+_STREAMS = ("stdin", "stdout", "stderr")
+
+
+def main() -> int:
+    """Run `minimax-lab` with the arguments of this process; return its exit status."""
+    try:
+        interrupts.install()
+        prepare_streams()
+        from logic.cli import main as run
+
+        return run()
+    except KeyboardInterrupt as interrupt:
+        say(f"{PROG}: {interrupts.interrupted(interrupt)}")
+        return interrupts.exit_status(interrupt)
+
+
+def prepare_streams() -> None:
+    """Standard streams that cannot fail the program after its work is done.
+
+    A closed stream's descriptor is held by /dev/null, so no file the program opens takes its
+    place: closed input reads as empty, closed output refuses writes (exit status 2 as for a
+    full disk), closed error output drops messages. Text the encoding cannot carry (file names
+    that are not UTF-8) is written escaped; input bytes that are not text read as U+FFFD.
+    """
+    for fd, name in enumerate(_STREAMS):
+        if getattr(sys, name) is None:
+            held = os.open(os.devnull, os.O_RDWR)
+            if held != fd:
+                os.dup2(held, fd)
+                os.close(held)
+            replacement = _ClosedOutput() if name == "stdout" else open(  # noqa: SIM115
+                fd, "r" if name == "stdin" else "w", encoding="utf-8", closefd=False
+            )
+            setattr(sys, name, replacement)
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=errors)
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output that was closed when the program started: every write fails."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def say(message: str) -> None:
+    """Print `message` on standard error, escaped, unless that cannot be done (a hung-up
+    terminal)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(escaped(message), file=sys.stderr, flush=True)
