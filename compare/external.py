@@ -8,6 +8,11 @@ process (a program that answers one position and exits still works); a position 
 longer than the per-position limit is charged a failure, and the command is restarted for
 the next. After `GIVE_UP` failed positions in a row, or when the total time limit runs out,
 the positions not yet asked are reported missing, with the reason.
+
+What the command writes cannot take unbounded memory: a line is kept to its first `MAX_LINE`
+bytes (the rest is read and dropped), standard error to its last `STDERR_TAIL` bytes, whose
+last line is quoted, escaped, in a failure. Interrupted (any exception out of `run_command`),
+the tool kills the command's whole process group at once.
 """
 
 from __future__ import annotations
@@ -17,19 +22,26 @@ import os
 import select
 import signal
 import subprocess
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from compare.sources import is_header, is_skipped
 from logic.engines import Position
+from logic.quote import quoted
 
 GIVE_UP = 5
 """Failed positions in a row after which the remaining positions are not asked."""
 MAX_LINE = 4096
-"""Bytes of output without a line break that are read as one (unparsable) line."""
+"""Bytes kept of an output line; the rest of a longer line, up to its line break, is dropped."""
+STDERR_TAIL = 4096
+"""Bytes kept of the end of the command's standard error, to quote its last line."""
+_CHUNK = 65536
+_POLL = 0.05
+_STOP_SECONDS = 2.0
+_CLOSE_SECONDS = 1.0
+_REAP_SECONDS = 5.0
+_DRAIN_CHUNKS = 32
 
 
 @dataclass(frozen=True)
@@ -68,7 +80,9 @@ class _TimedOut(Exception):
 
 
 class _Child:
-    """One run of the command, with its output read line by line against deadlines."""
+    """One run of the command, its output read line by line against deadlines.
+
+    Standard error is read in the same waits, and only its last `STDERR_TAIL` bytes are kept."""
 
     def __init__(self, command: str) -> None:
         self.process = subprocess.Popen(
@@ -80,17 +94,34 @@ class _Child:
             start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        self.pending = b""
-        self.stderr_tail: deque[str] = deque(maxlen=5)
+        self.stdout = self.process.stdout.fileno()
+        self.stderr: int | None = self.process.stderr.fileno()
+        self.pending = bytearray()
+        self.line = bytearray()
+        self.stderr_tail = bytearray()
         self.answered = 0
-        self.stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
-        self.stderr_reader.start()
+        self.killed = False
 
-    def _drain_stderr(self) -> None:
-        for raw in self.process.stderr:
-            text = raw.decode(errors="replace").strip()
-            if text:
-                self.stderr_tail.append(text)
+    def _wait_for(self, reading: list[int], writing: list[int], deadline: float) -> set[int]:
+        """The descriptors ready before the deadline, standard error already read; `_TimedOut`
+        if none is."""
+        watched = reading + ([self.stderr] if self.stderr is not None else [])
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _TimedOut
+        readable, writable, _ = select.select(watched, writing, [], left)
+        if not readable and not writable:
+            raise _TimedOut
+        if self.stderr in readable:
+            self._read_stderr()
+        return set(readable) | set(writable)
+
+    def _read_stderr(self) -> None:
+        chunk = os.read(self.stderr, _CHUNK)
+        if not chunk:
+            self.stderr = None
+        self.stderr_tail += chunk
+        del self.stderr_tail[:-STDERR_TAIL]
 
     def send(self, text: str, deadline: float) -> None:
         """Write one line; `_TimedOut` if the command will not take it before the deadline
@@ -98,65 +129,109 @@ class _Child:
         data = text.encode() + b"\n"
         stdin = self.process.stdin.fileno()
         while data:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _TimedOut
-            _, ready, _ = select.select([], [stdin], [], left)
-            if not ready:
-                raise _TimedOut
+            if stdin not in self._wait_for([], [stdin], deadline):
+                continue
             try:
                 data = data[os.write(stdin, data) :]
             except OSError:
                 raise _Stopped from None
 
     def read_line(self, deadline: float) -> str:
-        """The next line of output; `_Stopped` at its end, `_TimedOut` past the deadline."""
-        stdout = self.process.stdout.fileno()
-        while b"\n" not in self.pending:
-            if len(self.pending) >= MAX_LINE:
-                line, self.pending = self.pending[:MAX_LINE], self.pending[MAX_LINE:]
-                return line.decode(errors="replace")
+        """The next line of output, cut to `MAX_LINE` bytes; `_Stopped` at the end of the
+        output, `_TimedOut` past the deadline. Memory stays bounded however long a line is."""
+        while True:
+            end = self.pending.find(b"\n")
+            length = len(self.pending) if end < 0 else end
+            self.line += self.pending[: min(length, MAX_LINE - len(self.line))]
+            if end >= 0:
+                del self.pending[: end + 1]
+                return self._take_line()
+            self.pending.clear()
+            if self.stdout not in self._wait_for([self.stdout], [], deadline):
+                continue
+            chunk = os.read(self.stdout, _CHUNK)
+            if not chunk:
+                if self.line:
+                    return self._take_line()
+                raise _Stopped
+            self.pending += chunk
+
+    def _take_line(self) -> str:
+        text = self.line.decode(errors="replace").rstrip("\r")
+        self.line.clear()
+        return text
+
+    def _settle(self, seconds: float) -> int | None:
+        """Its exit status if it ends within `seconds`, else None; its standard error is read
+        meanwhile, and what it left there is read after."""
+        deadline = time.monotonic() + seconds
+        while self.process.poll() is None and self.stderr is not None:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise _TimedOut
-            ready, _, _ = select.select([stdout], [], [], left)
-            if not ready:
-                raise _TimedOut
-            chunk = os.read(stdout, 65536)
-            if not chunk:
-                if self.pending:
-                    chunk = b"\n"
-                else:
-                    raise _Stopped
-            self.pending += chunk
-        line, self.pending = self.pending.split(b"\n", 1)
-        return line.decode(errors="replace").rstrip("\r")
+                break
+            self._stderr_ready(min(left, _POLL))
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        for _ in range(_DRAIN_CHUNKS):
+            if not self._stderr_ready(0):
+                break
+        return self.process.returncode
+
+    def _stderr_ready(self, timeout: float) -> bool:
+        """Read a chunk of standard error if one comes within `timeout` seconds; True if one did."""
+        if self.stderr is None or not select.select([self.stderr], [], [], timeout)[0]:
+            return False
+        self._read_stderr()
+        return self.stderr is not None
+
+    def last_said(self) -> str | None:
+        """The last non-empty line the command wrote to standard error, stripped, unescaped."""
+        for line in reversed(self.stderr_tail.decode(errors="replace").split("\n")):
+            if line.strip():
+                return line.strip()
+        return None
 
     def why_stopped(self) -> str:
-        """How it ended, and the last line it wrote to standard error."""
-        try:
-            code = self.process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
+        """How it ended, and the last line it wrote to standard error, escaped."""
+        code = self._settle(_STOP_SECONDS)
+        if code is None:
             self.kill()
-            code = self.process.wait()
-        ended = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
-        self.stderr_reader.join(timeout=1)
-        said = f"; it said: {self.stderr_tail[-1]}" if self.stderr_tail else ""
-        return f"the command {ended} before answering{said}"
+            code = self.process.returncode
+        if code is None:
+            ended = "could not be stopped"
+        elif code < 0:
+            ended = f"was killed by signal {-code}"
+        else:
+            ended = f"exited with status {code}"
+        said = self.last_said()
+        return f"the command {ended} before answering" + (
+            f"; it said: {quoted(said)}" if said is not None else ""
+        )
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        """Kill its whole process group at once, reap it (waiting a bounded time), close the
+        pipes."""
+        if not self.killed:
+            self.killed = True
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=_REAP_SECONDS)
+        finally:
+            for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+                with contextlib.suppress(OSError):
+                    pipe.close()
+            self.stderr = None
 
     def close(self) -> None:
-        """Close its input so it may end; kill it if it does not in a moment."""
-        with contextlib.suppress(OSError):
-            self.process.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=1)
-        self.kill()
-        self.process.stdout.close()
+        """Close its input and give it a moment to end, then kill what is left of its group."""
+        try:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+            self._settle(_CLOSE_SECONDS)
+        finally:
+            self.kill()
 
 
 class _Reader:
@@ -218,7 +293,6 @@ def run_command(
                     failed_in_a_row += 1
                 except _TimedOut:
                     child.kill()
-                    child.close()
                     child = None
                     if time.monotonic() >= total_deadline:
                         limit = f"the total time limit of {total_timeout:g} s"
@@ -231,6 +305,11 @@ def run_command(
                     failed_in_a_row = 0
                 break
             on_position()
+    except BaseException:
+        if child is not None:
+            child.kill()
+            child = None
+        raise
     finally:
         if child is not None:
             child.close()

@@ -1,15 +1,18 @@
 """The `prolog` engines: the lab's own Prolog program (`logic/prolog/lab.pl`) run in SWI-Prolog.
 
-Each engine starts one `swipl` process and keeps it for its lifetime; a query and its answer
-travel one line each (the protocol is in `logic/prolog/server.pl`). `prolog` is the lab as
-written; `prolog-tabled` is the same program with `max_value`/`min_value` tabled, whose tables
-live as long as the process. Both play the lab's objective only.
+Each engine starts one `swipl` process and keeps it for its lifetime (starting a new one if
+that one dies or a query is interrupted); a query and its answer travel one line each (the
+protocol is in `logic/prolog/server.pl`). `prolog` is the lab as written; `prolog-tabled` is
+the same program with `max_value`/`min_value` tabled, whose tables live as long as the process.
+Both play the lab's objective only.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import threading
 import weakref
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from logic.batch import decide_each
 from logic.objective import LAB, Objective
+from logic.quote import quoted
 from logic.state import Player, State
 from logic.terms import SV, Action, Decision
 
@@ -63,10 +67,16 @@ class PrologEngine:
                 "install swi-prolog-nox (Debian, Ubuntu) or see https://www.swi-prolog.org"
             )
         self.objective = objective
+        self._command = [executable, "-q", "-f", "none", "-g", "serve", "-t", "halt",
+                         *program_files(self.program)]
         self._lock = threading.Lock()
-        command = [executable, "-q", "-f", "none", "-g", "serve", "-t", "halt"]
+        self._start()
+
+    def _start(self) -> None:
+        """Start a `swipl` in a process group of its own, so a Ctrl-C typed at the terminal
+        reaches minimax-lab alone, which then cancels the question (see `_ask`)."""
         self._process = subprocess.Popen(
-            [*command, *program_files(self.program)],
+            self._command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -74,11 +84,13 @@ class PrologEngine:
             encoding="utf-8",
             errors="replace",
             bufsize=1,
+            start_new_session=True,
         )
         self._stderr_tail: deque[str] = deque(maxlen=20)
-        threading.Thread(
+        self._stderr_reader = threading.Thread(
             target=_drain, args=(self._process.stderr, self._stderr_tail), daemon=True
-        ).start()
+        )
+        self._stderr_reader.start()
         self._finalizer = weakref.finalize(self, _stop, self._process)
 
     @property
@@ -137,20 +149,42 @@ class PrologEngine:
         return {int(cell): int(value) for cell, value in pairs}
 
     def _ask(self, query: str) -> list[str]:
-        """Send one query; the words of its `ok` answer."""
+        """Send one query; the words of its `ok` answer.
+
+        An interrupted query kills its `swipl`, so no reply to it is ever read as another
+        query's. A `swipl` found dead is started afresh, and a query it died on is asked once
+        more in the new one.
+        """
         with self._lock:
-            try:
-                self._process.stdin.write(query + ".\n")
-                self._process.stdin.flush()
-                line = self._process.stdout.readline()
-            except (BrokenPipeError, ValueError):
-                line = ""
-        if not line:
-            raise _engine_error(f"the {self.name} engine stopped: {self._last_words()}")
+            for _ in range(2):
+                if self._process.poll() is not None:
+                    self._restart()
+                line = self._send(query)
+                if line:
+                    break
+                why = self._last_words()
+            else:
+                raise _engine_error(f"the {self.name} engine stopped: {why}")
         status, *words = line.split()
         if status != "ok":
             raise _engine_error(f"the {self.name} engine failed on {query}: {' '.join(words)}")
         return words
+
+    def _send(self, query: str) -> str:
+        """Write `query` and read its answer line; "" if `swipl` ends first."""
+        try:
+            self._process.stdin.write(query + ".\n")
+            self._process.stdin.flush()
+            return self._process.stdout.readline()
+        except (BrokenPipeError, ValueError):
+            return ""
+        except BaseException:
+            _kill(self._process)
+            raise
+
+    def _restart(self) -> None:
+        self._finalizer()
+        self._start()
 
     def _last_words(self) -> str:
         """Why `swipl` stopped: its exit status and the last line it wrote to standard error."""
@@ -158,8 +192,9 @@ class PrologEngine:
             code = self._process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             code = None
+        self._stderr_reader.join(timeout=1)
         lines = [line for line in self._stderr_tail if line.strip()]
-        said = f"; it said: {lines[-1].strip()}" if lines else ""
+        said = f"; it said: {quoted(lines[-1].strip())}" if lines else ""
         if code is not None and code < 0:
             return f"{SWIPL} was killed by signal {-code}{said}"
         return f"{SWIPL} exited with status {code}{said}"
@@ -189,6 +224,14 @@ def _stop(process: subprocess.Popen) -> None:
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    process.stdout.close()
+        _kill(process)
+    with contextlib.suppress(OSError):
+        process.stdout.close()
+
+
+def _kill(process: subprocess.Popen) -> None:
+    """Kill `swipl` and anything it started (its process group), and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)

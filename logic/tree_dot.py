@@ -13,11 +13,14 @@ from html import escape
 from pathlib import Path
 
 from logic.explain import signed
+from logic.quote import quoted
 from logic.search import Bound, reported
 from logic.state import BLANK, SIZE, State, winner
 from logic.tree import GameTree, TreeNode
 
 DOT_PROGRAM = "dot"
+DOT_SECONDS = 120
+"""How long `dot` may take to draw one picture."""
 FORMATS = ("svg", "png", "dot")
 PV_COLOUR = "#c0392b"
 PRUNED_COLOUR = "#a0a0a0"
@@ -71,13 +74,19 @@ def render(dot_text: str, path: Path) -> None:
     if program is None:
         raise RenderError(f"drawing {path} needs Graphviz's {DOT_PROGRAM!r} program; "
                           + INSTALL_HINT)
-    result = subprocess.run(
-        [program, f"-T{kind}", "-o", str(path)],
-        input=dot_text, capture_output=True, text=True, timeout=120, check=False,
-    )
+    try:
+        result = subprocess.run(
+            [program, f"-T{kind}", "-o", str(path)],
+            input=dot_text, capture_output=True, text=True, timeout=DOT_SECONDS, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise RenderError(f"{DOT_PROGRAM} did not finish drawing {quoted(str(path))} within "
+                          f"{DOT_SECONDS} s; draw fewer plies (--depth)") from None
+    except OSError as error:
+        raise RenderError(f"cannot run {DOT_PROGRAM}: {error.strerror or error}") from None
     if result.returncode != 0:
         detail = (result.stderr.strip().splitlines() or ["no message"])[-1]
-        raise RenderError(f"{DOT_PROGRAM} could not draw {path}: {detail}")
+        raise RenderError(f"{DOT_PROGRAM} could not draw {quoted(str(path))}: {quoted(detail)}")
 
 
 def _title(tree: GameTree) -> str:

@@ -39,6 +39,18 @@ def wait_for_exit(pid: int, timeout: float = WAIT) -> int:
     raise AssertionError(f"the child did not end within {timeout} s; it was killed")
 
 
+def wait_for_caught(pid: int, signum: int, timeout: float = 30) -> None:
+    """Wait until process `pid` has a handler for `signum` (its /proc status says so)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/status") as status:
+            caught = next(line for line in status if line.startswith("SigCgt:"))
+        if int(caught.split()[1], 16) >> (signum - 1) & 1:
+            return
+        time.sleep(0.001)
+    raise AssertionError(f"process {pid} never caught signal {signum}")
+
+
 class Terminal:
     """`python -m logic ARGS` on a pseudo-terminal of its own."""
 
@@ -129,10 +141,11 @@ def started(*args: str, **options) -> subprocess.Popen:
     )
 
 
-def stop(process: subprocess.Popen, timeout: float = WAIT) -> tuple[str, str]:
-    """The output of `process` once it ends; killed if it does not within `timeout`."""
+def stop(process: subprocess.Popen, text: str = "", timeout: float = WAIT) -> tuple[str, str]:
+    """The output of `process` once it has read `text` and ended; killed if it does not end
+    within `timeout`."""
     try:
-        return process.communicate(timeout=timeout)
+        return process.communicate(text, timeout=timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from boards import LAB_CASES
-from processes import ROOT, environment, run_shell, started, stop
+from processes import ROOT, environment, run_shell, started, stop, wait_for_caught
 from processes import run as run_program
 
 from logic.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
@@ -178,7 +178,8 @@ def test_the_top_level_knows_every_command_in_help_order(capsys):
 @pytest.mark.parametrize(
     ("redirection", "status", "stderr"),
     [
-        (">&-", EXIT_USAGE, "minimax-lab: error: cannot write the output: standard output is closed\n"),
+        (">&-", EXIT_USAGE,
+         "minimax-lab: error: cannot write the output: standard output is closed\n"),
         ("2>&-", EXIT_OK, None),
         ("<&-", EXIT_OK, ""),
     ],
@@ -209,18 +210,6 @@ def test_sigint_during_start_up_ends_in_one_line_and_status_130(delay):
         assert out == "Action = [x,1], Value = 0.\n"
         return
     assert (starting.returncode, err) == (130, "minimax-lab: interrupted\n")
-
-
-def wait_for_caught(pid: int, signum: int, timeout: float = 30) -> None:
-    """Wait until process `pid` has a handler for `signum` (its /proc status says so)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open(f"/proc/{pid}/status") as status:
-            caught = next(line for line in status if line.startswith("SigCgt:"))
-        if int(caught.split()[1], 16) >> (signum - 1) & 1:
-            return
-        time.sleep(0.001)
-    raise AssertionError(f"process {pid} never caught signal {signum}")
 
 
 def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):

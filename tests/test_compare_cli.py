@@ -6,11 +6,14 @@ import contextlib
 import io
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from processes import started, stop, wait_for_caught
 
 from logic import engines
 from logic.cli import EXIT_OK, EXIT_USAGE, main
@@ -192,7 +195,7 @@ def test_an_external_command_that_answers_via_the_reference(capsys, tmp_path):
         (["--engines", "reference", "--show", "-1"], "argument --show: expected a whole number"),
         (["--engines", "reference", "--list", "some"], "argument --list: expected a whole number"),
         (["--command", "true", "--timeout", "0"], "argument --timeout: expected a number"),
-        (["--engines", "reference", "--json", "/no/such/dir/r.json"], "cannot write /no/such"),
+        (["--engines", "reference", "--json", "/no/such/dir/r.json"], "cannot write '/no/such"),
     ],
 )
 def test_usage_errors_are_one_line_and_status_2(capsys, argv, message):
@@ -214,3 +217,56 @@ def test_no_traceback_and_no_progress_bar_from_the_real_command(table_file):
     )
     assert bad.returncode == EXIT_USAGE
     assert bad.stderr == "minimax-lab: error: cannot read no-such.csv: No such file or directory\n"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signalled_run_leaves_the_last_json_report_whole(tmp_path, signum):
+    report = tmp_path / "report.json"
+    report.write_text('{"status": 0}\n', encoding="utf-8")
+    running = started("compare", "--engines", "logic", "--json", str(report))
+    try:
+        wait_for_caught(running.pid, signal.SIGTERM)
+        time.sleep(0.5)
+        running.send_signal(signum)
+        _, err = stop(running)
+    finally:
+        running.kill()
+    assert running.returncode == 128 + signum
+    assert err.endswith("interrupted\n" if signum == signal.SIGINT
+                        else f"interrupted by {signal.Signals(signum).name}\n")
+    assert report.read_text(encoding="utf-8") == '{"status": 0}\n'
+    assert [path.name for path in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_a_report_interrupted_while_written_leaves_the_last_one_whole(
+    capsys, monkeypatch, table_file, tmp_path
+):
+    report = tmp_path / "report.json"
+    report.write_text('{"status": 0}\n', encoding="utf-8")
+
+    def interrupted_half_way(document, out, **options):
+        out.write('{"sources": [')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("logic.commands.compare.json.dump", interrupted_half_way)
+    status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
+    assert status == 130
+    assert report.read_text(encoding="utf-8") == '{"status": 0}\n'
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.json", "table.csv"]
+
+
+def test_the_json_report_of_a_run_that_fails_early_is_not_made(capsys, tmp_path):
+    report = tmp_path / "report.json"
+    missing = str(tmp_path / "missing.csv")
+    status, _, _ = compare(capsys, "--against", missing, "--json", str(report))
+    assert status == EXIT_USAGE
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--timeout", "--total-timeout"])
+@pytest.mark.parametrize("value", ["inf", "nan", "1e10", "-1", "0"])
+def test_time_limits_are_finite_and_checked(capsys, option, value):
+    status, _, err = compare(capsys, "--command", "cat", option, value)
+    assert status == EXIT_USAGE
+    assert f"argument {option}: expected a number of seconds above 0 and at most 1e+06" in err
+    assert err.count("\n") == 1

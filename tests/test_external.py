@@ -3,23 +3,37 @@ that never starts and one that is too slow, each charged to the position that ca
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import resource
 import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from compare.external import GIVE_UP, run_command
+from compare.external import GIVE_UP, MAX_LINE, run_command
 from compare.grading import FAILED, MISSING, UNPARSABLE, Truth, grade_command
 from compare.positions import all_positions
+from compare.report import text_report
+from logic.engines import make_engine
 from logic.objective import LAB
 from logic.prolog_engine import program_files
+from logic.quote import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = all_positions()[:12]
 VICTIM = POSITIONS[5]
+
+SAID = b"said \x1b]0;owned\x07\x1b[2J\x1b[31mred\rover \xc2\x9b\xe2\x80\xaeevil\x00" * 3
+"""A last line of standard error with terminal controls: OSC, CSI, CR, C1 CSI, RLO, NUL."""
 
 ANSWER = f"""
 import sys
@@ -79,6 +93,33 @@ for line in sys.stdin:
     time.sleep(0.3)
     print(answer(line))
 """,
+    # A comment of each length around MAX_LINE, in turn, before every row.
+    "long-comments": ANSWER + f"""
+lengths = [{MAX_LINE - 1}, {MAX_LINE}, {MAX_LINE + 1}, {64 * MAX_LINE}]
+for number, line in enumerate(sys.stdin):
+    print("#" * lengths[number % len(lengths)])
+    print(answer(line))
+""",
+    "long-row": ANSWER + f"""
+for line in sys.stdin:
+    if line.split() == {list(VICTIM)!r}:
+        print(answer(line) + "," * {64 * MAX_LINE})
+    else:
+        print(answer(line))
+""",
+    # Standard error without a line break, as fast as it goes; no row ever.
+    "stderr-flood": """
+import sys
+while True:
+    sys.stderr.buffer.write(b"x" * 65536)
+""",
+    # A megabyte of standard error on one line, then (given an argument) a line of controls.
+    "stderr-escapes": f"""
+import sys
+said = {SAID!r} if sys.argv[1:] else b""
+sys.stderr.buffer.write(b"x" * 1048576 + b"\\n" + said + b"\\n\\n")
+sys.exit(3)
+""",
 }
 
 
@@ -137,7 +178,7 @@ def test_a_crash_is_charged_to_its_position_and_the_run_goes_on(command, truth):
     assert position == VICTIM
     assert detail == (
         "the command exited with status 1 before answering; "
-        f"it said: cannot cope with {' '.join(VICTIM)}"
+        f"it said: 'cannot cope with {' '.join(VICTIM)}'"
     )
     assert grade.agree == len(POSITIONS) - 1
     assert len(grade.findings) == 1
@@ -184,7 +225,7 @@ def test_a_command_that_never_starts_is_given_up_after_a_few_positions(command, 
     failed = findings(grade, FAILED)
     assert [position for position, _ in failed] == list(POSITIONS[:GIVE_UP])
     assert failed[0][1] == (
-        "the command exited with status 1 before answering; it said: syntax error in student.pl"
+        "the command exited with status 1 before answering; it said: 'syntax error in student.pl'"
     )
     assert findings(grade, MISSING) == [
         (position, f"not asked: the command failed on {GIVE_UP} positions in a row")
@@ -217,3 +258,140 @@ def test_the_prolog_driver_of_the_docs_answers_for_the_lab_on_every_position(tmp
     positions = all_positions()
     _, grade = run(f"swipl '{game}' '{lab}' '{tmp_path / 'answer.pl'}'", truth, positions)
     assert grade.clean and grade.agree == 9040
+
+
+def test_an_over_long_comment_is_one_skipped_line_and_later_rows_stay_in_step(command, truth):
+    result, grade = run(command("long-comments"), truth)
+    assert grade.clean and grade.agree == len(POSITIONS)
+    assert [reply.line for reply in result.replies] == list(range(2, 2 + 2 * len(POSITIONS), 2))
+
+
+def test_an_over_long_row_is_one_unparsable_reply_cut_to_max_line(command, truth):
+    result, grade = run(command("long-row"), truth)
+    assert [position for position, _ in findings(grade, UNPARSABLE)] == [VICTIM]
+    assert grade.agree == len(POSITIONS) - 1 and len(grade.findings) == 1
+    assert [reply.line for reply in result.replies] == list(range(1, 1 + len(POSITIONS)))
+    (long,) = [reply.text for reply in result.replies if reply.position == VICTIM]
+    assert len(long) == MAX_LINE and long.endswith(",,,,")
+
+
+def test_standard_error_without_line_breaks_takes_bounded_memory(command, truth):
+    before_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    _, grade = run(command("stderr-flood"), truth, positions=POSITIONS[:1], timeout=3.0)
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before_kib
+    assert findings(grade, FAILED) == [
+        (POSITIONS[0], "no answer within the limit of 3 s per position")
+    ]
+    assert grown_kib < 100 * 1024
+
+
+def test_the_last_line_of_standard_error_is_escaped_and_bounded(command, truth):
+    _, grade = run(command("stderr-escapes", "said"), truth, positions=POSITIONS[:1])
+    ((_, detail),) = findings(grade, FAILED)
+    said = SAID.decode(errors="replace").strip()
+    assert detail == f"the command exited with status 3 before answering; it said: {quoted(said)}"
+    assert detail.isprintable() and len(detail) < 150
+
+
+def test_a_last_line_of_standard_error_longer_than_its_tail_is_cut(command, truth):
+    _, grade = run(command("stderr-escapes"), truth, positions=POSITIONS[:1])
+    ((_, detail),) = findings(grade, FAILED)
+    assert detail == (
+        "the command exited with status 3 before answering; it said: " + quoted("x" * 4096)
+    )
+
+
+DRIVER = f"""
+import signal, sys
+sys.path.insert(0, {str(ROOT)!r})
+from compare.external import run_command
+from compare.positions import all_positions
+
+
+class Terminated(KeyboardInterrupt):
+    pass
+
+
+def terminate(signum, frame):
+    raise Terminated
+
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGTERM, terminate)
+try:
+    run_command(sys.argv[1], all_positions()[:3], 300.0, 600.0)
+except KeyboardInterrupt as interrupt:
+    print(type(interrupt).__name__, flush=True)
+    sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize(
+    ("signum", "raised"), [(signal.SIGINT, "KeyboardInterrupt"), (signal.SIGTERM, "Terminated")]
+)
+def test_an_interrupt_kills_the_commands_process_group_at_once(tmp_path, signum, raised):
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER, encoding="utf-8")
+    pids, closed = tmp_path / "pids", tmp_path / "stdin-closed"
+    command = (
+        f"sleep 300 & echo $$ $! > '{pids}.new' && mv '{pids}.new' '{pids}'; "
+        f"cat > /dev/null; echo > '{closed}'; wait"
+    )
+    process = subprocess.Popen(
+        [sys.executable, str(driver), command], stdout=subprocess.PIPE, text=True
+    )
+    group = []
+    try:
+        deadline = time.monotonic() + 60
+        while not pids.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        group = [int(pid) for pid in pids.read_text().split()]
+        for pid in group:
+            os.kill(pid, 0)
+        process.send_signal(signum)
+        out, _ = process.communicate(timeout=60)
+        assert (process.returncode, out) == (130, raised + "\n")
+        assert not any(running(pid) for pid in group)
+        assert not closed.exists()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        for pid in group:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+ROWS = [
+    f"{state},{player},{decision.action.position},{decision.value}".encode()
+    for state, player in POSITIONS[:3]
+    for decision in [make_engine("reference").minimax_decision(state, player)]
+]
+PIECES = st.one_of(
+    st.binary(max_size=30),
+    st.sampled_from(
+        [b"#", b"state,player,position,value", b"\x1b[31m", b"\x1b]0;title\x07", b"\r", b"\0",
+         b"\xc2\x9b", b"\xe2\x80\xae", b"\xff", b",", b" ", *ROWS]
+    ),
+    st.tuples(st.sampled_from([b"#", b"x", b" ", b"\x1b"]), st.integers(MAX_LINE - 2, 80_000))
+    .map(lambda repeated: repeated[0] * repeated[1]),
+)
+LINES = st.lists(st.lists(PIECES, max_size=4).map(b"".join), max_size=10)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    out=LINES, end=st.sampled_from([b"", b"\n", b"\r\n"]), err=LINES, status=st.integers(0, 3)
+)
+def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, status):
+    positions = POSITIONS[:3]
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "out").write_bytes(b"\n".join(out) + end)
+        (Path(folder) / "err").write_bytes(b"\n".join(err))
+        command = f"cat '{folder}/out'; cat '{folder}/err' >&2; exit {status}"
+        result, grade = run(command, truth, positions=positions, timeout=60.0)
+    report = text_report([grade])
+    assert len(result.replies) + len(result.failures) == len(positions)
+    assert all(len(reply.text) <= MAX_LINE for reply in result.replies)
+    assert all(failure.reason.isprintable() for failure in result.failures)
+    assert not any(control in report for control in "\x1b\r\0\x07\x9b\u202e")

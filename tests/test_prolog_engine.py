@@ -6,14 +6,18 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+import signal
 import subprocess
+import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
+from processes import Terminal, started, stop
 
 from compare.positions import all_positions
 from logic import prolog_engine
@@ -106,13 +110,18 @@ def test_one_swipl_process_answers_every_query():
 
 
 @needs_swipl
-def test_a_swipl_that_stops_is_reported_in_one_line():
+def test_a_swipl_that_stops_on_a_question_twice_is_reported_in_one_line():
+    # The engine's swipl is killed, and the one started in its place dies on the question too.
     engine = make_engine("prolog-tabled")
+    engine._command = ["sh", "-c", "printf 'oops\\033[2J\\n' >&2; exit 3"]
     engine._process.kill()
     engine._process.wait()
-    with pytest.raises(EngineError, match="the prolog-tabled engine stopped: swipl was killed"):
+    with pytest.raises(EngineError) as stopped:
         engine.minimax_decision(EMPTY, "x")
     engine.close()
+    assert str(stopped.value) == (
+        "the prolog-tabled engine stopped: swipl exited with status 3; it said: 'oops\\x1b[2J'"
+    )
 
 
 @needs_swipl
@@ -156,3 +165,74 @@ def test_without_swipl_the_command_line_says_so_and_exits_2(monkeypatch, capsys)
 def test_the_prolog_engines_play_the_labs_objective_only(objective):
     with pytest.raises(EngineError, match="the lab's objective only"):
         make_engine("prolog", objective)
+
+
+# --- interrupts and a swipl that dies --------------------------------------------------------
+
+@needs_swipl
+def test_a_dead_swipl_is_started_afresh_for_the_next_question():
+    with make_engine("prolog") as engine:
+        first = engine.pid
+        os.kill(first, signal.SIGKILL)
+        assert engine.minimax_decision("x--------", "o") == Decision(Action("o", 5), 0)
+        assert engine.pid != first
+
+
+@needs_swipl
+def test_an_interrupted_question_is_cancelled_and_never_answers_the_next(monkeypatch):
+    with make_engine("prolog") as engine:
+        first = engine.pid
+
+        class Interrupting:
+            """swipl's output, interrupted (as by Ctrl-C) while the first answer is awaited."""
+
+            def __init__(self, stream):
+                self.stream = stream
+
+            def readline(self):
+                raise KeyboardInterrupt
+
+            def close(self):
+                self.stream.close()
+
+        engine._process.stdout = Interrupting(engine._process.stdout)
+        with pytest.raises(KeyboardInterrupt):
+            engine.minimax_decision("---------", "x")
+        assert engine.minimax_decision("x--------", "o") == Decision(Action("o", 5), 0)
+        assert engine.other_player("x") == "o"
+        assert engine.pid != first
+
+
+@needs_swipl
+def test_sigint_to_minimax_lab_alone_cancels_the_query_and_the_session_goes_on():
+    session = started("repl", "--engine", "prolog")
+    try:
+        session.stdin.write("minimax_decision(---------, x, A, V).\n")
+        session.stdin.flush()
+        assert session.stdout.readline() == "?- minimax_decision(---------, x, A, V).\n"
+        time.sleep(1.0)
+        session.send_signal(signal.SIGINT)
+        out, err = stop(session, "minimax_decision(x--------, o, A, V).\nother_player(x, O).\n")
+    finally:
+        session.kill()
+    assert out == (
+        "% interrupted\n"
+        "?- minimax_decision(x--------, o, A, V).\nA = [o,5], V = 0.\n"
+        "?- other_player(x, O).\nO = o.\n"
+    )
+    assert err == ""
+
+
+@needs_swipl
+def test_on_a_terminal_ctrl_c_reaches_minimax_lab_alone_and_the_engine_goes_on():
+    terminal = Terminal("repl", "--engine", "prolog-tabled")
+    try:
+        terminal.read_until("?- ")
+        terminal.send("minimax_decision(x--------, o, A, V)\r")
+        assert terminal.read_until("?- ").endswith("A = [o,5], V = 0.\n?- ")
+        terminal.send("\x03")
+        assert terminal.read_until("?- ", timeout=10) == "\n?- "
+        terminal.send("minimax_decision(o-x------, o, A, V)\r")
+        assert terminal.read_until("?- ").endswith("\nA = [o,4], V = 1.\n?- ")
+    finally:
+        terminal.close()

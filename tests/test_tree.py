@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import xml.etree.ElementTree as ElementTree
 
@@ -224,3 +225,16 @@ def test_in_the_lose_mode_bounds_face_the_values_shown(capsys, tmp_path):
     assert groups["min-n5"][-1] == "≥ 0"
     assert [group_id for group_id in groups if group_id.startswith("pv-edge-")] == [
         "pv-edge-n3", "pv-edge-n3_5"]
+
+
+def test_a_renderer_that_never_finishes_is_stopped_with_one_line(capsys, tmp_path, monkeypatch):
+    slow = tmp_path / "bin" / "dot"
+    slow.parent.mkdir()
+    slow.write_text("#!/bin/sh\nexec sleep 60\n")
+    slow.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{slow.parent}:{os.environ['PATH']}")
+    monkeypatch.setattr("logic.tree_dot.DOT_SECONDS", 0.5)
+    status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.svg")
+    assert (status, output) == (EXIT_USAGE, "")
+    assert "dot did not finish drawing" in err and "within 0.5 s" in err
+    assert err.count("\n") == 1

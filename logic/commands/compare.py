@@ -4,8 +4,12 @@ reference on all 9040 positions (see docs/compare.md)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -15,11 +19,14 @@ from compare.positions import all_positions
 from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
-from logic.cli import EXIT_OK, UsageError, add_objective_options
+from logic.cli import EXIT_OK, UsageError, add_objective_options, whole_number
 from logic.engines import Engine, Position, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
+from logic.quote import quoted
 
 EXIT_DISAGREE = 1
+MAX_SECONDS = 1e6
+"""The longest time limit `--timeout` and `--total-timeout` take (about 11 days)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -75,28 +82,26 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def count(text: str) -> int:
     """A whole number, 0 or more."""
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, not {text!r}")
-    return int(text)
+    return whole_number(text, 0, "expected a whole number, 0 or more")
 
 
 def listing(text: str) -> int | None:
     """A whole number, or `all` (None)."""
     if text == "all":
         return None
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number or 'all', not {text!r}")
-    return int(text)
+    return whole_number(text, 0, "expected a whole number or 'all'")
 
 
 def seconds(text: str) -> float:
-    """A number of seconds, more than 0."""
+    """A number of seconds, more than 0 and at most `MAX_SECONDS`."""
     try:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, not {text!r}"
+        )
     return value
 
 
@@ -122,9 +127,7 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
     sys.stdout.write(text_report(grades, args.show, args.list))
     if args.json is not None:
-        with open(args.json, "w", encoding="utf-8") as json_out:
-            json.dump(json_report(grades, objective, status), json_out, indent=1)
-            json_out.write("\n")
+        write_json(args.json, json_report(grades, objective, status))
     return status
 
 
@@ -143,15 +146,32 @@ def engine_list(text: str | None) -> list[str]:
 
 def check_output(path: str | None) -> None:
     """Make sure before the run that the `--json` file can be written, so that a bad path is a
-    usage error; it is opened for appending, so that what it holds is kept until the report
-    replaces it after the run."""
+    usage error; FILE itself is left as it is until the report replaces it."""
     if path is None:
         return
     try:
-        with open(path, "a", encoding="utf-8"):
+        with tempfile.TemporaryFile(dir=os.path.dirname(path) or "."):
             pass
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "it is a directory")
     except OSError as error:
-        raise SourceError(f"cannot write {path}: {error.strerror or error}") from None
+        raise SourceError(f"cannot write {quoted(path)}: {error.strerror or error}") from None
+
+
+def write_json(path: str, report: object) -> None:
+    """Write `report` to `path` whole or not at all: into a new file beside it, renamed over
+    it once complete, so an interrupted run leaves the previous report as it was."""
+    folder, name = os.path.split(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as json_out:
+            json.dump(report, json_out, indent=1)
+            json_out.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def grade_all(

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
+from logic.cli import whole_number
 
 
 def drawn_plies(text: str) -> int:
     """The value of `tree --depth`: a number of plies to draw, 0 or more."""
-    return _whole_number(text, 0, "a depth is a number of plies, 0 or more")
+    return whole_number(text, 0, "a depth is a number of plies, 0 or more")
 
 
 def node_limit(text: str) -> int:
     """The value of `tree --max-nodes`: a number of nodes, 1 or more."""
-    return _whole_number(text, 1, "a node limit is a number of nodes, 1 or more")
-
-
-def _whole_number(text: str, least: int, meaning: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        number = least - 1
-    if number < least:
-        raise argparse.ArgumentTypeError(f"{meaning}, not {text!r}")
-    return number
+    return whole_number(text, 1, "a node limit is a number of nodes, 1 or more")
