@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +57,9 @@ class Terminal:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         env = env or environment(TERM="dumb", INPUTRC="/dev/null")
-        self.pid, self.fd = pty.fork()
+        with warnings.catch_warnings():  # forking a threaded test is safe: the child execs at once
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become minimax-lab at once
             os.chdir(ROOT)
             os.execve(sys.executable, [sys.executable, "-m", "logic", *args], env)
