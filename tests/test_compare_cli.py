@@ -244,11 +244,10 @@ def test_a_report_interrupted_while_written_leaves_the_last_one_whole(
     report = tmp_path / "report.json"
     report.write_text('{"status": 0}\n', encoding="utf-8")
 
-    def interrupted_half_way(document, out, **options):
-        out.write('{"sources": [')
+    def interrupted_before_the_rename(source, target):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("logic.commands.compare.json.dump", interrupted_half_way)
+    monkeypatch.setattr("logic.commands.files.os.replace", interrupted_before_the_rename)
     status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
     assert status == 130
     assert report.read_text(encoding="utf-8") == '{"status": 0}\n'

@@ -4,12 +4,8 @@ reference on all 9040 positions (see docs/compare.md)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
-import errno
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 
@@ -20,9 +16,9 @@ from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
 from logic.cli import EXIT_OK, UsageError, add_objective_options, whole_number
+from logic.commands.files import check_writable, write_whole
 from logic.engines import Engine, Position, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
-from logic.quote import quoted
 
 EXIT_DISAGREE = 1
 MAX_SECONDS = 1e6
@@ -117,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         try:
             tables = [read_table(path) for path in args.against]
-            check_output(args.json)
         except SourceError as error:
             raise UsageError(str(error)) from None
+        check_writable(args.json)
         grades = grade_all(objective, engines, tables, args)
     finally:
         for engine in engines:
@@ -127,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
     sys.stdout.write(text_report(grades, args.show, args.list))
     if args.json is not None:
-        write_json(args.json, json_report(grades, objective, status))
+        write_whole(args.json, json.dumps(json_report(grades, objective, status), indent=1) + "\n")
     return status
 
 
@@ -142,36 +138,6 @@ def engine_list(text: str | None) -> list[str]:
     if twice:
         raise UsageError(f"--engines {text}: {', '.join(twice)} named twice")
     return names
-
-
-def check_output(path: str | None) -> None:
-    """Make sure before the run that the `--json` file can be written, so that a bad path is a
-    usage error; FILE itself is left as it is until the report replaces it."""
-    if path is None:
-        return
-    try:
-        with tempfile.TemporaryFile(dir=os.path.dirname(path) or "."):
-            pass
-        if os.path.isdir(path):
-            raise IsADirectoryError(errno.EISDIR, "it is a directory")
-    except OSError as error:
-        raise SourceError(f"cannot write {quoted(path)}: {error.strerror or error}") from None
-
-
-def write_json(path: str, report: object) -> None:
-    """Write `report` to `path` whole or not at all: into a new file beside it, renamed over
-    it once complete, so an interrupted run leaves the previous report as it was."""
-    folder, name = os.path.split(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as json_out:
-            json.dump(report, json_out, indent=1)
-            json_out.write("\n")
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def grade_all(

@@ -1,0 +1,225 @@
+"""A class's Prolog submissions graded: each in its own contained `swipl`, every predicate of
+the lab asked on every state it applies to (`compare.lab_checks`), several at once.
+
+A submission's faults are its own: a program that cannot load, loops, crashes or runs out of
+its time budget is graded as far as it got, and the class goes on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compare.lab_checks import (
+    DIED,
+    EXCEPTION,
+    NOT_ASKED,
+    PREDICATES,
+    UNDEFINED,
+    Question,
+    Verdict,
+    judge,
+    questions,
+)
+from logic import sandbox
+from logic.student import LoadReport, ProgramError, StudentProgram
+
+ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,
+         "successor": 3}
+HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
+           "find_min_sv/2", "winning_config/2")
+KEEP_FINDINGS = 50
+"""Findings kept per predicate and category for the reports (all are counted)."""
+LOG_CHARS = 65536
+"""Characters of a program's output kept in its log."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a class is graded (the `grade` command's options)."""
+
+    predicates: tuple[str, ...] = PREDICATES
+    main: str | None = None
+    query_seconds: float = 60.0
+    budget_seconds: float = 900.0
+    load_seconds: float = 30.0
+    answers: int = 3
+    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
+
+
+@dataclass
+class PredicateGrade:
+    """One predicate's questions: how many were checked and right, by category, and the first
+    findings of each category."""
+
+    checked: int = 0
+    correct: int = 0
+    counts: Counter = field(default_factory=Counter)
+    notes: Counter = field(default_factory=Counter)
+    findings: list[tuple[Question, Verdict]] = field(default_factory=list)
+
+    def add(self, question: Question, verdict: Verdict) -> None:
+        self.counts[verdict.category] += 1
+        self.notes.update(verdict.notes)
+        if verdict.category == NOT_ASKED:
+            return
+        self.checked += 1
+        if verdict.right:
+            self.correct += 1
+        elif self.counts[verdict.category] <= KEEP_FINDINGS:
+            self.findings.append((question, verdict))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A fault reported once per kind: an exception or an undefined predicate, how often."""
+
+    kind: str
+    message: str
+    first: str
+    count: int = 1
+
+
+@dataclass
+class SubmissionGrade:
+    """Everything found in one submission."""
+
+    name: str
+    load: LoadReport
+    predicates: dict[str, PredicateGrade] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    not_checked: list[str] = field(default_factory=list)
+
+    @property
+    def faulty(self) -> bool:
+        """True when loading had problems or a question asked was answered wrong."""
+        return not self.load.ok or any(
+            grade.correct < grade.checked for grade in self.predicates.values()
+        )
+
+    @property
+    def clean(self) -> bool:
+        """True when it loaded cleanly and every question asked was answered right."""
+        return self.load.ok and all(
+            grade.correct == grade.checked and not grade.counts[NOT_ASKED]
+            for grade in self.predicates.values()
+        )
+
+
+def submission_name(path: Path, taken: set[str]) -> str:
+    """A name for the submission at `path`, its file's stem or folder's name, made unique."""
+    base = path.stem if path.is_file() else path.name
+    name, number = base, 2
+    while name in taken:
+        name, number = f"{base}-{number}", number + 1
+    taken.add(name)
+    return name
+
+
+def grade_submission(name: str, path: Path, options: Options) -> SubmissionGrade:
+    """Load one submission in its sandbox and ask it every question; never raises for what
+    the submission does."""
+    start = time.monotonic()
+    try:
+        program = StudentProgram([path], options.main, options.limits, options.load_seconds)
+    except ProgramError as error:
+        return SubmissionGrade(name, LoadReport(problem=str(error)),
+                               seconds=time.monotonic() - start)
+    with program:
+        report = program.load()
+        grade = SubmissionGrade(name, report)
+        _ask_all(program, grade, options, start)
+    grade.seconds = time.monotonic() - start
+    return grade
+
+
+def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
+             start: float) -> None:
+    defined = set(grade.load.defined)
+    asked = list(options.predicates)
+    if "successor" in asked and "successor/3" not in defined:
+        asked.remove("successor")
+        grade.not_checked.append("successor/3: not defined by the submission (the lab's "
+                                 "helper answers it)")
+    missing = {predicate for predicate in asked
+               if f"{predicate}/{ARITY[predicate]}" not in defined
+               and grade.load.problem is None}
+    for predicate in sorted(missing, key=PREDICATES.index):
+        wanted = f"{predicate}/{ARITY[predicate]}"
+        hint = _did_you_mean(wanted, defined)
+        grade.problems.append(Problem(UNDEFINED, f"{wanted} is not defined{hint}", wanted))
+    grade.predicates = {predicate: PredicateGrade() for predicate in asked}
+    exceptions: dict[str, Problem] = {}
+    deadline = start + options.budget_seconds
+    for question in questions(tuple(asked)):
+        result = grade.predicates[question.predicate]
+        if question.predicate in missing:
+            result.add(question, Verdict(UNDEFINED, f"{question.predicate} is not defined"))
+            continue
+        if grade.load.problem is not None:
+            result.add(question, Verdict(NOT_ASKED, f"not loaded: {grade.load.problem}"))
+            continue
+        if time.monotonic() >= deadline:
+            why = f"the time budget of {options.budget_seconds:g} s ran out"
+            result.add(question, Verdict(NOT_ASKED, why))
+            continue
+        left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
+        reply = program.ask(question.goal, "A", options.answers, left)
+        verdict = judge(question, reply)
+        result.add(question, verdict)
+        if reply.output:
+            _log(grade, question, reply.output, reply.output_chars)
+        if verdict.category in (EXCEPTION, DIED) and reply.error:
+            _count_problem(exceptions, reply.error_term or verdict.category, reply.error,
+                           question, defined)
+    grade.problems += exceptions.values()
+
+
+def _count_problem(problems: dict[str, Problem], kind: str, message: str, question: Question,
+                   defined: set[str]) -> None:
+    known = problems.get(kind)
+    if known is not None:
+        problems[kind] = Problem(known.kind, known.message, known.first, known.count + 1)
+        return
+    if kind.startswith("existence_error(procedure,"):
+        unknown = kind[len("existence_error(procedure,"):-1].split(":")[-1]
+        message += _did_you_mean(unknown, defined | set(HELPERS))
+    problems[kind] = Problem(kind, message, str(question))
+
+
+def _did_you_mean(wanted: str, names: set[str]) -> str:
+    """`; did you mean minimax_decision/4?` for a near name, or nothing."""
+    close = difflib.get_close_matches(wanted, sorted(names), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+def _log(grade: SubmissionGrade, question: Question, output: str, total: int) -> None:
+    used = sum(len(piece) for piece in grade.log)
+    if used >= LOG_CHARS:
+        return
+    cut = "" if total <= len(output) else f"\n... ({total - len(output)} more characters)"
+    grade.log.append(f"--- output of {question}\n{output[:LOG_CHARS - used]}{cut}")
+
+
+def grade_class(
+    paths: Sequence[Path], options: Options, jobs: int,
+    on_done: Callable[[SubmissionGrade], None] = lambda grade: None,
+) -> list[SubmissionGrade]:
+    """Grade every submission, `jobs` at a time; the grades in the order of `paths`."""
+    taken: set[str] = set()
+    named = [(submission_name(path, taken), path) for path in paths]
+
+    def one(item: tuple[str, Path]) -> SubmissionGrade:
+        grade = grade_submission(item[0], item[1], options)
+        on_done(grade)
+        return grade
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, named))

@@ -1,0 +1,141 @@
+"""What `grade` writes: a report per submission, the class's summary table, the gradebook CSV
+and the JSON report. Text a submission wrote (its output, its messages) is shown escaped.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from compare.class_grading import SubmissionGrade
+from compare.lab_checks import NOT_ASKED, NOTES, RIGHT
+from logic.quote import escaped
+from logic.state import draw_board
+
+SHOWN = 5
+"""Findings listed per predicate and category in a submission's report."""
+BOARDS = 3
+"""Findings drawn as boards per predicate."""
+
+
+def load_status(grade: SubmissionGrade) -> str:
+    """`ok`, `problems` (it loaded, with errors or warnings) or `failed` (it did not load)."""
+    if grade.load.problem is not None:
+        return "failed"
+    return "ok" if grade.load.ok else "problems"
+
+
+def summary_line(grade: SubmissionGrade) -> str:
+    """`name: load ok; terminal_state 17066/17066, max_value 12872/12872, ... (95.1 s)`."""
+    parts = [f"{predicate} {result.correct}/{result.checked}"
+             + (f" ({result.counts[NOT_ASKED]} not asked)" if result.counts[NOT_ASKED] else "")
+             for predicate, result in grade.predicates.items()]
+    verdict = ("all right" if grade.clean else "faults found" if grade.faulty
+               else "right as far as asked")
+    return (f"{grade.name}: load {load_status(grade)}; {', '.join(parts) or 'nothing checked'}; "
+            f"{verdict} ({grade.seconds:.1f} s)")
+
+
+def submission_report(grade: SubmissionGrade) -> str:
+    """One submission's report: loading, each predicate's counts and first findings, the
+    problems reported once per kind, and the answers on backtracking."""
+    lines = [f"== {grade.name} ==", f"containment: {grade.load.containment or 'none'}"]
+    if grade.load.problem is not None:
+        lines.append(f"load: FAILED: {grade.load.problem}")
+    else:
+        lines.append("load: ok" if grade.load.ok else "load: with problems")
+    lines += [f"  {message}" for message in grade.load.messages]
+    lines += [f"  not checked: {reason}" for reason in grade.not_checked]
+    for problem in grade.problems:
+        times = f" ({problem.count} times, first in {problem.first})" if problem.count > 1 else ""
+        lines.append(f"problem: {problem.message}{times}")
+    for predicate, result in grade.predicates.items():
+        lines += ["", f"-- {predicate}: {result.correct} of {result.checked} right"]
+        for category, count in sorted(result.counts.items(), key=lambda item: -item[1]):
+            if category != RIGHT:
+                lines.append(f"  {category}: {count}")
+        for note in NOTES:
+            if result.notes[note]:
+                lines.append(f"  (on backtracking, {note}: {result.notes[note]} questions)")
+        shown: dict[str, int] = {}
+        boards = 0
+        for question, verdict in result.findings:
+            shown[verdict.category] = shown.get(verdict.category, 0) + 1
+            if shown[verdict.category] > SHOWN:
+                continue
+            lines.append(f"  {verdict.category}: {question}: {verdict.detail}")
+            if boards < BOARDS:
+                boards += 1
+                lines += ["      " + row for row in draw_board(question.state).splitlines()]
+    if grade.log:
+        lines += ["", f"output: {len(grade.log)} questions printed something; see the log"]
+    return escaped("\n".join(lines)) + "\n"
+
+
+def class_summary(grades: Sequence[SubmissionGrade]) -> str:
+    """One line per submission, then how many are right everywhere."""
+    clean = sum(grade.clean for grade in grades)
+    return ("".join(summary_line(grade) + "\n" for grade in grades)
+            + f"{clean} of {len(grades)} submissions right everywhere\n")
+
+
+def gradebook_csv(grades: Sequence[SubmissionGrade], predicates: Sequence[str]) -> str:
+    """The gradebook: a row per submission, its load status, correct and checked per
+    predicate, and seconds."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["name", "load"]
+    for predicate in predicates:
+        header += [f"{predicate}_correct", f"{predicate}_checked"]
+    writer.writerow([*header, "seconds"])
+    for grade in grades:
+        row: list[Any] = [grade.name, load_status(grade)]
+        for predicate in predicates:
+            result = grade.predicates.get(predicate)
+            row += [result.correct, result.checked] if result else ["", ""]
+        writer.writerow([*row, f"{grade.seconds:.1f}"])
+    return out.getvalue()
+
+
+def json_report(grades: Sequence[SubmissionGrade], status: int) -> dict[str, Any]:
+    """The whole class as JSON: per submission its load, per predicate its counts and
+    findings, its problems and its seconds."""
+    return {"status": status, "submissions": [_json_submission(grade) for grade in grades]}
+
+
+def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
+    return {
+        "name": grade.name,
+        "clean": grade.clean,
+        "load": {
+            "ok": grade.load.ok,
+            "status": load_status(grade),
+            "containment": grade.load.containment,
+            "problems": ([grade.load.problem] if grade.load.problem else [])
+            + [str(message) for message in grade.load.messages],
+        },
+        "predicates": {
+            predicate: {
+                "checked": result.checked,
+                "correct": result.correct,
+                "counts": {_key(category): count for category, count in result.counts.items()},
+                "backtracking": {_key(note): result.notes[note] for note in NOTES},
+                "findings": [
+                    {"category": _key(verdict.category), "state": question.state,
+                     "player": question.player, "detail": verdict.detail}
+                    for question, verdict in result.findings
+                ],
+            }
+            for predicate, result in grade.predicates.items()
+        },
+        "problems": [{"kind": problem.kind, "message": problem.message, "first": problem.first,
+                      "count": problem.count} for problem in grade.problems],
+        "not_checked": grade.not_checked,
+        "seconds": round(grade.seconds, 3),
+    }
+
+
+def _key(category: str) -> str:
+    return category.replace(" ", "_")

@@ -1,0 +1,40 @@
+"""Files a command writes: checked before the work, written whole or not at all after it."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+
+from logic.cli import UsageError
+from logic.quote import quoted
+
+
+def check_writable(path: str | None) -> None:
+    """A usage error now, before any work, if `path` cannot be written; `path` itself is left
+    as it is."""
+    if path is None:
+        return
+    try:
+        with tempfile.TemporaryFile(dir=os.path.dirname(path) or "."):
+            pass
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "it is a directory")
+    except OSError as error:
+        raise UsageError(f"cannot write {quoted(path)}: {error.strerror or error}") from None
+
+
+def write_whole(path: str, text: str) -> None:
+    """Write `text` to `path` whole or not at all: into a new file beside it, renamed over it
+    once complete, so an interrupted run leaves what `path` held as it was."""
+    folder, name = os.path.split(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,245 @@
+% The harness that loads a student's program and asks it questions for minimax-lab (see
+% logic/student.py, which starts it in a sandbox):
+%
+%     swipl -q -f none harness.pl -- MAIN HELPER
+%
+% It loads HELPER (the module minimax_helper) and then MAIN, reads one question per line from
+% file descriptor 3 and writes one JSON answer per line to file descriptor 4. The program's
+% own output never reaches either: standard output and standard error are captured, a little
+% of it kept with each answer, and standard input refuses every read.
+%
+%     ask(Id, Goal, Template, Max, Seconds).
+%         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, ...}
+%
+% Goal is proved at most Max times within Seconds (wall time); each proof's Template is an
+% answer, as JSON (T) and as Prolog text (W). E says why the asking stopped: `exhausted` (no
+% more answers), `more` (Max answers were found), `error` (with "error" and "error_term") or
+% `time`. The first line written says how loading went:
+%
+%     {"event": "loaded", "messages": [{"kind", "file", "line", "text"}], "defined": [...]}
+
+:- module(harness, []).
+:- use_module(library(http/json)).
+:- use_module(library(prolog_stream)).
+:- use_module(library(time)).
+
+:- dynamic load_message/4.
+
+output_limit(2000).             % characters of a question's output kept with its answer
+text_limit(300).                % characters of an answer's Prolog text
+depth_limit(8).                 % nesting of an answer's JSON
+length_limit(30).               % elements of a list in an answer's JSON
+node_limit(500).                % terms in an answer's JSON
+
+harness :-
+    current_prolog_flag(argv, [Main, Helper|_]),
+    open('/dev/fd/4', write, Answers, [encoding(utf8)]),
+    open('/dev/fd/3', read, Questions, [encoding(utf8), bom(false)]),
+    capture_output,
+    refuse_input,
+    load_program(Main, Helper, Loaded),
+    reply(Answers, Loaded),
+    serve(Questions, Answers).
+
+% --- the program's input and output ---------------------------------------------------------
+
+capture_output :-
+    nb_setval(captured, captured(0, [])),
+    open_prolog_stream(harness_capture, write, Stream, []),
+    set_stream(Stream, buffer(line)),
+    set_stream(Stream, alias(user_output)),
+    set_stream(Stream, alias(user_error)),
+    set_output(Stream).
+
+harness_capture:stream_write(_, String) :-
+    nb_getval(captured, captured(Count, Kept)),
+    string_length(String, Length),
+    output_limit(Limit),
+    Room is max(0, Limit - Count),
+    (   Room >= Length -> Piece = String
+    ;   sub_string(String, 0, Room, _, Piece)
+    ),
+    Total is Count + Length,
+    nb_setval(captured, captured(Total, [Piece|Kept])).
+harness_capture:stream_close(_).
+
+refuse_input :-
+    open_prolog_stream(harness_no_input, read, Stream, []),
+    set_stream(Stream, alias(user_input)),
+    set_input(Stream).
+
+harness_no_input:stream_read(_, _) :-
+    throw(error(permission_error(input, stream, user_input),
+                context(_, 'the grader closes standard input'))).
+harness_no_input:stream_close(_).
+
+take_output(Text, Count) :-
+    flush_output(user_output),
+    nb_getval(captured, captured(Count, Kept)),
+    reverse(Kept, Pieces),
+    atomics_to_string(Pieces, Text),
+    nb_setval(captured, captured(0, [])).
+
+% --- loading ---------------------------------------------------------------------------------
+
+load_program(Main, Helper, _{event: loaded, messages: Messages, defined: Defined,
+                             output: Output, output_chars: Count}) :-
+    assertz((user:goal_expansion(halt, Halt) :- halting(0, Halt))),
+    assertz((user:goal_expansion(halt(Status), Halt) :- halting(Status, Halt))),
+    assertz((user:message_hook(Term, Kind, Lines) :- loading_message(Term, Kind, Lines))),
+    nb_setval(loading, true),
+    catch(use_module(user:Helper), Error, print_message(error, Error)),
+    catch(load_files(user:Main, []), Error2, print_message(error, Error2)),
+    nb_setval(loading, false),
+    findall(_{kind: Kind, file: File, line: Line, text: Text},
+            load_message(Kind, File, Line, Text), Messages),
+    file_directory_name(Main, Folder),
+    findall(Name, defined_in(Folder, Name), Names),
+    sort(Names, Defined),
+    take_output(Output, Count).
+
+% halt/0 and halt/1 in the program become an error, so loading and grading go on.
+halting(Status, throw(error(permission_error(halt, program, Status), context(Where, _)))) :-
+    (   source_location(File, Line)
+    ->  file_base_name(File, Base), Where = Base:Line
+    ;   Where = unknown
+    ).
+
+loading_message(Term, Kind, Lines) :-
+    nb_current(loading, true),
+    memberchk(Kind, [error, warning]),
+    \+ Term = ignored_weak_import(_, _),
+    (   source_location(File0, Line) -> file_base_name(File0, File)
+    ;   File = '', Line = 0
+    ),
+    with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),
+    split_string(Text0, "", "\n ", [Text]),
+    assertz(load_message(Kind, File, Line, Text)).
+
+defined_in(Folder, Text) :-
+    predicate_property(user:Head, file(File)),
+    sub_atom(File, 0, _, _, Folder),
+    \+ predicate_property(user:Head, imported_from(_)),
+    functor(Head, Name, Arity),
+    format(string(Text), "~w/~w", [Name, Arity]).
+
+% --- questions and answers ---------------------------------------------------------------------
+
+serve(Questions, Answers) :-
+    repeat,
+    catch(read_term(Questions, Question, []), _, Question = end_of_file),
+    (   Question == end_of_file
+    ->  !
+    ;   answer(Question, Reply),
+        reply(Answers, Reply),
+        fail
+    ).
+
+reply(Answers, Dict) :-
+    json_write_dict(Answers, Dict, [width(0)]),
+    nl(Answers),
+    flush_output(Answers).
+
+answer(ask(Id, Goal, Template, Max, Seconds), Reply) :-
+    !,
+    Found = found(0, []),
+    statistics(cputime, Start),
+    catch(call_with_time_limit(Seconds, prove(Goal, Template, Max, Found, End0)),
+          Error, stopped(Error, End0)),
+    (   var(End0) -> End = exhausted ; End = End0 ),
+    statistics(cputime, Stop),
+    Time is Stop - Start,
+    arg(2, Found, Reversed),
+    reverse(Reversed, Proofs),
+    take_output(Output, Count),
+    Reply0 = _{id: Id, answers: Proofs, output: Output, output_chars: Count, seconds: Time},
+    ending(End, Reply0, Reply).
+answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: Text,
+                   output: "", output_chars: 0, seconds: 0}) :-
+    format(string(Text), "not a question: ~q", [Question]).
+
+prove(Goal, Template, Max, Found, End) :-
+    (   call(user:Goal),
+        answer_json(Template, Json),
+        arg(1, Found, Count0),
+        Count is Count0 + 1,
+        arg(2, Found, Kept),
+        nb_setarg(2, Found, [Json|Kept]),
+        nb_setarg(1, Found, Count),
+        Count >= Max
+    ->  End = more
+    ;   End = exhausted
+    ).
+
+stopped(time_limit_exceeded, time) :- !.
+stopped(Error, error(Error)).
+
+ending(error(Error), Reply0, Reply) :-
+    !,
+    message_text(Error, Text),
+    error_term(Error, Term),
+    Reply = Reply0.put(_{end: error, error: Text, error_term: Term}).
+ending(End, Reply0, Reply0.put(end, End)).
+
+message_text(Error, Text) :-
+    catch(( '$messages':translate_message(Error, Lines, []),
+            with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),
+            split_string(Text0, "", "\n ", [Text]) ),
+          _, format(string(Text), "~q", [Error])),
+    !.
+message_text(Error, Text) :-
+    format(string(Text), "~q", [Error]).
+
+error_term(error(Formal, _), Text) :- !,
+    format(string(Text), "~W", [Formal, [quoted(true), max_depth(4)]]).
+error_term(Error, Text) :-
+    format(string(Text), "~W", [Error, [quoted(true), max_depth(4)]]).
+
+% --- answers as JSON ----------------------------------------------------------------------------
+
+answer_json(Term, _{term: Json, text: Text}) :-
+    depth_limit(Depth),
+    nb_setval(json_nodes, 0),
+    json(Term, Depth, Json),
+    text_limit(Limit),
+    format(string(Text0), "~W", [Term, [quoted(true), max_depth(12), portray(false)]]),
+    cut_text(Text0, Limit, Text).
+
+json(Term, _, _{var: true}) :- var(Term), !.
+json(Term, _, Term) :- integer(Term), abs(Term) < 10^15, !.
+json(Term, _, _{number: Text}) :- number(Term), !, format(string(Text), "~w", [Term]).
+json(Term, _, Text) :- atom(Term), !, text_limit(Limit), atom_string(Term, Text0),
+    cut_text(Text0, Limit, Text).
+json(Term, _, _{string: Text}) :- string(Term), !, text_limit(Limit), cut_text(Term, Limit, Text).
+json(_, 0, _{deep: true}) :- !.
+json(_, _, _{deep: true}) :-
+    nb_getval(json_nodes, Nodes), node_limit(Limit), Nodes >= Limit, !.
+json(_, _, _) :-
+    nb_getval(json_nodes, Nodes), Next is Nodes + 1, nb_setval(json_nodes, Next), fail.
+json(Term, Depth, Json) :- is_list(Term), !,
+    Deeper is Depth - 1,
+    length_limit(Limit),
+    length(Term, Length),
+    (   Length > Limit -> length(Kept, Limit), append(Kept, _, Term), Cut = true
+    ;   Kept = Term, Cut = false
+    ),
+    maplist([Element, Out]>>json(Element, Deeper, Out), Kept, Items),
+    (   Cut == true -> append(Items, [_{more: true}], Json) ; Json = Items ).
+json(Term, Depth, _{f: Name, args: Args}) :-
+    compound(Term), !,
+    compound_name_arguments(Term, Functor, Arguments0),
+    atom_string(Functor, Name),
+    Deeper is Depth - 1,
+    length_limit(Limit),
+    (   length(Arguments0, Length), Length > Limit
+    ->  length(Arguments, Limit), append(Arguments, _, Arguments0)
+    ;   Arguments = Arguments0
+    ),
+    maplist([Argument, Out]>>json(Argument, Deeper, Out), Arguments, Args).
+json(Term, _, _{other: Text}) :- format(string(Text), "~q", [Term]).
+
+cut_text(Text, Limit, Text) :- string_length(Text, Length), Length =< Limit, !.
+cut_text(Text0, Limit, Text) :- sub_string(Text0, 0, Limit, _, Cut),
+    string_concat(Cut, "...", Text).
+
+:- initialization(harness, main).

@@ -1,0 +1,171 @@
+"""Untrusted programs (students' code), run contained.
+
+Every program runs in a fresh directory holding a copy of its files, in a process group of its
+own, with standard input closed, a scrubbed environment and limits on CPU time, memory, file
+size, open files and processes. Run by root, it runs as a user of its own (a uid no one else
+has), so it cannot write the grader's files and its process limit is its own. Where `bwrap`
+(Debian's bubblewrap) works, it also sees the system read-only, has no network, and lives in a
+process namespace of its own: whatever it starts ends with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BWRAP = "bwrap"
+BASE_UID = 61000
+"""Run by root, each sandbox runs as uid BASE_UID + n (n < 1000), one no other process has."""
+_UIDS = itertools.count()
+
+_LAUNCHER = """
+import fcntl, json, os, resource, sys
+# The program's path is absolute and nothing is imported after the user changes: a user of
+# its own may not read this Python's library.
+config = json.loads(sys.argv[1])
+moved = [(fcntl.fcntl(source, fcntl.F_DUPFD, 100), target) for source, target in config["fds"]]
+for source, _ in config["fds"]:
+    os.close(source)
+for source, target in moved:
+    os.dup2(source, target)
+    os.close(source)
+for name, value in config["limits"].items():
+    resource.setrlimit(getattr(resource, name), (value, value))
+if config["uid"] is not None:
+    os.setgroups([])
+    os.setgid(config["uid"])
+    os.setuid(config["uid"])
+os.execv(config["argv"][0], config["argv"])
+"""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one contained program may use."""
+
+    cpu_seconds: int = 3600
+    memory_bytes: int = 2 * 2**30
+    file_bytes: int = 16 * 2**20
+    processes: int = 32
+    open_files: int = 64
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class Containment:
+    """How a program is contained here: `bwrap` or processes alone, and under which user."""
+
+    bwrap: bool
+    own_user: bool
+
+    def describe(self) -> str:
+        """One line for reports: what the program is kept from."""
+        level = ("bwrap: read-only system, no network, own process namespace"
+                 if self.bwrap else "process limits only (no working bwrap)")
+        return level + ("; a user of its own" if self.own_user else "")
+
+
+def workspace(files: Sequence[Path]) -> Path:
+    """A fresh directory with a copy of `files` (a folder's contents, with its subfolders)."""
+    folder = Path(tempfile.mkdtemp(prefix="minimax-lab-"))
+    for path in files:
+        if path.is_dir():
+            shutil.copytree(path, folder, dirs_exist_ok=True, symlinks=False,
+                            ignore=shutil.ignore_patterns(".*"))
+        else:
+            shutil.copy(path, folder / path.name)
+    return folder
+
+
+def remove_workspace(folder: Path) -> None:
+    """Remove a workspace and everything the program left in it."""
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def start(
+    argv: Sequence[str], folder: Path, limits: Limits, fds: Mapping[int, int] = {}
+) -> tuple[subprocess.Popen, Containment]:
+    """Start `argv` contained in `folder`; `fds` maps this process's descriptors to the ones
+    the program gets (3, 4, ...). Standard output and error are one pipe; input is closed."""
+    uid = BASE_UID + next(_UIDS) % 1000 if os.geteuid() == 0 else None
+    if uid is not None:
+        for path in (folder, *folder.rglob("*")):
+            os.chown(path, uid, uid, follow_symlinks=False)
+        for source in fds:  # the program opens them afresh as /dev/fd/N, as its own user
+            os.fchown(source, uid, uid)
+    bwrap = bwrap_works()
+    command = [*_bwrap_prefix(folder), *argv] if bwrap else list(argv)
+    command[0] = shutil.which(command[0]) or command[0]
+    config = {
+        "fds": [[source, target] for source, target in fds.items()],
+        "limits": {
+            "RLIMIT_CPU": limits.cpu_seconds,
+            "RLIMIT_AS": limits.memory_bytes,
+            "RLIMIT_FSIZE": limits.file_bytes,
+            "RLIMIT_NOFILE": limits.open_files,
+            "RLIMIT_CORE": 0,
+            **({"RLIMIT_NPROC": limits.processes} if uid is not None else {}),
+        },
+        "uid": uid,
+        "argv": command,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-S", "-E", "-c", _LAUNCHER, json.dumps(config)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=folder,
+        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(folder),
+             "TMPDIR": "/tmp"},
+        start_new_session=True,
+        pass_fds=tuple(fds),
+    )
+    return process, Containment(bwrap, uid is not None)
+
+
+def kill(process: subprocess.Popen) -> None:
+    """Kill the program and everything in its process group, and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+
+
+def _bwrap_prefix(folder: Path) -> list[str]:
+    return [
+        BWRAP, "--unshare-all", "--die-with-parent", "--new-session",
+        "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--bind", str(folder), str(folder),
+        "--dev", "/dev", "--proc", "/proc", "--chdir", str(folder), "--",
+    ]
+
+
+@functools.cache
+def bwrap_works() -> bool:
+    """True when `bwrap` is installed and can make a sandbox here (as a user of its own when
+    run by root, as the sandboxes will be)."""
+    if shutil.which(BWRAP) is None:
+        return False
+    probe = [shutil.which(BWRAP), *_bwrap_prefix(Path("/"))[1:], shutil.which("true") or "true"]
+    config = {"fds": [], "limits": {}, "uid": BASE_UID + 999 if os.geteuid() == 0 else None,
+              "argv": probe}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-S", "-E", "-c", _LAUNCHER, json.dumps(config)],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=10, check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0

@@ -1,0 +1,303 @@
+"""A student's Prolog program, loaded by the harness (`logic/prolog/harness.pl`) in a sandbox
+(`logic.sandbox`) and asked one question at a time.
+
+The program's own output never mixes with its answers: the harness captures it and sends a
+little of it with each answer. A question that outlives its time limit, or a program that
+dies, costs that question only: the program is started afresh for the next one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from logic import sandbox
+from logic.quote import quoted
+
+SWIPL = "swipl"
+HELPER = "minimax_helper.pl"
+"""The file of the lab's helper predicates, by the name students load it under."""
+STACK_LIMIT = "512m"
+"""SWI-Prolog's stack limit for a student's program: deeper recursion is a resource error."""
+GRACE = 5.0
+"""Seconds past a question's own time limit before the program is killed."""
+MAX_REPLY = 2**20
+"""Bytes of one answer line at most; the harness keeps answers far smaller."""
+_TAIL = 4096
+
+
+class ProgramError(Exception):
+    """A program that cannot be started at all (no `swipl`, no such file)."""
+
+
+@dataclass(frozen=True)
+class Proof:
+    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog."""
+
+    term: object
+    text: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a question got: its answers in order, and why the asking stopped.
+
+    `end` is `exhausted` (no more answers), `more` (as many as asked for), `error` (an
+    exception, in `error`), `time` (the time limit), or `died` (the program ended or was
+    killed; `error` says how).
+    """
+
+    answers: tuple[Proof, ...]
+    end: str
+    error: str | None = None
+    error_term: str | None = None
+    output: str = ""
+    output_chars: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class LoadMessage:
+    """An error or warning while loading, where it was."""
+
+    kind: str
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        where = f" at {self.file}:{self.line}" if self.file else ""
+        return f"{self.kind}{where}: {self.text}"
+
+
+@dataclass
+class LoadReport:
+    """How loading went: messages, the predicates the program defines, and any problem that
+    stopped it (it halted, never finished, or could not start)."""
+
+    messages: list[LoadMessage] = field(default_factory=list)
+    defined: list[str] = field(default_factory=list)
+    output: str = ""
+    problem: str | None = None
+    containment: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the program loaded with no error, warning or problem."""
+        return self.problem is None and not self.messages
+
+
+def main_file(paths: list[Path], main: str | None = None) -> Path:
+    """The file to load of a submission: `main` by name, else the one that defines
+    `minimax_decision/4`, else the only `.pl` file; `ProgramError` if none can be told."""
+    files = [file for path in paths
+             for file in (sorted(path.rglob("*.pl")) if path.is_dir() else [path])]
+    if main is not None:
+        named = [file for file in files if file.name in (main, f"{main}.pl")]
+        if not named:
+            raise ProgramError(f"no file {quoted(main)} in the submission")
+        return named[0]
+    own = [file for file in files if file.name != HELPER]
+    defining = [file for file in own if _defines_decision(file)]
+    if len(defining) == 1 or (defining and len(own) == 1):
+        return defining[0]
+    if len(own) == 1:
+        return own[0]
+    if not own:
+        raise ProgramError("no Prolog (.pl) file in the submission")
+    raise ProgramError("cannot tell the main file (none or several define minimax_decision/4);"
+                       " name it with --main")
+
+
+def _defines_decision(file: Path) -> bool:
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(line.lstrip().startswith("minimax_decision(") for line in text.splitlines())
+
+
+class StudentProgram:
+    """One submission's program, contained, loaded once and asked questions."""
+
+    def __init__(
+        self, paths: list[Path], main: str | None = None,
+        limits: sandbox.Limits = sandbox.DEFAULT_LIMITS, load_seconds: float = 30.0,
+    ) -> None:
+        if shutil.which(SWIPL) is None:
+            raise ProgramError(f"grading Prolog needs SWI-Prolog, and {SWIPL} is not on the PATH;"
+                               " install swi-prolog-nox (Debian, Ubuntu)")
+        missing = [path for path in paths if not path.exists()]
+        if missing:
+            raise ProgramError(f"no file or folder {quoted(str(missing[0]))}")
+        self.paths = paths
+        self.main = main_file(paths, main)
+        self.limits = limits
+        self.load_seconds = load_seconds
+        self.process = None
+        self.folder: Path | None = None
+        self.restarts = 0
+        self.report: LoadReport | None = None
+
+    # --- the process -----------------------------------------------------------------------
+
+    def load(self) -> LoadReport:
+        """Start the program and load it; the first load's report (kept in `report`)."""
+        prolog = resources.files("logic.prolog")
+        self.folder = sandbox.workspace(self.paths)
+        main = self.folder / self._in_workspace(self.main)
+        helper = main.parent / HELPER
+        if not helper.exists():
+            shutil.copy(Path(str(prolog / HELPER)), helper)
+        harness = self.folder / ".harness.pl"
+        shutil.copy(Path(str(prolog / "harness.pl")), harness)
+        questions_read, self._questions = os.pipe()
+        self._answers, answers_write = os.pipe()
+        argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "-q", "-f", "none", str(harness), "--",
+                str(main), str(helper)]
+        try:
+            self.process, containment = sandbox.start(
+                argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}
+            )
+        finally:
+            os.close(questions_read)
+            os.close(answers_write)
+        self._pending = b""
+        self._tail = b""
+        report = LoadReport(containment=containment.describe())
+        try:
+            loaded = self._read(time.monotonic() + self.load_seconds)
+        except _Died as died:
+            report.problem = f"the program {died} while loading"
+        except _Late:
+            self.stop()
+            report.problem = f"loading did not finish within {self.load_seconds:g} s"
+        else:
+            inside = f"{self.folder}/"
+            report.messages = [LoadMessage(str(m.get("kind")), str(m.get("file")),
+                                           int(m.get("line") or 0),
+                                           str(m.get("text")).replace(inside, ""))
+                               for m in loaded.get("messages", [])]
+            report.defined = [str(name) for name in loaded.get("defined", [])]
+            report.output = str(loaded.get("output", ""))
+        if self.report is None:
+            self.report = report
+        return report
+
+    def _in_workspace(self, file: Path) -> Path:
+        """Where `file` of the submission is in the workspace (folders are copied whole)."""
+        for path in self.paths:
+            if path.is_dir() and file.is_relative_to(path):
+                return file.relative_to(path)
+        return Path(file.name)
+
+    def ask(self, goal: str, template: str, most: int, seconds: float) -> Reply:
+        """Prove `goal` at most `most` times within `seconds`; the values of `template`."""
+        if self.process is None or self.process.poll() is not None:
+            self.stop()
+            self.restarts += 1
+            if self.load().problem is not None:
+                return Reply((), "died", self.report.problem if self.report else "not loaded")
+        question = f"ask(0, ({goal}), ({template}), {most}, {seconds:g}).\n".encode()
+        try:
+            os.write(self._questions, question)
+            reply = self._read(time.monotonic() + seconds + GRACE)
+        except _Died as died:
+            self.stop()
+            return Reply((), "died", f"the program {died}")
+        except _Late:
+            self.stop()
+            return Reply((), "time")
+        except OSError:
+            self.stop()
+            return Reply((), "died", "the program stopped reading questions")
+        answers = tuple(Proof(answer.get("term"), str(answer.get("text", "")))
+                        for answer in reply.get("answers", []) if isinstance(answer, dict))
+        return Reply(answers, str(reply.get("end")), _text(reply.get("error")),
+                     _text(reply.get("error_term")), str(reply.get("output", "")),
+                     int(reply.get("output_chars", 0)), float(reply.get("seconds", 0.0)))
+
+    def _read(self, deadline: float) -> dict:
+        """The next answer line, as JSON; `_Died` if the program ends, `_Late` past
+        `deadline`. Its output is read meanwhile, its last bytes kept for `_Died`'s reason."""
+        output = self.process.stdout.fileno()
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Late
+            ready, _, _ = select.select([self._answers, output], [], [], left)
+            if output in ready:
+                chunk = os.read(output, 65536)
+                self._tail = (self._tail + chunk)[-_TAIL:]
+                if not chunk and self._answers not in ready:
+                    self._wait_dead()
+            if self._answers in ready:
+                chunk = os.read(self._answers, 65536)
+                if not chunk:
+                    self._wait_dead()
+                self._pending += chunk
+                if len(self._pending) > MAX_REPLY:
+                    raise _Died("wrote an answer too long to read")
+        line, self._pending = self._pending.split(b"\n", 1)
+        try:
+            reply = json.loads(line.decode("utf-8", errors="replace"))
+        except ValueError:
+            raise _Died("wrote an answer that could not be read") from None
+        if not isinstance(reply, dict):
+            raise _Died("wrote an answer that could not be read")
+        return reply
+
+    def _wait_dead(self) -> None:
+        """The program has closed its end: how it ended, as `_Died`."""
+        try:
+            code = self.process.wait(timeout=GRACE)
+        except Exception:
+            code = None
+        said = self._tail.decode("utf-8", errors="replace").strip().splitlines()
+        last = f"; it said: {quoted(said[-1])}" if said else ""
+        if code is not None and code < 0:
+            raise _Died(f"was killed by signal {-code}{last}")
+        raise _Died(f"ended with status {code}{last}")
+
+    def stop(self) -> None:
+        """Kill the program (its whole process group) and close its pipes."""
+        if self.process is not None:
+            sandbox.kill(self.process)
+            with contextlib.suppress(OSError):
+                self.process.stdout.close()
+            for fd in (self._questions, self._answers):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self.process = None
+
+    def close(self) -> None:
+        """Stop the program and remove its workspace."""
+        self.stop()
+        if self.folder is not None:
+            sandbox.remove_workspace(self.folder)
+            self.folder = None
+
+    def __enter__(self) -> StudentProgram:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class _Died(Exception):
+    """The program ended, or wrote what the harness never would."""
+
+
+class _Late(Exception):
+    """No answer came in time."""
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
