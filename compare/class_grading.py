@@ -8,10 +8,12 @@ its time budget is graded as far as it got, and the class goes on.
 from __future__ import annotations
 
 import difflib
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -123,25 +125,55 @@ def submission_name(path: Path, taken: set[str]) -> str:
     return name
 
 
-def grade_submission(name: str, path: Path, options: Options) -> SubmissionGrade:
+def grade_submission(
+    name: str, path: Path, options: Options, running: Running | None = None
+) -> SubmissionGrade:
     """Load one submission in its sandbox and ask it every question; never raises for what
-    the submission does."""
+    the submission does. `running`, shared by a class, can stop it from another thread."""
     start = time.monotonic()
+    running = running or Running()
     try:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)
     except ProgramError as error:
         return SubmissionGrade(name, LoadReport(problem=str(error)),
                                seconds=time.monotonic() - start)
-    with program:
+    with program, running.holding(program):
         report = program.load()
         grade = SubmissionGrade(name, report)
-        _ask_all(program, grade, options, start)
+        _ask_all(program, grade, options, start, running)
     grade.seconds = time.monotonic() - start
     return grade
 
 
+class Running:
+    """The programs a class is running, so that an interrupt stops them all at once."""
+
+    def __init__(self) -> None:
+        self.cancelled = threading.Event()
+        self._programs: set[StudentProgram] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def holding(self, program: StudentProgram) -> Iterator[None]:
+        with self._lock:
+            self._programs.add(program)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._programs.discard(program)
+
+    def cancel(self) -> None:
+        """Stop asking, and kill every program running now."""
+        self.cancelled.set()
+        with self._lock:
+            programs = list(self._programs)
+        for program in programs:
+            program.stop()
+
+
 def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
-             start: float) -> None:
+             start: float, running: Running) -> None:
     defined = set(grade.load.defined)
     asked = list(options.predicates)
     if "successor" in asked and "successor/3" not in defined:
@@ -159,6 +191,8 @@ def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
     exceptions: dict[str, Problem] = {}
     deadline = start + options.budget_seconds
     for question in questions(tuple(asked)):
+        if running.cancelled.is_set():
+            return
         result = grade.predicates[question.predicate]
         if question.predicate in missing:
             result.add(question, Verdict(UNDEFINED, f"{question.predicate} is not defined"))
@@ -215,11 +249,19 @@ def grade_class(
     """Grade every submission, `jobs` at a time; the grades in the order of `paths`."""
     taken: set[str] = set()
     named = [(submission_name(path, taken), path) for path in paths]
+    running = Running()
 
     def one(item: tuple[str, Path]) -> SubmissionGrade:
-        grade = grade_submission(item[0], item[1], options)
-        on_done(grade)
+        grade = grade_submission(item[0], item[1], options, running)
+        if not running.cancelled.is_set():
+            on_done(grade)
         return grade
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         return list(pool.map(one, named))
+    except BaseException:
+        running.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -151,11 +151,15 @@ class StudentProgram:
     def load(self) -> LoadReport:
         """Start the program and load it; the first load's report (kept in `report`)."""
         prolog = resources.files("logic.prolog")
+        self._release()
+        if self.folder is not None:
+            sandbox.remove_workspace(self.folder)
         self.folder = sandbox.workspace(self.paths)
         main = self.folder / self._in_workspace(self.main)
         helper = main.parent / HELPER
-        if not helper.exists():
-            shutil.copy(Path(str(prolog / HELPER)), helper)
+        if helper.exists():  # the student's own copy: ours loads from elsewhere, under it
+            helper = self.folder / f".{HELPER}"
+        shutil.copy(Path(str(prolog / HELPER)), helper)
         harness = self.folder / ".harness.pl"
         shutil.copy(Path(str(prolog / "harness.pl")), harness)
         questions_read, self._questions = os.pipe()
@@ -201,7 +205,7 @@ class StudentProgram:
     def ask(self, goal: str, template: str, most: int, seconds: float) -> Reply:
         """Prove `goal` at most `most` times within `seconds`; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
-            self.stop()
+            self._release()
             self.restarts += 1
             if self.load().problem is not None:
                 return Reply((), "died", self.report.problem if self.report else "not loaded")
@@ -267,7 +271,13 @@ class StudentProgram:
         raise _Died(f"ended with status {code}{last}")
 
     def stop(self) -> None:
-        """Kill the program (its whole process group) and close its pipes."""
+        """Kill the program (its whole process group); its pipes are closed by the next
+        `load`, or by `close`."""
+        if self.process is not None:
+            sandbox.kill(self.process)
+
+    def _release(self) -> None:
+        """Close what the last process left open."""
         if self.process is not None:
             sandbox.kill(self.process)
             with contextlib.suppress(OSError):
@@ -279,7 +289,7 @@ class StudentProgram:
 
     def close(self) -> None:
         """Stop the program and remove its workspace."""
-        self.stop()
+        self._release()
         if self.folder is not None:
             sandbox.remove_workspace(self.folder)
             self.folder = None
