@@ -17,7 +17,7 @@ from compare.positions import all_positions, reachable_states
 from logic import reference
 from logic.objective import LAB
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
-from logic.student import Reply
+from logic.student import Reply, answer_state
 
 PREDICATES = ("terminal_state", "max_value", "min_value", "minimax_decision", "successor")
 """The lab's predicates a submission is checked on, in the order they are reported."""
@@ -202,7 +202,7 @@ def _judge_decision(question: Question, term: object, text: str) -> Verdict:
 
 def _judge_successors(question: Question, term: object, text: str) -> Verdict:
     expected = reference.successor(question.state, question.player)
-    answered = [_state(item) for item in term] if isinstance(term, list) else None
+    answered = [answer_state(item) for item in term] if isinstance(term, list) else None
     if answered is None or None in answered:
         return Verdict(UNREADABLE, f"answers {text}, not a list of states")
     if answered == expected:
@@ -229,20 +229,11 @@ def _truth() -> Truth:
     return Truth(LAB)
 
 
-def _state(term: object) -> State | None:
-    """The compact state a JSON answer spells, if it is a list of 9 marks."""
-    if isinstance(term, list) and len(term) == 9 and all(
-        isinstance(cell, str) and cell in ("x", "o", "-") for cell in term
-    ):
-        return State("".join(term))
-    return None
-
-
 def _sv(term: object) -> tuple[State, int] | None:
     if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
         state, value = term["args"]
-        if _state(state) is not None and isinstance(value, int):
-            return _state(state), value
+        if answer_state(state) is not None and isinstance(value, int):
+            return answer_state(state), value
     return None
 
 

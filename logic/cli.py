@@ -102,6 +102,16 @@ def add_engine_argument(parser: argparse.ArgumentParser) -> None:
         default="logic",
         help=f"which program answers: {', '.join(engine_names())} (default: logic)",
     )
+    add_program_argument(parser)
+
+
+def add_program_argument(parser: argparse.ArgumentParser) -> None:
+    """`--program FILE`: a student's Prolog program as the `prolog` engine, contained."""
+    parser.add_argument(
+        "--program", metavar="FILE",
+        help="with --engine prolog: a student's Prolog program (the lab's predicates), run "
+        "contained as grade runs it",
+    )
 
 
 def add_objective_options(parser: argparse.ArgumentParser, scoring: str = "lab") -> None:
@@ -171,7 +181,7 @@ def engine_from(args: argparse.Namespace) -> Engine:
     objective = objective_from(args)
     search, depth = getattr(args, "search", "minimax"), getattr(args, "depth", None)
     if search == "minimax" and depth is None:
-        return make_engine(args.engine, objective)
+        return make_engine(args.engine, objective, getattr(args, "program", None))
     if args.engine != "reference":
         asked = [f"--search {search}"] * (search != "minimax") + [f"--depth {depth}"] * bool(depth)
         raise UsageError(f"{' '.join(asked)}: only the reference engine searches that way; "

@@ -317,8 +317,16 @@ def engine_names() -> list[str]:
     return list(ENGINES)
 
 
-def make_engine(name: str, objective: Objective = LAB) -> Engine:
-    """The engine called `name`, ready to answer for `objective`."""
+def make_engine(name: str, objective: Objective = LAB, program: str | None = None) -> Engine:
+    """The engine called `name`, ready to answer for `objective`; with `program`, the `prolog`
+    engine runs that student's program (`logic.student_engine`) instead of the lab's."""
+    if program is not None:
+        if name != "prolog":
+            raise EngineError(f"--program {program}: a student's program runs as --engine "
+                              f"prolog, not {name}")
+        from logic.student_engine import StudentEngine
+
+        return StudentEngine(program, objective)
     try:
         factory = ENGINES[name]
     except KeyError:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from logic import sandbox
 from logic.quote import quoted
+from logic.state import State
 
 SWIPL = "swipl"
 HELPER = "minimax_helper.pl"
@@ -224,7 +225,7 @@ class StudentProgram:
             return Reply((), "died", "the program stopped reading questions")
         answers = tuple(Proof(answer.get("term"), str(answer.get("text", "")))
                         for answer in reply.get("answers", []) if isinstance(answer, dict))
-        return Reply(answers, str(reply.get("end")), _text(reply.get("error")),
+        return Reply(answers, str(reply.get("end")), _first_line(reply.get("error")),
                      _text(reply.get("error_term")), str(reply.get("output", "")),
                      int(reply.get("output_chars", 0)), float(reply.get("seconds", 0.0)))
 
@@ -307,6 +308,20 @@ class _Died(Exception):
 
 class _Late(Exception):
     """No answer came in time."""
+
+
+def answer_state(term: object) -> State | None:
+    """The state an answer's JSON spells, if it is a list of 9 marks; else None."""
+    if isinstance(term, list) and len(term) == 9 and all(
+        isinstance(cell, str) and cell in ("x", "o", "-") for cell in term
+    ):
+        return State("".join(term))
+    return None
+
+
+def _first_line(value: object) -> str | None:
+    """The first line of an error message (SWI-Prolog adds the stack and hints after it)."""
+    return None if value is None else (str(value).strip().splitlines() or [""])[0]
 
 
 def _text(value: object) -> str | None:

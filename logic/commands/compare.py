@@ -15,7 +15,13 @@ from compare.positions import all_positions
 from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
-from logic.cli import EXIT_OK, UsageError, add_objective_options, whole_number
+from logic.cli import (
+    EXIT_OK,
+    UsageError,
+    add_objective_options,
+    add_program_argument,
+    whole_number,
+)
 from logic.commands.files import check_writable, write_whole
 from logic.engines import Engine, Position, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
@@ -55,6 +61,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="an external engine: run once under /bin/sh, sent 'STATE PLAYER' lines, answering "
         "one CSV row per line; repeatable",
     )
+    add_program_argument(parser)
     add_objective_options(parser)
     parser.add_argument(
         "--show", type=count, default=10, metavar="N",
@@ -109,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("nothing to compare: give --engines, --against FILE or --command CMD")
     if args.against.count("-") > 1:
         raise UsageError("--against -: standard input can be read only once")
-    engines = [make_engine(name, objective) for name in names]
+    engines = [make_engine(name, objective, args.program if name == "prolog" else None)
+               for name in names]
     try:
         try:
             tables = [read_table(path) for path in args.against]

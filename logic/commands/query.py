@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 with answers, 1 with `false.`, 2 on an error (after any answers before it)."""
-    engine = make_engine(args.engine)
+    engine = make_engine(args.engine, program=args.program)
     answered = False
     try:
         for answer in ask(args.goal, engine):

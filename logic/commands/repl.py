@@ -21,5 +21,5 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the top level until `:quit` or end of file."""
-    repl.run(args.engine)
+    repl.run(args.engine, program=args.program)
     return EXIT_OK

@@ -76,13 +76,19 @@ class Session:
     prints every answer.
     """
 
-    def __init__(self, engine_name: str, out: TextIO, keys: Keys | None = None) -> None:
-        self.engines: dict[str, Engine] = {engine_name: make_engine(engine_name)}
+    def __init__(self, engine_name: str, out: TextIO, keys: Keys | None = None,
+                 program: str | None = None) -> None:
+        self.program = program
+        self.engines: dict[str, Engine] = {engine_name: self._make(engine_name)}
         self.engine_name = engine_name
         self.out = out
         self.keys = keys
         self.timing = False
         self.line_open = False
+
+    def _make(self, name: str) -> Engine:
+        """The engine `name`; `prolog` runs the student's program if the session has one."""
+        return make_engine(name, program=self.program if name == "prolog" else None)
 
     @property
     def engine(self) -> Engine:
@@ -166,7 +172,7 @@ class Session:
             self.explain(rest)
         elif name == ":engine":
             if rest and rest not in self.engines:
-                self.engines[rest] = make_engine(rest)
+                self.engines[rest] = self._make(rest)
             self.engine_name = rest or self.engine_name
             self.write(f"% engine: {self.engine_name}")
         elif name == ":time":
@@ -202,12 +208,13 @@ class Session:
         return argument
 
 
-def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = None,
+        program: str | None = None) -> None:
     """The top level over `stdin` (a terminal or not) until `:quit`, `halt.` or end of file."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     interactive = stdin.isatty()
-    session = Session(engine_name, stdout, TerminalKeys() if interactive else None)
+    session = Session(engine_name, stdout, TerminalKeys() if interactive else None, program)
     if interactive:
         enable_line_editing(COMPLETIONS)
         session.write(

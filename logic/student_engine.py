@@ -1,0 +1,147 @@
+"""A student's Prolog program as an engine (`--engine prolog --program FILE`): every command
+that names an engine can ask it, contained as `grade` contains it (`logic/student.py`).
+
+It answers with its own predicates: the lab's objective only, the first answer of each goal.
+What it cannot answer (an exception, no answer in time, an answer that is not a term of the
+lab) is an `EngineError` naming the goal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from logic import reference
+from logic.batch import decide_each
+from logic.objective import LAB, Objective
+from logic.quote import quoted
+from logic.state import Player, State, to_prolog
+from logic.student import ProgramError, Proof, StudentProgram, answer_state
+from logic.terms import SV, Action, Decision
+
+QUESTION_SECONDS = 60.0
+"""How long one goal may take before the engine gives up on it."""
+LOAD_SECONDS = 30.0
+"""How long loading the program may take."""
+
+
+def _engine_error(message: str) -> Exception:
+    from logic.engines import EngineError
+
+    return EngineError(message)
+
+
+class StudentEngine:
+    """A student's program, loaded once in its sandbox, answering the lab's predicates."""
+
+    def __init__(self, program: str, objective: Objective = LAB) -> None:
+        if objective != LAB:
+            raise _engine_error(f"a student's program plays the lab's objective only (mode win,"
+                                f" scoring lab), not {objective}")
+        self.objective = objective
+        self.name = f"prolog ({Path(program).name})"
+        try:
+            self._program = StudentProgram([Path(program)], load_seconds=LOAD_SECONDS)
+        except ProgramError as error:
+            raise _engine_error(f"--program {quoted(program)}: {error}") from None
+        report = self._program.load()
+        if report.problem is not None:
+            self._program.close()
+            raise _engine_error(f"--program {quoted(program)}: {report.problem}")
+
+    def close(self) -> None:
+        """Stop the program and remove its workspace."""
+        self._program.close()
+
+    def __enter__(self) -> StudentEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _first(self, goal: str) -> Proof | None:
+        reply = self._program.ask(goal, "A", 1, QUESTION_SECONDS)
+        if reply.answers:
+            return reply.answers[0]
+        if reply.end == "exhausted":
+            return None
+        why = {"time": f"no answer within {QUESTION_SECONDS:g} s"}.get(
+            reply.end, reply.error or reply.end)
+        raise _engine_error(f"the program could not answer {goal}: {why}")
+
+    def _unreadable(self, goal: str, proof: Proof) -> Exception:
+        return _engine_error(f"the program answered {goal} with {proof.text}, "
+                             "which is not what the lab's predicate answers")
+
+    def other_player(self, player: Player) -> Player:
+        goal = f"other_player({player}, A)"
+        proof = self._first(goal)
+        if proof is None or proof.term not in ("x", "o"):
+            raise self._unreadable(goal, proof or Proof(None, "no answer"))
+        return proof.term
+
+    def successor(self, state: State, player: Player) -> list[State]:
+        goal = f"findall(N, successor({to_prolog(state)}, {player}, N), A)"
+        proof = self._first(goal)
+        states = [answer_state(item) for item in proof.term] if proof and isinstance(
+            proof.term, list) else [None]
+        if None in states:
+            raise self._unreadable(goal, proof or Proof(None, "no answer"))
+        return states
+
+    def terminal_state(self, state: State, player: Player) -> int | None:
+        goal = f"terminal_state({to_prolog(state)}, {player}, A)"
+        proof = self._first(goal)
+        if proof is None:
+            return None
+        if not isinstance(proof.term, int):
+            raise self._unreadable(goal, proof)
+        return proof.term
+
+    def max_value(self, state: State, player: Player) -> SV:
+        return self._sv("max_value", state, player)
+
+    def min_value(self, state: State, player: Player) -> SV:
+        return self._sv("min_value", state, player)
+
+    def _sv(self, predicate: str, state: State, player: Player) -> SV:
+        goal = f"{predicate}({to_prolog(state)}, {player}, A)"
+        proof = self._first(goal)
+        term = proof.term if proof else None
+        if (isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2
+                and answer_state(term["args"][0]) and isinstance(term["args"][1], int)):
+            return SV(answer_state(term["args"][0]), term["args"][1])
+        raise self._unreadable(goal, proof or Proof(None, "no answer"))
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        goal = (f"minimax_decision({to_prolog(state)}, {player}, Action, Value), "
+                "A = Action-Value")
+        proof = self._first(goal)
+        if proof is None:
+            return None
+        term = proof.term
+        if (isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2):
+            action, value = term["args"]
+            if (isinstance(action, list) and len(action) == 2 and action[0] in ("x", "o")
+                    and isinstance(action[1], int) and isinstance(value, int)):
+                return Decision(Action(action[0], action[1]), value)
+        raise self._unreadable(goal, proof)
+
+    def get_action(self, from_state: State, to_state: State) -> Action | None:
+        goal = f"get_action({to_prolog(from_state)}, {to_prolog(to_state)}, A)"
+        proof = self._first(goal)
+        if proof is None:
+            return None
+        term = proof.term
+        if isinstance(term, list) and len(term) == 2 and isinstance(term[1], int):
+            return Action(str(term[0]), term[1])
+        raise self._unreadable(goal, proof)
+
+    def decisions(self, positions: Iterable[tuple[State, Player]]) -> dict:
+        return decide_each(self.minimax_decision, positions)
+
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        """Each legal move's value, by the program's own `min_value` of the state it makes."""
+        return {cell: self.min_value(next_state, player).value
+                for cell, next_state in reference.moves(state, player)}
+

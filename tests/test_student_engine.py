@@ -1,0 +1,113 @@
+"""A student's program as an engine (`--engine prolog --program FILE`): the same answers as the
+reference where the program is right, its own where it is wrong, one line where it fails."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from boards import LAB_CASES
+from processes import run
+
+from logic.cli import EXIT_OK, EXIT_USAGE, main
+from logic.engines import EngineError, make_engine
+from logic.terms import Action, Decision
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("swipl") is None,
+    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
+)
+SUBMISSIONS = Path(__file__).parent / "submissions"
+LAB_STYLE = str(SUBMISSIONS / "lab_style.pl")
+
+
+@pytest.fixture(scope="module")
+def student():
+    with make_engine("prolog", program=LAB_STYLE) as engine:
+        yield engine
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return make_engine("reference")
+
+
+@pytest.mark.parametrize("name", list(LAB_CASES))
+def test_a_right_program_answers_the_labs_cases_as_the_reference(student, name):
+    state, player, position, value = LAB_CASES[name]
+    assert student.minimax_decision(state, player) == Decision(Action(player, position), value)
+
+
+@pytest.mark.parametrize(("state", "player"), [("xo-x-----", "o"), ("xxooxo---", "x")])
+def test_every_predicate_agrees_with_the_reference(student, reference, state, player):
+    assert student.successor(state, player) == reference.successor(state, player)
+    assert student.max_value(state, player) == reference.max_value(state, player)
+    assert student.min_value(state, player) == reference.min_value(state, player)
+    assert student.move_values(state, player) == reference.move_values(state, player)
+    assert student.terminal_state(state, player) is None
+    assert student.terminal_state("xxxoo----", "o") == reference.terminal_state("xxxoo----", "o")
+    assert student.other_player(player) == reference.other_player(player)
+    assert student.minimax_decision("xxxoo----", "o") is None
+
+
+def test_a_wrong_program_gives_its_own_wrong_decision(capsys, reference):
+    status = main(["decide", "x--------", "o", "--engine", "prolog", "--program",
+                   str(SUBMISSIONS / "min_moves_agent.pl")])
+    out, _ = capsys.readouterr()
+    assert status == EXIT_OK
+    assert out != f"{reference.minimax_decision('x--------', 'o')}\n"
+
+
+def test_a_program_that_cannot_answer_is_one_line_and_status_2(capsys):
+    status = main(["decide", "x--------", "o", "--engine", "prolog", "--program",
+                   str(SUBMISSIONS / "loops.pl")])
+    _, err = capsys.readouterr()
+    assert status == EXIT_USAGE
+    assert err.count("\n") == 1 and "could not answer minimax_decision(" in err
+
+
+def test_a_program_is_queried_and_played_against_from_the_command_line():
+    asked = run("query", "minimax_decision(o-x------, o, A, V)", "--engine", "prolog",
+                "--program", LAB_STYLE)
+    assert (asked.returncode, asked.stdout) == (EXIT_OK, "A = [o,4], V = 1.\n")
+    game = run("play", "--engine", "prolog", "--program", LAB_STYLE, stdin="5\n9\n2\n4\n7\n")
+    assert game.returncode == EXIT_OK
+    assert game.stdout.splitlines()[0].startswith("You play x; the computer plays o, to win "
+                                                  "(lab scoring, prolog engine)")
+    assert game.stdout.splitlines()[-1] == "Result: draw"
+
+
+def test_the_repl_switches_between_the_program_and_another_engine():
+    session = run("repl", "--engine", "prolog", "--program", LAB_STYLE, stdin=(
+        "minimax_decision(x--------, o, A, V).\n:engine logic\n"
+        "minimax_decision(x--------, o, A, V).\n:engine prolog\nother_player(x, O).\n"))
+    assert session.stdout.count("A = [o,5], V = 0.") == 2
+    assert session.stdout.endswith("O = o.\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--engine", "logic"], "a student's program runs as --engine prolog, not logic"),
+        (["--engine", "prolog", "--mode", "lose"], "plays the lab's objective only"),
+    ],
+)
+def test_a_program_with_another_engine_or_objective_is_a_usage_error(capsys, argv, message):
+    status = main(["decide", "x--------", "o", *argv, "--program", LAB_STYLE])
+    _, err = capsys.readouterr()
+    assert status == EXIT_USAGE and message in err
+
+
+def test_a_program_that_does_not_load_is_an_engine_error(monkeypatch):
+    monkeypatch.setattr("logic.student_engine.LOAD_SECONDS", 1.0)
+    with pytest.raises(EngineError, match="never_loads.pl': loading did not finish within 1 s"):
+        make_engine("prolog", program=str(SUBMISSIONS / "never_loads.pl"))
+
+
+@pytest.mark.slow
+def test_a_right_program_agrees_with_the_reference_on_every_position(capsys):
+    status = main(["compare", "--engines", "prolog", "--program", LAB_STYLE, "--show", "0"])
+    out, _ = capsys.readouterr()
+    assert status == EXIT_OK
+    assert "9040 of 9040 positions checked: 9040 agree" in out
