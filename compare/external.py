@@ -31,7 +31,8 @@ from logic.engines import Position
 from logic.quote import quoted
 
 GIVE_UP = 5
-"""Failed positions in a row after which the remaining positions are not asked."""
+"""Failed positions in a row (crashes and time-outs; a wrong or unreadable row is no failure)
+after which the remaining positions are not asked, by default (`--give-up`; 0: never)."""
 MAX_LINE = 4096
 """Bytes kept of an output line; the rest of a longer line, up to its line break, is dropped."""
 STDERR_TAIL = 4096
@@ -256,6 +257,7 @@ def run_command(
     timeout: float,
     total_timeout: float,
     on_position: Callable[[], None] = lambda: None,
+    give_up: int = GIVE_UP,
 ) -> Run:
     """Ask `command` every position in turn; its rows, and the positions it failed on."""
     run = Run()
@@ -266,10 +268,10 @@ def run_command(
     failed_in_a_row = 0
     try:
         for index, position in enumerate(positions):
-            if failed_in_a_row >= GIVE_UP or time.monotonic() >= total_deadline:
+            if give_up and failed_in_a_row >= give_up or time.monotonic() >= total_deadline:
                 reason = (
-                    f"not asked: the command failed on {GIVE_UP} positions in a row"
-                    if failed_in_a_row >= GIVE_UP
+                    f"not asked: the command failed on {give_up} positions in a row"
+                    if give_up and failed_in_a_row >= give_up
                     else f"not asked: the total time limit of {total_timeout:g} s ran out"
                 )
                 run.failures.extend(Failure(rest, reason, False) for rest in positions[index:])

@@ -395,3 +395,24 @@ def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, stat
     assert all(len(reply.text) <= MAX_LINE for reply in result.replies)
     assert all(failure.reason.isprintable() for failure in result.failures)
     assert not any(control in report for control in "\x1b\r\0\x07\x9b\u202e")
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl (swi-prolog-nox)")
+def test_the_documented_prolog_driver_keeps_a_printing_solution_in_step(tmp_path):
+    docs = (Path(__file__).parent.parent / "docs" / "compare.md").read_text()
+    driver = docs.split("```prolog\n% answer.pl", 1)[1].split("```", 1)[0]
+    (tmp_path / "answer.pl").write_text("% answer.pl" + driver)
+    shutil.copy(Path(__file__).parent / "submissions" / "lab_style.pl", tmp_path)
+    shutil.copy(Path(__file__).parent.parent / "logic" / "prolog" / "minimax_helper.pl", tmp_path)
+    command = f"cd {tmp_path} && swipl -q lab_style.pl answer.pl"
+    positions = [position for position in all_positions() if position[0].count("-") <= 3][:60]
+    run = run_command(command, positions, timeout=30, total_timeout=60, give_up=0)
+    grade = grade_command(Truth(LAB), "driver", run, positions)
+    assert grade.agree == grade.checked == len(positions)
+    assert not grade.findings
+
+
+def test_give_up_0_asks_every_position_however_many_fail():
+    positions = list(POSITIONS[: GIVE_UP + 3])
+    run = run_command("exit 3", positions, timeout=5, total_timeout=60, give_up=0)
+    assert [failure.asked for failure in run.failures] == [True] * len(positions)

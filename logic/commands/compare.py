@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from compare.external import run_command
+from compare.external import GIVE_UP, run_command
 from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_table
 from compare.positions import all_positions
 from compare.progress import Progress
@@ -75,6 +75,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--timeout", type=seconds, default=60.0, metavar="SECONDS",
         help="time limit per position for --command (default: 60)",
+    )
+    parser.add_argument(
+        "--give-up", type=count, default=GIVE_UP, metavar="N",
+        help=f"stop asking a --command after N failed positions in a row (crashes and "
+        f"time-outs only); 0 never stops (default: {GIVE_UP})",
     )
     parser.add_argument(
         "--total-timeout", type=seconds, default=1800.0, metavar="SECONDS",
@@ -169,7 +174,8 @@ def grade_all(
         result, _ = timed(
             f"command {command}", positions,
             lambda progress, command=command: run_command(
-                command, positions, args.timeout, args.total_timeout, progress.advance
+                command, positions, args.timeout, args.total_timeout, progress.advance,
+                args.give_up,
             ),
         )
         grades.append(grade_command(truth, f"command {command}", result, positions))
