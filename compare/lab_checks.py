@@ -17,7 +17,7 @@ from compare.positions import all_positions, reachable_states
 from logic import reference
 from logic.objective import LAB
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
-from logic.student import Reply, answer_state
+from logic.student import Reply, answer_state, is_integer
 
 PREDICATES = ("terminal_state", "max_value", "min_value", "minimax_decision", "successor")
 """The lab's predicates a submission is checked on, in the order they are reported."""
@@ -147,7 +147,7 @@ def _judge_first(question: Question, term: object, text: str) -> Verdict:
     state, player = question.state, question.player
     if question.predicate == "terminal_state":
         expected = reference.terminal_state(state, player)
-        if not isinstance(term, int):
+        if not is_integer(term):
             return Verdict(UNREADABLE, f"answers {text}, not a value -1, 0 or 1")
         if expected is None:
             return Verdict(ANSWER_NOT_OVER, f"answers {text}, but the game goes on")
@@ -232,7 +232,7 @@ def _truth() -> Truth:
 def _sv(term: object) -> tuple[State, int] | None:
     if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
         state, value = term["args"]
-        if answer_state(state) is not None and isinstance(value, int):
+        if answer_state(state) is not None and is_integer(value):
             return answer_state(state), value
     return None
 
@@ -241,7 +241,7 @@ def _decision(term: object, player: Player) -> tuple[int, int] | None:
     if isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2:
         action, value = term["args"]
         if (isinstance(action, list) and len(action) == 2 and action[0] == player
-                and isinstance(action[1], int) and isinstance(value, int)):
+                and is_integer(action[1]) and is_integer(value)):
             return action[1], value
     return None
 

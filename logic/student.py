@@ -310,6 +310,12 @@ class _Late(Exception):
     """No answer came in time."""
 
 
+def is_integer(term: object) -> bool:
+    """True for an integer in an answer's JSON (the atoms `true` and `false` come as JSON's
+    booleans, which Python counts as integers: they are not)."""
+    return isinstance(term, int) and not isinstance(term, bool)
+
+
 def answer_state(term: object) -> State | None:
     """The state an answer's JSON spells, if it is a list of 9 marks; else None."""
     if isinstance(term, list) and len(term) == 9 and all(

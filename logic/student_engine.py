@@ -16,7 +16,7 @@ from logic.batch import decide_each
 from logic.objective import LAB, Objective
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog
-from logic.student import ProgramError, Proof, StudentProgram, answer_state
+from logic.student import ProgramError, Proof, StudentProgram, answer_state, is_integer
 from logic.terms import SV, Action, Decision
 
 QUESTION_SECONDS = 60.0
@@ -94,7 +94,7 @@ class StudentEngine:
         proof = self._first(goal)
         if proof is None:
             return None
-        if not isinstance(proof.term, int):
+        if not is_integer(proof.term):
             raise self._unreadable(goal, proof)
         return proof.term
 
@@ -109,7 +109,7 @@ class StudentEngine:
         proof = self._first(goal)
         term = proof.term if proof else None
         if (isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2
-                and answer_state(term["args"][0]) and isinstance(term["args"][1], int)):
+                and answer_state(term["args"][0]) and is_integer(term["args"][1])):
             return SV(answer_state(term["args"][0]), term["args"][1])
         raise self._unreadable(goal, proof or Proof(None, "no answer"))
 
@@ -123,7 +123,7 @@ class StudentEngine:
         if (isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2):
             action, value = term["args"]
             if (isinstance(action, list) and len(action) == 2 and action[0] in ("x", "o")
-                    and isinstance(action[1], int) and isinstance(value, int)):
+                    and is_integer(action[1]) and is_integer(value)):
                 return Decision(Action(action[0], action[1]), value)
         raise self._unreadable(goal, proof)
 
@@ -133,7 +133,7 @@ class StudentEngine:
         if proof is None:
             return None
         term = proof.term
-        if isinstance(term, list) and len(term) == 2 and isinstance(term[1], int):
+        if isinstance(term, list) and len(term) == 2 and is_integer(term[1]):
             return Action(str(term[0]), term[1])
         raise self._unreadable(goal, proof)
 

@@ -3,6 +3,7 @@ fault found in the right predicate and category, containment, and the class's gr
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import os
@@ -13,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compare import lab_checks
 from compare.class_grading import Options, grade_submission
@@ -31,6 +34,7 @@ from compare.positions import reachable_states
 from logic import sandbox
 from logic.cli import EXIT_USAGE, main
 from logic.state import PLAYERS, is_full, is_terminal, winner
+from logic.student import Proof, Reply
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -321,3 +325,59 @@ def _harnesses() -> list[int]:
             except OSError:
                 pass
     return found
+
+
+# --- property tests: whatever a program answers, and whatever is typed ------------------------
+
+json_terms = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.text(max_size=12),
+              st.sampled_from(["x", "o", "-", 1, 0, -1])),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=10),
+        st.fixed_dictionaries({"f": st.sampled_from(["sv", "-", "foo"]),
+                               "args": st.lists(inner, max_size=3)}),
+        st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    ),
+    max_leaves=30,
+)
+replies = st.builds(
+    Reply,
+    answers=st.lists(st.builds(Proof, term=json_terms, text=st.text(max_size=40)),
+                     max_size=3).map(tuple),
+    end=st.sampled_from(["exhausted", "more", "error", "time", "died"]),
+    error=st.one_of(st.none(), st.text(max_size=40)),
+)
+some_questions = st.sampled_from(lab_checks.questions(lab_checks.PREDICATES)[::997])
+
+
+@given(some_questions, replies)
+@settings(max_examples=300, deadline=None)
+def test_any_reply_gets_a_verdict_of_a_known_category(question, reply):
+    verdict = lab_checks.judge(question, reply)
+    assert verdict.category in KNOWN_CATEGORIES
+    assert verdict.right == (verdict.category == lab_checks.RIGHT)
+
+
+KNOWN_CATEGORIES = {
+    value for name, value in vars(lab_checks).items()
+    if name.isupper() and isinstance(value, str)
+} | {"suboptimal move", "wrong value", "other optimal move", "illegal move"}
+
+
+@given(st.text(max_size=60))
+def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
+    from logic.commands.grade import predicate_list
+
+    try:
+        chosen = predicate_list(text)
+    except argparse.ArgumentTypeError as error:
+        assert "\n" not in str(error)
+        return
+    assert chosen and set(chosen) <= set(lab_checks.PREDICATES)
+
+
+@pytest.mark.parametrize("term", [True, False, None, "1", {"number": "1.0"}])
+def test_an_answer_that_is_not_an_integer_is_no_value(term):
+    question = lab_checks.Question("terminal_state", "xxxoo----", "x")
+    verdict = lab_checks.judge(question, Reply((Proof(term, str(term)),), "exhausted"))
+    assert verdict.category == lab_checks.UNREADABLE
