@@ -223,6 +223,9 @@ class StudentProgram:
         except OSError:
             self.stop()
             return Reply((), "died", "the program stopped reading questions")
+        except BaseException:  # interrupted: no later question may read this one's answer
+            self.stop()
+            raise
         answers = tuple(Proof(answer.get("term"), str(answer.get("text", "")))
                         for answer in reply.get("answers", []) if isinstance(answer, dict))
         return Reply(answers, str(reply.get("end")), _first_line(reply.get("error")),

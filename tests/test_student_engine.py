@@ -3,6 +3,7 @@ reference where the program is right, its own where it is wrong, one line where 
 
 from __future__ import annotations
 
+import select
 import shutil
 from pathlib import Path
 
@@ -111,3 +112,18 @@ def test_a_right_program_agrees_with_the_reference_on_every_position(capsys):
     out, _ = capsys.readouterr()
     assert status == EXIT_OK
     assert "9040 of 9040 positions checked: 9040 agree" in out
+
+
+def test_an_interrupted_question_never_answers_the_next(monkeypatch):
+    with make_engine("prolog", program=LAB_STYLE) as engine:
+        real_select = select.select
+
+        def interrupted(*args):
+            monkeypatch.setattr(select, "select", real_select)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(select, "select", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            engine.minimax_decision("---------", "x")
+        assert engine.minimax_decision("x--------", "o") == Decision(Action("o", 5), 0)
+        assert engine.other_player("o") == "x"

@@ -172,6 +172,7 @@ prove(Goal, Template, Max, Found, End) :-
     ).
 
 stopped(time_limit_exceeded, time) :- !.
+stopped(time_limit_exceeded(_), time) :- !.
 stopped(Error, error(Error)).
 
 ending(error(Error), Reply0, Reply) :-
