@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
-from logic import reference, rules
+from logic import fast_rules, reference, rules
 from logic.batch import decide_each
 from logic.objective import LAB, Objective
 from logic.prolog_engine import PrologEngine, TabledPrologEngine
@@ -151,8 +151,74 @@ def forget_reference_values() -> None:
     _SOLVED_BY_REFERENCE.clear()
 
 
+class PlainLogicEngine:
+    """The lab's pyDatalog program as it reads, `logic/rules.py`: each answer is one query,
+    which derives every value it needs afresh (a question about the empty board takes seconds)."""
+
+    name = "logic-plain"
+
+    def __init__(self, objective: Objective = LAB) -> None:
+        self.objective = objective
+
+    @property
+    def program(self) -> fast_rules.Program:
+        """The program for this engine's objective, in the calling thread's pyDatalog database."""
+        return rules.program_for(self.objective)
+
+    def other_player(self, player: Player) -> Player:
+        ((other,),) = _ask(self.program.other_player, player, _var())
+        return other
+
+    def successor(self, state: State, player: Player) -> list[State]:
+        rows = _ask(self.program.list_replace, state, player, _var(), _var())
+        return [State(next_state) for _, next_state in sorted(rows)]
+
+    def terminal_state(self, state: State, player: Player) -> int | None:
+        rows = _ask(self.program.terminal_state, state, player, _var())
+        return rows[0][0] if rows else None
+
+    def max_value(self, state: State, player: Player) -> SV:
+        return _one_sv(_ask(self.program.max_value, state, player, _var(), _var()))
+
+    def min_value(self, state: State, player: Player) -> SV:
+        return _one_sv(_ask(self.program.min_value, state, player, _var(), _var()))
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        rows = _ask(self.program.minimax_decision, state, player, _var(), _var())
+        if not rows:
+            return None
+        ((position, utility),) = rows
+        return _decision(self.objective, state, player, position, utility)
+
+    def get_action(self, from_state: State, to_state: State) -> Action | None:
+        rows = _ask(self.program.get_action, from_state, to_state, _var(), _var())
+        if len(rows) != 1:
+            return None
+        ((player, position),) = rows
+        return Action(player, position)
+
+    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+        """All the positions' decisions in one query of the lab's `minimax_decision`."""
+        program = self.program
+        asked = set(positions)
+        for state, player in asked:
+            +program.asked(state, player)
+        try:
+            rows = _ask(program.decision, _var(), _var(), _var(), _var())
+        finally:
+            for state, player in asked:
+                -program.asked(state, player)
+        return {(State(state), player): _decision(self.objective, state, player, cell, utility)
+                for state, player, cell, utility in rows}
+
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        rows = _ask(self.program.max_successor, state, player, _var(), _var(), _var())
+        marks = _marks(state)
+        return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
+
+
 class LogicEngine:
-    """The pyDatalog program of `logic/rules.py`: each answer is one query to pyDatalog.
+    """The lab's pyDatalog program made fast, `logic/fast_rules.py`: each answer is one query.
 
     `decisions` answers a batch of positions in one query. The other questions are answered
     in a session: the first of them solves every symmetry class in one query (about 1.7 s) and
@@ -165,12 +231,12 @@ class LogicEngine:
 
     def __init__(self, objective: Objective = LAB) -> None:
         self.objective = objective
-        rules.program_for(objective)
+        fast_rules.program_for(objective)
 
     @property
-    def program(self) -> rules.Program:
+    def program(self) -> fast_rules.Program:
         """The program for this engine's objective, in the calling thread's pyDatalog database."""
-        return rules.program_for(self.objective)
+        return fast_rules.program_for(self.objective)
 
     def other_player(self, player: Player) -> Player:
         ((other,),) = _ask(self.program.other_player, player, _var())
@@ -185,7 +251,7 @@ class LogicEngine:
         return rows[0][0] if rows else None
 
     @property
-    def session(self) -> rules.Program:
+    def session(self) -> fast_rules.Program:
         """The program, with every symmetry class solved and its values kept as facts."""
         program = self.program
         if not program.solved:
@@ -246,10 +312,10 @@ class LogicEngine:
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
     def _decision(self, state: str, player: Player, position: int, utility: int) -> Decision:
-        return Decision(Action(player, position), self.objective.reported(utility, _marks(state)))
+        return _decision(self.objective, state, player, position, utility)
 
 
-def _solve(program: rules.Program) -> None:
+def _solve(program: fast_rules.Program) -> None:
     """Ask the program for every symmetry class at once; keep the answers as facts."""
     from compare.positions import symmetry_classes
 
@@ -269,13 +335,19 @@ def _solve(program: rules.Program) -> None:
     program.solved = True
 
 
+def _decision(
+    objective: Objective, state: str, player: Player, position: int, utility: int
+) -> Decision:
+    return Decision(Action(player, position), objective.reported(utility, _marks(state)))
+
+
 def _marks(state: str) -> int:
     return len(state) - state.count(BLANK)
 
 
 def _var():
     """A fresh pyDatalog variable for one argument of a query."""
-    return rules.pyDatalog.Variable()
+    return fast_rules.pyDatalog.Variable()
 
 
 def _ask(predicate, *args) -> list[tuple]:
@@ -306,6 +378,7 @@ def _one_sv(rows: list[tuple]) -> SV:
 
 ENGINES: dict[str, Callable[[Objective], Engine]] = {
     "logic": LogicEngine,
+    "logic-plain": PlainLogicEngine,
     "reference": ReferenceEngine,
     "prolog": PrologEngine,
     "prolog-tabled": TabledPrologEngine,

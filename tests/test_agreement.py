@@ -88,3 +88,29 @@ def test_the_logic_table_does_not_depend_on_the_hash_seed(reference_table):
         out, err = run.communicate(timeout=600)
         assert run.returncode == 0, err
         assert out == reference_table
+
+
+@pytest.fixture(scope="module")
+def plain_engine():
+    return make_engine("logic-plain")
+
+
+def test_the_plain_program_agrees_on_every_position(plain_engine, tables):
+    # logic/rules.py, the lab as it reads: every decision derived afresh, in one query.
+    plain = plain_engine.decisions(all_positions())
+    assert len(plain) == 9040
+    assert plain == tables["reference"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "objective",
+    [Objective("win", "depth"), Objective("lose", "lab"), Objective("lose", "depth")],
+    ids=str,
+)
+def test_the_plain_program_agrees_on_every_position_for_every_objective(objective):
+    positions = all_positions()
+    engines = [make_engine(name, objective) for name in ("logic-plain", "reference")]
+    tables = decision_tables(engines, positions)
+    assert len(tables["logic-plain"]) == len(positions)
+    assert disagreements(tables, positions) == []

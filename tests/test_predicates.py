@@ -10,7 +10,7 @@ from pyDatalog import pyDatalog
 
 from compare.positions import all_positions, reachable_states
 from facts import FactsError, read_facts
-from logic import reference, rules
+from logic import database, fast_rules, reference
 from logic.engines import forget_reference_values, make_engine
 from logic.state import EMPTY, GAME, PLAYERS
 from logic.terms import SV, Action, Decision
@@ -189,9 +189,33 @@ def test_the_rules_image_of_a_state_under_each_symmetry_of_the_facts(logic_engin
 )
 def test_the_rules_refuse_facts_they_cannot_spell(monkeypatch, change, message):
     facts = [changed for fact in read_facts() for changed in change(fact)]
-    monkeypatch.setattr(rules, "read_facts", lambda: facts)
+    monkeypatch.setattr(fast_rules, "read_facts", lambda: facts)
     try:
         with pytest.raises(FactsError, match=re.escape(message)):
-            rules.load_program()
+            fast_rules.load_program()
     finally:
-        rules.forget_program()
+        database.forget()
+
+
+@pytest.fixture(scope="module")
+def plain_engine():
+    return make_engine("logic-plain")
+
+
+@pytest.mark.parametrize(
+    ("state", "player"),
+    [("xo-x-----", "o"), ("xxooxo---", "x"), ("xoxoxo---", "x"), ("xxxoo----", "o"),
+     ("xoxxoooxx", "x"), ("-x-xo-o--", "x")],
+)
+def test_the_plain_program_answers_each_predicate_as_the_reference(plain_engine, state, player):
+    ref = make_engine("reference")
+    other = reference.other_player(player)
+    assert plain_engine.other_player(player) == other
+    assert plain_engine.successor(state, player) == ref.successor(state, player)
+    assert plain_engine.terminal_state(state, player) == ref.terminal_state(state, player)
+    assert plain_engine.max_value(state, player) == ref.max_value(state, player)
+    assert plain_engine.min_value(state, other) == ref.min_value(state, other)
+    assert plain_engine.minimax_decision(state, player) == ref.minimax_decision(state, player)
+    assert plain_engine.move_values(state, player) == ref.move_values(state, player)
+    for next_state in ref.successor(state, player):
+        assert plain_engine.get_action(state, next_state) == ref.get_action(state, next_state)

@@ -252,7 +252,7 @@ class Interrupting:
 @pytest.mark.parametrize(("engine", "reloads"), [("logic", 1), ("reference", 0)])
 def test_ctrl_c_stops_the_query_and_the_session_goes_on(monkeypatch, engine, reloads):
     forgotten = []
-    monkeypatch.setattr(repl.rules, "forget_program", lambda: forgotten.append(True))
+    monkeypatch.setattr(repl.database, "forget", lambda: forgotten.append(True))
     interrupted = session(engine)
     interrupted.engines[engine] = Interrupting(engine)
     assert interrupted.handle("successor(x--------, o, S)")

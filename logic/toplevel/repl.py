@@ -14,7 +14,7 @@ import time
 from contextlib import AbstractContextManager, closing
 from typing import Protocol, TextIO
 
-from logic import interrupts, rules
+from logic import database, interrupts
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.explain import draw_move_values
 from logic.interrupts import Terminated
@@ -119,8 +119,8 @@ class Session:
         except Terminated:
             raise
         except KeyboardInterrupt:
-            if self.engine.name == "logic":
-                rules.forget_program()
+            if self.engine.name.startswith("logic"):
+                database.forget()
             self.write("% interrupted")
         return True
 
