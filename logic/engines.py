@@ -1,8 +1,8 @@
-"""One small engine interface, and the two engines behind it: `logic` (pyDatalog) and `reference`.
+"""The engines of the lab's own programs: `reference` (Python), `logic` and `logic-plain`
+(pyDatalog), and the registry of every engine behind `--engine` (`make_engine`).
 
-Callers hold an `Engine` and never learn which program answers; a new engine (a Prolog one, a
-variant) registers in `ENGINES` and every command can use it. Engines take validated states
-(see `logic.state`) and answer with the lab's terms (see `logic.terms`).
+Every engine derives from `logic.engine.Engine`; a new one registers in `ENGINES` and every
+command can use it.
 """
 
 from __future__ import annotations
@@ -10,71 +10,16 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
 
-from logic import fast_rules, reference, rules
-from logic.batch import decide_each
+from logic import database, fast_rules, reference, rules
+from logic.engine import Engine, EngineError, Position
 from logic.objective import LAB, Objective
 from logic.prolog_engine import PrologEngine, TabledPrologEngine
 from logic.state import BLANK, EMPTY, PLAYERS, Player, State, canonical
 from logic.terms import SV, Action, Decision
 
-Position = tuple[State, Player]
-"""A state paired with the player to move."""
 
-
-class EngineError(ValueError):
-    """An engine name that is not known, or an engine that cannot run here."""
-
-
-class Engine(Protocol):
-    """What every engine answers: the lab's predicates, for validated states.
-
-    `max_value`, `min_value`, `minimax_decision` and `decisions` play for the engine's
-    `objective`; their values are reported as `Objective.reported` says.
-    """
-
-    name: str
-    objective: Objective
-
-    def other_player(self, player: Player) -> Player:
-        """`other_player(Player, Other)`."""
-        ...
-
-    def successor(self, state: State, player: Player) -> list[State]:
-        """`successor(State, Player, Next)`: every Next, in cell order."""
-        ...
-
-    def terminal_state(self, state: State, player: Player) -> int | None:
-        """`terminal_state(State, Player, Value)`; None where the game goes on."""
-        ...
-
-    def max_value(self, state: State, player: Player) -> SV:
-        """`max_value(State, Player, sv(Next, Value))`."""
-        ...
-
-    def min_value(self, state: State, player: Player) -> SV:
-        """`min_value(State, Player, sv(Next, Value))`."""
-        ...
-
-    def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        """`minimax_decision(State, Player, Action, Value)`; None at a terminal state."""
-        ...
-
-    def get_action(self, from_state: State, to_state: State) -> Action | None:
-        """`get_action(From, To, Action)`; None if no single move leads from one to the other."""
-        ...
-
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        """The decision for each non-terminal position, computed together."""
-        ...
-
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
-        """The value of each legal move (cell -> value, as a decision reports it); {} if over."""
-        ...
-
-
-class ReferenceEngine:
+class ReferenceEngine(Engine):
     """The plain-Python reference of `logic/reference.py`.
 
     Like the logic engine, it answers in a session: its first question about values solves
@@ -84,9 +29,6 @@ class ReferenceEngine:
 
     name = "reference"
 
-    def __init__(self, objective: Objective = LAB) -> None:
-        self.objective = objective
-
     def _session(self) -> None:
         if self.objective in _SOLVED_BY_REFERENCE:
             return
@@ -94,15 +36,6 @@ class ReferenceEngine:
             reference.max_value(EMPTY, player, self.objective)
             reference.min_value(EMPTY, player, self.objective)
         _SOLVED_BY_REFERENCE.add(self.objective)
-
-    def other_player(self, player: Player) -> Player:
-        return reference.other_player(player)
-
-    def successor(self, state: State, player: Player) -> list[State]:
-        return reference.successor(state, player)
-
-    def terminal_state(self, state: State, player: Player) -> int | None:
-        return reference.terminal_state(state, player)
 
     def max_value(self, state: State, player: Player) -> SV:
         self._session()
@@ -116,28 +49,17 @@ class ReferenceEngine:
         self._session()
         return reference.minimax_decision(state, player, self.objective)
 
-    def get_action(self, from_state: State, to_state: State) -> Action | None:
-        return reference.get_action(from_state, to_state)
-
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
         """Each position's decision, the memo shared between them: no session, so that one
         decision solves only the game below its position."""
-        return decide_each(
-            lambda state, player: reference.minimax_decision(state, player, self.objective),
-            positions,
-        )
+        return Engine.decisions(_Sessionless(self.objective), positions)
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
-        if reference.terminal_state(state, player) is not None:
-            return {}
-        self._session()
-        marks = _marks(state)
-        return {
-            cell: self.objective.reported(
-                reference.min_value(next_state, player, self.objective).value, marks
-            )
-            for cell, next_state in reference.moves(state, player)
-        }
+
+class _Sessionless(Engine):
+    """The reference's decisions without a session: each solves the game below it only."""
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        return reference.minimax_decision(state, player, self.objective)
 
 
 _SOLVED_BY_REFERENCE: set[Objective] = set()
@@ -151,14 +73,11 @@ def forget_reference_values() -> None:
     _SOLVED_BY_REFERENCE.clear()
 
 
-class PlainLogicEngine:
+class PlainLogicEngine(Engine):
     """The lab's pyDatalog program as it reads, `logic/rules.py`: each answer is one query,
     which derives every value it needs afresh (a question about the empty board takes seconds)."""
 
     name = "logic-plain"
-
-    def __init__(self, objective: Objective = LAB) -> None:
-        self.objective = objective
 
     @property
     def program(self) -> fast_rules.Program:
@@ -176,6 +95,9 @@ class PlainLogicEngine:
     def terminal_state(self, state: State, player: Player) -> int | None:
         rows = _ask(self.program.terminal_state, state, player, _var())
         return rows[0][0] if rows else None
+
+    def reset(self) -> None:
+        database.forget()
 
     def max_value(self, state: State, player: Player) -> SV:
         return _one_sv(_ask(self.program.max_value, state, player, _var(), _var()))
@@ -217,7 +139,7 @@ class PlainLogicEngine:
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
 
-class LogicEngine:
+class LogicEngine(Engine):
     """The lab's pyDatalog program made fast, `logic/fast_rules.py`: each answer is one query.
 
     `decisions` answers a batch of positions in one query. The other questions are answered
@@ -230,7 +152,7 @@ class LogicEngine:
     name = "logic"
 
     def __init__(self, objective: Objective = LAB) -> None:
-        self.objective = objective
+        super().__init__(objective)
         fast_rules.program_for(objective)
 
     @property
@@ -249,6 +171,9 @@ class LogicEngine:
     def terminal_state(self, state: State, player: Player) -> int | None:
         rows = _ask(self.program.terminal_state, state, player, _var())
         return rows[0][0] if rows else None
+
+    def reset(self) -> None:
+        database.forget()
 
     @property
     def session(self) -> fast_rules.Program:

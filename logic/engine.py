@@ -1,0 +1,113 @@
+"""What every engine answers, and what an engine gets for free by deriving from `Engine`.
+
+Callers hold an `Engine` and never learn which program answers. Engines take validated states
+(`logic.state`) and answer with the lab's terms (`logic.terms`); `max_value`, `min_value`,
+`minimax_decision`, `decisions` and `move_values` play for the engine's `objective` and
+report values as `Objective.reported` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from logic import reference
+from logic.objective import LAB, Objective
+from logic.state import BLANK, Player, State
+from logic.terms import SV, Action, Decision
+
+Position = tuple[State, Player]
+"""A state paired with the player to move (the lab's Position is a cell: see `Action`)."""
+
+
+class EngineError(ValueError):
+    """An engine name that is not known, or an engine that cannot run here."""
+
+
+class Engine:
+    """An engine: the lab's predicates for validated states.
+
+    A subclass answers `max_value`, `min_value` and `minimax_decision`; the game's own
+    predicates come from the reference unless it answers them itself, `decisions` and
+    `move_values` from those three, `close` and `reset` do nothing. `objectives` names the
+    objectives it can play (None: every one).
+    """
+
+    name = "engine"
+    objectives: tuple[Objective, ...] | None = None
+
+    def __init__(self, objective: Objective = LAB) -> None:
+        if self.objectives is not None and objective not in self.objectives:
+            raise EngineError(
+                f"the {self.name} engine plays the lab's objective only (mode win, scoring lab),"
+                f" not {objective}"
+            )
+        self.objective = objective
+
+    @classmethod
+    def plays(cls, objective: Objective) -> bool:
+        """True when this kind of engine can play for `objective`."""
+        return cls.objectives is None or objective in cls.objectives
+
+    # --- the lab's predicates --------------------------------------------------------------
+
+    def other_player(self, player: Player) -> Player:
+        """`other_player(Player, Other)`."""
+        return reference.other_player(player)
+
+    def successor(self, state: State, player: Player) -> list[State]:
+        """`successor(State, Player, Next)`: every Next, in cell order."""
+        return reference.successor(state, player)
+
+    def terminal_state(self, state: State, player: Player) -> int | None:
+        """`terminal_state(State, Player, Value)`; None where the game goes on."""
+        return reference.terminal_state(state, player)
+
+    def max_value(self, state: State, player: Player) -> SV:
+        """`max_value(State, Player, sv(Next, Value))`."""
+        raise NotImplementedError
+
+    def min_value(self, state: State, player: Player) -> SV:
+        """`min_value(State, Player, sv(Next, Value))`."""
+        raise NotImplementedError
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        """`minimax_decision(State, Player, Action, Value)`; None at a terminal state."""
+        raise NotImplementedError
+
+    def get_action(self, from_state: State, to_state: State) -> Action | None:
+        """`get_action(From, To, Action)`; None if no single move leads from one to the other."""
+        return reference.get_action(from_state, to_state)
+
+    # --- derived ---------------------------------------------------------------------------
+
+    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+        """The decision of each non-terminal position (terminal ones are left out)."""
+        answers = {}
+        for state, player in positions:
+            decision = self.minimax_decision(state, player)
+            if decision is not None:
+                answers[state, player] = decision
+        return answers
+
+    def move_values(self, state: State, player: Player) -> dict[int, int]:
+        """The value of each legal move (cell -> value, as a decision reports it); {} if over:
+        `min_value` of the state each move makes."""
+        if self.terminal_state(state, player) is not None:
+            return {}
+        marks = len(state) - state.count(BLANK)
+        return {cell: self.objective.reported(self.min_value(next_state, player).value, marks)
+                for cell, next_state in reference.moves(state, player)}
+
+    # --- life ------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget what an interrupted question may have left half done."""
+
+    def close(self) -> None:
+        """Let go of whatever the engine holds (a process, a workspace)."""
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
