@@ -1,1 +1,1 @@
-"""Comparison of engines over every position of LAB.md, and the CSV decision table."""
+"""Comparison of engines over every position of the lab (docs/lab.md); the CSV decision table."""

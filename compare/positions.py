@@ -1,4 +1,4 @@
-"""The positions of LAB.md: every state reachable from the empty board by alternating play."""
+"""The lab's positions (docs/lab.md): every state alternating play reaches from the empty board."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Why the agent moves as it does: every legal move's value on the board, and the line of best play.
 
-The principal variation is the lab's recurrence followed forward (seed 003): the agent plays
+The principal variation is the lab's recurrence followed forward (docs/lab.md): the agent plays
 `max_value`'s successor, its adversary `min_value`'s, each the lowest cell among equals, until
 the game ends.
 """

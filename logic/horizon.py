@@ -1,10 +1,11 @@
-"""The evaluation at the horizon of a depth-limited search (seed 004's evaluation function).
+"""The evaluation at the horizon of a depth-limited search: its evaluation function.
 
-Seed 004 leaves the horizon undefined (its `mini_max` returns `None` there and then compares
-it with numbers). Here a non-terminal state at the horizon is worth the player's open lines
-minus the opponent's, over one more than the number of lines: a fraction strictly between
--1 and 1, so strictly between every loss and every win in every scoring (`logic.objective`:
-a lab win is 1, a depth win 10 - k >= 1, and losses the same negated).
+A well-known Python example of depth-limited minimax leaves the horizon undefined (its
+`mini_max` returns `None` there and then compares it with numbers). Here a non-terminal state
+at the horizon is worth the player's open lines minus the opponent's, over one more than the
+number of lines: a fraction strictly between -1 and 1, so strictly between every loss and every
+win in every scoring (`logic.objective`: a lab win is 1, a depth win 10 - k >= 1, and losses
+the same negated).
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 The lab's objective is `win` with `lab` scoring: terminal values 1, 0, -1. `depth` scoring
 makes a win in d plies worth 10 - d and a loss -(10 - d), so the agent wins at once and
-delays a loss. `lose` (seed 000's agent) negates the chosen scoring: the agent plays for its
-worst outcome while its opponent plays to make it win. Both engines state the same objective:
-the reference through `utility`, the pyDatalog program through the facts of `facts`.
+delays a loss. `lose` (an agent that plays to lose) negates the chosen scoring: the agent
+plays for its worst outcome while its opponent plays to make it win. Both engines state the
+same objective: the reference through `utility`, the pyDatalog program through the facts of
+`facts`.
 
 A win "in d plies" from the position asked is a win on a board of k marks when the position
 has m marks, d = k - m. Both engines score terminal states by k alone (a win on k marks is

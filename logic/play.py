@@ -1,7 +1,7 @@
 """A game against the agent: the rules of turn-taking, reading a human's move, the computer's move.
 
 The agent is whatever engine it is given, playing for the engine's objective (logic/objective.py):
-`win` is the lab's unbeatable agent, `lose` seed 000's agent that plays for its worst outcome.
+`win` is the lab's unbeatable agent, `lose` an agent that plays to lose, for its worst outcome.
 """
 
 from __future__ import annotations

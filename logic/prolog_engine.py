@@ -1,4 +1,4 @@
-"""The `prolog` engines: the lab's own Prolog program (`logic/prolog/lab.pl`) run in SWI-Prolog.
+"""The `prolog` engines: the lab in this project's Prolog (`logic/prolog/lab.pl`) in SWI-Prolog.
 
 Each engine starts one `swipl` process and keeps it for its lifetime (starting a new one if
 that one dies or a query is interrupted); a query and its answer travel one line each (the

@@ -1,7 +1,7 @@
 """The lab's predicates as plain Python functions: the reference the pyDatalog rules are held to.
 
 Each section matches a section of `logic/rules.py`, in the same order, under the lab's names
-(seed 003). A predicate that the lab runs as a search becomes a function that returns its
+(docs/lab.md). A predicate that the lab runs as a search becomes a function that returns its
 answer; `max_value` and `min_value` call each other as the lab's clauses do.
 """
 

@@ -1,9 +1,10 @@
 """Searches of the lab's game tree that count their work: minimax, alpha-beta, memoised minimax.
 
-Minimax is the lab's (seed 003): MAX is the agent `player`, MIN its adversary, every value is
+Minimax is the lab's (docs/lab.md): MAX is the agent `player`, MIN its adversary, every value is
 from the agent's side as `reference.utility` scores the end of the game for the objective.
-Alpha-beta (seed 001) stops a node as soon as its value cannot matter above it. Any search may
-stop `depth` plies below its root (seed 004), where `logic.horizon.evaluate` scores the state.
+Alpha-beta, counting its cuts, stops a node as soon as its value cannot matter above it. Any
+search may stop `depth` plies below its root (depth-limited minimax), where
+`logic.horizon.evaluate` scores the state.
 
 Ties follow the lab: a node keeps the first move whose value is strictly better than every
 move before it, so its best move is the lowest cell among the optimal ones. Alpha-beta keeps
@@ -106,7 +107,7 @@ class Search:
         return getattr(self, kind)(state, mover)
 
     def minimax(self, state: State, mover: Player, ply: int = 0) -> Answer:
-        """Plain minimax (seed 003): every move searched, every node counted."""
+        """Plain minimax (the lab's): every move searched, every node counted."""
         self.counts.nodes += 1
         return self._best(state, mover, ply, self.minimax)
 
@@ -130,10 +131,10 @@ class Search:
         alpha: Value | float = -INFINITY,
         beta: Value | float = INFINITY,
     ) -> Answer:
-        """Alpha-beta (seed 001), fail-soft: a value outside the window may be only a bound.
+        """Alpha-beta with cut counts, fail-soft: a value outside the window may be only a bound.
 
         alpha is the best value MAX is sure of on the path from the root, beta the best for
-        MIN; a node stops once its value reaches the other side's (alpha >= beta in seed 001).
+        MIN; a node stops once its value reaches the other side's (alpha >= beta).
         """
         self.counts.nodes += 1
         value = self._leaf(state, ply)

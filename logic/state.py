@@ -1,6 +1,6 @@
 """The one state model: a state is 9 cells row by row, as a 9-character string of `-`, `x`, `o`.
 
-Parsing (both of LAB.md's notations), printing, legality and whose move it is live here;
+Parsing (the lab's two notations, docs/lab.md), printing, legality and whose move it is live here;
 everything else receives a `State` that came through `parse_state`.
 """
 

@@ -1,4 +1,4 @@
-"""The game tree below a position, as a search walks it: the lab's partial game tree (seed 003).
+"""The game tree below a position, as a search walks it: the lab's partial game tree.
 
 Every node the search visits down to `plies` below the root is kept with its board and value
 (from the root player's side); alpha-beta's skipped moves are kept as pruned children; below

@@ -10,7 +10,7 @@ def board(drawing: str) -> State:
     return parse_state("".join(drawing.replace("/", " ").split()))
 
 
-# The lab's cases (LAB.md): position, player, the decision's cell and value.
+# The lab's cases (docs/lab.md): position, player, the decision's cell and value.
 LAB_CASES = {
     "lab: o takes cell 4 and wins": (board("""
         o - x

@@ -254,7 +254,7 @@ def test_both_engines_print_the_same_answers(logic_engine, reference_engine, sta
 
 
 class Checked:
-    """An engine that records any state it is handed that LAB.md's checks would refuse."""
+    """An engine that records each state it is handed that the lab's checks (docs/lab.md) refuse."""
 
     def __init__(self, engine) -> None:
         self.engine = engine

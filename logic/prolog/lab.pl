@@ -1,4 +1,5 @@
-% Lab-3, "Minimax agent for Tic-Tac-Toe", as the lab states it: plain Prolog, findall-based
+% Lab-3, "Minimax agent for Tic-Tac-Toe", as this project states it in Prolog (not the lab's
+% published code; docs/lab.md says how they differ): plain Prolog, findall-based
 % max_value/min_value, no tabling. The game itself (other_player/2, blank/1, line/3) comes
 % from facts/game.pl, which must be loaded first:
 %

@@ -1,4 +1,4 @@
-"""A Prolog-style top level over the lab's predicates (seed 003): `minimax-lab query` and `repl`.
+"""A Prolog-style top level over the lab's predicates (docs/lab.md): `minimax-lab query` and `repl`.
 
 One module per job: `grammar` reads a goal, `terms` holds its terms and their unification,
 `predicates` answers each lab predicate through an `Engine`, `solve` runs a conjunction,

@@ -6,9 +6,9 @@
              | a compact state such as o-x------
 
 Variables start with a capital or `_`; each `_` is a fresh variable. A compact state (9 cells of
-`-`, `x`, `o`, LAB.md) reads as the list of its cells. Input longer than `MAX_LENGTH` characters
-or nested deeper than `MAX_DEPTH` brackets is refused before anything is built, so no input
-can exhaust the parser's recursion.
+`-`, `x`, `o`; docs/lab.md) reads as the list of its cells. Input longer than `MAX_LENGTH`
+characters or nested deeper than `MAX_DEPTH` brackets is refused before anything is built, so
+no input can exhaust the parser's recursion.
 """
 
 from __future__ import annotations

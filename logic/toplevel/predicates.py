@@ -1,4 +1,4 @@
-"""The lab's predicates (seed 003, LAB.md), each answered through an `Engine` with constants.
+"""The lab's predicates (docs/lab.md), each answered through an `Engine` with constants.
 
 A predicate reads some arguments (a state must be bound, and legal) and answers the others;
 the solver unifies each answer with the goal. Where the lab's Prolog would need a bound
@@ -69,7 +69,7 @@ class Predicate:
 
 
 def read_state(term: Term, predicate: str, argument: str) -> State:
-    """The legal state that `term` spells, or the error that says why it is not one (LAB.md)."""
+    """The legal state (docs/lab.md) that `term` spells, or the error that says why it is not."""
     if isinstance(term, Var) or (isinstance(term, ListTerm) and not is_ground(term)):
         found = "is unbound" if isinstance(term, Var) else "holds variables"
         raise InstantiationError(
@@ -172,7 +172,7 @@ def min_value(engine: Engine, args: tuple[Term, ...]) -> Answers:
 
 
 def minimax_decision(engine: Engine, args: tuple[Term, ...]) -> Answers:
-    """`minimax_decision(State, Player, Action, Value)`: one answer, the decision of LAB.md."""
+    """`minimax_decision(State, Player, Action, Value)`: one answer, the decision (docs/lab.md)."""
     state = read_state(args[0], "minimax_decision/4", "State")
     for player in players_asked(state, read_player(args[1]), _itself, "minimax_decision/4"):
         decision = engine.minimax_decision(state, player)
