@@ -76,7 +76,7 @@ def time_session(runs: int) -> tuple[list[float], list[float]]:
     """Seconds of the logic engine's first decision in a fresh process, and of later ones."""
     script = (
         "import random, sys, time\n"
-        "from compare.positions import all_positions\n"
+        "from logic.positions import all_positions\n"
         "from logic.engines import make_engine\n"
         "engine = make_engine('logic')\n"
         "start = time.perf_counter(); engine.minimax_decision('---------', 'x')\n"
@@ -102,7 +102,7 @@ def time_reference(runs: int) -> tuple[list[float], list[float]]:
     """Seconds of the reference engine's whole table from a cold memo, and of warm decisions."""
     script = (
         "import random, sys, time\n"
-        "from compare.positions import all_positions\n"
+        "from logic.positions import all_positions\n"
         "from logic.engines import forget_reference_values, make_engine\n"
         "positions = all_positions()\n"
         "engine = make_engine('reference')\n"

@@ -28,8 +28,8 @@ from compare.lab_checks import (
     judge,
     questions,
 )
-from logic import sandbox
-from logic.student import LoadReport, ProgramError, StudentProgram
+from logic.engines import sandbox
+from logic.engines.harness import LoadReport, ProgramError, StudentProgram
 
 ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,
          "successor": 3}

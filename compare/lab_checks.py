@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from compare.grading import OTHER_OPTIMAL, WRONG_VALUE, Answer, Truth
-from compare.positions import all_positions, reachable_states
 from logic import reference
+from logic.engines.harness import Reply, answer_state, is_integer
 from logic.objective import LAB
+from logic.positions import all_positions, reachable_states
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
-from logic.student import Reply, answer_state, is_integer
 
 PREDICATES = ("terminal_state", "max_value", "min_value", "minimax_decision", "successor")
 """The lab's predicates a submission is checked on, in the order they are reported."""

@@ -19,8 +19,8 @@ from compare.grading import (
     Finding,
     Grade,
 )
-from logic.explain import draw_move_values
 from logic.objective import Objective
+from logic.tools.explain import draw_move_values
 
 _INVARIANT = {MISSING, FAILED}
 LISTING_ORDER = (*DISAGREEMENTS, FAILED, UNPARSABLE, ILLEGAL_POSITION, DUPLICATE, MISSING)

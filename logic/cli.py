@@ -19,10 +19,10 @@ from collections.abc import Sequence
 
 from logic import interrupts
 from logic.engines import Engine, EngineError, engine_names, make_engine
+from logic.engines.search import SEARCHES, SearchEngine
 from logic.launch import say
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
 from logic.quote import quoted
-from logic.search_engine import SEARCHES, SearchEngine
 from logic.state import StateError
 
 PROG = "minimax-lab"
@@ -176,7 +176,7 @@ def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the options name, playing for the objective they name.
 
     `--search alphabeta` or `--depth` ask for the reference engine's searches
-    (`logic.search_engine`).
+    (`logic.engines.search`).
     """
     objective = objective_from(args)
     search, depth = getattr(args, "search", "minimax"), getattr(args, "depth", None)

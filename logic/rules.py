@@ -5,9 +5,9 @@ names; the lab's Prolog clause stands in a comment above each rule. pyDatalog ha
 terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`, and the action
 `[Player, Position]` becomes its Position (the player is already an argument).
 
-`--engine logic-plain` runs this program; `logic/fast_rules.py` is the same program made fast,
-which `--engine logic` runs. The program lives in this thread's pyDatalog database
-(`logic/database.py`).
+`--engine logic-plain` runs this program; `logic/engines/fast_rules.py` is the same program
+made fast, which `--engine logic` runs. The program lives in this thread's pyDatalog database
+(`logic/engines/database.py`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
 from facts import read_facts
-from logic import database
-from logic.fast_rules import Program
+from logic.engines import database
+from logic.engines.fast_rules import Program
 from logic.objective import DEPTH_BASE, LAB, Objective
 
 PREDICATES = (

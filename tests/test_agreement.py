@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from compare.agreement import decision_tables, disagreements
-from compare.positions import all_positions
 from compare.table import write_table
 from logic.engines import make_engine
 from logic.objective import Objective
+from logic.positions import all_positions
 
 
 @pytest.fixture(scope="module")

@@ -209,7 +209,10 @@ def test_sigint_during_start_up_ends_in_one_line_and_status_130(delay):
     if starting.returncode == EXIT_OK:  # it had answered before the signal came
         assert out == "Action = [x,1], Value = 0.\n"
         return
-    assert (starting.returncode, err) == (130, "minimax-lab: interrupted\n")
+    # 130, or ended by SIGINT itself, which a shell reports as 130 too: CPython does that
+    # when the signal landed while it ran generated code (a dataclass being defined, say).
+    assert starting.returncode in (130, -signal.SIGINT)
+    assert err == "minimax-lab: interrupted\n"
 
 
 def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):

@@ -8,9 +8,9 @@ import io
 from boards import LAB_CASES
 
 from compare.agreement import decision_tables, disagreements
-from compare.positions import all_positions, symmetry_classes
 from compare.table import HEADER, write_table
-from logic.engines import ReferenceEngine
+from logic.engines.reference import ReferenceEngine
+from logic.positions import all_positions, symmetry_classes
 from logic.state import EMPTY, canonical, check_legal, check_turn, is_terminal
 from logic.terms import Action, Decision
 

@@ -17,7 +17,7 @@ from processes import started, stop, wait_for_caught
 
 from logic import engines
 from logic.cli import EXIT_OK, EXIT_USAGE, main
-from logic.engines import ReferenceEngine
+from logic.engines.reference import ReferenceEngine
 from logic.terms import Action, Decision
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,8 @@ import pytest
 from boards import LAB_CASES, SCORING_CASES, TACTICS
 
 from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.explain import draw_move_values, principal_variation
-from logic.search_engine import SearchEngine
+from logic.engines.search import SearchEngine
+from logic.tools.explain import draw_move_values, principal_variation
 
 
 def test_values_in_their_cells_and_the_decision_in_brackets():

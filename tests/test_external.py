@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from compare.external import GIVE_UP, MAX_LINE, run_command
 from compare.grading import FAILED, MISSING, UNPARSABLE, Truth, grade_command
-from compare.positions import all_positions
 from compare.report import text_report
 from logic.engines import make_engine
+from logic.engines.prolog import program_files
 from logic.objective import LAB
-from logic.prolog_engine import program_files
+from logic.positions import all_positions
 from logic.quote import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -305,7 +305,7 @@ DRIVER = f"""
 import signal, sys
 sys.path.insert(0, {str(ROOT)!r})
 from compare.external import run_command
-from compare.positions import all_positions
+from logic.positions import all_positions
 
 
 class Terminated(KeyboardInterrupt):

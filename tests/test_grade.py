@@ -30,11 +30,11 @@ from compare.lab_checks import (
     WRONG_ON_BACKTRACKING,
     WRONG_VALUE,
 )
-from compare.positions import reachable_states
-from logic import sandbox
 from logic.cli import EXIT_USAGE, main
+from logic.engines import sandbox
+from logic.engines.harness import Proof, Reply
+from logic.positions import reachable_states
 from logic.state import PLAYERS, is_full, is_terminal, winner
-from logic.student import Proof, Reply
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -263,7 +263,7 @@ def test_a_folder_submission_with_its_own_helper_copy_and_a_named_main(capsys, t
     folder = tmp_path / "ada"
     folder.mkdir()
     shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "lab3.pl")
-    ours = (Path(sandbox.__file__).parent / "prolog" / "minimax_helper.pl").read_text()
+    ours = (Path(sandbox.__file__).parent.parent / "prolog" / "minimax_helper.pl").read_text()
     as_the_lab_hands_it_out = re.sub(r":- module\(.*?\]\)\.", "", ours, flags=re.DOTALL)
     (folder / "minimax_helper.pl").write_text(as_the_lab_hands_it_out)
     (folder / "notes.pl").write_text("minimax_decision(_, _, _, _) :- fail.\n")

@@ -24,11 +24,11 @@ from compare.grading import (
     grade_table,
     position_fault,
 )
-from compare.positions import all_positions
 from compare.sources import read_rows
 from compare.table import write_table
 from logic.engines import forget_reference_values, make_engine
 from logic.objective import LAB, Objective
+from logic.positions import all_positions
 
 
 @pytest.fixture(scope="module")

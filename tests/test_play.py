@@ -17,8 +17,17 @@ from processes import Terminal, run, run_shell
 
 from logic.engines import make_engine
 from logic.objective import MODES, SCORINGS, Objective
-from logic.play import Move, MoveError, announcement, mark, outcome, parse_move, play_game, result
 from logic.state import EMPTY, GAME, PLAYERS, State, draw_board
+from logic.tools.play import (
+    Move,
+    MoveError,
+    announcement,
+    mark,
+    outcome,
+    parse_move,
+    play_game,
+    result,
+)
 
 OBJECTIVES = [Objective(mode, scoring) for mode in MODES for scoring in SCORINGS]
 SIDES = [(human, first) for human in PLAYERS for first in PLAYERS]

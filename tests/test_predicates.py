@@ -8,10 +8,10 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL, board
 from pyDatalog import pyDatalog
 
-from compare.positions import all_positions, reachable_states
 from facts import FactsError, read_facts
-from logic import database, fast_rules, reference
-from logic.engines import forget_reference_values, make_engine
+from logic import reference
+from logic.engines import database, fast_rules, forget_reference_values, make_engine
+from logic.positions import all_positions, reachable_states
 from logic.state import EMPTY, GAME, PLAYERS
 from logic.terms import SV, Action, Decision
 

@@ -19,12 +19,12 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 from processes import Terminal, started, stop
 
-from compare.positions import all_positions
-from logic import prolog_engine
 from logic.cli import EXIT_USAGE, main
 from logic.engines import EngineError, make_engine
+from logic.engines import prolog as prolog_engine
+from logic.engines.prolog import program_files
 from logic.objective import Objective
-from logic.prolog_engine import program_files
+from logic.positions import all_positions
 from logic.state import EMPTY
 from logic.terms import Action, Decision
 

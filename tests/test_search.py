@@ -1,4 +1,4 @@
-"""logic.search: node counts, alpha-beta and depth-limited search, held to the lab."""
+"""logic.tools.search: node counts, alpha-beta and depth-limited search, held to the lab."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ from fractions import Fraction
 import pytest
 from boards import LAB_CASES, board
 
-from compare.positions import all_positions, reachable_states
 from logic import reference
-from logic.engines import EngineError, ReferenceEngine
-from logic.horizon import evaluate, open_lines
+from logic.engines import EngineError
+from logic.engines.reference import ReferenceEngine
+from logic.engines.search import SearchEngine
 from logic.objective import Objective
-from logic.search import Bound, Search, count_nodes, reported
-from logic.search_engine import SearchEngine
+from logic.positions import all_positions, reachable_states
 from logic.state import BLANK, EMPTY, PLAYERS, is_terminal
+from logic.tools.horizon import evaluate, open_lines
+from logic.tools.search import Bound, Search, count_nodes, reported
 
 OBJECTIVES = [Objective(mode, scoring) for mode in ("win", "lose") for scoring in ("lab", "depth")]
 OBJECTIVE_IDS = [f"{objective.mode}-{objective.scoring}" for objective in OBJECTIVES]

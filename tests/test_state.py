@@ -10,7 +10,7 @@ from boards import LAB_CASES, TACTICS, board
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compare.positions import all_positions, reachable_states
+from logic.positions import all_positions, reachable_states
 from logic.state import (
     StateError,
     canonical,

@@ -101,7 +101,7 @@ def test_a_program_with_another_engine_or_objective_is_a_usage_error(capsys, arg
 
 
 def test_a_program_that_does_not_load_is_an_engine_error(monkeypatch):
-    monkeypatch.setattr("logic.student_engine.LOAD_SECONDS", 1.0)
+    monkeypatch.setattr("logic.engines.student.LOAD_SECONDS", 1.0)
     with pytest.raises(EngineError, match="never_loads.pl': loading did not finish within 1 s"):
         make_engine("prolog", program=str(SUBMISSIONS / "never_loads.pl"))
 

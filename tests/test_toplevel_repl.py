@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from processes import Terminal
 
 from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.explain import draw_move_values
 from logic.state import draw_board
+from logic.tools.explain import draw_move_values
 from logic.toplevel import repl
 from logic.toplevel.predicates import PREDICATES
 from logic.toplevel.repl import Session, help_text
@@ -199,7 +199,9 @@ def test_engine_switches_and_keeps_one_engine_object_per_name():
     assert reference.name == "reference"
     shown = output(switching).splitlines()
     assert shown[:3] == ["% engine: reference", "% engine: logic", "% engine: logic"]
-    assert shown[3].startswith("ERROR: unknown engine 'nope'; the engines are logic, reference")
+    assert shown[3].startswith(
+        "ERROR: unknown engine 'nope'; the engines are logic, logic-plain, reference"
+    )
     assert "nope" not in switching.engines
     assert len(shown) == 4
 
@@ -237,24 +239,24 @@ def test_help_lists_every_predicate_with_an_example_that_answers():
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
 class Interrupting:
-    """An engine that is interrupted in the middle of `successor`."""
+    """An engine interrupted in the middle of `successor`; the rest is the real engine's."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, engine) -> None:
+        self.engine = engine
 
     def successor(self, state, player):
         raise KeyboardInterrupt
 
-    def other_player(self, player):
-        return {"x": "o", "o": "x"}[player]
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
 
 
 @pytest.mark.parametrize(("engine", "reloads"), [("logic", 1), ("reference", 0)])
 def test_ctrl_c_stops_the_query_and_the_session_goes_on(monkeypatch, engine, reloads):
     forgotten = []
-    monkeypatch.setattr(repl.database, "forget", lambda: forgotten.append(True))
+    monkeypatch.setattr("logic.engines.database.forget", lambda: forgotten.append(True))
     interrupted = session(engine)
-    interrupted.engines[engine] = Interrupting(engine)
+    interrupted.engines[engine] = Interrupting(interrupted.engines[engine])
     assert interrupted.handle("successor(x--------, o, S)")
     assert interrupted.handle("other_player(x, O)")
     assert output(interrupted) == "% interrupted\nO = o.\n"

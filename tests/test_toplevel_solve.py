@@ -12,8 +12,8 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compare.positions import all_positions
 from logic.engines import make_engine
+from logic.positions import all_positions
 from logic.state import (
     StateError,
     check_legal,

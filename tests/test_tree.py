@@ -12,13 +12,13 @@ from test_search import SMALL
 
 from logic import reference
 from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.engines import ReferenceEngine
-from logic.explain import principal_variation, signed
+from logic.engines.reference import ReferenceEngine
 from logic.objective import LAB
-from logic.search import reported
 from logic.state import BLANK
-from logic.tree import TreeTooBig, build_tree
-from logic.tree_dot import PRUNED_COLOUR, PV_COLOUR
+from logic.tools.explain import principal_variation, signed
+from logic.tools.search import reported
+from logic.tools.tree import TreeTooBig, build_tree
+from logic.tools.tree_dot import PRUNED_COLOUR, PV_COLOUR
 
 SVG = "{http://www.w3.org/2000/svg}"
 needs_dot = pytest.mark.skipif(
@@ -163,7 +163,7 @@ def test_the_suggested_depth_is_the_deepest_that_fits():
 
 
 def test_dot_text_needs_no_renderer(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("logic.tree_dot.DOT_PROGRAM", "no-such-dot-program")
+    monkeypatch.setattr("logic.tools.tree_dot.DOT_PROGRAM", "no-such-dot-program")
     status, _, _, out = draw(capsys, tmp_path, DRAW, "x", name="tree.dot")
     assert status == EXIT_OK
     text = out.read_text()
@@ -171,7 +171,7 @@ def test_dot_text_needs_no_renderer(capsys, tmp_path, monkeypatch):
 
 
 def test_a_missing_renderer_says_how_to_install_it(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("logic.tree_dot.DOT_PROGRAM", "no-such-dot-program")
+    monkeypatch.setattr("logic.tools.tree_dot.DOT_PROGRAM", "no-such-dot-program")
     status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.png")
     assert (status, output) == (EXIT_USAGE, "")
     assert "apt-get install graphviz" in err and err.count("\n") == 1
@@ -233,7 +233,7 @@ def test_a_renderer_that_never_finishes_is_stopped_with_one_line(capsys, tmp_pat
     slow.write_text("#!/bin/sh\nexec sleep 60\n")
     slow.chmod(0o755)
     monkeypatch.setenv("PATH", f"{slow.parent}:{os.environ['PATH']}")
-    monkeypatch.setattr("logic.tree_dot.DOT_SECONDS", 0.5)
+    monkeypatch.setattr("logic.tools.tree_dot.DOT_SECONDS", 0.5)
     status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.svg")
     assert (status, output) == (EXIT_USAGE, "")
     assert "dot did not finish drawing" in err and "within 0.5 s" in err

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from compare.external import GIVE_UP, run_command
 from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_table
-from compare.positions import all_positions
 from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
@@ -25,6 +24,7 @@ from logic.cli import (
 from logic.commands.files import check_writable, write_whole
 from logic.engines import Engine, Position, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
+from logic.positions import all_positions
 
 EXIT_DISAGREE = 1
 MAX_SECONDS = 1e6
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         grades = grade_all(objective, engines, tables, args)
     finally:
         for engine in engines:
-            getattr(engine, "close", lambda: None)()
+            engine.close()
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
     sys.stdout.write(text_report(grades, args.show, args.list))
     if args.json is not None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from logic.cli import EXIT_FALSE, EXIT_OK, add_engine_options, add_position_arguments, engine_from
-from logic.explain import draw_move_values, explanation, outcome
 from logic.state import is_terminal, parse_position
+from logic.tools.explain import draw_move_values, explanation, outcome
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -26,8 +26,8 @@ from compare.progress import Progress
 from logic.cli import EXIT_OK, UsageError, whole_number
 from logic.commands.compare import seconds
 from logic.commands.files import check_writable, write_whole
+from logic.engines.harness import SWIPL
 from logic.quote import escaped, quoted
-from logic.student import SWIPL
 
 EXIT_FAULTS = 1
 

@@ -12,11 +12,13 @@ import sys
 
 from logic import interrupts
 from logic.cli import EXIT_OK, PROG, add_engine_options, engine_from
-from logic.engines import Engine, EngineError
+from logic.engines import Engine, engine_class
+from logic.engines.student import StudentEngine
 from logic.launch import say
-from logic.play import Move, MoveError, announcement, parse_move, play_game, result
+from logic.objective import Objective
 from logic.quote import escaped
 from logic.state import GAME, PLAYERS, State, draw_board
+from logic.tools.play import Move, MoveError, announcement, parse_move, play_game, result
 
 EXIT_END_OF_INPUT = 1
 
@@ -87,14 +89,10 @@ def run(args: argparse.Namespace) -> int:
 def _engine_for_play(args: argparse.Namespace) -> Engine:
     """The engine to play against: depth scoring unless `--scoring` says otherwise, or lab
     scoring for an engine that plays the lab's objective only (the Prolog engines)."""
-    if args.scoring is not None:
-        return engine_from(args)
-    args.scoring = "depth"
-    try:
-        return engine_from(args)
-    except EngineError:
-        args.scoring = "lab"
-        return engine_from(args)
+    if args.scoring is None:
+        named = engine_class(args.engine) if args.program is None else StudentEngine
+        args.scoring = "depth" if named.plays(Objective(args.mode, "depth")) else "lab"
+    return engine_from(args)
 
 
 def _read_line(prompt: str, echo: bool) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from compare.positions import all_positions
 from compare.table import write_table
 from logic.cli import EXIT_OK, add_engine_options, engine_from
+from logic.positions import all_positions
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -18,8 +18,8 @@ from logic.commands.search_options import (
     node_limit,
 )
 from logic.state import is_terminal, parse_position
-from logic.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
-from logic.tree_dot import RenderError, render, to_dot
+from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
+from logic.tools.tree_dot import RenderError, render, to_dot
 
 
 def register(commands: argparse._SubParsersAction) -> None:

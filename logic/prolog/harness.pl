@@ -1,5 +1,5 @@
 % The harness that loads a student's program and asks it questions for minimax-lab (see
-% logic/student.py, which starts it in a sandbox):
+% logic/engines/harness.py, which starts it in a sandbox):
 %
 %     swipl -q -f none harness.pl -- MAIN HELPER
 %

@@ -1,4 +1,4 @@
-% The line protocol of the `prolog` engines (logic/prolog_engine.py): one query term per line
+% The line protocol of the `prolog` engines (logic/engines/prolog.py): one query term per line
 % on standard input, one answer line on standard output, until end of file. Load it after
 % facts/game.pl and lab.pl (or lab_tabled.pl), and run `serve`:
 %

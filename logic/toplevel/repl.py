@@ -14,9 +14,8 @@ import time
 from contextlib import AbstractContextManager, closing
 from typing import Protocol, TextIO
 
-from logic import database, interrupts
+from logic import interrupts
 from logic.engines import Engine, EngineError, engine_names, make_engine
-from logic.explain import draw_move_values
 from logic.interrupts import Terminated
 from logic.state import (
     check_legal,
@@ -25,6 +24,7 @@ from logic.state import (
     parse_position,
     parse_state,
 )
+from logic.tools.explain import draw_move_values
 from logic.toplevel.answers import FALSE, ask
 from logic.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
 from logic.toplevel.predicates import PREDICATES
@@ -119,8 +119,7 @@ class Session:
         except Terminated:
             raise
         except KeyboardInterrupt:
-            if self.engine.name.startswith("logic"):
-                database.forget()
+            self.engine.reset()
             self.write("% interrupted")
         return True
 

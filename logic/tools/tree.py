@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from logic import reference
 from logic.objective import LAB, Objective
-from logic.search import Bound, Counts, Search, Value, Visit
 from logic.state import SIZE, Player, State
+from logic.tools.search import Bound, Counts, Search, Value, Visit
 
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200

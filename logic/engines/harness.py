@@ -1,5 +1,5 @@
 """A student's Prolog program, loaded by the harness (`logic/prolog/harness.pl`) in a sandbox
-(`logic.sandbox`) and asked one question at a time.
+(`logic.engines.sandbox`) and asked one question at a time.
 
 The program's own output never mixes with its answers: the harness captures it and sends a
 little of it with each answer. A question that outlives its time limit, or a program that
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from logic import sandbox
+from logic.engines import sandbox
 from logic.quote import quoted
 from logic.state import State
 

@@ -1,5 +1,5 @@
 """A student's Prolog program as an engine (`--engine prolog --program FILE`): every command
-that names an engine can ask it, contained as `grade` contains it (`logic/student.py`).
+that names an engine can ask it, contained as `grade` contains it (`logic/engines/harness.py`).
 
 It answers with its own predicates: the lab's objective only, the first answer of each goal.
 What it cannot answer (an exception, no answer in time, an answer that is not a term of the
@@ -8,15 +8,13 @@ lab) is an `EngineError` naming the goal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
-from logic import reference
-from logic.batch import decide_each
+from logic.engines.base import Engine, EngineError
+from logic.engines.harness import ProgramError, Proof, StudentProgram, answer_state, is_integer
 from logic.objective import LAB, Objective
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog
-from logic.student import ProgramError, Proof, StudentProgram, answer_state, is_integer
 from logic.terms import SV, Action, Decision
 
 QUESTION_SECONDS = 60.0
@@ -26,20 +24,17 @@ LOAD_SECONDS = 30.0
 
 
 def _engine_error(message: str) -> Exception:
-    from logic.engines import EngineError
-
     return EngineError(message)
 
 
-class StudentEngine:
+class StudentEngine(Engine):
     """A student's program, loaded once in its sandbox, answering the lab's predicates."""
 
+    objectives = (LAB,)
+
     def __init__(self, program: str, objective: Objective = LAB) -> None:
-        if objective != LAB:
-            raise _engine_error(f"a student's program plays the lab's objective only (mode win,"
-                                f" scoring lab), not {objective}")
-        self.objective = objective
         self.name = f"prolog ({Path(program).name})"
+        super().__init__(objective)
         try:
             self._program = StudentProgram([Path(program)], load_seconds=LOAD_SECONDS)
         except ProgramError as error:
@@ -52,12 +47,6 @@ class StudentEngine:
     def close(self) -> None:
         """Stop the program and remove its workspace."""
         self._program.close()
-
-    def __enter__(self) -> StudentEngine:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def _first(self, goal: str) -> Proof | None:
         reply = self._program.ask(goal, "A", 1, QUESTION_SECONDS)
@@ -137,11 +126,4 @@ class StudentEngine:
             return Action(str(term[0]), term[1])
         raise self._unreadable(goal, proof)
 
-    def decisions(self, positions: Iterable[tuple[State, Player]]) -> dict:
-        return decide_each(self.minimax_decision, positions)
-
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
-        """Each legal move's value, by the program's own `min_value` of the state it makes."""
-        return {cell: self.min_value(next_state, player).value
-                for cell, next_state in reference.moves(state, player)}
 

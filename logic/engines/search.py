@@ -1,4 +1,5 @@
-"""The reference engine answered by a search of `logic.search`: alpha-beta, or minimax to a depth.
+"""The reference engine answered by a search (`logic/tools/search.py`): alpha-beta, or minimax
+to a depth.
 
 `minimax-lab ... --engine reference --search alphabeta` and `--depth N` choose it. The lab's
 predicates that involve no search (`successor`, `terminal_state`, `get_action`, ...) are the
@@ -9,26 +10,23 @@ table of bounds, minimax a memo (plain minimax's values, each node searched once
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from logic import reference
-from logic.batch import decide_each
-from logic.engines import EngineError, Position
+from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
-from logic.search import Search, Value, reported
 from logic.state import BLANK, PLAYERS, Player, State
-from logic.terms import SV, Action, Decision
+from logic.terms import SV, Decision
+from logic.tools.search import Search, Value, reported
 
 SEARCHES = ("minimax", "alphabeta")
 _KIND = {"minimax": "memo", "alphabeta": "alphabeta"}
 
 
-class SearchEngine:
+class SearchEngine(Engine):
     """An `Engine` whose decisions come from alpha-beta or a depth-limited search.
 
     With `depth` None the search goes to the end of the game and the answers are the lab's;
     with a depth it stops that many plies below each position asked (1 or more), and a state
-    at the horizon is worth `logic.horizon.evaluate`, a fraction strictly between -1 and 1.
+    at the horizon is worth `logic.tools.horizon.evaluate`, a fraction strictly between -1 and 1.
     """
 
     def __init__(
@@ -38,23 +36,11 @@ class SearchEngine:
             raise EngineError(f"unknown search {search!r}; the searches are {', '.join(SEARCHES)}")
         if depth is not None and (type(depth) is not int or depth < 1):
             raise EngineError(f"a search depth is a number of plies, 1 or more, not {depth!r}")
-        self.objective = objective
+        super().__init__(objective)
         self.search = search
         self.depth = depth
         self.name = f"reference-{search}" + ("" if depth is None else f"-depth{depth}")
         self._tables: dict[Player, dict] = {player: {} for player in PLAYERS}
-
-    def other_player(self, player: Player) -> Player:
-        return reference.other_player(player)
-
-    def successor(self, state: State, player: Player) -> list[State]:
-        return reference.successor(state, player)
-
-    def terminal_state(self, state: State, player: Player) -> int | None:
-        return reference.terminal_state(state, player)
-
-    def get_action(self, from_state: State, to_state: State) -> Action | None:
-        return reference.get_action(from_state, to_state)
 
     def max_value(self, state: State, player: Player) -> SV:
         return self._sv(state, player, player)
@@ -68,9 +54,6 @@ class SearchEngine:
         if action is None:
             return None
         return Decision(action, self._reported(best.value, state))
-
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        return decide_each(self.minimax_decision, positions)
 
     def move_values(self, state: State, player: Player) -> dict[int, Value]:
         """Each legal move's value, exact: every move searched with the full window."""
@@ -96,3 +79,11 @@ class SearchEngine:
 
     def _reported(self, value: Value, state: State) -> Value:
         return reported(self.objective, value, len(state) - state.count(BLANK))
+
+
+class AlphaBetaEngine(SearchEngine):
+    """Alpha-beta to the end of the game (`--engine alphabeta`): the lab's decisions, fewer
+    nodes searched."""
+
+    def __init__(self, objective: Objective = LAB) -> None:
+        super().__init__(objective, "alphabeta")

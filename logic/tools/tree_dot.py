@@ -12,11 +12,11 @@ import subprocess
 from html import escape
 from pathlib import Path
 
-from logic.explain import signed
 from logic.quote import quoted
-from logic.search import Bound, reported
 from logic.state import BLANK, SIZE, State, winner
-from logic.tree import GameTree, TreeNode
+from logic.tools.explain import signed
+from logic.tools.search import Bound, reported
+from logic.tools.tree import GameTree, TreeNode
 
 DOT_PROGRAM = "dot"
 DOT_SECONDS = 120

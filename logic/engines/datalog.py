@@ -1,76 +1,19 @@
-"""The engines of the lab's own programs: `reference` (Python), `logic` and `logic-plain`
-(pyDatalog), and the registry of every engine behind `--engine` (`make_engine`).
-
-Every engine derives from `logic.engine.Engine`; a new one registers in `ENGINES` and every
-command can use it.
+"""The lab's pyDatalog programs as engines: `logic-plain` runs `logic/rules.py`, the lab as it
+reads; `logic` runs `logic/engines/fast_rules.py`, the same program made fast.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from logic import database, fast_rules, reference, rules
-from logic.engine import Engine, EngineError, Position
+from logic import rules
+from logic.engines import database, fast_rules
+from logic.engines.base import Engine, Position
 from logic.objective import LAB, Objective
-from logic.prolog_engine import PrologEngine, TabledPrologEngine
-from logic.state import BLANK, EMPTY, PLAYERS, Player, State, canonical
+from logic.state import BLANK, Player, State, canonical
 from logic.terms import SV, Action, Decision
-
-
-class ReferenceEngine(Engine):
-    """The plain-Python reference of `logic/reference.py`.
-
-    Like the logic engine, it answers in a session: its first question about values solves
-    the whole game, with either player first and from either side (about 0.25 s), so that
-    every later answer is a memo lookup.
-    """
-
-    name = "reference"
-
-    def _session(self) -> None:
-        if self.objective in _SOLVED_BY_REFERENCE:
-            return
-        for player in PLAYERS:
-            reference.max_value(EMPTY, player, self.objective)
-            reference.min_value(EMPTY, player, self.objective)
-        _SOLVED_BY_REFERENCE.add(self.objective)
-
-    def max_value(self, state: State, player: Player) -> SV:
-        self._session()
-        return reference.max_value(state, player, self.objective)
-
-    def min_value(self, state: State, player: Player) -> SV:
-        self._session()
-        return reference.min_value(state, player, self.objective)
-
-    def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        self._session()
-        return reference.minimax_decision(state, player, self.objective)
-
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        """Each position's decision, the memo shared between them: no session, so that one
-        decision solves only the game below its position."""
-        return Engine.decisions(_Sessionless(self.objective), positions)
-
-
-class _Sessionless(Engine):
-    """The reference's decisions without a session: each solves the game below it only."""
-
-    def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        return reference.minimax_decision(state, player, self.objective)
-
-
-_SOLVED_BY_REFERENCE: set[Objective] = set()
-"""The objectives whose whole game the reference's memo holds (it is shared process-wide)."""
-
-
-def forget_reference_values() -> None:
-    """Empty the reference's memo, and so end its sessions: the next answer starts cold."""
-    reference.max_value.cache_clear()
-    reference.min_value.cache_clear()
-    _SOLVED_BY_REFERENCE.clear()
 
 
 class PlainLogicEngine(Engine):
@@ -140,7 +83,8 @@ class PlainLogicEngine(Engine):
 
 
 class LogicEngine(Engine):
-    """The lab's pyDatalog program made fast, `logic/fast_rules.py`: each answer is one query.
+    """The lab's pyDatalog program made fast (`logic/engines/fast_rules.py`): each answer is one
+    query.
 
     `decisions` answers a batch of positions in one query. The other questions are answered
     in a session: the first of them solves every symmetry class in one query (about 1.7 s) and
@@ -242,7 +186,7 @@ class LogicEngine(Engine):
 
 def _solve(program: fast_rules.Program) -> None:
     """Ask the program for every symmetry class at once; keep the answers as facts."""
-    from compare.positions import symmetry_classes
+    from logic.positions import symmetry_classes
 
     classes = symmetry_classes()
     for state, player in classes:
@@ -299,36 +243,3 @@ def _collector_paused() -> Iterator[None]:
 def _one_sv(rows: list[tuple]) -> SV:
     ((next_state, value),) = rows
     return SV(State(next_state), value)
-
-
-ENGINES: dict[str, Callable[[Objective], Engine]] = {
-    "logic": LogicEngine,
-    "logic-plain": PlainLogicEngine,
-    "reference": ReferenceEngine,
-    "prolog": PrologEngine,
-    "prolog-tabled": TabledPrologEngine,
-}
-
-
-def engine_names() -> list[str]:
-    """The names of the engines, for help texts and error messages."""
-    return list(ENGINES)
-
-
-def make_engine(name: str, objective: Objective = LAB, program: str | None = None) -> Engine:
-    """The engine called `name`, ready to answer for `objective`; with `program`, the `prolog`
-    engine runs that student's program (`logic.student_engine`) instead of the lab's."""
-    if program is not None:
-        if name != "prolog":
-            raise EngineError(f"--program {program}: a student's program runs as --engine "
-                              f"prolog, not {name}")
-        from logic.student_engine import StudentEngine
-
-        return StudentEngine(program, objective)
-    try:
-        factory = ENGINES[name]
-    except KeyError:
-        raise EngineError(
-            f"unknown engine {name!r}; the engines are {', '.join(engine_names())}"
-        ) from None
-    return factory(objective)

@@ -17,27 +17,19 @@ import subprocess
 import threading
 import weakref
 from collections import deque
-from collections.abc import Iterable
 from importlib import resources
-from typing import TYPE_CHECKING
 
-from logic.batch import decide_each
+from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.quote import quoted
 from logic.state import Player, State
 from logic.terms import SV, Action, Decision
-
-if TYPE_CHECKING:
-    from logic.engines import Position
 
 SWIPL = "swipl"
 """The SWI-Prolog executable, looked up on the PATH."""
 
 
 def _engine_error(message: str) -> Exception:
-    # logic.engines registers this module's engines, so it is imported when an error is raised.
-    from logic.engines import EngineError
-
     return EngineError(message)
 
 
@@ -48,25 +40,21 @@ def program_files(program: str) -> list[str]:
     return [str(path) for path in paths]
 
 
-class PrologEngine:
+class PrologEngine(Engine):
     """The lab's Prolog program, untabled, answering in one SWI-Prolog process."""
 
     name = "prolog"
     program = "lab.pl"
+    objectives = (LAB,)
 
     def __init__(self, objective: Objective = LAB) -> None:
-        if objective != LAB:
-            raise _engine_error(
-                f"the {self.name} engine plays the lab's objective only (mode win, scoring lab), "
-                f"not {objective}"
-            )
+        super().__init__(objective)
         executable = shutil.which(SWIPL)
         if executable is None:
             raise _engine_error(
                 f"the {self.name} engine needs SWI-Prolog, and {SWIPL} is not on the PATH; "
                 "install swi-prolog-nox (Debian, Ubuntu) or see https://www.swi-prolog.org"
             )
-        self.objective = objective
         self._command = [executable, "-q", "-f", "none", "-g", "serve", "-t", "halt",
                          *program_files(self.program)]
         self._lock = threading.Lock()
@@ -102,12 +90,6 @@ class PrologEngine:
         """End the `swipl` process (it also ends when the engine is collected)."""
         self._finalizer()
 
-    def __enter__(self) -> PrologEngine:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     def other_player(self, player: Player) -> Player:
         (other,) = self._ask(f"other_player({player})")
         return other
@@ -140,9 +122,6 @@ class PrologEngine:
             return None
         player, position = words
         return Action(player, int(position))
-
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
-        return decide_each(self.minimax_decision, positions)
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         pairs = (word.split(":") for word in self._ask(_query("move_values", state, player)))

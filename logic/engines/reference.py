@@ -1,0 +1,65 @@
+"""The plain-Python reference as an engine (`--engine reference`, `logic/reference.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from logic import reference
+from logic.engines.base import Engine, Position
+from logic.objective import Objective
+from logic.state import EMPTY, PLAYERS, Player, State
+from logic.terms import SV, Decision
+
+
+class ReferenceEngine(Engine):
+    """The plain-Python reference of `logic/reference.py`.
+
+    Like the logic engine, it answers in a session: its first question about values solves
+    the whole game, with either player first and from either side (about 0.25 s), so that
+    every later answer is a memo lookup.
+    """
+
+    name = "reference"
+
+    def _session(self) -> None:
+        if self.objective in _SOLVED_BY_REFERENCE:
+            return
+        for player in PLAYERS:
+            reference.max_value(EMPTY, player, self.objective)
+            reference.min_value(EMPTY, player, self.objective)
+        _SOLVED_BY_REFERENCE.add(self.objective)
+
+    def max_value(self, state: State, player: Player) -> SV:
+        self._session()
+        return reference.max_value(state, player, self.objective)
+
+    def min_value(self, state: State, player: Player) -> SV:
+        self._session()
+        return reference.min_value(state, player, self.objective)
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        self._session()
+        return reference.minimax_decision(state, player, self.objective)
+
+    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+        """Each position's decision, the memo shared between them: no session, so that one
+        decision solves only the game below its position."""
+        return Engine.decisions(_Sessionless(self.objective), positions)
+
+
+class _Sessionless(Engine):
+    """The reference's decisions without a session: each solves the game below it only."""
+
+    def minimax_decision(self, state: State, player: Player) -> Decision | None:
+        return reference.minimax_decision(state, player, self.objective)
+
+
+_SOLVED_BY_REFERENCE: set[Objective] = set()
+"""The objectives whose whole game the reference's memo holds (it is shared process-wide)."""
+
+
+def forget_values() -> None:
+    """Empty the reference's memo, and so end its sessions: the next answer starts cold."""
+    reference.max_value.cache_clear()
+    reference.min_value.cache_clear()
+    _SOLVED_BY_REFERENCE.clear()
