@@ -1,1 +1,3 @@
-"""Comparison of engines over every position of the lab (docs/lab.md); the CSV decision table."""
+"""Checking implementations against the reference on every position of the lab (docs/lab.md):
+engines, decision tables and external commands (`compare`), students' Prolog submissions
+(`grade`); the CSV decision table."""

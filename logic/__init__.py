@@ -1,2 +1,4 @@
-"""The lab's minimax predicates: pyDatalog rules (`rules`), the Python reference (`reference`),
-the state model (`state`), and the engine interface over both (`engines`)."""
+"""The lab's minimax predicates: the state model (`state`), the lab's terms (`terms`), the
+objective (`objective`), the plain pyDatalog program (`rules`), the Python reference
+(`reference`), the positions (`positions`); the engines over them (`engines`), the tools on top
+(`tools`), and the command line (`cli`, `commands`, `toplevel`)."""
