@@ -20,9 +20,8 @@ from collections.abc import Sequence
 from logic import interrupts
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.engines.search import SEARCHES, SearchEngine
-from logic.launch import say
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
-from logic.quote import quoted
+from logic.quote import quoted, say
 from logic.state import StateError
 
 PROG = "minimax-lab"

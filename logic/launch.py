@@ -6,14 +6,13 @@ the status of any other interrupt (130, 143, 129), never a traceback.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import os
 import sys
 
 from logic import interrupts
-from logic.quote import escaped
+from logic.quote import say
 
 PROG = "minimax-lab"
 _STREAMS = ("stdin", "stdout", "stderr")
@@ -64,10 +63,3 @@ class _ClosedOutput(io.TextIOBase):
 
     def write(self, text: str) -> int:
         raise OSError(errno.EBADF, "standard output is closed")
-
-
-def say(message: str) -> None:
-    """Print `message` on standard error, escaped, unless that cannot be done (a hung-up
-    terminal)."""
-    with contextlib.suppress(OSError, ValueError):
-        print(escaped(message), file=sys.stderr, flush=True)

@@ -3,6 +3,9 @@ it is, but for the characters a terminal would act on)."""
 
 from __future__ import annotations
 
+import contextlib
+import sys
+
 LIMIT = 60
 
 
@@ -24,3 +27,10 @@ def escaped(text: str) -> str:
         "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
         for line in text.split("\n")
     )
+
+
+def say(message: str) -> None:
+    """Print `message` on standard error, escaped, unless that cannot be done (a hung-up
+    terminal)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(escaped(message), file=sys.stderr, flush=True)

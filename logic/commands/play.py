@@ -14,9 +14,8 @@ from logic import interrupts
 from logic.cli import EXIT_OK, PROG, add_engine_options, engine_from
 from logic.engines import Engine, engine_class
 from logic.engines.student import StudentEngine
-from logic.launch import say
 from logic.objective import Objective
-from logic.quote import escaped
+from logic.quote import escaped, say
 from logic.state import GAME, PLAYERS, State, draw_board
 from logic.tools.play import Move, MoveError, announcement, parse_move, play_game, result
 

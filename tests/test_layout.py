@@ -1,0 +1,73 @@
+"""The layers show: the lab, the engines, the tools, the command line; no import cycles, and
+`compare` depends on `logic`, never the reverse."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("logic", "compare", "facts")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports(path: Path, known: dict[str, Path]) -> set[str]:
+    """The project's modules that `path` imports wherever it imports them."""
+    tree = ast.parse(path.read_text())
+    named = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            named |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named.add(node.module)
+            named |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in named if name in known}
+
+
+def test_no_module_of_logic_imports_compare_but_the_command_line():
+    known = modules()
+    for name, path in known.items():
+        if name.startswith("logic") and not name.startswith(("logic.commands", "logic.cli")):
+            uses = {other for other in imports(path, known) if other.startswith("compare")}
+            assert not uses, name
+
+
+def test_there_is_no_import_cycle():
+    known = modules()
+    graph = {name: imports(path, known) - {name} for name, path in known.items()}
+    for package in known:  # a package's own modules may import it: that is no cycle
+        graph[package] = {other for other in graph[package] if not other.startswith(package + ".")}
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            raise AssertionError("import cycle: " + " -> ".join([*trail, name]))
+        if name in done:
+            return
+        for other in sorted(graph[name]):
+            visit(other, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+
+
+def test_the_registry_loads_no_engine_until_it_is_named():
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys, logic.engines, logic.cli; "
+         "print(sorted(m for m in sys.modules if m.startswith(('pyDatalog', 'logic.engines.'))))"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )
+    loaded = probe.stdout.strip()
+    assert "pyDatalog" not in loaded and "datalog" not in loaded and "prolog" not in loaded
