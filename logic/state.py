@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import NewType
 
 from facts import load_game
-from logic.engines.slices import runs
 from logic.quote import quoted
+from logic.slices import runs
 
 GAME = load_game()
 BLANK = GAME.blank

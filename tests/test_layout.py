@@ -32,7 +32,9 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             named.add(node.module)
             named |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return {name for name in named if name in known}
+    parents = {".".join(name.split(".")[:end]) for name in named
+               for end in range(1, name.count(".") + 1)}  # importing a.b.c imports a and a.b
+    return {name for name in named | parents if name in known}
 
 
 def test_no_module_of_logic_imports_compare_but_the_command_line():

@@ -1,4 +1,4 @@
-"""Reading cells as slices (logic/engines/slices.py): how the fast rules spell images and lines."""
+"""Reading cells as slices (logic/slices.py): how the fast rules spell images and lines."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from facts import load_game
-from logic.engines.slices import LINE_SEPARATOR, read_cells, read_lines, runs
+from logic.slices import LINE_SEPARATOR, read_cells, read_lines, runs
 
 GAME = load_game()
 BOARD = "abcdefghi"

@@ -8,7 +8,7 @@ What each optimisation changes, against the plain program:
 - values across questions: a session; the first question solves every class at once
   (`solution/5`) and asserts the values (`solved_max`, `solved_min`), later ones look them up;
 - `winning_config`: not a join with the `line/3` facts but the state's lines read side by side
-  as slices (`x-o|-x-|...`, `logic/engines/slices.py`), searched for `P P P`;
+  as slices (`x-o|-x-|...`, `logic/slices.py`), searched for `P P P`;
 - an image under a symmetry: one rule per `symmetry/10` fact, its cells read as a few slices;
 - a table of decisions: found once per symmetry class (`class_decision/4`) and carried to its
   members through `maps/3`, the lowest optimal cell in each member's own numbering;
@@ -29,8 +29,8 @@ from pyDatalog.pyParser import Term
 
 from facts import Fact, FactsError, read_facts
 from logic.engines import database
-from logic.engines.slices import LINE_SEPARATOR, read_cells, read_lines
 from logic.objective import DEPTH_BASE, LAB, Objective
+from logic.slices import LINE_SEPARATOR, read_cells, read_lines
 
 _PREDICATES = (
     "player, other_player, blank, cell, line, symmetry, objective, depth_base, "
@@ -106,7 +106,7 @@ def load_program(goal: Objective = LAB) -> Program:
 
     # --- terminal_state (winning_config) ----------------------------------------------------
     # winning_config(S, P): P holds the three cells of a line of the facts: P P P is one of
-    # the lines of S, read side by side as slices of S (logic/engines/slices.py).
+    # the lines of S, read side by side as slices of S (logic/slices.py).
     winning_config(S, P) <= (L == read_lines(S, lines)) & three(M, P) & M.in_(L)
     three(M, P) <= player(P) & (M == P + P + P)
     some_line(S) <= winning_config(S, P)
