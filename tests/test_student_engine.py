@@ -60,12 +60,14 @@ def test_a_wrong_program_gives_its_own_wrong_decision(capsys, reference):
     assert out != f"{reference.minimax_decision('x--------', 'o')}\n"
 
 
-def test_a_program_that_cannot_answer_is_one_line_and_status_2(capsys):
-    status = main(["decide", "x--------", "o", "--engine", "prolog", "--program",
-                   str(SUBMISSIONS / "loops.pl")])
+def test_a_program_that_cannot_answer_is_one_line_and_status_2(capsys, tmp_path):
+    raising = tmp_path / "raising.pl"
+    raising.write_text("minimax_decision(_, _, _, V) :- V is foo + 1.\n")
+    status = main(["decide", "x--------", "o", "--engine", "prolog", "--program", str(raising)])
     _, err = capsys.readouterr()
     assert status == EXIT_USAGE
     assert err.count("\n") == 1 and "could not answer minimax_decision(" in err
+    assert "is not a function" in err
 
 
 def test_a_program_is_queried_and_played_against_from_the_command_line():
