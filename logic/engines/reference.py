@@ -44,7 +44,7 @@ class ReferenceEngine(Engine):
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
         """Each position's decision, the memo shared between them: no session, so that one
         decision solves only the game below its position."""
-        return Engine.decisions(_Sessionless(self.objective), positions)
+        return _Sessionless(self.objective).decisions(positions)
 
 
 class _Sessionless(Engine):
