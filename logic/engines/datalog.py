@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from types import ModuleType
 
 from logic import rules
 from logic.engines import database, fast_rules
@@ -16,23 +17,24 @@ from logic.state import BLANK, Player, State, canonical
 from logic.terms import SV, Action, Decision
 
 
-class PlainLogicEngine(Engine):
-    """The lab's pyDatalog program as it reads, `logic/rules.py`: each answer is one query,
-    which derives every value it needs afresh (a question about the empty board takes seconds)."""
+class _DatalogEngine(Engine):
+    """What the two pyDatalog engines ask alike: the game's predicates, one query each."""
 
-    name = "logic-plain"
+    program_module: ModuleType
+    moves: str
+    """The program's relation of a state, a player, a cell and the successor it makes."""
 
     @property
     def program(self) -> fast_rules.Program:
         """The program for this engine's objective, in the calling thread's pyDatalog database."""
-        return rules.program_for(self.objective)
+        return self.program_module.program_for(self.objective)
 
     def other_player(self, player: Player) -> Player:
         ((other,),) = _ask(self.program.other_player, player, _var())
         return other
 
     def successor(self, state: State, player: Player) -> list[State]:
-        rows = _ask(self.program.list_replace, state, player, _var(), _var())
+        rows = _ask(getattr(self.program, self.moves), state, player, _var(), _var())
         return [State(next_state) for _, next_state in sorted(rows)]
 
     def terminal_state(self, state: State, player: Player) -> int | None:
@@ -41,6 +43,23 @@ class PlainLogicEngine(Engine):
 
     def reset(self) -> None:
         database.forget()
+
+    def get_action(self, from_state: State, to_state: State) -> Action | None:
+        rows = _ask(self.program.get_action, from_state, to_state, _var(), _var())
+        if len(rows) != 1:
+            return None
+        ((player, position),) = rows
+        return Action(player, position)
+
+
+class PlainLogicEngine(_DatalogEngine):
+    """The lab's pyDatalog program as it reads, `logic/rules.py`: each answer is one query,
+    which derives every value it needs afresh (a question about the empty board takes seconds)."""
+
+    name = "logic-plain"
+
+    program_module = rules
+    moves = "list_replace"
 
     def max_value(self, state: State, player: Player) -> SV:
         return _one_sv(_ask(self.program.max_value, state, player, _var(), _var()))
@@ -54,13 +73,6 @@ class PlainLogicEngine(Engine):
             return None
         ((position, utility),) = rows
         return _decision(self.objective, state, player, position, utility)
-
-    def get_action(self, from_state: State, to_state: State) -> Action | None:
-        rows = _ask(self.program.get_action, from_state, to_state, _var(), _var())
-        if len(rows) != 1:
-            return None
-        ((player, position),) = rows
-        return Action(player, position)
 
     def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
         """All the positions' decisions in one query of the lab's `minimax_decision`."""
@@ -82,7 +94,7 @@ class PlainLogicEngine(Engine):
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
 
-class LogicEngine(Engine):
+class LogicEngine(_DatalogEngine):
     """The lab's pyDatalog program made fast (`logic/engines/fast_rules.py`): each answer is one
     query.
 
@@ -99,25 +111,8 @@ class LogicEngine(Engine):
         super().__init__(objective)
         fast_rules.program_for(objective)
 
-    @property
-    def program(self) -> fast_rules.Program:
-        """The program for this engine's objective, in the calling thread's pyDatalog database."""
-        return fast_rules.program_for(self.objective)
-
-    def other_player(self, player: Player) -> Player:
-        ((other,),) = _ask(self.program.other_player, player, _var())
-        return other
-
-    def successor(self, state: State, player: Player) -> list[State]:
-        rows = _ask(self.program.move, state, player, _var(), _var())
-        return [State(next_state) for _, next_state in sorted(rows)]
-
-    def terminal_state(self, state: State, player: Player) -> int | None:
-        rows = _ask(self.program.terminal_state, state, player, _var())
-        return rows[0][0] if rows else None
-
-    def reset(self) -> None:
-        database.forget()
+    program_module = fast_rules
+    moves = "move"
 
     @property
     def session(self) -> fast_rules.Program:
@@ -139,13 +134,6 @@ class LogicEngine(Engine):
             return None
         ((position, utility),) = rows
         return self._decision(state, player, position, utility)
-
-    def get_action(self, from_state: State, to_state: State) -> Action | None:
-        rows = _ask(self.program.get_action, from_state, to_state, _var(), _var())
-        if len(rows) != 1:
-            return None
-        ((player, position),) = rows
-        return Action(player, position)
 
     def decisions(
         self, positions: Iterable[Position], by: str | None = None
