@@ -2,6 +2,6 @@
 
 import sys
 
-from logic.launch import main
+from logic.commands.launch import main
 
 sys.exit(main())

@@ -14,7 +14,7 @@ from boards import LAB_CASES
 from processes import ROOT, environment, run_shell, started, stop, wait_for_caught
 from processes import run as run_program
 
-from logic.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
+from logic.commands.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
 from logic.state import to_prolog
 
 

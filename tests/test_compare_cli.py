@@ -16,7 +16,7 @@ import pytest
 from processes import started, stop, wait_for_caught
 
 from logic import engines
-from logic.cli import EXIT_OK, EXIT_USAGE, main
+from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
 from logic.engines.reference import ReferenceEngine
 from logic.terms import Action, Decision
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from boards import LAB_CASES, SCORING_CASES, TACTICS
 
-from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.engines.search import SearchEngine
 from logic.tools.explain import draw_move_values, principal_variation
 

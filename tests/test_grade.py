@@ -30,7 +30,7 @@ from compare.lab_checks import (
     WRONG_ON_BACKTRACKING,
     WRONG_VALUE,
 )
-from logic.cli import EXIT_USAGE, main
+from logic.commands.cli import EXIT_USAGE, main
 from logic.engines import sandbox
 from logic.engines.harness import Proof, Reply
 from logic.positions import reachable_states

@@ -19,7 +19,7 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 from processes import Terminal, started, stop
 
-from logic.cli import EXIT_USAGE, main
+from logic.commands.cli import EXIT_USAGE, main
 from logic.engines import EngineError, make_engine
 from logic.engines import prolog as prolog_engine
 from logic.engines.prolog import program_files

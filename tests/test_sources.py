@@ -27,7 +27,7 @@ from compare.sources import (
     read_table,
     split_fields,
 )
-from logic.cli import EXIT_USAGE, main
+from logic.commands.cli import EXIT_USAGE, main
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 from boards import LAB_CASES
 from processes import run
 
-from logic.cli import EXIT_OK, EXIT_USAGE, main
+from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
 from logic.engines import EngineError, make_engine
 from logic.terms import Action, Decision
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from logic.toplevel import repl
-from logic.toplevel.predicates import PREDICATES
+from logic.commands.toplevel import repl
+from logic.commands.toplevel.predicates import PREDICATES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = sorted((ROOT / "docs").glob("*.md"))

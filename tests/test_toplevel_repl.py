@@ -18,12 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import Terminal
 
-from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.commands.toplevel import repl
+from logic.commands.toplevel.predicates import PREDICATES
+from logic.commands.toplevel.repl import Session, help_text
 from logic.state import draw_board
 from logic.tools.explain import draw_move_values
-from logic.toplevel import repl
-from logic.toplevel.predicates import PREDICATES
-from logic.toplevel.repl import Session, help_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,6 +12,15 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from logic.commands.toplevel.answers import FALSE, ask
+from logic.commands.toplevel.errors import (
+    ANSWER_ERRORS,
+    InstantiationError,
+    UnknownPredicateError,
+    report,
+)
+from logic.commands.toplevel.predicates import PREDICATES
+from logic.commands.toplevel.terms import Atom, Int, ListTerm, Struct, Var, unify
 from logic.engines import make_engine
 from logic.positions import all_positions
 from logic.state import (
@@ -21,10 +30,6 @@ from logic.state import (
     is_terminal,
     to_prolog,
 )
-from logic.toplevel.answers import FALSE, ask
-from logic.toplevel.errors import ANSWER_ERRORS, InstantiationError, UnknownPredicateError, report
-from logic.toplevel.predicates import PREDICATES
-from logic.toplevel.terms import Atom, Int, ListTerm, Struct, Var, unify
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ from boards import board
 from test_search import SMALL
 
 from logic import reference
-from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.engines.reference import ReferenceEngine
 from logic.objective import LAB
 from logic.state import BLANK

@@ -1,1 +1,1 @@
-"""The subcommands of `minimax-lab`, one module each (see `logic.cli.COMMANDS`)."""
+"""The subcommands of `minimax-lab`, one module each (see `logic.commands.cli.COMMANDS`)."""

@@ -14,7 +14,7 @@ from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_
 from compare.progress import Progress
 from compare.report import json_report, text_report
 from compare.sources import SourceError, Table, read_table
-from logic.cli import (
+from logic.commands.cli import (
     EXIT_OK,
     UsageError,
     add_objective_options,

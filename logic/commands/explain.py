@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_FALSE, EXIT_OK, add_engine_options, add_position_arguments, engine_from
+from logic.commands.cli import (
+    EXIT_FALSE,
+    EXIT_OK,
+    add_engine_options,
+    add_position_arguments,
+    engine_from,
+)
 from logic.state import is_terminal, parse_position
 from logic.tools.explain import draw_move_values, explanation, outcome
 

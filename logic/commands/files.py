@@ -7,7 +7,7 @@ import errno
 import os
 import tempfile
 
-from logic.cli import UsageError
+from logic.commands.cli import UsageError
 from logic.quote import quoted
 
 

@@ -23,7 +23,7 @@ from compare.gradebook import (
 )
 from compare.lab_checks import PREDICATES
 from compare.progress import Progress
-from logic.cli import EXIT_OK, UsageError, whole_number
+from logic.commands.cli import EXIT_OK, UsageError, whole_number
 from logic.commands.compare import seconds
 from logic.commands.files import check_writable, write_whole
 from logic.engines.harness import SWIPL

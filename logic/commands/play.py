@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from logic import interrupts
-from logic.cli import EXIT_OK, PROG, add_engine_options, engine_from
+from logic.commands.cli import EXIT_OK, PROG, add_engine_options, engine_from
 from logic.engines import Engine, engine_class
 from logic.engines.student import StudentEngine
 from logic.objective import Objective

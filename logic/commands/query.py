@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from logic.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
+from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
+from logic.commands.toplevel.answers import FALSE, ask
+from logic.commands.toplevel.errors import ANSWER_ERRORS, report
 from logic.engines import make_engine
-from logic.toplevel.answers import FALSE, ask
-from logic.toplevel.errors import ANSWER_ERRORS, report
 
 
 def register(commands: argparse._SubParsersAction) -> None:

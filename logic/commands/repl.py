@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_OK, add_engine_argument
-from logic.toplevel import repl
+from logic.commands.cli import EXIT_OK, add_engine_argument
+from logic.commands.toplevel import repl
 
 
 def register(commands: argparse._SubParsersAction) -> None:

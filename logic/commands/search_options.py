@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from logic.cli import whole_number
+from logic.commands.cli import whole_number
 
 
 def drawn_plies(text: str) -> int:

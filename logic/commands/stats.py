@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from logic.cli import EXIT_OK, add_objective_options, add_position_arguments, objective_from, plies
+from logic.commands.cli import (
+    EXIT_OK,
+    add_objective_options,
+    add_position_arguments,
+    objective_from,
+    plies,
+)
 from logic.state import parse_position
 from logic.tools.search import count_nodes
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from compare.table import write_table
-from logic.cli import EXIT_OK, add_engine_options, engine_from
+from logic.commands.cli import EXIT_OK, add_engine_options, engine_from
 from logic.positions import all_positions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic.cli import (
+from logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
     UsageError,

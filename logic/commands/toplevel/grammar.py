@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
+from logic.commands.toplevel.terms import Atom, Int, ListTerm, Struct, Term, Var, state_term
 from logic.state import StateError, parse_state
-from logic.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.toplevel.terms import Atom, Int, ListTerm, Struct, Term, Var, state_term
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 16

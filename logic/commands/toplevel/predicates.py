@@ -16,6 +16,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from logic.commands.toplevel.errors import InstantiationError
+from logic.commands.toplevel.terms import (
+    Atom,
+    Int,
+    ListTerm,
+    Term,
+    Var,
+    action_term,
+    format_term,
+    is_ground,
+    state_term,
+    sv_term,
+)
 from logic.engines import Engine
 from logic.state import (
     PLAYERS,
@@ -28,19 +41,6 @@ from logic.state import (
     parse_player,
     parse_state,
     players_to_move,
-)
-from logic.toplevel.errors import InstantiationError
-from logic.toplevel.terms import (
-    Atom,
-    Int,
-    ListTerm,
-    Term,
-    Var,
-    action_term,
-    format_term,
-    is_ground,
-    state_term,
-    sv_term,
 )
 
 Answers = Iterator[tuple[Term, ...]]

@@ -23,7 +23,7 @@ def main() -> int:
     try:
         interrupts.install()
         prepare_streams()
-        from logic.cli import main as run
+        from logic.commands.cli import main as run
 
         return run()
     except KeyboardInterrupt as interrupt:

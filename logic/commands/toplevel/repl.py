@@ -15,6 +15,10 @@ from contextlib import AbstractContextManager, closing
 from typing import Protocol, TextIO
 
 from logic import interrupts
+from logic.commands.toplevel.answers import FALSE, ask
+from logic.commands.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
+from logic.commands.toplevel.predicates import PREDICATES
+from logic.commands.toplevel.terminal import NEXT_KEYS, TerminalKeys, enable_line_editing
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.interrupts import Terminated
 from logic.state import (
@@ -25,10 +29,6 @@ from logic.state import (
     parse_state,
 )
 from logic.tools.explain import draw_move_values
-from logic.toplevel.answers import FALSE, ask
-from logic.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
-from logic.toplevel.predicates import PREDICATES
-from logic.toplevel.terminal import NEXT_KEYS, TerminalKeys, enable_line_editing
 
 PROMPT = "?- "
 COMMANDS = {

@@ -11,11 +11,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from logic.commands.toplevel.errors import ANSWER_ERRORS
+from logic.commands.toplevel.grammar import Query, parse_query
+from logic.commands.toplevel.solve import solve
+from logic.commands.toplevel.terms import Substitution, format_term, resolve
 from logic.engines import Engine
-from logic.toplevel.errors import ANSWER_ERRORS
-from logic.toplevel.grammar import Query, parse_query
-from logic.toplevel.solve import solve
-from logic.toplevel.terms import Substitution, format_term, resolve
 
 FALSE = "false."
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from difflib import get_close_matches
 
+from logic.commands.toplevel.errors import UnknownPredicateError
+from logic.commands.toplevel.grammar import Call, Query
+from logic.commands.toplevel.predicates import PREDICATES, Predicate
+from logic.commands.toplevel.terms import Substitution, resolve, unify
 from logic.engines import Engine
-from logic.toplevel.errors import UnknownPredicateError
-from logic.toplevel.grammar import Call, Query
-from logic.toplevel.predicates import PREDICATES, Predicate
-from logic.toplevel.terms import Substitution, resolve, unify
 
 
 def known_predicates() -> str:
