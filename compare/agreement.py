@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from logic.engines import Engine, Position
+from logic.engines import Engine, Turn
 from logic.terms import Decision
 
 
@@ -13,7 +13,7 @@ from logic.terms import Decision
 class Disagreement:
     """A position where the engines' answers (action and value) are not all the same."""
 
-    position: Position
+    position: Turn
     answers: dict[str, Decision | None]
 
     def __str__(self) -> str:
@@ -22,15 +22,15 @@ class Disagreement:
         return f"{state} {player}: {said}"
 
 
-Table = Mapping[Position, Decision]
+Decisions = Mapping[Turn, Decision]
 
 
-def decision_tables(engines: Sequence[Engine], positions: Sequence[Position]) -> dict[str, Table]:
+def decision_tables(engines: Sequence[Engine], positions: Sequence[Turn]) -> dict[str, Decisions]:
     """Each engine's decisions on the positions, by engine name."""
     return {engine.name: engine.decisions(positions) for engine in engines}
 
 
-def disagreements(tables: Mapping[str, Table], positions: Iterable[Position]) -> list[Disagreement]:
+def disagreements(tables: Mapping[str, Decisions], positions: Iterable[Turn]) -> list[Disagreement]:
     """Every position where the tables do not give the same action and value, in input order."""
     found = []
     for position in positions:

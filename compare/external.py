@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from compare.sources import is_header, is_skipped
-from logic.engines import Position
+from logic.engines import Turn
 from logic.quote import quoted
 
 GIVE_UP = 5
@@ -49,7 +49,7 @@ _DRAIN_CHUNKS = 32
 class Reply:
     """The row the command printed for a position, and its line number in the output."""
 
-    position: Position
+    position: Turn
     text: str
     line: int
 
@@ -58,7 +58,7 @@ class Reply:
 class Failure:
     """A position the command did not answer: it crashed, hung, or was never asked."""
 
-    position: Position
+    position: Turn
     reason: str
     asked: bool = True
 
@@ -253,7 +253,7 @@ class _Reader:
 
 def run_command(
     command: str,
-    positions: Sequence[Position],
+    positions: Sequence[Turn],
     timeout: float,
     total_timeout: float,
     on_position: Callable[[], None] = lambda: None,

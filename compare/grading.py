@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from compare.external import Run
 from compare.sources import RowError, Table, parse_row
-from logic.engines import Position, make_engine
+from logic.engines import Turn, make_engine
 from logic.objective import Objective
 from logic.quote import quoted
 from logic.state import StateError, check_legal, check_turn, is_terminal, winner
@@ -39,7 +39,7 @@ CATEGORIES = (*DISAGREEMENTS, *FAULTS)
 class Answer:
     """A source's answer for one position: the cell it marks and the value it claims."""
 
-    position: Position
+    position: Turn
     cell: int
     value: int
     line: int | None = None
@@ -50,7 +50,7 @@ class Finding:
     """One thing to report: its category, the position (if known), the line, and why."""
 
     category: str
-    position: Position | None
+    position: Turn | None
     detail: str
     line: int | None = None
     answer: Answer | None = None
@@ -65,11 +65,11 @@ class Truth:
         self.objective = objective
         self._engine = make_engine("reference", objective)
 
-    def decision(self, position: Position) -> Decision:
+    def decision(self, position: Turn) -> Decision:
         """The reference's decision at a non-terminal position."""
         return self._engine.minimax_decision(*position)
 
-    def move_values(self, position: Position) -> dict[int, int]:
+    def move_values(self, position: Turn) -> dict[int, int]:
         """The value of each legal move, as a decision reports it."""
         return self._engine.move_values(*position)
 
@@ -129,7 +129,7 @@ def grade_answers(
     truth: Truth,
     name: str,
     answers: Iterable[Answer],
-    positions: Sequence[Position],
+    positions: Sequence[Turn],
     findings: Iterable[Finding] = (),
 ) -> Grade:
     """Grade a source's answers; `findings` are faults found while reading it.
@@ -139,7 +139,7 @@ def grade_answers(
     """
     known = set(positions)
     grade = Grade(name, len(positions), findings=list(findings))
-    first: dict[Position, Answer] = {}
+    first: dict[Turn, Answer] = {}
     for answer in answers:
         if answer.position not in known:
             grade.findings.append(
@@ -164,7 +164,7 @@ def grade_answers(
 
 
 def grade_decisions(
-    truth: Truth, name: str, decisions: Mapping[Position, Decision], positions: Sequence[Position]
+    truth: Truth, name: str, decisions: Mapping[Turn, Decision], positions: Sequence[Turn]
 ) -> Grade:
     """Grade an engine's decisions (positions without one are missing)."""
     answers = (
@@ -176,7 +176,7 @@ def grade_decisions(
 
 
 def grade_table(
-    truth: Truth, name: str, table: Table, positions: Sequence[Position]
+    truth: Truth, name: str, table: Table, positions: Sequence[Turn]
 ) -> Grade:
     """Grade a table's rows; its unreadable lines are unparsable rows."""
     answers = [
@@ -187,7 +187,7 @@ def grade_table(
     return grade_answers(truth, name, answers, positions, unparsable)
 
 
-def grade_command(truth: Truth, name: str, run: Run, positions: Sequence[Position]) -> Grade:
+def grade_command(truth: Truth, name: str, run: Run, positions: Sequence[Turn]) -> Grade:
     """Grade an external command's rows; a row that is unreadable or answers another position
     is unparsable, a position it crashed or hung on failed, one it was never asked is missing."""
     answers, findings = [], []
@@ -224,7 +224,7 @@ def _duplicate(answer: Answer, first: Answer) -> Finding:
     return Finding(DUPLICATE, answer.position, detail, answer.line, answer)
 
 
-def position_fault(position: Position) -> str:
+def position_fault(position: Turn) -> str:
     """Why `position` is not one of the positions to answer: illegal, over, or not its turn."""
     state, player = position
     try:

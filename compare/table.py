@@ -12,13 +12,13 @@ import csv
 from collections.abc import Mapping
 from typing import TextIO
 
-from logic.engines import Position
+from logic.engines import Turn
 from logic.terms import Decision
 
 HEADER = ("state", "player", "position", "value")
 
 
-def write_table(decisions: Mapping[Position, Decision], out: TextIO) -> None:
+def write_table(decisions: Mapping[Turn, Decision], out: TextIO) -> None:
     """Write the decisions as CSV, header first, rows sorted by state then player."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from logic import reference
-from logic.engines import Position
+from logic.engines import Turn
 from logic.state import EMPTY, PLAYERS, State, canonical, is_terminal, players_to_move
 
 
@@ -25,7 +25,7 @@ def reachable_states(first: str) -> set[State]:
 
 
 @cache
-def symmetry_classes() -> tuple[Position, ...]:
+def symmetry_classes() -> tuple[Turn, ...]:
     """One (state, player to move) per class of reachable positions under the 8 symmetries.
 
     Terminal states are paired with both players, since either may be asked about them.
@@ -38,7 +38,7 @@ def symmetry_classes() -> tuple[Position, ...]:
 
 
 @cache
-def all_positions() -> tuple[Position, ...]:
+def all_positions() -> tuple[Turn, ...]:
     """The 9040 non-terminal (state, player to move) pairs, either player first; sorted."""
     positions = set()
     for first in PLAYERS:

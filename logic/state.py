@@ -96,6 +96,24 @@ def marks_count(state: State, player: Player) -> int:
     return state.count(player)
 
 
+def marks_made(state: str) -> int:
+    """How many cells either player has marked: the plies played to reach `state`."""
+    return SIZE - state.count(BLANK)
+
+
+def mark(state: State, cell: int, player: Player) -> State:
+    """`state` with `cell` (1..9) marked by `player`, as the lab's `list_replace` makes it."""
+    return State(state[: cell - 1] + player + state[cell:])
+
+
+def result(state: State) -> str | None:
+    """How the game ended, `x wins`, `o wins` or `draw`; None while it goes on."""
+    won = winner(state)
+    if won is not None:
+        return f"{won} wins"
+    return "draw" if is_full(state) else None
+
+
 def _marks(count: int) -> str:
     return f"{count} mark" if count == 1 else f"{count} marks"
 
@@ -175,9 +193,17 @@ def canonical(state: State) -> State:
     return min(symmetries(state))
 
 
+SIDE = int(SIZE**0.5)
+"""Cells per row (and rows per board)."""
+
+
+def board_rows(cells: list[str]) -> list[list[str]]:
+    """Anything said of the cells one by one, cell 1 first, split into the board's rows."""
+    return [cells[row : row + SIDE] for row in range(0, SIZE, SIDE)]
+
+
 def draw_board(state: State) -> str:
     """The board as three rows, blanks showing their cell numbers."""
     cells = [mark if mark != BLANK else str(number) for number, mark in enumerate(state, start=1)]
-    side = int(SIZE**0.5)
-    rows = [" " + " | ".join(cells[row : row + side]) for row in range(0, SIZE, side)]
+    rows = [" " + " | ".join(row) for row in board_rows(cells)]
     return "\n---+---+---\n".join(rows)

@@ -17,17 +17,8 @@ from processes import Terminal, run, run_shell
 
 from logic.engines import make_engine
 from logic.objective import MODES, SCORINGS, Objective
-from logic.state import EMPTY, GAME, PLAYERS, State, draw_board
-from logic.tools.play import (
-    Move,
-    MoveError,
-    announcement,
-    mark,
-    outcome,
-    parse_move,
-    play_game,
-    result,
-)
+from logic.state import EMPTY, GAME, PLAYERS, State, draw_board, mark, result
+from logic.tools.play import Move, MoveError, announcement, foretold, parse_move, play_game
 
 OBJECTIVES = [Objective(mode, scoring) for mode in MODES for scoring in SCORINGS]
 SIDES = [(human, first) for human in PLAYERS for first in PLAYERS]
@@ -93,13 +84,13 @@ def test_the_computers_move_in_words(move, mode, scoring, words):
     assert announcement(move, mode, scoring) == words
 
 
-def test_outcomes_in_words():
-    assert outcome(0, "x", "lab") == "it is a draw"
-    assert outcome(1, "x", "lab") == "x wins"
-    assert outcome(-1, "x", "lab") == "o wins"
-    assert outcome(9, "o", "depth") == "o wins"
-    assert outcome(7, "o", "depth") == "o wins in 2 more plies"
-    assert outcome(-6, "o", "depth") == "x wins in 3 more plies"
+def test_what_a_value_foretells_in_words():
+    assert foretold(0, "x", "lab") == "it is a draw"
+    assert foretold(1, "x", "lab") == "x wins"
+    assert foretold(-1, "x", "lab") == "o wins"
+    assert foretold(9, "o", "depth") == "o wins"
+    assert foretold(7, "o", "depth") == "o wins in 2 more plies"
+    assert foretold(-6, "o", "depth") == "x wins in 3 more plies"
 
 
 # --- what each mode can never do, over every way a human can play -----------------------------

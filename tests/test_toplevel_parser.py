@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
 from logic.commands.toplevel.grammar import MAX_DEPTH, MAX_LENGTH, Call, parse_query
-from logic.commands.toplevel.terms import Atom, Int, ListTerm, Struct, Var, format_term
+from logic.commands.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Var, format_term
 
 O_X = ListTerm(tuple(Atom(cell) for cell in "o-x------"))
 

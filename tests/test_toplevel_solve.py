@@ -20,7 +20,7 @@ from logic.commands.toplevel.errors import (
     report,
 )
 from logic.commands.toplevel.predicates import PREDICATES
-from logic.commands.toplevel.terms import Atom, Int, ListTerm, Struct, Var, unify
+from logic.commands.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Var, unify
 from logic.engines import make_engine
 from logic.positions import all_positions
 from logic.state import (

@@ -22,7 +22,7 @@ from logic.commands.cli import (
     whole_number,
 )
 from logic.commands.files import check_writable, write_whole
-from logic.engines import Engine, Position, engine_names, forget_reference_values, make_engine
+from logic.engines import Engine, Turn, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
 from logic.positions import all_positions
 
@@ -182,7 +182,7 @@ def grade_all(
     return grades
 
 
-def timed(label: str, positions: tuple[Position, ...], work: Callable[[Progress], object]):
+def timed(label: str, positions: tuple[Turn, ...], work: Callable[[Progress], object]):
     """Run `work` with a progress bar on standard error; its result and the seconds it took."""
     start = time.perf_counter()
     with Progress(label, len(positions)) as progress:

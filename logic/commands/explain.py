@@ -12,7 +12,7 @@ from logic.commands.cli import (
     engine_from,
 )
 from logic.state import is_terminal, parse_position
-from logic.tools.explain import draw_move_values, explanation, outcome
+from logic.tools.explain import draw_move_values, ending, explanation
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     state, player = parse_position(args.state, args.player)
     if is_terminal(state):
         print(draw_move_values(state, {}, None))
-        print(outcome(state))
+        print(ending(state))
         print("false.")
         return EXIT_FALSE
     decision = engine.minimax_decision(state, player)

@@ -16,8 +16,8 @@ from logic.engines import Engine, engine_class
 from logic.engines.student import StudentEngine
 from logic.objective import Objective
 from logic.quote import escaped, say
-from logic.state import GAME, PLAYERS, State, draw_board
-from logic.tools.play import Move, MoveError, announcement, parse_move, play_game, result
+from logic.state import GAME, PLAYERS, State, draw_board, result
+from logic.tools.play import Move, MoveError, announcement, parse_move, play_game
 
 EXIT_END_OF_INPUT = 1
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import importlib
 
-from logic.engines.base import Engine, EngineError, Position
+from logic.engines.base import Engine, EngineError, Turn
 from logic.objective import LAB, Objective
 
-__all__ = ["ENGINES", "Engine", "EngineError", "Position", "engine_names", "make_engine"]
+__all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_names", "make_engine"]
 
 ENGINES: dict[str, str | type[Engine]] = {
     "logic": "logic.engines.datalog:LogicEngine",

@@ -12,11 +12,12 @@ from collections.abc import Iterable
 
 from logic import reference
 from logic.objective import LAB, Objective
-from logic.state import BLANK, Player, State
+from logic.state import Player, State, marks_made
 from logic.terms import SV, Action, Decision
 
-Position = tuple[State, Player]
-"""A state paired with the player to move (the lab's Position is a cell: see `Action`)."""
+Turn = tuple[State, Player]
+"""A turn: a state and the player to move in it (a *position* in the docs; the lab's own
+Position is a cell, see `Action`)."""
 
 
 class EngineError(ValueError):
@@ -80,7 +81,7 @@ class Engine:
 
     # --- derived ---------------------------------------------------------------------------
 
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+    def decisions(self, positions: Iterable[Turn]) -> dict[Turn, Decision]:
         """The decision of each non-terminal position (terminal ones are left out)."""
         answers = {}
         for state, player in positions:
@@ -94,7 +95,7 @@ class Engine:
         `min_value` of the state each move makes."""
         if self.terminal_state(state, player) is not None:
             return {}
-        marks = len(state) - state.count(BLANK)
+        marks = marks_made(state)
         return {cell: self.objective.reported(self.min_value(next_state, player).value, marks)
                 for cell, next_state in reference.moves(state, player)}
 

@@ -11,9 +11,9 @@ from types import ModuleType
 
 from logic import rules
 from logic.engines import database, fast_rules
-from logic.engines.base import Engine, Position
+from logic.engines.base import Engine, Turn
 from logic.objective import LAB, Objective
-from logic.state import BLANK, Player, State, canonical
+from logic.state import Player, State, canonical, marks_made
 from logic.terms import SV, Action, Decision
 
 
@@ -74,7 +74,7 @@ class PlainLogicEngine(_DatalogEngine):
         ((position, utility),) = rows
         return _decision(self.objective, state, player, position, utility)
 
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+    def decisions(self, positions: Iterable[Turn]) -> dict[Turn, Decision]:
         """All the positions' decisions in one query of the lab's `minimax_decision`."""
         program = self.program
         asked = set(positions)
@@ -90,7 +90,7 @@ class PlainLogicEngine(_DatalogEngine):
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         rows = _ask(self.program.max_successor, state, player, _var(), _var(), _var())
-        marks = _marks(state)
+        marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
 
@@ -136,8 +136,8 @@ class LogicEngine(_DatalogEngine):
         return self._decision(state, player, position, utility)
 
     def decisions(
-        self, positions: Iterable[Position], by: str | None = None
-    ) -> dict[Position, Decision]:
+        self, positions: Iterable[Turn], by: str | None = None
+    ) -> dict[Turn, Decision]:
         """All the positions' decisions in one query: `by="classes"` finds each symmetry
         class's optimal moves once and carries them to its members (`class_decision/4`);
         `by="lab"` asks the lab's `minimax_decision` of every position (`decision/4`).
@@ -165,7 +165,7 @@ class LogicEngine(_DatalogEngine):
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         rows = _ask(self.session.max_successor_value, state, player, _var(), _var(), _var())
-        marks = _marks(state)
+        marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
     def _decision(self, state: str, player: Player, position: int, utility: int) -> Decision:
@@ -195,11 +195,7 @@ def _solve(program: fast_rules.Program) -> None:
 def _decision(
     objective: Objective, state: str, player: Player, position: int, utility: int
 ) -> Decision:
-    return Decision(Action(player, position), objective.reported(utility, _marks(state)))
-
-
-def _marks(state: str) -> int:
-    return len(state) - state.count(BLANK)
+    return Decision(Action(player, position), objective.reported(utility, marks_made(state)))
 
 
 def _var():

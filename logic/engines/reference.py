@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from logic import reference
-from logic.engines.base import Engine, Position
+from logic.engines.base import Engine, Turn
 from logic.objective import Objective
 from logic.state import EMPTY, PLAYERS, Player, State
 from logic.terms import SV, Decision
@@ -41,7 +41,7 @@ class ReferenceEngine(Engine):
         self._session()
         return reference.minimax_decision(state, player, self.objective)
 
-    def decisions(self, positions: Iterable[Position]) -> dict[Position, Decision]:
+    def decisions(self, positions: Iterable[Turn]) -> dict[Turn, Decision]:
         """Each position's decision, the memo shared between them: no session, so that one
         decision solves only the game below its position."""
         return _Sessionless(self.objective).decisions(positions)

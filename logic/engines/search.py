@@ -13,7 +13,7 @@ from __future__ import annotations
 from logic import reference
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
-from logic.state import BLANK, PLAYERS, Player, State
+from logic.state import PLAYERS, Player, State, marks_made
 from logic.terms import SV, Decision
 from logic.tools.search import Search, Value, reported
 
@@ -78,7 +78,7 @@ class SearchEngine(Engine):
         return Search(player, self.objective, self.depth, table=self._tables[player])
 
     def _reported(self, value: Value, state: State) -> Value:
-        return reported(self.objective, value, len(state) - state.count(BLANK))
+        return reported(self.objective, value, marks_made(state))
 
 
 class AlphaBetaEngine(SearchEngine):

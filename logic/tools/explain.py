@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from logic.engines import Engine
-from logic.state import BLANK, SIZE, State, is_full, to_prolog, winner
+from logic.state import BLANK, State, board_rows, result, to_prolog
 from logic.terms import Action, Decision
 
 _WIDTH = 6
@@ -20,7 +20,6 @@ def draw_move_values(
     state: State, values: dict[int, int | Fraction], decision: int | None
 ) -> str:
     """The 3x3 board: marks where played, each legal move's value, `[v]` on the decision."""
-    side = int(SIZE**0.5)
     cells = []
     for number, mark in enumerate(state, start=1):
         if mark != BLANK:
@@ -32,8 +31,8 @@ def draw_move_values(
         else:
             text = str(number)
         cells.append(text.center(_WIDTH))
-    rows = ["|".join(cells[row : row + side]).rstrip() for row in range(0, SIZE, side)]
-    return ("\n" + "+".join(["-" * _WIDTH] * side) + "\n").join(rows)
+    rows = ["|".join(row).rstrip() for row in board_rows(cells)]
+    return ("\n" + "+".join(["-" * _WIDTH] * len(rows)) + "\n").join(rows)
 
 
 def signed(value: int | Fraction) -> str:
@@ -67,14 +66,12 @@ def draw_line(line: list[tuple[Action, State]]) -> str:
     )
 
 
-def outcome(state: State) -> str:
-    """How a finished game ended, in words."""
-    won = winner(state)
-    if won is not None:
-        return f"{won} wins."
-    if is_full(state):
-        return "The board is full: a draw."
-    return "The game goes on."
+def ending(state: State) -> str:
+    """How the game at `state` ended, in a sentence."""
+    ended = result(state)
+    if ended is None:
+        return "The game goes on."
+    return "The board is full: a draw." if ended == "draw" else f"{ended}."
 
 
 def explanation(engine: Engine, state: State, player: str, decision: Decision) -> str:
@@ -88,5 +85,5 @@ def explanation(engine: Engine, state: State, player: str, decision: Decision) -
         str(decision),
         "Principal variation (each side's decision in turn, to the end):",
         draw_line(line),
-        outcome(end),
+        ending(end),
     ])

@@ -14,17 +14,8 @@ from fractions import Fraction
 from logic.engines import Engine
 from logic.objective import DEPTH_BASE
 from logic.quote import quoted
-from logic.state import (
-    BLANK,
-    EMPTY,
-    GAME,
-    Player,
-    State,
-    is_full,
-    winner,
-)
+from logic.state import BLANK, EMPTY, GAME, SIDE, Player, State, mark, result
 
-SIDE = 3
 _CELL = re.compile(r"\s*(\d+)\s*")
 _ROW_COLUMN = re.compile(r"\s*(\d+)[\s,]+(\d+)\s*")
 _DIGITS = 4
@@ -68,20 +59,7 @@ def _shown(digits: str) -> str:
     return digits if len(digits) <= _DIGITS else quoted(digits)
 
 
-def mark(state: State, cell: int, player: Player) -> State:
-    """`state` with `cell` marked by `player`."""
-    return State(state[: cell - 1] + player + state[cell:])
-
-
-def result(state: State) -> str | None:
-    """`x wins`, `o wins` or `draw` once the game is over; None while it goes on."""
-    won = winner(state)
-    if won is not None:
-        return f"{won} wins"
-    return "draw" if is_full(state) else None
-
-
-def outcome(value: int, computer: Player, scoring: str) -> str:
+def foretold(value: int, computer: Player, scoring: str) -> str:
     """What the value of the computer's move means once it is played: `it is a draw`, `o wins`,
     or, under depth scoring, `o wins in 3 more plies` (`o wins` when the move itself wins)."""
     if value == 0:
@@ -107,7 +85,7 @@ def announcement(move: Move, mode: str, scoring: str) -> str:
         return f"{played}."
     if value != int(value):
         return f"{played}; its search stops before the end of the game and rates the move {value}."
-    expected = outcome(int(value), move.player, scoring)
+    expected = foretold(int(value), move.player, scoring)
     if mode == "lose":
         return f"{played}, playing to lose; with such play, {expected}."
     return f"{played}; with best play, {expected}."

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from logic import reference
 from logic.objective import LAB, Objective
-from logic.state import BLANK, Player, State
+from logic.state import SIZE, Player, State, marks_made
 from logic.tools import horizon
 
 Value = int | Fraction
@@ -70,7 +70,7 @@ class Visit(NamedTuple):
 
 
 Observer = Callable[[Visit], None]
-Answer = tuple[Value, int | None, Bound]
+Best = tuple[Value, int | None, Bound]
 """A node's value, the cell of the move that gives it (None at a leaf), what the value bounds."""
 
 
@@ -103,16 +103,16 @@ class Search:
         self._other = {player: reference.other_player(player)}
         self._other[self._other[player]] = player
 
-    def run(self, kind: str, state: State, mover: Player) -> Answer:
+    def run(self, kind: str, state: State, mover: Player) -> Best:
         """The answer of the search called `kind` (one of `KINDS`) at a root where `mover` moves."""
         return getattr(self, kind)(state, mover)
 
-    def minimax(self, state: State, mover: Player, ply: int = 0) -> Answer:
+    def minimax(self, state: State, mover: Player, ply: int = 0) -> Best:
         """Plain minimax (the lab's): every move searched, every node counted."""
         self.counts.nodes += 1
         return self._best(state, mover, ply, self.minimax)
 
-    def memo(self, state: State, mover: Player, ply: int = 0) -> Answer:
+    def memo(self, state: State, mover: Player, ply: int = 0) -> Best:
         """Minimax that searches each node once and remembers its answer in the table."""
         if self.table is None:
             self.table = {}
@@ -131,7 +131,7 @@ class Search:
         ply: int = 0,
         alpha: Value | float = -INFINITY,
         beta: Value | float = INFINITY,
-    ) -> Answer:
+    ) -> Best:
         """Alpha-beta with cut counts, fail-soft: a value outside the window may be only a bound.
 
         alpha is the best value MAX is sure of on the path from the root, beta the best for
@@ -175,7 +175,7 @@ class Search:
         self._observe(ply, state, mover, value, bound, best_cell, pruned)
         return value, best_cell, bound
 
-    def _best(self, state: State, mover: Player, ply: int, search: Callable) -> Answer:
+    def _best(self, state: State, mover: Player, ply: int, search: Callable) -> Best:
         """The first best move of a node by the lab's recurrence, each child asked of `search`."""
         value = self._leaf(state, ply)
         best_cell = None
@@ -198,7 +198,7 @@ class Search:
     def _key(self, state: State, mover: Player, ply: int) -> tuple:
         """A node's table key: the plies left to the horizon matter only if the game is longer."""
         left = None if self.depth is None else self.depth - ply
-        if left is not None and left >= state.count(BLANK):
+        if left is not None and left >= SIZE - marks_made(state):
             left = None
         return state, mover, left
 

@@ -13,7 +13,7 @@ from html import escape
 from pathlib import Path
 
 from logic.quote import quoted
-from logic.state import BLANK, SIZE, State, winner
+from logic.state import BLANK, SIDE, State, board_rows, mark, marks_made, winner
 from logic.tools.explain import signed
 from logic.tools.search import Bound, reported
 from logic.tools.tree import GameTree, TreeNode
@@ -131,7 +131,7 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
                      f"label={_quote(f'[{node.mover},{child_cell}]')}{style}];")
     for pruned_cell in node.pruned:
         pruned_name = f"{name}_{pruned_cell}p"
-        state = State(node.state[: pruned_cell - 1] + node.mover + node.state[pruned_cell:])
+        state = mark(node.state, pruned_cell, node.mover)
         lines.append(f"  {pruned_name} [id={_quote(f'pruned-{pruned_name}')}, label=<"
                      f"{_board(state, pruned_cell, 'pruned', '', FILL['pruned'], False)}>, "
                      f'fontcolor="{PRUNED_COLOUR}"];')
@@ -157,7 +157,7 @@ def _value_text(tree: GameTree, node: TreeNode) -> str:
     The search bounds the utility MAX maximises; in the lose mode that is the value negated,
     so a bound on the utility from below bounds the value from above.
     """
-    marks = len(tree.root.state) - tree.root.state.count(BLANK)
+    marks = marks_made(tree.root.state)
     text = signed(reported(tree.objective, node.value, marks))
     bound = node.bound
     if tree.objective.sign < 0 and bound is not Bound.EXACT:
@@ -172,19 +172,16 @@ def _value_text(tree: GameTree, node: TreeNode) -> str:
 def _board(state: State, cell: int | None, header: str, value: str, fill: str,
            on_line: bool) -> str:
     """An HTML-like label: the header, the 3x3 board (the last move shaded), the value."""
-    side = int(SIZE**0.5)
     border, colour = ("3", PV_COLOUR) if on_line else ("1", GRID)
-    rows = [f'<TR><TD COLSPAN="{side}" COLOR="{GRID}">{escape(header)}</TD></TR>']
-    for start in range(0, SIZE, side):
-        cells = []
-        for number in range(start + 1, start + side + 1):
-            mark = state[number - 1]
-            text = "&#160;" if mark == BLANK else f"<B>{mark}</B>"
-            shade = ' BGCOLOR="#fff3a0"' if number == cell else ""
-            cells.append(f'<TD WIDTH="16" HEIGHT="16" COLOR="{GRID}"{shade}>{text}</TD>')
-        rows.append("<TR>" + "".join(cells) + "</TR>")
+    rows = [f'<TR><TD COLSPAN="{SIDE}" COLOR="{GRID}">{escape(header)}</TD></TR>']
+    cells = []
+    for number, played in enumerate(state, start=1):
+        text = "&#160;" if played == BLANK else f"<B>{played}</B>"
+        shade = ' BGCOLOR="#fff3a0"' if number == cell else ""
+        cells.append(f'<TD WIDTH="16" HEIGHT="16" COLOR="{GRID}"{shade}>{text}</TD>')
+    rows += ["<TR>" + "".join(row) + "</TR>" for row in board_rows(cells)]
     if value:
-        rows.append(f'<TR><TD COLSPAN="{side}" COLOR="{GRID}"><B>{value}</B></TD></TR>')
+        rows.append(f'<TR><TD COLSPAN="{SIDE}" COLOR="{GRID}"><B>{value}</B></TD></TR>')
     return (f'<TABLE BORDER="{border}" COLOR="{colour}" CELLBORDER="1" CELLSPACING="0" '
             f'CELLPADDING="2" BGCOLOR="{fill}">' + "".join(rows) + "</TABLE>")
 

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 from logic.commands.toplevel.errors import ANSWER_ERRORS
 from logic.commands.toplevel.grammar import Query, parse_query
+from logic.commands.toplevel.prolog_terms import Substitution, format_term, resolve
 from logic.commands.toplevel.solve import solve
-from logic.commands.toplevel.terms import Substitution, format_term, resolve
 from logic.engines import Engine
 
 FALSE = "false."
 
 
 @dataclass(frozen=True)
-class Answer:
+class Solution:
     """One answer: its text without the final ` ;` or `.`, how long it took, whether it is last."""
 
     text: str
@@ -43,7 +43,7 @@ def format_bindings(query: Query, substitution: Substitution) -> str:
     return ", ".join(bindings) if bindings else "true"
 
 
-def ask(text: str, engine: Engine) -> Iterator[Answer]:
+def ask(text: str, engine: Engine) -> Iterator[Solution]:
     """Every answer to the goal `text`, in the predicates' order; errors raise as they come.
 
     The goal is parsed and checked before the first answer is sought. An error met while
@@ -56,7 +56,7 @@ def ask(text: str, engine: Engine) -> Iterator[Answer]:
     while isinstance(pending, tuple):
         substitution, seconds = pending
         following = _next_timed(solutions)
-        yield Answer(format_bindings(query, substitution), seconds, following is None)
+        yield Solution(format_bindings(query, substitution), seconds, following is None)
         pending = following
     if isinstance(pending, Exception):
         raise pending

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.terms import Atom, Int, ListTerm, Struct, Term, Var, state_term
+from logic.commands.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Term, Var, state_term
 from logic.state import StateError, parse_state
 
 MAX_LENGTH = 1000

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from logic.commands.toplevel.errors import InstantiationError
-from logic.commands.toplevel.terms import (
+from logic.commands.toplevel.prolog_terms import (
     Atom,
     Int,
     ListTerm,

@@ -13,7 +13,7 @@ from difflib import get_close_matches
 from logic.commands.toplevel.errors import UnknownPredicateError
 from logic.commands.toplevel.grammar import Call, Query
 from logic.commands.toplevel.predicates import PREDICATES, Predicate
-from logic.commands.toplevel.terms import Substitution, resolve, unify
+from logic.commands.toplevel.prolog_terms import Substitution, resolve, unify
 from logic.engines import Engine
 
 
