@@ -18,10 +18,11 @@ import sys
 from collections.abc import Sequence
 
 from logic import interrupts
+from logic.commands.options import plies
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.engines.search import SEARCHES, SearchEngine
 from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
-from logic.quote import quoted, say
+from logic.quote import say
 from logic.state import StateError
 
 PROG = "minimax-lab"
@@ -155,20 +156,8 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
     )
 
 
-def plies(text: str) -> int:
-    """The value of `--depth`: a whole number of plies, 1 or more."""
-    return whole_number(text, 1, "a depth is a number of plies, 1 or more")
 
 
-def whole_number(text: str, least: int, meaning: str) -> int:
-    """`text` as a whole number of at least `least`; else an argparse error saying `meaning`."""
-    try:
-        number = int(text) if text.strip().isascii() else least - 1
-    except ValueError:
-        number = least - 1
-    if number < least:
-        raise argparse.ArgumentTypeError(f"{meaning}, not {quoted(text)}")
-    return number
 
 
 def engine_from(args: argparse.Namespace) -> Engine:

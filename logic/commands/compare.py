@@ -19,16 +19,14 @@ from logic.commands.cli import (
     UsageError,
     add_objective_options,
     add_program_argument,
-    whole_number,
 )
 from logic.commands.files import check_writable, write_whole
+from logic.commands.options import count, listing, seconds
 from logic.engines import Engine, Turn, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
 from logic.positions import all_positions
 
 EXIT_DISAGREE = 1
-MAX_SECONDS = 1e6
-"""The longest time limit `--timeout` and `--total-timeout` take (about 11 days)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -88,29 +86,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def count(text: str) -> int:
-    """A whole number, 0 or more."""
-    return whole_number(text, 0, "expected a whole number, 0 or more")
 
 
-def listing(text: str) -> int | None:
-    """A whole number, or `all` (None)."""
-    if text == "all":
-        return None
-    return whole_number(text, 0, "expected a whole number or 'all'")
 
 
-def seconds(text: str) -> float:
-    """A number of seconds, more than 0 and at most `MAX_SECONDS`."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, not {text!r}"
-        )
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,9 +23,9 @@ from compare.gradebook import (
 )
 from compare.lab_checks import PREDICATES
 from compare.progress import Progress
-from logic.commands.cli import EXIT_OK, UsageError, whole_number
-from logic.commands.compare import seconds
+from logic.commands.cli import EXIT_OK, UsageError
 from logic.commands.files import check_writable, write_whole
+from logic.commands.options import answers, jobs, seconds
 from logic.engines.harness import SWIPL
 from logic.quote import escaped, quoted
 
@@ -80,14 +80,8 @@ def predicate_list(text: str) -> tuple[str, ...]:
     return tuple(name for name in PREDICATES if name in names)
 
 
-def jobs(text: str) -> int:
-    """A number of submissions graded at once, 1 or more."""
-    return whole_number(text, 1, "a number of jobs is 1 or more")
 
 
-def answers(text: str) -> int:
-    """A number of answers asked of each question, 1 or more."""
-    return whole_number(text, 1, "a number of answers is 1 or more")
 
 
 def run(args: argparse.Namespace) -> int:

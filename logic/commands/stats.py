@@ -9,8 +9,8 @@ from logic.commands.cli import (
     add_objective_options,
     add_position_arguments,
     objective_from,
-    plies,
 )
+from logic.commands.options import plies
 from logic.state import parse_position
 from logic.tools.search import count_nodes
 

@@ -13,10 +13,7 @@ from logic.commands.cli import (
     add_position_arguments,
     objective_from,
 )
-from logic.commands.search_options import (
-    drawn_plies,
-    node_limit,
-)
+from logic.commands.options import drawn_plies, node_limit
 from logic.state import is_terminal, parse_position
 from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
 from logic.tools.tree_dot import RenderError, render, to_dot
