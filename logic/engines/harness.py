@@ -8,10 +8,6 @@ dies, costs that question only: the program is started afresh for the next one.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import select
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -19,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from logic.engines import sandbox
+from logic.engines.contained import GRACE, ContainedProgram, Died, Late
 from logic.quote import quoted
 from logic.state import State
 
@@ -27,11 +24,6 @@ HELPER = "minimax_helper.pl"
 """The file of the lab's helper predicates, by the name students load it under."""
 STACK_LIMIT = "512m"
 """SWI-Prolog's stack limit for a student's program: deeper recursion is a resource error."""
-GRACE = 5.0
-"""Seconds past a question's own time limit before the program is killed."""
-MAX_REPLY = 2**20
-"""Bytes of one answer line at most; the harness keeps answers far smaller."""
-_TAIL = 4096
 
 
 class ProgramError(Exception):
@@ -125,7 +117,7 @@ def _defines_decision(file: Path) -> bool:
     return any(line.lstrip().startswith("minimax_decision(") for line in text.splitlines())
 
 
-class StudentProgram:
+class StudentProgram(ContainedProgram):
     """One submission's program, contained, loaded once and asked questions."""
 
     def __init__(
@@ -138,12 +130,10 @@ class StudentProgram:
         missing = [path for path in paths if not path.exists()]
         if missing:
             raise ProgramError(f"no file or folder {quoted(str(missing[0]))}")
+        super().__init__(limits)
         self.paths = paths
         self.main = main_file(paths, main)
-        self.limits = limits
         self.load_seconds = load_seconds
-        self.process = None
-        self.folder: Path | None = None
         self.restarts = 0
         self.report: LoadReport | None = None
 
@@ -163,25 +153,15 @@ class StudentProgram:
         shutil.copy(Path(str(prolog / HELPER)), helper)
         harness = self.folder / ".harness.pl"
         shutil.copy(Path(str(prolog / "harness.pl")), harness)
-        questions_read, self._questions = os.pipe()
-        self._answers, answers_write = os.pipe()
         argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "-q", "-f", "none", str(harness), "--",
                 str(main), str(helper)]
-        try:
-            self.process, containment = sandbox.start(
-                argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}
-            )
-        finally:
-            os.close(questions_read)
-            os.close(answers_write)
-        self._pending = b""
-        self._tail = b""
+        containment = self._launch(argv)
         report = LoadReport(containment=containment.describe())
         try:
             loaded = self._read(time.monotonic() + self.load_seconds)
-        except _Died as died:
+        except Died as died:
             report.problem = f"the program {died} while loading"
-        except _Late:
+        except Late:
             self.stop()
             report.problem = f"loading did not finish within {self.load_seconds:g} s"
         else:
@@ -212,17 +192,13 @@ class StudentProgram:
                 return Reply((), "died", self.report.problem if self.report else "not loaded")
         question = f"ask(0, ({goal}), ({template}), {most}, {seconds:g}).\n".encode()
         try:
-            os.write(self._questions, question)
-            reply = self._read(time.monotonic() + seconds + GRACE)
-        except _Died as died:
+            reply = self._exchange(question, time.monotonic() + seconds + GRACE)
+        except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}")
-        except _Late:
+        except Late:
             self.stop()
             return Reply((), "time")
-        except OSError:
-            self.stop()
-            return Reply((), "died", "the program stopped reading questions")
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise
@@ -231,87 +207,6 @@ class StudentProgram:
         return Reply(answers, str(reply.get("end")), _first_line(reply.get("error")),
                      _text(reply.get("error_term")), str(reply.get("output", "")),
                      int(reply.get("output_chars", 0)), float(reply.get("seconds", 0.0)))
-
-    def _read(self, deadline: float) -> dict:
-        """The next answer line, as JSON; `_Died` if the program ends, `_Late` past
-        `deadline`. Its output is read meanwhile, its last bytes kept for `_Died`'s reason."""
-        output = self.process.stdout.fileno()
-        while b"\n" not in self._pending:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Late
-            ready, _, _ = select.select([self._answers, output], [], [], left)
-            if output in ready:
-                chunk = os.read(output, 65536)
-                self._tail = (self._tail + chunk)[-_TAIL:]
-                if not chunk and self._answers not in ready:
-                    self._wait_dead()
-            if self._answers in ready:
-                chunk = os.read(self._answers, 65536)
-                if not chunk:
-                    self._wait_dead()
-                self._pending += chunk
-                if len(self._pending) > MAX_REPLY:
-                    raise _Died("wrote an answer too long to read")
-        line, self._pending = self._pending.split(b"\n", 1)
-        try:
-            reply = json.loads(line.decode("utf-8", errors="replace"))
-        except ValueError:
-            raise _Died("wrote an answer that could not be read") from None
-        if not isinstance(reply, dict):
-            raise _Died("wrote an answer that could not be read")
-        return reply
-
-    def _wait_dead(self) -> None:
-        """The program has closed its end: how it ended, as `_Died`."""
-        try:
-            code = self.process.wait(timeout=GRACE)
-        except Exception:
-            code = None
-        said = self._tail.decode("utf-8", errors="replace").strip().splitlines()
-        last = f"; it said: {quoted(said[-1])}" if said else ""
-        if code is not None and code < 0:
-            raise _Died(f"was killed by signal {-code}{last}")
-        raise _Died(f"ended with status {code}{last}")
-
-    def stop(self) -> None:
-        """Kill the program (its whole process group); its pipes are closed by the next
-        `load`, or by `close`."""
-        if self.process is not None:
-            sandbox.kill(self.process)
-
-    def _release(self) -> None:
-        """Close what the last process left open."""
-        if self.process is not None:
-            sandbox.kill(self.process)
-            with contextlib.suppress(OSError):
-                self.process.stdout.close()
-            for fd in (self._questions, self._answers):
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-            self.process = None
-
-    def close(self) -> None:
-        """Stop the program and remove its workspace."""
-        self._release()
-        if self.folder is not None:
-            sandbox.remove_workspace(self.folder)
-            self.folder = None
-
-    def __enter__(self) -> StudentProgram:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-class _Died(Exception):
-    """The program ended, or wrote what the harness never would."""
-
-
-class _Late(Exception):
-    """No answer came in time."""
-
 
 def is_integer(term: object) -> bool:
     """True for an integer in an answer's JSON (the atoms `true` and `false` come as JSON's

@@ -1,0 +1,140 @@
+"""A contained program the grader talks to: questions on its descriptor 3, one JSON answer per
+line on its descriptor 4, its own output on a pipe of its own (`logic.engines.sandbox`).
+
+The base of the Prolog harness (`logic.engines.harness`) and the Python one
+(`logic.engines.python_program`): starting, reading within a deadline, telling how a program
+died, stopping and cleaning up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from logic.engines import sandbox
+from logic.quote import quoted
+
+GRACE = 5.0
+"""Seconds past a question's own time limit before the program is killed."""
+MAX_REPLY = 2**20
+"""Bytes of one answer line at most; the harnesses keep answers far smaller."""
+_TAIL = 4096
+
+
+class ContainedProgram:
+    """A program started in a sandbox, with a question pipe and an answer pipe."""
+
+    def __init__(self, limits: sandbox.Limits = sandbox.DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self.process = None
+        self.folder: Path | None = None
+        self._questions = self._answers = -1
+
+    def _launch(self, argv: Sequence[str]) -> sandbox.Containment:
+        """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4."""
+        questions_read, self._questions = os.pipe()
+        self._answers, answers_write = os.pipe()
+        try:
+            self.process, containment = sandbox.start(
+                argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}
+            )
+        finally:
+            os.close(questions_read)
+            os.close(answers_write)
+        self._pending = b""
+        self._tail = b""
+        return containment
+
+    def _exchange(self, question: bytes, deadline: float) -> dict:
+        """Send one question line and read its answer by `deadline`; `Died` or `Late` as
+        `_read`, and `Died` if the program no longer reads."""
+        try:
+            os.write(self._questions, question)
+        except OSError:
+            raise Died("stopped reading questions") from None
+        return self._read(deadline)
+
+    def _read(self, deadline: float) -> dict:
+        """The next answer line, as JSON; `Died` if the program ends, `Late` past
+        `deadline`. Its output is read meanwhile, its last bytes kept for `Died`'s reason."""
+        output = self.process.stdout.fileno()
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Late
+            ready, _, _ = select.select([self._answers, output], [], [], left)
+            if output in ready:
+                chunk = os.read(output, 65536)
+                self._tail = (self._tail + chunk)[-_TAIL:]
+                if not chunk and self._answers not in ready:
+                    self._wait_dead()
+            if self._answers in ready:
+                chunk = os.read(self._answers, 65536)
+                if not chunk:
+                    self._wait_dead()
+                self._pending += chunk
+                if len(self._pending) > MAX_REPLY:
+                    raise Died("wrote an answer too long to read")
+        line, self._pending = self._pending.split(b"\n", 1)
+        try:
+            reply = json.loads(line.decode("utf-8", errors="replace"))
+        except ValueError:
+            raise Died("wrote an answer that could not be read") from None
+        if not isinstance(reply, dict):
+            raise Died("wrote an answer that could not be read")
+        return reply
+
+    def _wait_dead(self) -> None:
+        """The program has closed its end: how it ended, as `Died`."""
+        try:
+            code = self.process.wait(timeout=GRACE)
+        except Exception:
+            code = None
+        said = self._tail.decode("utf-8", errors="replace").strip().splitlines()
+        last = f"; it said: {quoted(said[-1])}" if said else ""
+        if code is not None and code < 0:
+            raise Died(f"was killed by signal {-code}{last}")
+        raise Died(f"ended with status {code}{last}")
+
+    def stop(self) -> None:
+        """Kill the program (its whole process group); its pipes are closed by the next
+        `load`, or by `close`."""
+        if self.process is not None:
+            sandbox.kill(self.process)
+
+    def _release(self) -> None:
+        """Close what the last process left open."""
+        if self.process is not None:
+            sandbox.kill(self.process)
+            with contextlib.suppress(OSError):
+                self.process.stdout.close()
+            for fd in (self._questions, self._answers):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self.process = None
+
+    def close(self) -> None:
+        """Stop the program and remove its workspace."""
+        self._release()
+        if self.folder is not None:
+            sandbox.remove_workspace(self.folder)
+            self.folder = None
+
+    def __enter__(self) -> ContainedProgram:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class Died(Exception):
+    """The program ended, or wrote what the harness never would."""
+
+
+class Late(Exception):
+    """No answer came in time."""
