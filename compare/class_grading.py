@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compare.grading import Policy
 from compare.lab_checks import (
     DIED,
     EXCEPTION,
@@ -29,6 +30,7 @@ from compare.lab_checks import (
     questions,
 )
 from logic.engines import sandbox
+from logic.engines.contained import ContainedProgram
 from logic.engines.harness import LoadReport, ProgramError, StudentProgram
 
 ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,
@@ -52,6 +54,11 @@ class Options:
     load_seconds: float = 30.0
     answers: int = 3
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
+    interface: str = "prolog"
+    functions: tuple[str, ...] = ()
+    mapping_file: str | None = None
+    settings: tuple[str, ...] = ()
+    policy: Policy = Policy()
 
 
 @dataclass
@@ -150,11 +157,11 @@ class Running:
 
     def __init__(self) -> None:
         self.cancelled = threading.Event()
-        self._programs: set[StudentProgram] = set()
+        self._programs: set[ContainedProgram] = set()
         self._lock = threading.Lock()
 
     @contextmanager
-    def holding(self, program: StudentProgram) -> Iterator[None]:
+    def holding(self, program: ContainedProgram) -> Iterator[None]:
         with self._lock:
             self._programs.add(program)
         try:
@@ -185,7 +192,7 @@ def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
                and grade.load.problem is None}
     for predicate in sorted(missing, key=PREDICATES.index):
         wanted = f"{predicate}/{ARITY[predicate]}"
-        hint = _did_you_mean(wanted, defined)
+        hint = did_you_mean(wanted, defined)
         grade.problems.append(Problem(UNDEFINED, f"{wanted} is not defined{hint}", wanted))
     grade.predicates = {predicate: PredicateGrade() for predicate in asked}
     exceptions: dict[str, Problem] = {}
@@ -209,7 +216,7 @@ def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
         verdict = judge(question, reply)
         result.add(question, verdict)
         if reply.output:
-            _log(grade, question, reply.output, reply.output_chars)
+            log_output(grade, str(question), reply.output, reply.output_chars)
         if verdict.category in (EXCEPTION, DIED) and reply.error:
             _count_problem(exceptions, reply.error_term or verdict.category, reply.error,
                            question, defined)
@@ -224,35 +231,38 @@ def _count_problem(problems: dict[str, Problem], kind: str, message: str, questi
         return
     if kind.startswith("existence_error(procedure,"):
         unknown = kind[len("existence_error(procedure,"):-1].split(":")[-1]
-        message += _did_you_mean(unknown, defined | set(HELPERS))
+        message += did_you_mean(unknown, defined | set(HELPERS))
     problems[kind] = Problem(kind, message, str(question))
 
 
-def _did_you_mean(wanted: str, names: set[str]) -> str:
+def did_you_mean(wanted: str, names: set[str]) -> str:
     """`; did you mean minimax_decision/4?` for a near name, or nothing."""
     close = difflib.get_close_matches(wanted, sorted(names), n=1, cutoff=0.75)
     return f"; did you mean {close[0]}?" if close else ""
 
 
-def _log(grade: SubmissionGrade, question: Question, output: str, total: int) -> None:
+def log_output(grade: SubmissionGrade, label: str, output: str, total: int) -> None:
+    """Keep what a question's run printed, up to `LOG_CHARS` for the whole submission."""
     used = sum(len(piece) for piece in grade.log)
     if used >= LOG_CHARS:
         return
     cut = "" if total <= len(output) else f"\n... ({total - len(output)} more characters)"
-    grade.log.append(f"--- output of {question}\n{output[:LOG_CHARS - used]}{cut}")
+    grade.log.append(f"--- output of {label}\n{output[:LOG_CHARS - used]}{cut}")
 
 
 def grade_class(
     paths: Sequence[Path], options: Options, jobs: int,
     on_done: Callable[[SubmissionGrade], None] = lambda grade: None,
+    grade_one: Callable[..., SubmissionGrade] = grade_submission,
 ) -> list[SubmissionGrade]:
-    """Grade every submission, `jobs` at a time; the grades in the order of `paths`."""
+    """Grade every submission with `grade_one` (Prolog's by default), `jobs` at a time; the
+    grades in the order of `paths`."""
     taken: set[str] = set()
     named = [(submission_name(path, taken), path) for path in paths]
     running = Running()
 
     def one(item: tuple[str, Path]) -> SubmissionGrade:
-        grade = grade_submission(item[0], item[1], options, running)
+        grade = grade_one(item[0], item[1], options, running)
         if not running.cancelled.is_set():
             on_done(grade)
         return grade

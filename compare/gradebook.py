@@ -56,9 +56,9 @@ def submission_report(grade: SubmissionGrade) -> str:
         for category, count in sorted(result.counts.items(), key=lambda item: -item[1]):
             if category != RIGHT:
                 lines.append(f"  {category}: {count}")
-        for note in NOTES:
-            if result.notes[note]:
-                lines.append(f"  (on backtracking, {note}: {result.notes[note]} questions)")
+        for note, count in result.notes.items():
+            said = f"on backtracking, {note}" if note in NOTES else note
+            lines.append(f"  ({said}: {count} questions)")
         shown: dict[str, int] = {}
         boards = 0
         for question, verdict in result.findings:
@@ -122,6 +122,7 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
                 "correct": result.correct,
                 "counts": {_key(category): count for category, count in result.counts.items()},
                 "backtracking": {_key(note): result.notes[note] for note in NOTES},
+                "notes": {_key(note): count for note, count in result.notes.items()},
                 "findings": [
                     {"category": _key(verdict.category), "state": question.state,
                      "player": question.player, "detail": verdict.detail}

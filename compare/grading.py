@@ -33,6 +33,18 @@ UNPARSABLE = "unparsable row"
 FAILED = "command failed"
 FAULTS = (MISSING, DUPLICATE, ILLEGAL_POSITION, UNPARSABLE, FAILED)
 CATEGORIES = (*DISAGREEMENTS, *FAULTS)
+TIES = ("lowest", "any")
+"""`--ties`: the lab's lowest-cell rule, or any optimal move agrees."""
+VALUES = ("all", "none")
+"""`--values`: answers are graded on their values too, or on their moves only."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What counts as agreeing: the tie rule, and whether values are graded."""
+
+    ties: str = "lowest"
+    values: str = "all"
 
 
 @dataclass(frozen=True)
@@ -41,7 +53,7 @@ class Answer:
 
     position: Turn
     cell: int
-    value: int
+    value: int | None
     line: int | None = None
 
 
@@ -61,8 +73,9 @@ class Finding:
 class Truth:
     """The reference's decision and every move's value, per position, for one objective."""
 
-    def __init__(self, objective: Objective) -> None:
+    def __init__(self, objective: Objective, policy: Policy = Policy()) -> None:
         self.objective = objective
+        self.policy = policy
         self._engine = make_engine("reference", objective)
 
     def decision(self, position: Turn) -> Decision:
@@ -74,13 +87,18 @@ class Truth:
         return self._engine.move_values(*position)
 
     def grade(self, answer: Answer) -> Finding | None:
-        """None when the answer is the reference's decision; else the disagreement."""
+        """None when the answer agrees under the policy; else the disagreement. Under
+        `--ties any` another optimal move agrees (`breaks_only_the_tie_rule` tells it)."""
         expected = self.decision(answer.position)
-        if (answer.cell, answer.value) == (expected.action.position, expected.value):
+        graded = self.policy.values == "all"
+        if answer.cell == expected.action.position and (
+                not graded or answer.value == expected.value):
             return None
         values = self.move_values(answer.position)
         player = answer.position[1]
-        said = f"answered [{player},{answer.cell}] value {answer.value}"
+        said = f"answered [{player},{answer.cell}]"
+        if graded:
+            said += f" value {answer.value}"
         sign = self.objective.sign
         if answer.cell not in values:
             category, why = ILLEGAL_MOVE, f"cell {answer.cell} is taken"
@@ -88,14 +106,20 @@ class Truth:
             category = SUBOPTIMAL
             why = (f"that move is worth {values[answer.cell]}; the best move, {expected.action}, "
                    f"is worth {expected.value}")
-        elif answer.value != values[answer.cell]:
+        elif graded and answer.value != values[answer.cell]:
             category, why = WRONG_VALUE, f"that move is optimal and worth {values[answer.cell]}"
+        elif self.policy.ties == "any":
+            return None
         else:
             category = OTHER_OPTIMAL
             why = f"optimal too, but the lowest optimal cell is {expected.action.position}"
         return Finding(
             category, answer.position, f"{said}; {why}", answer.line, answer, expected, values
         )
+
+    def breaks_only_the_tie_rule(self, answer: Answer) -> bool:
+        """True for an agreeing answer that is not the lowest optimal cell (`--ties any`)."""
+        return answer.cell != self.decision(answer.position).action.position
 
 
 @dataclass
@@ -109,6 +133,8 @@ class Grade:
     findings: list[Finding] = field(default_factory=list)
     seconds: float | None = None
     line_label: str = "line"
+    tie_breaks: int = 0
+    """Agreeing answers that are another optimal move than the lab's (`--ties any`)."""
 
     def count(self, category: str) -> int:
         """How many findings of `category`."""
@@ -154,6 +180,7 @@ def grade_answers(
             finding = truth.grade(answer)
             if finding is None:
                 grade.agree += 1
+                grade.tie_breaks += truth.breaks_only_the_tie_rule(answer)
             else:
                 grade.findings.append(finding)
     named = {finding.position for finding in grade.findings} | set(first)

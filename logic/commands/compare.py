@@ -22,6 +22,7 @@ from logic.commands.cli import (
 )
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import count, listing, seconds
+from logic.commands.policy import add_policy_options, policy_from
 from logic.engines import Engine, Turn, engine_names, forget_reference_values, make_engine
 from logic.objective import Objective
 from logic.positions import all_positions
@@ -61,6 +62,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_program_argument(parser)
     add_objective_options(parser)
+    add_policy_options(parser)
     parser.add_argument(
         "--show", type=count, default=10, metavar="N",
         help="draw the first N disagreements of each source (default: 10)",
@@ -136,7 +138,7 @@ def grade_all(
     objective: Objective, engines: list[Engine], tables: list[Table], args: argparse.Namespace
 ) -> list[Grade]:
     """Each source graded in turn: engines, then tables, then commands."""
-    truth = Truth(objective)
+    truth = Truth(objective, policy_from(args))
     positions = all_positions()
     grades = []
     for engine in engines:

@@ -1,8 +1,9 @@
-"""`minimax-lab grade PATH...`: a class's Prolog submissions, every predicate of the lab checked
-in each student's own program, contained (see docs/grading.md).
+"""`minimax-lab grade PATH...`: a class's submissions, each checked in its own program,
+contained (see docs/grading.md): Prolog on every predicate of the lab, Python in its own
+interface (CS50 AI's `tictactoe.py`, or a function declared by a mapping).
 
 Exit status: 0 when every submission is right everywhere, 1 otherwise, 2 for usage errors
-(and when `swipl` is missing).
+(and when `swipl` is missing for Prolog).
 """
 
 from __future__ import annotations
@@ -14,18 +15,27 @@ import shutil
 import sys
 from pathlib import Path
 
-from compare.class_grading import Options, SubmissionGrade, grade_class
+from compare.class_grading import Options, SubmissionGrade, grade_class, grade_submission
 from compare.gradebook import (
     class_summary,
     gradebook_csv,
     json_report,
     submission_report,
 )
+from compare.interfaces import (
+    CS50_FUNCTIONS,
+    INTERFACES,
+    MAPPING_FILE,
+    MappingError,
+    read_mapping,
+)
 from compare.lab_checks import PREDICATES
 from compare.progress import Progress
-from logic.commands.cli import EXIT_OK, UsageError
+from compare.python_grading import grade_python
+from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, seconds
+from logic.commands.policy import add_policy_options, policy_from
 from logic.engines.harness import SWIPL
 from logic.quote import escaped, quoted
 
@@ -35,20 +45,34 @@ EXIT_FAULTS = 1
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "grade",
-        help="grade students' Prolog submissions on every predicate of the lab",
-        description="Grade each PATH (a .pl file, or a folder of one student's files) in its "
-        "own contained swipl: terminal_state, max_value, min_value, minimax_decision and "
-        "successor asked on every state they apply to. Exit status 0 when every submission "
-        "is right everywhere, 1 otherwise, 2 for usage errors.",
+        help="grade students' submissions: Prolog on every predicate of the lab, Python in "
+        "its own interface",
+        description="Grade each PATH (a file, or a folder of one student's files) in its own "
+        "contained process: a Prolog program on terminal_state, max_value, min_value, "
+        "minimax_decision and successor; a Python program through CS50 AI's functions "
+        "(--interface cs50) or a declared function (--interface function); each asked on every "
+        "state it applies to. Exit status 0 when every submission is right everywhere, 1 "
+        "otherwise, 2 for usage errors.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="a submission: FILE.pl or a folder")
+                        help="a submission: a .pl or .py file, or a folder")
+    parser.add_argument("--interface", choices=INTERFACES, default="prolog",
+                        help="prolog: the lab's predicates (default); cs50: CS50 AI's "
+                        "tictactoe.py; function: a function declared by --mapping or --set")
     parser.add_argument("--main", metavar="NAME",
-                        help="the file to load in each submission (default: the one that "
-                        "defines minimax_decision/4)")
-    parser.add_argument("--predicates", type=predicate_list, default=PREDICATES,
-                        metavar="P,Q,...",
-                        help=f"the predicates to check (default: all: {','.join(PREDICATES)})")
+                        help="the file to load in each submission (default: Prolog, the one "
+                        "that defines minimax_decision/4; cs50, tictactoe.py; else the only one)")
+    parser.add_argument("--predicates", metavar="P,Q,...",
+                        help=f"the predicates (Prolog) or functions (cs50) to check (default: "
+                        f"all: {','.join(PREDICATES)}; {','.join(CS50_FUNCTIONS)})")
+    parser.add_argument("--mapping", metavar="FILE",
+                        help="--interface function: the TOML file that declares the function "
+                        f"(default: the submission's own {MAPPING_FILE})")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        dest="settings",
+                        help="--interface function: one key of the mapping, over the file's; "
+                        "repeatable")
+    add_policy_options(parser)
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
     parser.add_argument("--query-timeout", type=seconds, default=60.0, metavar="SECONDS",
@@ -69,15 +93,19 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def predicate_list(text: str) -> tuple[str, ...]:
-    """The predicates of `--predicates`, known and in the lab's order."""
+def predicate_list(text: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of `--predicates`, each one of `known`, in `known`'s order (all if None)."""
+    if text is None:
+        return known
     names = {name.strip() for name in text.split(",")}
-    unknown = sorted(names - set(PREDICATES))
+    unknown = sorted(names - set(known))
     if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown predicate {quoted(unknown[0]) if unknown else quoted(text)}; "
-            f"the predicates are {', '.join(PREDICATES)}")
-    return tuple(name for name in PREDICATES if name in names)
+        noun = "predicate" if known == PREDICATES else "function"
+        raise UsageError(
+            f"argument --predicates: unknown {noun} "
+            f"{quoted(unknown[0]) if unknown else quoted(text)}; the {noun}s are "
+            f"{', '.join(known)} (see '{PROG} grade --help')")
+    return tuple(name for name in known if name in names)
 
 
 
@@ -87,7 +115,8 @@ def predicate_list(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     """Grade every submission; print the summary (a lone submission's whole report); write
     the reports asked for. 0 if all are right everywhere, else 1."""
-    if shutil.which(SWIPL) is None:
+    prolog = args.interface == "prolog"
+    if prolog and shutil.which(SWIPL) is None:
         raise UsageError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
                          "swi-prolog-nox (Debian, Ubuntu)")
     paths = [Path(path) for path in args.paths]
@@ -98,8 +127,20 @@ def run(args: argparse.Namespace) -> int:
     check_writable(args.json)
     if args.reports is not None:
         _make_folder(args.reports)
-    options = Options(args.predicates, args.main, args.query_timeout, args.budget,
-                      args.load_timeout, args.answers)
+    if prolog and (args.mapping or args.settings):
+        raise UsageError("--mapping and --set declare a Python function: add --interface "
+                         "function")
+    known = PREDICATES if prolog else CS50_FUNCTIONS
+    if args.interface == "function":
+        if args.predicates is not None:
+            raise UsageError("--predicates: a declared function is the one function checked")
+        _check_mapping(args)
+    checked = predicate_list(args.predicates, known) if args.interface != "function" else ()
+    options = Options(checked if prolog else PREDICATES, args.main, args.query_timeout,
+                      args.budget, args.load_timeout, args.answers,
+                      interface=args.interface, functions=checked if not prolog else (),
+                      mapping_file=args.mapping, settings=tuple(args.settings),
+                      policy=policy_from(args))
     with Progress("grading", len(paths)) as progress:
 
         def done(grade: SubmissionGrade) -> None:
@@ -107,16 +148,38 @@ def run(args: argparse.Namespace) -> int:
             if args.reports is not None:
                 _write_reports(Path(args.reports), grade)
 
-        grades = grade_class(paths, options, args.jobs, done)
+        grades = grade_class(paths, options, args.jobs, done,
+                             grade_submission if prolog else grade_python)
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
     if len(grades) == 1:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
     if args.csv is not None:
-        write_whole(args.csv, gradebook_csv(grades, args.predicates))
+        columns = [*grades[0].predicates] if grades and not prolog else checked
+        write_whole(args.csv, gradebook_csv(grades, columns))
     if args.json is not None:
         write_whole(args.json, json.dumps(json_report(grades, status), indent=1) + "\n")
     return status
+
+
+def _check_mapping(args: argparse.Namespace) -> None:
+    """A mapping given on the command line must be whole and right before any grading."""
+    try:
+        if args.mapping is not None:
+            read_mapping(Path(args.mapping), args.settings)
+        elif not any(setting.partition("=")[0].strip() == "function"
+                     for setting in args.settings) and not all(
+                (Path(path) if Path(path).is_dir() else Path(path).parent).joinpath(
+                    MAPPING_FILE).is_file() for path in args.paths):
+            raise MappingError(f"--interface function needs the function declared: --mapping "
+                               f"FILE, --set function=NAME, or a {MAPPING_FILE} beside each "
+                               "program (see docs/grading.md)")
+        else:  # the function may come from each submission's own file: check the rest
+            named = any(setting.partition("=")[0].strip() == "function"
+                        for setting in args.settings)
+            read_mapping(None, [*args.settings, *([] if named else ['function="f"'])])
+    except MappingError as error:
+        raise UsageError(str(error)) from None
 
 
 def _make_folder(path: str) -> None:

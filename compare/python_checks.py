@@ -1,0 +1,303 @@
+"""What `grade --interface cs50|function` asks a student's Python program, and how each answer
+is judged against the reference (`logic/reference.py`).
+
+CS50 AI's functions are asked on every x-first state they apply to: `player` and `actions` on
+the games in progress (on a finished board CS50 accepts any answer), `result` for every legal
+action and one illegal one, `winner` and `terminal` on every state, `utility` on the finished
+ones, `minimax` on every state (None on a finished board). A declared function is asked for a
+move on every position of the player it moves for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from compare.grading import WRONG_VALUE, Answer, Policy, Truth
+from compare.interfaces import CS50, Mapping, move_cell
+from compare.lab_checks import DIED, EXCEPTION, RIGHT, TIME_LIMIT, UNREADABLE, Verdict
+from logic import reference
+from logic.engines.python_program import Called
+from logic.objective import Objective
+from logic.positions import all_positions, reachable_states
+from logic.state import BLANK, PLAYERS, SIDE, Player, State, is_terminal, mark, winner
+
+WRONG_ANSWER = "wrong answer"
+MUTATES = "changes its argument"
+NO_EXCEPTION = "no exception for an illegal action"
+OVER_ANSWERED = "a move on a finished board"
+NOT_REPEATABLE = "answers differ when asked again"
+"""A note, not a fault: two asks of the same board got different answers (randomness)."""
+TIE_BREAK = "broke only the lab's tie rule"
+"""A note under `--ties any`: another optimal move than the lab's, counted right."""
+NOTES = (NOT_REPEATABLE, TIE_BREAK)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One call: the function, the board (a state), the player to move, and for `result`
+    the action's cell."""
+
+    predicate: str
+    state: State
+    player: Player
+    cell: int | None = None
+
+    def __str__(self) -> str:
+        action = "" if self.cell is None else f", {divmod(self.cell - 1, SIDE)}"
+        return f"{self.predicate}({self.state}{action})"
+
+
+def cs50_questions(functions: tuple[str, ...]) -> list[Question]:
+    """Every question for CS50's `functions`, the fullest boards first (the cheapest, so that
+    a time budget that runs out leaves the costliest unasked)."""
+    x = PLAYERS[0]
+    asked = []
+    for state in sorted(reachable_states(x), key=lambda state: (state.count(BLANK), state)):
+        over = is_terminal(state)
+        mover = _x_first_mover(state)
+        for function in functions:
+            if function in ("player", "actions") and over:
+                continue
+            if function == "utility" and not over:
+                continue
+            if function == "result":
+                if over:
+                    continue
+                cells = [cell for cell, _ in reference.moves(state, mover)]
+                asked += [Question(function, state, mover, cell) for cell in cells]
+                taken = state.find(x) + 1 or state.find(PLAYERS[1]) + 1
+                if taken:
+                    asked.append(Question(function, state, mover, taken))
+                continue
+            asked.append(Question(function, state, mover))
+    return asked
+
+
+def function_questions(mapping: Mapping) -> list[Question]:
+    """A move asked of the declared function on every position of a player it moves for."""
+    movers = mapping.movers()
+    positions = [(state, player) for state, player in all_positions() if player in movers]
+    if mapping.reads_the_mover:
+        positions = [(state, player) for state, player in positions
+                     if player == _x_first_mover(state)]
+    positions.sort(key=lambda position: (position[0].count(BLANK), position))
+    return [Question(mapping.function, state, player) for state, player in positions]
+
+
+def cs50_arguments(question: Question) -> list:
+    """The call's arguments: the board, and for `result` the action `(i, j)`."""
+    board = CS50.encode_board(question.state)
+    if question.cell is None:
+        return [board]
+    return [board, {"tuple": list(divmod(question.cell - 1, SIDE))}]
+
+
+def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
+    """The verdict on one CS50 call."""
+    illegal = question.cell is not None and question.state[question.cell - 1] != BLANK
+    if illegal:
+        if called.end == "raised":
+            return Verdict(RIGHT)
+        failed = _failed(called)
+        if failed is not None:
+            return failed
+        return Verdict(NO_EXCEPTION, f"answers {_shown(called.value)} for the taken cell "
+                       f"{divmod(question.cell - 1, SIDE)}; CS50 asks for an exception")
+    failed = _failed(called)
+    if failed is not None:
+        return failed
+    if called.changed is not None:
+        return Verdict(MUTATES, "the board passed in is changed by the call")
+    expected = _cs50_expected(question)
+    answer = called.value
+    if question.predicate == "minimax":
+        if is_terminal(question.state):
+            if answer is None:
+                return Verdict(RIGHT)
+            return Verdict(OVER_ANSWERED, f"answers {_shown(answer)}; the game is over, so None")
+        return judge_move(question, answer, "row_col", _lab_truth(policy))
+    if question.predicate == "actions":
+        items = _pairs(answer)
+        if items is None:
+            return Verdict(UNREADABLE, f"answers {_shown(answer)}, not a set of (i, j)")
+        if len(items) != len(set(items)):
+            return Verdict(WRONG_ANSWER, "answers some action twice")
+        answer = set(items)
+    elif question.predicate == "result":
+        answer = _board(answer)
+        if answer is None:
+            return Verdict(UNREADABLE, f"answers {_shown(called.value)}, not a board")
+    elif question.predicate == "terminal" and isinstance(answer, int):
+        answer = bool(answer)
+    if answer != expected or type(answer) is not type(expected):
+        return Verdict(WRONG_ANSWER, f"answers {_shown(called.value)}; the answer is "
+                       f"{_python(expected)}")
+    return Verdict(RIGHT)
+
+
+def judge_move(question: Question, answer: object, returns: str, truth: Truth,
+               value_of: object = None) -> Verdict:
+    """The verdict on a move (and value) at a game in progress, graded by `truth`."""
+    cell, value = move_cell(answer, returns)
+    if cell is None:
+        return Verdict(UNREADABLE, f"answers {_shown(answer)}, not a move on the board")
+    if truth.policy.values == "all" and value_of is not None:
+        value = value_of(value)
+        if value is None:
+            return Verdict(UNREADABLE, f"answers {_shown(answer)}, whose value is no number")
+    else:
+        value = None
+    position = (question.state, question.player)
+    finding = truth.grade(Answer(position, cell, value))
+    if finding is not None:
+        category = finding.category
+        detail = finding.detail.replace(f"[{question.player},{cell}]", _move_words(cell))
+        return Verdict(category, detail)
+    if truth.breaks_only_the_tie_rule(Answer(position, cell, value)):
+        return Verdict(RIGHT, notes=(TIE_BREAK,))
+    return Verdict(RIGHT)
+
+
+def judge_function(question: Question, called: Called, mapping: Mapping,
+                   policy: Policy) -> Verdict:
+    """The verdict on one call of a declared function."""
+    failed = _failed(called)
+    if failed is not None:
+        return failed
+    if called.changed is not None:
+        return Verdict(MUTATES, "the board passed in is changed by the call")
+    graded = policy if mapping.gives_values else Policy(policy.ties, "none")
+    truth = _truth(Objective(mapping.objective, "lab"), graded)
+    if mapping.returns == "value":
+        return _judge_value(question, called.value, mapping, truth)
+    values = graded.values == "all"
+
+    def value_of(raw: object) -> int | None:
+        return _lab_value(raw, question.player, mapping)
+
+    return judge_move(question, called.value, mapping.returns, truth,
+                      value_of if values else None)
+
+
+def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:
+    value = _lab_value(answer, question.player, mapping)
+    if value is None:
+        return Verdict(UNREADABLE, f"answers {_shown(answer)}, not a value")
+    expected = truth.decision((question.state, question.player)).value
+    if value != expected:
+        said = _program_value(expected, question.player, mapping)
+        return Verdict(WRONG_VALUE, f"answers {_shown(answer)}; the value is {said}")
+    return Verdict(RIGHT)
+
+
+def _lab_value(raw: object, mover: Player, mapping: Mapping) -> int | None:
+    """A program's value as the lab's: from the mover's side, in -1, 0, 1."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        return None
+    if raw not in (-mapping.win_value, 0, mapping.win_value):
+        return 2  # no value of the lab's, so it never agrees
+    value = int(raw) // mapping.win_value
+    return -value if mapping.value_side == "x" and mover != PLAYERS[0] else value
+
+
+def _program_value(value: int, mover: Player, mapping: Mapping) -> int:
+    if mapping.value_side == "x" and mover != PLAYERS[0]:
+        value = -value
+    return value * mapping.win_value
+
+
+def _failed(called: Called) -> Verdict | None:
+    if called.end == "raised":
+        return Verdict(EXCEPTION, f"raises {called.error}")
+    if called.end == "time":
+        return Verdict(TIME_LIMIT, "no answer within the time limit")
+    if called.end == "died":
+        return Verdict(DIED, called.error or "the program died")
+    return None
+
+
+def _cs50_expected(question: Question) -> object:
+    state = question.state
+    names = {PLAYERS[0]: "X", PLAYERS[1]: "O"}
+    if question.predicate == "player":
+        return names[_x_first_mover(state)]
+    if question.predicate == "actions":
+        return {divmod(cell - 1, SIDE) for cell, _ in reference.moves(state, question.player)}
+    if question.predicate == "result":
+        return CS50.encode_board(mark(state, question.cell, question.player))
+    if question.predicate == "winner":
+        won = winner(state)
+        return None if won is None else names[won]
+    if question.predicate == "terminal":
+        return is_terminal(state)
+    won = winner(state)
+    return 0 if won is None else (1 if won == PLAYERS[0] else -1)
+
+
+def _x_first_mover(state: State) -> Player:
+    x, o = PLAYERS
+    return x if state.count(x) == state.count(o) else o
+
+
+def _pairs(value: object) -> list[tuple[int, int]] | None:
+    items = value.get("set", value.get("tuple")) if isinstance(value, dict) else value
+    if not isinstance(items, list):
+        return None
+    pairs = []
+    for item in items:
+        pair = item.get("tuple") if isinstance(item, dict) else item
+        if not (isinstance(pair, list) and len(pair) == 2 and all(
+                isinstance(n, int) and not isinstance(n, bool) for n in pair)):
+            return None
+        pairs.append((pair[0], pair[1]))
+    return pairs
+
+
+def _board(value: object) -> list | None:
+    rows = value.get("tuple") if isinstance(value, dict) else value
+    if not (isinstance(rows, list) and len(rows) == SIDE):
+        return None
+    board = []
+    for row in rows:
+        cells = row.get("tuple") if isinstance(row, dict) else row
+        if not (isinstance(cells, list) and len(cells) == SIDE):
+            return None
+        board.append(cells)
+    return board
+
+
+def _move_words(cell: int) -> str:
+    return f"{divmod(cell - 1, SIDE)} (cell {cell})"
+
+
+def _python(value: object) -> str:
+    if isinstance(value, set):
+        return "{" + ", ".join(map(str, sorted(value))) + "}" if value else "set()"
+    return repr(value)
+
+
+def _shown(value: object) -> str:
+    """An answer as the program wrote it, near enough: tuples and sets as Python shows them."""
+    if isinstance(value, dict):
+        if "tuple" in value:
+            items = [_shown(item) for item in value["tuple"]]
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        if "set" in value:
+            return "{" + ", ".join(_shown(item) for item in value["set"]) + "}" if value[
+                "set"] else "set()"
+        return str(value.get("repr", "?"))
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(item) for item in value) + "]"
+    return repr(value)
+
+
+def _lab_truth(policy: Policy) -> Truth:
+    """CS50's `minimax` gives a move and no value: graded on its moves."""
+    return _truth(Objective("win", "lab"), Policy(policy.ties, "none"))
+
+
+@cache
+def _truth(objective: Objective, policy: Policy) -> Truth:
+    return Truth(objective, policy)
+

@@ -1,0 +1,154 @@
+"""The grader's side inside a student's Python sandbox: import the program, then call its
+functions as asked, one question a line on descriptor 3, one JSON answer a line on descriptor 4.
+
+Run contained by `logic.engines.python_program`, as a script that imports nothing of this
+project. The program's output is captured and sent, bounded, with each answer; its standard
+input is empty. Values cross as JSON, with tuples, sets and other objects tagged (`encode`).
+"""
+
+import importlib.util
+import io
+import json
+import os
+import sys
+import time
+import traceback
+
+MAX_OUTPUT = 2000
+"""Characters of a call's output sent with its answer (all are counted)."""
+MAX_ITEMS = 200
+"""Items of a returned container sent at most; a longer one is cut and marked."""
+MAX_TEXT = 200
+"""Characters of a returned string, or of an object's repr, sent at most."""
+
+
+class Capture(io.TextIOBase):
+    """Standard output and error while the program runs: the first characters kept, all counted."""
+
+    def __init__(self):
+        self.kept = []
+        self.size = 0
+        self.count = 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str(text)
+        if self.size < MAX_OUTPUT:
+            self.kept.append(text[: MAX_OUTPUT - self.size])
+            self.size += len(self.kept[-1])
+        self.count += len(text)
+        return len(text)
+
+    def take(self):
+        """What was written since the last `take`, and how many characters it had."""
+        kept, count = "".join(self.kept), self.count
+        self.kept, self.size, self.count = [], 0, 0
+        return kept, count
+
+
+def encode(value, budget=None):
+    """`value` as JSON the grader reads back: tuples as {"tuple": [...]}, sets as
+    {"set": [...]}, anything else not JSON as {"object": type, "repr": text}."""
+    budget = budget if budget is not None else [MAX_ITEMS]
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) < 10**15 else {"object": "int", "repr": str(value)[:MAX_TEXT]}
+    if isinstance(value, float):
+        return value if value == value else {"object": "float", "repr": "nan"}
+    if isinstance(value, str):
+        return value[:MAX_TEXT]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = []
+        ordered = value
+        if isinstance(value, (set, frozenset)):
+            ordered = sorted(value, key=repr)
+        for item in ordered:
+            budget[0] -= 1
+            if budget[0] < 0:
+                items.append({"object": "...", "repr": "(cut)"})
+                break
+            items.append(encode(item, budget))
+        if isinstance(value, list):
+            return items
+        return {"tuple" if isinstance(value, tuple) else "set": items}
+    try:
+        shown = repr(value)
+    except Exception:
+        shown = "?"
+    return {"object": type(value).__name__, "repr": shown[:MAX_TEXT]}
+
+
+def decode(value):
+    """An argument the grader sent: lists stay lists, {"tuple": [...]} becomes a tuple."""
+    if isinstance(value, list):
+        return [decode(item) for item in value]
+    if isinstance(value, dict) and "tuple" in value:
+        return tuple(decode(item) for item in value["tuple"])
+    return value
+
+
+def error_text(error):
+    """`ValueError: cell taken`, on one line."""
+    message = " ".join(str(error).split())[:MAX_TEXT]
+    return type(error).__name__ + (f": {message}" if message else "")
+
+
+def send(out, answer):
+    out.write(json.dumps(answer) + "\n")
+    out.flush()
+
+
+def main():
+    with open(3, encoding="utf-8") as questions, open(4, "w", encoding="utf-8") as answers:
+        serve(sys.argv[1], questions, answers)
+
+
+def serve(path, questions, answers):
+    """Import the program at `path`, then answer each question line until there are none."""
+    capture = Capture()
+    sys.stdin = io.StringIO("")
+    sys.stdout = sys.stderr = capture
+    sys.path.insert(0, os.path.dirname(path))
+    sys.setrecursionlimit(10000)
+    loaded = {"loaded": False}
+    module = None
+    try:
+        spec = importlib.util.spec_from_file_location("submission", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["submission"] = module
+        spec.loader.exec_module(module)
+        loaded = {"loaded": True}
+    except BaseException as error:  # noqa: BLE001 - a program's fault, reported, never ours
+        where = [frame for frame in traceback.extract_tb(error.__traceback__)
+                 if frame.filename == path]
+        line = f" (line {where[-1].lineno})" if where else ""
+        loaded = {"loaded": False, "error": error_text(error) + line}
+    output, count = capture.take()
+    defined = sorted(name for name, value in vars(module).items()
+                     if callable(value) and not name.startswith("__")) if module else []
+    send(answers, {**loaded, "defined": defined, "output": output, "output_chars": count})
+    for line in questions:
+        question = json.loads(line)
+        args = decode(question["args"])
+        before = json.dumps(encode(args))
+        start = time.perf_counter()
+        answer = {}
+        try:
+            function = getattr(module, question["function"])
+            answer["value"] = encode(function(*args))
+            answer["end"] = "returned"
+        except BaseException as error:  # noqa: BLE001 - what the program raised is its answer
+            answer.update(end="raised", error=error_text(error), error_type=type(error).__name__)
+        answer["seconds"] = time.perf_counter() - start
+        after = encode(args)
+        if json.dumps(after) != before:
+            answer["changed"] = after
+        answer["output"], answer["output_chars"] = capture.take()
+        send(answers, answer)
+
+
+if __name__ == "__main__":
+    main()
