@@ -78,12 +78,14 @@ def submission_mapping(path: Path, options: Options) -> Mapping:
 
 
 def module_file(path: Path, options: Options, mapping: Mapping) -> Path:
-    """The module to import of a submission: `--main`, the mapping's `file`, `tictactoe.py`
-    for CS50, else the only `.py` file."""
+    """The module to import of a submission: `--main`, the mapping's `file`, CS50's
+    `tictactoe.py` when there is one, else the only `.py` file."""
     if path.is_file():
         return path
     files = python_files([path])
-    wanted = options.main or mapping.file or (CS50_FILE if options.interface == "cs50" else None)
+    wanted = options.main or mapping.file
+    if wanted is None and options.interface == "cs50" and (path / CS50_FILE).is_file():
+        wanted = CS50_FILE
     if wanted is not None:
         named = [file for file in files
                  if file.name in (wanted, f"{wanted}.py") or str(file.relative_to(path)) == wanted]

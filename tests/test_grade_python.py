@@ -1,0 +1,251 @@
+"""`grade --interface cs50|function`: Python programs graded in their own interfaces, contained;
+each fault of the corpus (tests/submissions/python) found against the right function."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compare.grading import Answer, Policy, Truth
+from compare.interfaces import CS50, Mapping, MappingError, move_cell, read_mapping
+from compare.python_checks import Question, cs50_questions, function_questions
+from logic.commands.cli import EXIT_USAGE, main
+from logic.engines.python_program import sandboxed_python
+from logic.objective import LAB
+from logic.positions import all_positions, reachable_states
+from logic.state import is_terminal
+
+CORPUS = Path(__file__).parent / "submissions" / "python"
+pytestmark = pytest.mark.skipif(sandboxed_python() is None,
+                                reason="no Python a contained program may run")
+
+
+def graded(capsys, tmp_path, *argv):
+    """Run `grade` with a JSON report; the exit status, the report by submission, stdout."""
+    report = tmp_path / "report.json"
+    status = main(["grade", *argv, "--json", str(report)])
+    out, err = capsys.readouterr()
+    assert err == "" or "grading" in err
+    data = json.loads(report.read_text())
+    return status, {sub["name"]: sub for sub in data["submissions"]}, out
+
+
+@pytest.fixture(scope="module")
+def cs50_class(tmp_path_factory):
+    """The CS50 corpus graded once, as a class, two at a time."""
+    folder = tmp_path_factory.mktemp("cs50")
+    report = folder / "report.json"
+    paths = sorted(str(path) for path in CORPUS.glob("cs50_*.py"))
+    status = main(["grade", "--interface", "cs50", "--jobs", "2", "--query-timeout", "2",
+                   *paths, "--json", str(report), "--reports", str(folder / "reports")])
+    data = json.loads(report.read_text())
+    return status, {sub["name"]: sub for sub in data["submissions"]}, folder / "reports"
+
+
+def counts(submission: dict, function: str) -> dict:
+    return submission["predicates"][function]["counts"]
+
+
+def test_every_cs50_state_is_asked_as_the_issue_counts_them():
+    asked = cs50_questions(("player", "winner", "utility", "minimax"))
+    by_function = {name: sum(q.predicate == name for q in asked)
+                   for name in ("player", "winner", "utility", "minimax")}
+    states = reachable_states("x")
+    finished = sum(map(is_terminal, states))
+    assert by_function == {"player": len(states) - finished, "winner": len(states),
+                           "utility": finished, "minimax": len(states)}
+    assert (len(states), finished) == (5478, 958)
+
+
+def test_a_right_cs50_program_is_right_on_every_function(cs50_class):
+    status, subs, _ = cs50_class
+    right = subs["cs50_right"]
+    assert status == 1  # the others have faults
+    assert right["clean"]
+    for function, result in right["predicates"].items():
+        assert result["checked"] == result["correct"] > 0, function
+
+
+def test_a_winner_that_misses_a_diagonal_is_wrong_on_winner_terminal_and_utility(cs50_class):
+    sub = cs50_class[1]["cs50_winner_no_anti_diagonal"]
+    for function in ("winner", "terminal", "utility"):
+        assert counts(sub, function)["wrong_answer"] > 0, function
+    assert counts(sub, "player") == {"right": 4520}
+    found = sub["predicates"]["winner"]["findings"][0]
+    x_cells = [found["state"][cell - 1] for cell in (3, 5, 7)]
+    assert x_cells == ["x", "x", "x"] and "the answer is 'X'" in found["detail"]
+
+
+def test_a_result_that_marks_its_argument_is_reported_as_changing_it(cs50_class):
+    sub = cs50_class[1]["cs50_result_mutates"]
+    assert counts(sub, "result")["changes_its_argument"] == 16167
+    assert counts(sub, "result")["right"] == 4519  # the illegal actions still raise
+
+
+def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_tie_rule(cs50_class):
+    sub = cs50_class[1]["cs50_last_optimal"]
+    minimax = counts(sub, "minimax")
+    assert minimax["other_optimal_move"] > 0 and "suboptimal_move" not in minimax
+
+
+def test_a_minimax_that_loops_costs_one_question(cs50_class):
+    sub = cs50_class[1]["cs50_loops"]
+    assert counts(sub, "minimax") == {"right": 5477, "time_limit": 1}
+    assert sub["predicates"]["minimax"]["findings"][0]["state"] == "---------"
+
+
+def test_a_program_that_crashes_on_import_is_graded_as_not_loaded(cs50_class):
+    sub = cs50_class[1]["cs50_import_crash"]
+    assert sub["load"]["status"] == "failed"
+    assert "ZeroDivisionError" in sub["load"]["problems"][0]
+    assert all(result["checked"] == 0 for result in sub["predicates"].values())
+
+
+def test_a_program_that_reads_input_raises_where_it_reads_and_its_output_is_logged(cs50_class):
+    status, subs, reports = cs50_class
+    sub = subs["cs50_asks_input"]
+    assert counts(sub, "player") == {"exception": 4520}
+    assert any(problem["kind"] == "player: EOFError" for problem in sub["problems"])
+    assert "whose turn?" in (reports / "cs50_asks_input.log").read_text()
+
+
+def test_a_random_program_is_seen_to_answer_differently(cs50_class):
+    sub = cs50_class[1]["cs50_random_ties"]
+    assert sub["predicates"]["minimax"]["notes"]["answers_differ_when_asked_again"] > 0
+
+
+def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(capsys, tmp_path):
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--ties", "any",
+                               "--predicates", "minimax",
+                               str(CORPUS / "cs50_last_optimal.py"))
+    minimax = subs["cs50_last_optimal"]["predicates"]["minimax"]
+    assert status == 0 and minimax["correct"] == minimax["checked"] == 5478
+    tie_breaks = minimax["notes"]["broke_only_the_lab's_tie_rule"]
+    assert f"(broke only the lab's tie rule: {tie_breaks} questions)" in out
+    lowest = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "minimax",
+                    str(CORPUS / "cs50_last_optimal.py"))[1]["cs50_last_optimal"]
+    assert counts(lowest, "minimax")["other_optimal_move"] == tie_breaks
+
+
+def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys, tmp_path):
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--ties", "any",
+                             str(CORPUS / "seed_lose"))
+    sub = subs["seed_lose"]
+    moves = sub["predicates"]["find_worst_move"]
+    assert status == 0 and moves["checked"] == moves["correct"] == sum(
+        player == "x" for _, player in all_positions())
+    assert moves["notes"]["answers_differ_when_asked_again"] > 0  # it shuffles its ties
+
+
+def test_the_same_program_judged_as_playing_to_win_makes_suboptimal_moves(capsys, tmp_path):
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
+                             "--set", 'objective="win"', str(CORPUS / "seed_lose"))
+    assert status == 1
+    assert counts(subs["seed_lose"], "find_worst_move")["suboptimal_move"] > 0
+
+
+def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
+    program, mapping = CORPUS / "seed_values.py", CORPUS / "seed_values.toml"
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
+                             "--mapping", str(mapping), str(program))
+    assert status == 0 and subs["seed_values"]["predicates"]["best_move"]["correct"] == 9040
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--mapping",
+                             str(mapping), "--set", 'value_side="mover"', str(program))
+    wrong = counts(subs["seed_values"], "best_move")["wrong_value"]
+    assert status == 1 and wrong > 0
+    status, _, _ = graded(capsys, tmp_path, "--interface", "function", "--mapping", str(mapping),
+                          "--set", 'value_side="mover"', "--values", "none", str(program))
+    assert status == 0
+
+
+def test_a_folder_without_the_module_named_is_its_own_fault(capsys, tmp_path):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(CORPUS / "cs50_right.py", folder / "game.py")
+    shutil.copy(CORPUS / "cs50_right.py", folder / "other.py")
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", str(folder))
+    assert status == 1 and "name it with --main" in subs["ada"]["load"]["problems"][0]
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--main", "game",
+                             "--predicates", "winner", str(folder))
+    assert status == 0 and subs["ada"]["clean"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--interface", "cs50", "--predicates", "winer"], "unknown function 'winer'"),
+        (["--interface", "function"], "needs the function declared"),
+        (["--interface", "function", "--set", "function=f", "--set", "nope=1"],
+         "unknown mapping key 'nope'"),
+        (["--interface", "function", "--set", "function=f", "--set", 'board="diag"'],
+         "board = 'diag': expected one of rows, flat, string"),
+        (["--set", "function=f"], "add --interface function"),
+        (["--interface", "cs50", "--ties", "some"], "invalid choice: 'some'"),
+    ],
+)
+def test_bad_options_are_one_line_and_status_2(capsys, argv, message):
+    assert main(["grade", *argv, str(CORPUS / "cs50_right.py")]) == EXIT_USAGE
+    _, err = capsys.readouterr()
+    assert message in err and err.count("\n") == 1
+
+
+def test_under_ties_any_and_values_none_the_truth_accepts_any_optimal_move():
+    position = ("xo-------", "x")  # several optimal moves
+    truth = Truth(LAB)
+    lowest = truth.decision(position)
+    optimal = [cell for cell, value in truth.move_values(position).items()
+               if value == lowest.value]
+    other = next(cell for cell in optimal if cell != lowest.action.position)
+    assert truth.grade(Answer(position, other, lowest.value)).category == "other optimal move"
+    relaxed = Truth(LAB, Policy("any", "none"))
+    assert relaxed.grade(Answer(position, other, None)) is None
+    assert relaxed.breaks_only_the_tie_rule(Answer(position, other, None))
+    worse = next(cell for cell, value in truth.move_values(position).items()
+                 if value < lowest.value)
+    assert relaxed.grade(Answer(position, worse, None)).category == "suboptimal move"
+
+
+@pytest.mark.parametrize("board", ["rows", "flat", "string"])
+def test_a_mapping_encodes_the_board_and_reads_the_move_back(board):
+    mapping = read_mapping(None, ["function=f", f'board="{board}"', 'x="X"', 'o="O"',
+                                 'blank="."'])
+    encoded = mapping.encode_board("x-o------")
+    flat = encoded if board != "rows" else [cell for row in encoded for cell in row]
+    assert list(flat) == ["X", ".", "O", *["."] * 6]
+    assert move_cell({"tuple": [2, 1]}, "row_col") == (8, None)
+    assert move_cell(4, "cell0") == (5, None) and move_cell(4, "cell1") == (4, None)
+    assert move_cell([1, 1, -1, "extra"], "row_col_value") == (5, -1)
+
+
+def test_cs50_boards_use_none_for_blank_and_function_questions_follow_the_mover():
+    assert CS50.encode_board("x--------")[0] == ["X", None, None]
+    only_x = Mapping(function="f", x="X", o="O", blank="-", plays="X", args=("board",))
+    assert {q.player for q in function_questions(only_x)} == {"x"}
+    assert str(Question("result", "x--------", "o", 2)) == "result(x--------, (0, 1))"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=4))
+def test_any_set_text_is_a_mapping_or_a_mapping_error(texts):
+    try:
+        mapping = read_mapping(None, ["function=f", *texts])
+    except MappingError as error:
+        assert "\n" not in str(error)
+    else:
+        assert mapping.function.isidentifier()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.builds(lambda items: {"tuple": items}, st.lists(inner, max_size=4)),
+                    max_leaves=10),
+       st.sampled_from(["row_col", "cell0", "cell1", "row_col_value", "move_value"]))
+def test_any_answer_reads_as_a_cell_on_the_board_or_none(answer, returns):
+    cell, _ = move_cell(answer, returns)
+    assert cell is None or 1 <= cell <= 9
