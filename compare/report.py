@@ -44,6 +44,8 @@ def summary_line(grade: Grade) -> str:
     kinds = [counted(grade.count(kind), kind) for kind in DISAGREEMENTS if grade.count(kind)]
     if kinds:
         line += f" ({', '.join(kinds)})"
+    if grade.tie_breaks:
+        line += f", {grade.tie_breaks} of those agreeing broke only the lab's tie rule"
     faults = [counted(grade.count(MISSING), MISSING)]
     faults += [counted(grade.count(kind), kind) for kind in FAULTS
                if kind != MISSING and grade.count(kind)]
@@ -126,6 +128,7 @@ def _json_grade(grade: Grade) -> dict[str, Any]:
         "positions": grade.positions,
         "checked": grade.checked,
         "agree": grade.agree,
+        "tie_breaks": grade.tie_breaks,
         "disagree": grade.disagree,
         "counts": {_key(category): grade.count(category) for category in CATEGORIES},
         "seconds": None if grade.seconds is None else round(grade.seconds, 3),

@@ -269,3 +269,18 @@ def test_time_limits_are_finite_and_checked(capsys, option, value):
     assert status == EXIT_USAGE
     assert f"argument {option}: expected a number of seconds above 0 and at most 1e+06" in err
     assert err.count("\n") == 1
+
+
+def test_ties_any_agrees_with_another_optimal_move_and_counts_it(capsys, table_file):
+    engine = ReferenceEngine()
+    state, player = "xo-------", "x"
+    lowest = engine.minimax_decision(state, player)
+    other = next(cell for cell, value in engine.move_values(state, player).items()
+                 if value == lowest.value and cell != lowest.action.position)
+    row = f"{state},{player},{lowest.action.position},{lowest.value}"
+    path = table_file(lambda text: text.replace(
+        row, f"{state},{player},{other},{lowest.value}"))
+    assert main(["compare", "--against", path]) == 1
+    assert "1 other optimal move" in capsys.readouterr().out
+    assert main(["compare", "--against", path, "--ties", "any", "--values", "none"]) == EXIT_OK
+    assert "1 of those agreeing broke only the lab's tie rule" in capsys.readouterr().out

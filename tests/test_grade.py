@@ -3,7 +3,6 @@ fault found in the right predicate and category, containment, and the class's gr
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import os
@@ -365,11 +364,12 @@ KNOWN_CATEGORIES = {
 
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
+    from logic.commands.cli import UsageError
     from logic.commands.grade import predicate_list
 
     try:
-        chosen = predicate_list(text)
-    except argparse.ArgumentTypeError as error:
+        chosen = predicate_list(text, lab_checks.PREDICATES)
+    except UsageError as error:
         assert "\n" not in str(error)
         return
     assert chosen and set(chosen) <= set(lab_checks.PREDICATES)
