@@ -174,6 +174,10 @@ def grade_answers(
             )
         elif answer.position in first:
             grade.findings.append(_duplicate(answer, first[answer.position]))
+        elif answer.value is None and truth.policy.values == "all":
+            grade.findings.append(Finding(
+                UNPARSABLE, answer.position, "the row gives no value (--values none grades "
+                "moves alone)", answer.line, answer))
         else:
             first[answer.position] = answer
             grade.checked += 1

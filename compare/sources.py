@@ -54,7 +54,7 @@ class Row:
     state: State
     player: Player
     position: int
-    value: int
+    value: int | None
 
 
 @dataclass(frozen=True)
@@ -156,14 +156,17 @@ def _without_trailing_empty(fields: list[str]) -> list[str]:
     return fields
 
 
-def parse_row(text: str) -> tuple[State, Player, int, int | Fraction]:
+def parse_row(text: str) -> tuple[State, Player, int, int | Fraction | None]:
     """State, player, position and value of one row, in any form of the dialect.
 
-    A value is an integer, or a fraction `p/q` as a depth-limited search writes it."""
+    A value is an integer, or a fraction `p/q` as a depth-limited search writes it; a row of
+    a program that gives no value leaves it out (None), for `--values none`."""
     fields = _without_trailing_empty(split_fields(text))
-    if len(fields) != len(HEADER):
+    if len(fields) not in (len(HEADER), len(HEADER) - 1):
         count = f"{len(fields)} field" + ("" if len(fields) == 1 else "s")
         raise RowError(f"{count}; a row has {len(HEADER)}: {','.join(HEADER)}")
+    if len(fields) == len(HEADER) - 1:
+        fields = [*fields, ""]
     state_text, player_text, position_text, value_text = fields
     try:
         state = parse_state(state_text.lower())
@@ -171,7 +174,7 @@ def parse_row(text: str) -> tuple[State, Player, int, int | Fraction]:
     except StateError as error:
         raise RowError(str(error)) from None
     position = _parse_position(position_text, player)
-    return state, player, position, _parse_value(value_text)
+    return state, player, position, _parse_value(value_text) if value_text else None
 
 
 def _parse_value(text: str) -> int | Fraction:

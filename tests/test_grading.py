@@ -19,6 +19,7 @@ from compare.grading import (
     UNPARSABLE,
     WRONG_VALUE,
     Answer,
+    Policy,
     Truth,
     grade_decisions,
     grade_table,
@@ -238,3 +239,12 @@ def test_a_table_of_9040_rows_is_checked_in_a_few_seconds(table_lines):
 
 def reference_values(objective, state, player):
     return make_engine("reference", objective).move_values(state, player)
+
+
+def test_a_table_of_moves_alone_is_unparsable_unless_values_are_not_graded(table_lines):
+    moves_only = [line if index == 0 else line.rsplit(",", 1)[0]
+                  for index, line in enumerate(table_lines)]
+    strict = graded(Truth(LAB), moves_only)
+    assert len(only(strict, UNPARSABLE)) == len(all_positions()) and strict.agree == 0
+    relaxed = graded(Truth(LAB, Policy(values="none")), moves_only)
+    assert relaxed.clean and relaxed.agree == len(all_positions())

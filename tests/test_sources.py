@@ -57,7 +57,7 @@ def test_quoted_fields_may_hold_commas_and_doubled_quotes():
     ("text", "reason"),
     [
         ("garbage", "1 field; a row has 4: state,player,position,value"),
-        ("x--------,o,5", "3 fields; a row has 4"),
+        ("x--------,o", "2 fields; a row has 4"),
         ("x--------,o,5,0,1", "5 fields; a row has 4"),
         ("x---a----,o,5,0", "cell 5 is 'a'"),
         ("x-------,o,5,0", "a state has 9 cells, 'x-------' has 8"),
@@ -74,6 +74,11 @@ def test_quoted_fields_may_hold_commas_and_doubled_quotes():
 def test_a_line_that_is_not_a_row_says_why(text, reason):
     with pytest.raises(RowError, match=reason.replace("[", r"\[").replace("]", r"\]")):
         parse_row(text)
+
+
+def test_a_row_without_its_value_reads_as_a_move_alone():
+    assert parse_row("x--------,o,5") == ("x--------", "o", 5, None)
+    assert parse_row("x--------,o,[o,5]") == ("x--------", "o", 5, None)
 
 
 def test_the_header_is_optional_and_recognised_in_any_case():
