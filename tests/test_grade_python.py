@@ -81,6 +81,13 @@ def test_a_winner_that_misses_a_diagonal_is_wrong_on_winner_terminal_and_utility
     assert x_cells == ["x", "x", "x"] and "the answer is 'X'" in found["detail"]
 
 
+def test_a_winner_that_stops_at_the_first_blank_row_misses_later_lines(cs50_class):
+    sub = cs50_class[1]["cs50_winner_stops_at_empty_row"]
+    assert counts(sub, "winner")["wrong_answer"] > 0
+    for finding in sub["predicates"]["winner"]["findings"]:
+        assert "-" in finding["state"] and "answers None" in finding["detail"]
+
+
 def test_a_result_that_marks_its_argument_is_reported_as_changing_it(cs50_class):
     sub = cs50_class[1]["cs50_result_mutates"]
     assert counts(sub, "result")["changes_its_argument"] == 16167
@@ -147,6 +154,22 @@ def test_the_same_program_judged_as_playing_to_win_makes_suboptimal_moves(capsys
                              "--set", 'objective="win"', str(CORPUS / "seed_lose"))
     assert status == 1
     assert counts(subs["seed_lose"], "find_worst_move")["suboptimal_move"] > 0
+
+
+STRING_MAPPING = ["--set", "function=choose", "--set", "board=string", "--set", "x=x",
+                  "--set", "o=o", "--set", "blank=.", "--set", "returns=cell1"]
+
+
+def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
+    program = str(CORPUS / "seed_string.py")
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
+                             program)
+    assert status == 0 and subs["seed_string"]["predicates"]["choose"]["correct"] == 9040
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
+                             "--set", "returns=cell0", program)
+    shifted = counts(subs["seed_string"], "choose")  # every cell read one too high
+    assert status == 1 and shifted.get("right", 0) < 9040
+    assert shifted["illegal_move"] > 0 and shifted["unreadable_answer"] > 0  # cell 9 + 1
 
 
 def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
