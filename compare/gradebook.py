@@ -53,9 +53,10 @@ def submission_report(grade: SubmissionGrade) -> str:
         lines.append(f"problem: {problem.message}{times}")
     for predicate, result in grade.predicates.items():
         lines += ["", f"-- {predicate}: {result.correct} of {result.checked} right"]
+        asked = sum(result.counts.values())
         for category, count in sorted(result.counts.items(), key=lambda item: -item[1]):
             if category != RIGHT:
-                lines.append(f"  {category}: {count}")
+                lines.append(f"  {category}: {count} of {asked}")
         for note, count in result.notes.items():
             said = f"on backtracking, {note}" if note in NOTES else note
             lines.append(f"  ({said}: {count} questions)")
