@@ -166,3 +166,13 @@ def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
     assert (status, out) == (EXIT_USAGE, "")
     assert err.startswith("minimax-lab: error: ") and message in err
     assert err.count("\n") == 1
+
+
+def test_in_lose_mode_the_explanation_says_what_the_agent_assumes(capsys):
+    status, out, _ = run(capsys, "explain", "x-------o", "o", "--mode", "lose")
+    lines = out.splitlines()
+    assert status == EXIT_OK
+    assert lines[1] == ("o plays to lose, and assumes x tries to make o win; the principal "
+                        "variation below is that play.")
+    _, won, _ = run(capsys, "explain", "x-------o", "o")
+    assert "plays to lose" not in won

@@ -75,7 +75,8 @@ def test_any_text_is_a_blank_cell_or_a_move_error(text):
         (Move("x", 9, 9), "win", "depth", "x plays 9; with best play, x wins."),
         (Move("x", 1, -6), "win", "depth", "x plays 1; with best play, o wins in 3 more plies."),
         (Move("o", 5, 0), "lose", "lab",
-         "o plays 5, playing to lose; with such play, it is a draw."),
+         "o plays 5, playing to lose, and assuming x tries to make it win; with such play, "
+         "it is a draw."),
         (Move("o", 1, Fraction(-1, 3)), "win", "depth",
          "o plays 1; its search stops before the end of the game and rates the move -1/3."),
     ],

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     human = args.human
     computer = GAME.other_player(human)
     first = human if args.first == "human" else computer
-    aim = "to win" if args.mode == "win" else "to lose"
+    aim = "to win" if args.mode == "win" else f"to lose, assuming you try to make {computer} win"
     print(
         f"You play {human}; the computer plays {computer}, {aim} "
         f"({args.scoring} scoring, {args.engine} engine). {first} moves first."

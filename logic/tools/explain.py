@@ -78,8 +78,12 @@ def explanation(engine: Engine, state: State, player: str, decision: Decision) -
     """The valued board, the decision and the principal variation, for a game that goes on."""
     line = principal_variation(engine, state, player)
     end = line[-1][1] if line else state
+    aim = ([] if engine.objective.mode == "win" else
+           [f"{player} plays to lose, and assumes {engine.other_player(player)} tries to make "
+            f"{player} win; the principal variation below is that play."])
     return "\n".join([
         f"{player} to move in {state} = {to_prolog(state)}",
+        *aim,
         f"The value of each move, from {player}'s side; [v] marks the decision:",
         draw_move_values(state, engine.move_values(state, player), decision.action.position),
         str(decision),

@@ -87,7 +87,9 @@ def announcement(move: Move, mode: str, scoring: str) -> str:
         return f"{played}; its search stops before the end of the game and rates the move {value}."
     expected = foretold(int(value), move.player, scoring)
     if mode == "lose":
-        return f"{played}, playing to lose; with such play, {expected}."
+        opponent = GAME.other_player(move.player)
+        return (f"{played}, playing to lose, and assuming {opponent} tries to make it win; "
+                f"with such play, {expected}.")
     return f"{played}; with best play, {expected}."
 
 
