@@ -56,7 +56,7 @@ class Terminal:
     """`python -m logic ARGS` on a pseudo-terminal of its own."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
-        env = env or environment(TERM="dumb", INPUTRC="/dev/null")
+        env = env or environment(TERM="dumb", INPUTRC="/dev/null", MINIMAX_LAB_HISTORY=os.devnull)
         with warnings.catch_warnings():  # forking a threaded test is safe: the child execs at once
             warnings.simplefilter("ignore", DeprecationWarning)
             self.pid, self.fd = pty.fork()

@@ -8,7 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.grammar import MAX_DEPTH, MAX_LENGTH, Call, parse_query
+from logic.commands.toplevel.grammar import (
+    MAX_DEPTH,
+    MAX_LENGTH,
+    Call,
+    needs_more,
+    parse_query,
+    without_comment,
+)
 from logic.commands.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Var, format_term
 
 O_X = ListTerm(tuple(Atom(cell) for cell in "o-x------"))
@@ -185,3 +192,46 @@ terms = st.recursive(
 def test_what_the_top_level_prints_reads_back_as_the_same_term(term):
     text = format_term(term)
     assert only_goal(f"g({text})").args == (term,)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["?- other_player(x, O).", "other_player(x, O). % the other one", "?- other_player(x, O)",
+     "other_player(x, % the first\n O)", "  ?-other_player(x, O) %"],
+)
+def test_a_leading_prompt_and_comments_are_read_past(text):
+    query = parse_query(text)
+    assert [goal.indicator for goal in query.goals] == ["other_player/2"]
+    assert [var.name for var in query.variables] == ["O"]
+
+
+@pytest.mark.parametrize(
+    ("text", "more"),
+    [
+        ("successor(x--------,", True),
+        ("successor([x,-,", True),
+        ("other_player(x, O),", True),
+        ("other_player(x, O)", False),  # a whole goal is answered without its final '.'
+        ("other_player(x, O).", False),
+        ("other_player(x, O))", False),  # cannot be finished: an error at once
+        ("foo(.", False),
+        ("", False),
+    ],
+)
+def test_a_line_that_is_not_yet_a_whole_goal_needs_more(text, more):
+    assert needs_more(text) is more
+
+
+def test_a_percent_sign_in_a_quoted_atom_is_no_comment():
+    assert without_comment("a('50%'), b % c") == "a('50%'), b "
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_any_text_is_a_goal_needs_more_or_an_error(text):
+    more = needs_more(text)
+    try:
+        parse_query(text)
+    except (GoalSyntaxError, ToplevelError):
+        return
+    assert not more

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from processes import Terminal
+from processes import Terminal, environment
 
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.commands.toplevel import repl
@@ -350,6 +350,32 @@ def test_hostile_goals_are_clean_errors_and_nothing_runs(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_goal_goes_on_over_lines_and_comments_and_a_leading_prompt_are_read_past():
+    text = ("?- other_player(x, O). % the other\n"
+            "successor(x--------,\n"
+            "  % the player\n"
+            "  o, S),\n"
+            "  terminal_state(S, o, V)\n"
+            "foo(\n"
+            ":time\n")
+    assert piped(text) == (
+        "?- other_player(x, O). % the other\n"
+        "O = o.\n"
+        "?- successor(x--------,\n"
+        "|    % the player\n"
+        "|    o, S),\n"
+        "|    terminal_state(S, o, V)\n"
+        "false.\n"
+        "?- foo(\n"
+        "ERROR: syntax error at column 5: expected a term (a state, a player, a number, a "
+        "variable), found the end of the input\n"
+        "  foo(\n"
+        "      ^\n"
+        "?- :time\n"
+        "% timing on\n"
+    )
+
+
 def test_the_repl_reads_goals_piped_in():
     result = run_logic(
         "repl", stdin="minimax_decision(o-x------, o, Action, Value).\nfoo(\n:engine reference\n"
@@ -421,6 +447,45 @@ def test_on_a_terminal_tab_completes_a_predicate(terminal):
     assert terminal.read_until("O = o ").endswith("\nP = x, O = o ")
     terminal.send("\r")
     assert terminal.read_until("?- ") == ".\n?- "
+
+
+def test_on_a_terminal_a_goal_goes_on_with_a_bar_prompt_and_tab_completes_engines(terminal):
+    terminal.read_until("?- ")
+    terminal.send("other_player(x,\r")
+    assert terminal.read_until("|    ") == "other_player(x,\n|    "
+    terminal.send("O)\r")
+    assert terminal.read_until("?- ") == "O)\nO = o.\n?- "
+    terminal.send(":engine alph\t")
+    terminal.read_until(":engine alphabeta")
+    terminal.send("\r")
+    assert terminal.read_until("?- ") == "\n% engine: alphabeta\n?- "
+
+
+def test_the_history_is_kept_between_sessions(tmp_path):
+    env = environment(TERM="dumb", INPUTRC="/dev/null",
+                      MINIMAX_LAB_HISTORY=str(tmp_path / "history"))
+    first = Terminal("repl", env=env)
+    try:
+        first.read_until("?- ")
+        first.send("terminal_state(xxxoo----, x, V)\r")
+        first.read_until("V = 1.")
+        first.send("\x04")
+        assert first.exit_status() == EXIT_OK
+    finally:
+        first.close()
+    assert (tmp_path / "history").read_text().splitlines() == [
+        "terminal_state(xxxoo----, x, V)"]
+    second = Terminal("repl", env=env)
+    try:
+        second.read_until("?- ")
+        second.send("\x1b[A")  # the up arrow: the last line of the last session
+        second.read_until("terminal_state(xxxoo----, x, V)")
+        second.send("\r")
+        assert second.read_until("?- ").endswith("V = 1.\n?- ")
+        second.send("\x04")
+        assert second.exit_status() == EXIT_OK
+    finally:
+        second.close()
 
 
 @pytest.mark.parametrize("attempt", range(3))

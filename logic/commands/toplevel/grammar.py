@@ -5,7 +5,9 @@
     term  := Variable | integer | atom ["(" term ("," term)* ")"] | "[" [term ("," term)*] "]"
              | a compact state such as o-x------
 
-Variables start with a capital or `_`; each `_` is a fresh variable. A compact state (9 cells of
+A leading `?- ` is read past, as SWI-Prolog's documentation prints it, and `%` starts a comment
+that runs to the end of its line. Variables start with a capital or `_`; each `_` is a fresh
+variable. A compact state (9 cells of
 `-`, `x`, `o`; docs/lab.md) reads as the list of its cells. Input longer than `MAX_LENGTH`
 characters or nested deeper than `MAX_DEPTH` brackets is refused before anything is built, so
 no input can exhaust the parser's recursion.
@@ -71,6 +73,36 @@ def parse_query(text: str) -> Query:
     return _Parser(text).query()
 
 
+def without_comment(line: str) -> str:
+    """`line` up to its `%` comment, if any (a `%` inside a quoted atom is no comment)."""
+    quoted = False
+    for index, char in enumerate(line):
+        if char == "'":
+            quoted = not quoted
+        elif char == "%" and not quoted:
+            return line[:index]
+    return line
+
+
+def needs_more(text: str) -> bool:
+    """True when `text` is not yet a whole goal but may become one on the next line: a bracket
+    or parenthesis is open, or it ends in a comma. A line that reads as a whole goal (with or
+    without its final `.`), or cannot be read at all, needs nothing more."""
+    try:
+        tokens = _tokens(text)
+    except (GoalSyntaxError, ToplevelError):
+        return False
+    kinds = [token.kind for token in tokens[:-1]]
+    if not kinds or kinds[-1] == ".":
+        return False
+    depth = 0
+    for kind in kinds:
+        depth += (kind in "([") - (kind in ")]")
+        if depth < 0:
+            return False
+    return depth > 0 or kinds[-1] == ","
+
+
 def _tokens(text: str) -> list[Token]:
     tokens = []
     position = 0
@@ -79,6 +111,11 @@ def _tokens(text: str) -> list[Token]:
         column = position + 1
         if char.isspace():
             position += 1
+        elif char == "%":
+            end = text.find("\n", position)
+            position = len(text) if end < 0 else end
+        elif char == "?" and not tokens and text.startswith("?-", position):
+            position += 2
         elif char in _PUNCTUATION:
             tokens.append(Token(char, char, column))
             position += 1

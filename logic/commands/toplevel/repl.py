@@ -17,8 +17,14 @@ from typing import Protocol, TextIO
 from logic import interrupts
 from logic.commands.toplevel.answers import FALSE, ask
 from logic.commands.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
+from logic.commands.toplevel.grammar import needs_more, without_comment
 from logic.commands.toplevel.predicates import PREDICATES
-from logic.commands.toplevel.terminal import NEXT_KEYS, TerminalKeys, enable_line_editing
+from logic.commands.toplevel.terminal import (
+    NEXT_KEYS,
+    TerminalKeys,
+    enable_line_editing,
+    remember,
+)
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.interrupts import Terminated
 from logic.state import (
@@ -31,6 +37,8 @@ from logic.state import (
 from logic.tools.explain import draw_move_values
 
 PROMPT = "?- "
+CONTINUATION = "|    "
+"""The prompt of a goal's next line, as SWI-Prolog shows it."""
 COMMANDS = {
     ":help": "the predicates, the commands, the keys",
     ":board STATE": "draw STATE, blanks showing their cell numbers",
@@ -215,26 +223,51 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
     interactive = stdin.isatty()
     session = Session(engine_name, stdout, TerminalKeys() if interactive else None, program)
     if interactive:
-        enable_line_editing(COMPLETIONS)
+        enable_line_editing(COMPLETIONS, {":engine": engine_names()})
         session.write(
             f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
             "engine. :help for help, :quit to leave."
         )
+    pending: list[str] = []
     while True:
         try:
             with interrupts.waking_reads():
-                line = input(PROMPT) if interactive else stdin.readline()
-            if not interactive:
-                if not line:
+                if interactive:
+                    line = input(CONTINUATION if pending else PROMPT)
+                    remember(line)
+                else:
+                    line = stdin.readline()
+                    if not line:
+                        if pending:
+                            session.handle(" ".join(pending))
+                        return
+            text = without_comment(line).strip()
+            if pending and text.startswith(":"):  # a command ends an unfinished goal
+                session.handle(" ".join(pending))
+                pending = []
+            if not interactive and line.strip() and (pending or text):
+                shown = line.strip()
+                if not pending and shown.startswith("?-"):
+                    shown = shown[2:].lstrip()
+                session.write((CONTINUATION if pending else PROMPT) + shown)
+            if text.startswith(":") or not (pending or text):
+                if not session.handle(text):
                     return
-                if line.strip() and not line.strip().startswith("%"):
-                    session.write(PROMPT + line.strip())
-            if not session.handle(line):
+                continue
+            pending.append(text)
+            if needs_more(" ".join(pending)):
+                continue
+            goal, pending = " ".join(pending), []
+            if not session.handle(goal):
                 return
         except EOFError:
+            if pending:
+                session.write("")
+                session.handle(" ".join(pending))
             session.write("")
             return
         except Terminated:
             raise
         except KeyboardInterrupt:
+            pending = []
             session.write("")

@@ -1,15 +1,18 @@
 """The terminal side of the REPL: line editing, history and Tab completion, and single keys.
 
-`readline` (stdlib, guarded: some Pythons lack it) gives `input()` line editing and an
-in-memory history; Tab completes the lab's predicate names and the REPL's commands.
+`readline` (stdlib, guarded: some Pythons lack it) gives `input()` line editing and a history
+kept between sessions (`history_file`); Tab completes the lab's predicate names, the REPL's
+commands, and after `:engine` the engines' names.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 from logic import interrupts
 
@@ -27,28 +30,61 @@ KEY_BYTES = 64
 """The most bytes one read of a key takes: every key's escape sequence, and then some."""
 NEXT_KEYS = frozenset(";nr \t")
 """The keys that ask for the next answer, as in SWI-Prolog; any other key (Enter) stops."""
+HISTORY_LINES = 1000
+"""Lines of history kept between sessions."""
 
 
-def completer(words: Sequence[str]) -> Callable[[str, int], str | None]:
-    """A readline completer: the `state`-th of `words` that start with `text`."""
+def history_file() -> Path:
+    """Where the history is kept: `$MINIMAX_LAB_HISTORY`, else `~/.minimax_lab_history`."""
+    named = os.environ.get("MINIMAX_LAB_HISTORY")
+    return Path(named) if named else Path.home() / ".minimax_lab_history"
+
+
+def completer(
+    words: Sequence[str], after: Mapping[str, Sequence[str]] = {},
+    line: Callable[[], str] = lambda: readline.get_line_buffer() if readline else "",
+) -> Callable[[str, int], str | None]:
+    """A readline completer: the `state`-th of `words` that start with `text`, or, on a line
+    that starts with one of `after`'s commands, of that command's own words."""
 
     def complete(text: str, state: int) -> str | None:
-        matches = [word for word in words if word.startswith(text)]
+        command = line().lstrip().partition(" ")
+        choices = after.get(command[0], words) if command[1] else words
+        matches = [word for word in choices if word.startswith(text)]
         return matches[state] if state < len(matches) else None
 
     return complete
 
 
-def enable_line_editing(words: Sequence[str]) -> None:
-    """Turn on readline's editing and history for `input()`, with Tab completing `words`."""
+def enable_line_editing(words: Sequence[str], after: Mapping[str, Sequence[str]] = {}) -> None:
+    """Turn on readline's editing for `input()`, Tab completing `words` (and `after`'s words
+    after its commands), and the history kept between sessions."""
     if readline is None:
         return
-    readline.set_completer(completer(words))
+    readline.set_completer(completer(words, after))
     readline.set_completer_delims(" \t\n(),[]")
     if "libedit" in (readline.__doc__ or ""):
         readline.parse_and_bind("bind ^I rl_complete")
     else:
         readline.parse_and_bind("tab: complete")
+    path = history_file()
+    readline.set_auto_history(True)
+    with contextlib.suppress(OSError):
+        readline.read_history_file(path)
+    readline.set_history_length(HISTORY_LINES)
+
+
+def remember(line: str) -> None:
+    """Add a line typed to the history file at once, so a session that is killed keeps it."""
+    if readline is None or not line.strip():
+        return
+    path = history_file()
+    try:
+        if not path.exists():
+            path.touch(mode=0o600)
+        readline.append_history_file(1, path)
+    except OSError:
+        return
 
 
 class TerminalKeys:
