@@ -13,10 +13,12 @@ from test_search import SMALL
 from logic import reference
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.engines.reference import ReferenceEngine
+from logic.engines.search import SearchEngine
 from logic.objective import LAB
 from logic.state import BLANK
 from logic.tools.explain import principal_variation, signed
-from logic.tools.search import reported
+from logic.tools.horizon import evaluate
+from logic.tools.search import count_nodes, reported
 from logic.tools.tree import TreeTooBig, build_tree
 from logic.tools.tree_dot import PRUNED_COLOUR, PV_COLOUR
 
@@ -113,17 +115,18 @@ def edge_strokes(path) -> dict[str, str]:
 
 
 @needs_dot
-def test_alphabeta_greys_the_moves_it_pruned(capsys, tmp_path):
+def test_alphabeta_collapses_the_moves_it_pruned_into_one_grey_box_per_node(capsys, tmp_path):
     # Worked by hand in tests/test_search.py: 14 nodes; under o1, x5's o2 wins and prunes o9;
     # x1 wins at once under o2 and o5, pruning x5 and x9, and x2 and x9.
     status, output, _, out = draw(capsys, tmp_path, SMALL, "o", "--search", "alphabeta")
     groups = read_svg(out)
-    pruned = sorted(group_id for group_id in groups if group_id.startswith("pruned-n"))
-    assert pruned == ["pruned-n1_5_9p", "pruned-n2_5p", "pruned-n2_9p", "pruned-n5_2p",
-                      "pruned-n5_9p"]
+    pruned = {group_id: texts for group_id, texts in groups.items()
+              if group_id.startswith("pruned-n")}
+    assert pruned == {"pruned-n1_5": ["1 pruned: [o,9]"], "pruned-n2": ["2 pruned: [x,5] [x,9]"],
+                      "pruned-n5": ["2 pruned: [x,2] [x,9]"]}
     visited = [group_id for group_id in groups if kind(group_id) in ("max", "min", "end")]
     assert len(visited) == 14
-    assert output == f"{out}: 19 nodes drawn; alphabeta visited 14\n"
+    assert output == f"{out}: 17 nodes drawn; alphabeta visited 14\n"
     strokes = edge_strokes(out)
     assert {strokes[group_id] for group_id in strokes if group_id.startswith("pruned-")} == {
         PRUNED_COLOUR}
@@ -136,7 +139,7 @@ def test_alphabeta_greys_the_moves_it_pruned(capsys, tmp_path):
 
 @needs_dot
 def test_below_the_depth_each_subtree_is_one_box_with_its_count(capsys, tmp_path):
-    _, output, _, out = draw(capsys, tmp_path, DRAW, "x", "--depth", "1")
+    _, output, _, out = draw(capsys, tmp_path, DRAW, "x", "--plies", "1")
     groups = read_svg(out)
     boxes = {group_id: texts for group_id, texts in groups.items() if group_id.startswith("more-n")}
     full = node_states(DRAW, "x")
@@ -145,20 +148,101 @@ def test_below_the_depth_each_subtree_is_one_box_with_its_count(capsys, tmp_path
     assert output == f"{out}: 9 nodes drawn; minimax visited {len(full)}\n"
 
 
-def test_a_tree_too_big_is_refused_with_a_depth_that_fits(capsys, tmp_path):
-    status, output, err, out = draw(capsys, tmp_path, "---------", "x")
+def test_a_tree_too_big_for_the_plies_asked_is_refused_with_plies_that_fit(capsys, tmp_path):
+    status, output, err, out = draw(capsys, tmp_path, "---------", "x", "--plies", "9")
     assert (status, output) == (EXIT_USAGE, "")
     assert err == (
         "minimax-lab: error: the tree below --------- has 549946 nodes to draw, more than "
-        "200; draw 2 plies with --depth 2 (154 nodes), or raise --max-nodes\n"
+        "200; draw 2 plies with --plies 2 (154 nodes), or raise --max-nodes\n"
     )
     assert not out.exists()
+
+
+def svg_width_px(path) -> float:
+    width = ElementTree.parse(path).getroot().get("width")
+    assert width.endswith("pt")
+    return float(width[:-2]) * 4 / 3
+
+
+@needs_dot
+@pytest.mark.parametrize(("state", "player"), [("---------", "x"), ("o-x------", "o"),
+                                               ("x--------", "o")])
+def test_by_default_a_picture_fits_a_slide_and_says_how_deep_it_is(capsys, tmp_path, state,
+                                                                   player):
+    status, output, _, out = draw(capsys, tmp_path, state, player)
+    assert status == EXIT_OK and svg_width_px(out) <= 2000
+    assert "deep, to fit a slide; --plies N for more" in output
+    groups = read_svg(out)
+    counted = sum(int(texts[0].split()[0]) for group_id, texts in groups.items()
+                  if group_id.startswith("more-n"))
+    shown = sum(kind(group_id) in ("max", "min", "end") for group_id in groups)
+    assert counted + shown == count_nodes(state, player)["minimax"].nodes
+
+
+@needs_dot
+def test_a_depth_limited_search_draws_its_horizon_with_the_evaluation(capsys, tmp_path):
+    status, output, _, out = draw(capsys, tmp_path, "o-x------", "o", "--depth", "2",
+                                  "--plies", "2")
+    groups = read_svg(out)
+    horizon = {group_id: texts for group_id, texts in groups.items()
+               if kind(group_id) == "horizon"}
+    assert status == EXIT_OK and len(horizon) == 7 * 6
+    search = SearchEngine(LAB, "minimax", 2)
+    for group_id, texts in horizon.items():
+        cells = [int(cell) for cell in group_id.removeprefix("horizon-n").split("_")]
+        state = "o-x------"
+        for cell, mover in zip(cells, "ox", strict=True):
+            state = state[:cell - 1] + mover + state[cell:]
+        assert texts[0] == "horizon"
+        assert texts[-1] == signed(evaluate(state, "o", LAB)), group_id
+    assert groups["max-n"][-1] == signed(search.minimax_decision("o-x------", "o").value)
+    assert "searched 2 plies ahead" in "".join(ElementTree.parse(out).getroot().itertext())
+
+
+@needs_dot
+def test_only_best_expands_the_chosen_line_alone(capsys, tmp_path):
+    status, output, _, out = draw(capsys, tmp_path, DRAW, "x", "--only-best")
+    groups = read_svg(out)
+    line = ["n5", "n5_9", "n5_9_7", "n5_9_7_3"]
+    assert [g.removeprefix("pv-edge-") for g in groups if g.startswith("pv-edge-")] == line
+    children = [group_id.removeprefix("move-edge-") for group_id in groups
+                if group_id.startswith("move-edge-")]
+    expanded = {child.rsplit("_", 1)[0] if "_" in child else "n" for child in children}
+    assert expanded <= {"n", *line}
+    full = node_states(DRAW, "x")
+    for group_id, texts in groups.items():
+        name = group_id.split("-", 1)[1]
+        if kind(group_id) in ("max", "min") and name not in ["n", *line]:
+            below = sum(other.startswith(f"{name}_") for other in full)
+            assert texts[0].endswith(f"(+{below})"), group_id
+
+
+@needs_dot
+def test_rankdir_lr_puts_the_root_at_the_left(capsys, tmp_path):
+    _, _, _, top = draw(capsys, tmp_path, DRAW, "x", "--plies", "1", name="top.svg")
+    _, _, _, left = draw(capsys, tmp_path, DRAW, "x", "--plies", "1", "--rankdir", "LR",
+                         name="left.svg")
+    for path, across in ((top, 0), (left, 1)):  # children beside each other: x, or y
+        places = text_places(path)
+        root, children = places["max-n"], [places[f"min-n{cell}"] for cell in (3, 5, 7, 9)]
+        assert all(child[1 - across] > root[1 - across] for child in children)
+        assert len({round(child[across]) for child in children}) == 4
+
+
+def text_places(path) -> dict[str, tuple[float, float]]:
+    """Where each node's first text is, (x, y), by the node's group id."""
+    places = {}
+    for group in ElementTree.parse(path).iter(f"{SVG}g"):
+        text = next(group.iter(f"{SVG}text"), None)
+        if group.get("class") == "node" and text is not None:
+            places[group.get("id")] = (float(text.get("x")), float(text.get("y")))
+    return places
 
 
 def test_the_suggested_depth_is_the_deepest_that_fits():
     # Two plies below x in a corner: the root, 8 and 56 boards, and a box under each of the 56.
     assert build_tree("x--------", "o", plies=2).drawn == 1 + 8 + 56 + 56
-    with pytest.raises(TreeTooBig, match=r"with --depth 1 \(17 nodes\)"):
+    with pytest.raises(TreeTooBig, match=r"with --plies 1 \(17 nodes\)"):
         build_tree("x--------", "o", plies=2, limit=100)
 
 
@@ -187,7 +271,9 @@ def test_a_terminal_state_has_no_tree(capsys, tmp_path):
     ("options", "message"),
     [
         (["--search", "memo"], "invalid choice: 'memo'"),
-        (["--depth", "-1"], "0 or more, not '-1'"),
+        (["--plies", "-1"], "0 or more, not '-1'"),
+        (["--depth", "0"], "a depth is a number of plies, 1 or more, not '0'"),
+        (["--rankdir", "BT"], "invalid choice: 'BT'"),
         (["--max-nodes", "many"], "a node limit is a number of nodes, 1 or more, not 'many'"),
     ],
 )

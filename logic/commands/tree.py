@@ -13,10 +13,10 @@ from logic.commands.cli import (
     add_position_arguments,
     objective_from,
 )
-from logic.commands.options import drawn_plies, node_limit
+from logic.commands.options import drawn_plies, node_limit, plies
 from logic.state import is_terminal, parse_position
 from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
-from logic.tools.tree_dot import RenderError, render, to_dot
+from logic.tools.tree_dot import RANKDIRS, RenderError, render, to_dot
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -25,16 +25,26 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="draw the game tree below a position, with minimax values (SVG, PNG or DOT)",
         description="Draw the game tree below STATE with PLAYER (MAX) to move: each node's "
         "board and minimax value, the chosen line in red, alpha-beta's pruned moves in grey. "
-        "Needs Graphviz's dot program for .svg and .png.",
+        "By default the picture fits a slide: it is drawn as many plies deep as fit, deeper "
+        "subtrees one box with their count. Needs Graphviz's dot program for .svg and .png.",
     )
     add_position_arguments(parser)
     parser.add_argument("--out", required=True, metavar="FILE",
                         help="where to write the picture: FILE.svg, FILE.png or FILE.dot")
     parser.add_argument("--search", choices=TREE_SEARCHES, default="minimax",
                         help="the search to draw (default: minimax)")
-    parser.add_argument("--depth", type=drawn_plies, metavar="N",
+    parser.add_argument("--plies", type=drawn_plies, metavar="N",
                         help="draw N plies below the position; each deeper subtree becomes one "
-                        "box with its node count (values still come from the full search)")
+                        "box with its node count (values still come from the whole search; "
+                        "default: as many as fit a slide)")
+    parser.add_argument("--depth", type=plies, metavar="N",
+                        help="search only N plies ahead (depth-limited minimax): the horizon's "
+                        "states are rated by open lines, a fraction between -1 and 1")
+    parser.add_argument("--only-best", action="store_true",
+                        help="expand only the chosen line; every other move is one box with "
+                        "its count")
+    parser.add_argument("--rankdir", choices=RANKDIRS, default="TB",
+                        help="TB: the root at the top (default); LR: the root at the left")
     parser.add_argument("--max-nodes", type=node_limit, default=NODE_LIMIT, metavar="N",
                         help=f"refuse to draw more than N nodes (default: {NODE_LIMIT})")
     add_objective_options(parser)
@@ -49,9 +59,15 @@ def run(args: argparse.Namespace) -> int:
         print("false.")
         return EXIT_FALSE
     try:
-        tree = build_tree(state, player, objective, args.search, args.depth, args.max_nodes)
-        render(to_dot(tree), Path(args.out))
+        tree = build_tree(state, player, objective, args.search, args.plies, args.max_nodes,
+                          args.depth, args.only_best, fit=True)
+        render(to_dot(tree, args.rankdir), Path(args.out))
     except (TreeTooBig, RenderError) as error:
         raise UsageError(str(error)) from None
-    print(f"{args.out}: {tree.drawn} nodes drawn; {args.search} visited {tree.counts.nodes}")
+    fitted = ""
+    if args.plies is None and tree.plies is not None:
+        deep = f"{tree.plies} ply" if tree.plies == 1 else f"{tree.plies} plies"
+        fitted = f" ({deep} deep, to fit a slide; --plies N for more)"
+    print(f"{args.out}: {tree.drawn} nodes drawn{fitted}; {args.search} visited "
+          f"{tree.counts.nodes}")
     return EXIT_OK

@@ -1,9 +1,12 @@
 """The game tree below a position, as a search walks it: the lab's partial game tree.
 
 Every node the search visits down to `plies` below the root is kept with its board and value
-(from the root player's side); alpha-beta's skipped moves are kept as pruned children; below
-`plies` each subtree is one count of the nodes the search visited there. Trees too big to read
-are refused, with the number of plies that would fit.
+(from the root player's side); alpha-beta's skipped moves are kept with the node that skipped
+them; below `plies` each subtree is one count of the nodes the search visited there. The
+search itself may stop `depth` plies below the root (depth-limited minimax), where each state
+is worth the horizon's evaluation. With `only_best`, only the chosen line is expanded, each
+other move one box with its count. With no `plies`, a tree is drawn as deep as fits a slide;
+a tree too big for the `plies` asked is refused, with the number of plies that would fit.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from logic.tools.search import Bound, Counts, Search, Value, Visit
 
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200
+SLIDE_BOXES = 26
+"""Boxes side by side in a picture that fits a slide: about 2000 px at about 75 px a box."""
 
 
 class TreeTooBig(ValueError):
@@ -36,12 +41,18 @@ class TreeNode:
     children: list[TreeNode] = field(default_factory=list)
     pruned: tuple[int, ...] = ()
     hidden: int = 0
-    """How many nodes the search visited below this one that are not drawn (below `plies`)."""
+    """How many nodes the search visited below this one that are not drawn."""
+    size: int = 1
+    """How many nodes the search visited in this subtree, this one included."""
 
     @property
     def is_leaf(self) -> bool:
-        """True at the end of the game (the search expands every other node)."""
+        """True at the end of the game or at the search's horizon."""
         return self.best_cell is None
+
+    def collapse(self) -> None:
+        """Draw this node alone, its subtree one box with its count."""
+        self.hidden, self.children, self.pruned = self.size - 1, [], ()
 
     def chosen(self) -> TreeNode | None:
         """The child whose move gives this node its value, if it is drawn."""
@@ -66,7 +77,10 @@ class GameTree:
     plies: int | None
     counts: Counts
     drawn: int
-    """The boxes of the picture: visited nodes drawn, pruned moves, collapsed subtrees."""
+    """The boxes of the picture: nodes drawn, a box of pruned moves, collapsed subtrees."""
+    depth: int | None = None
+    """The plies the search looked ahead (None: to the end of the game)."""
+    only_best: bool = False
 
     def principal_variation(self) -> list[TreeNode]:
         """The drawn nodes of the chosen line, the root first."""
@@ -88,19 +102,32 @@ class _Shape:
         self.visited[visit.ply] += 1
         if visit.best_cell is not None:
             self.expanded[visit.ply] += 1
-            self.pruned[visit.ply] += len(visit.pruned)
+            self.pruned[visit.ply] += bool(visit.pruned)
+
+    def _last(self, plies: int | None) -> int:
+        deepest = max(ply for ply, count in enumerate(self.visited) if count)
+        return deepest if plies is None else min(plies, deepest)
 
     def boxes(self, plies: int | None) -> int:
-        """Nodes drawn down to `plies`, pruned moves above it, one box per subtree below it."""
-        deepest = max(ply for ply, count in enumerate(self.visited) if count)
-        last = deepest if plies is None else min(plies, deepest)
+        """Nodes drawn down to `plies`, a pruned box per node above it, one box per subtree
+        below it."""
+        last = self._last(plies)
         drawn = sum(self.visited[ply] for ply in range(last + 1))
         return drawn + sum(self.pruned[ply] for ply in range(last)) + self.expanded[last]
 
-    def fitting_plies(self, limit: int) -> int:
-        """The most plies whose picture has at most `limit` boxes."""
+    def widest(self, plies: int | None) -> int:
+        """The most boxes side by side in the picture drawn `plies` deep."""
+        last = self._last(plies)
+        ranks = [self.visited[ply] + (self.pruned[ply - 1] if ply else 0)
+                 for ply in range(last + 1)]
+        return max(*ranks, self.expanded[last])
+
+    def fitting_plies(self, limit: int, width: int | None = None) -> int:
+        """The most plies whose picture has at most `limit` boxes (and, given `width`, at most
+        that many side by side)."""
         plies = 0
-        while plies < SIZE and self.boxes(plies + 1) <= limit:
+        while plies < SIZE and self.boxes(plies + 1) <= limit and (
+                width is None or self.widest(plies + 1) <= width):
             plies += 1
         return plies
 
@@ -108,9 +135,10 @@ class _Shape:
 class _Builder:
     """An observer of a search that keeps the nodes down to `plies` and counts the rest."""
 
-    def __init__(self, plies: int | None, limit: int) -> None:
+    def __init__(self, plies: int | None, limit: int, only_best: bool = False) -> None:
         self.plies = plies
         self.limit = limit
+        self.only_best = only_best
         self.shape = _Shape()
         self.pending: defaultdict[int, list[TreeNode]] = defaultdict(list)
         self.hidden = 0
@@ -122,14 +150,19 @@ class _Builder:
             self.hidden += 1
             return
         children = self.pending.pop(visit.ply + 1, [])
-        if self.kept > self.limit:
+        if self.kept > self.limit and not self.only_best:
             return
         self.kept += 1
         hidden = 0
         if visit.ply == self.plies:
             hidden, self.hidden = self.hidden, 0
+        size = 1 + hidden + sum(child.size for child in children)
         node = TreeNode(visit.state, visit.mover, visit.value, visit.bound, visit.best_cell,
-                        children, visit.pruned, hidden)
+                        children, visit.pruned, hidden, size)
+        if self.only_best:  # the chosen line from here on goes through the best move only
+            for child in children:
+                if node.cell_of(child) != visit.best_cell:
+                    child.collapse()
         self.pending[visit.ply].append(node)
 
 
@@ -140,24 +173,41 @@ def build_tree(
     search: str = "minimax",
     plies: int | None = None,
     limit: int = NODE_LIMIT,
+    depth: int | None = None,
+    only_best: bool = False,
+    fit: bool = False,
 ) -> GameTree:
-    """The tree `search` walks below `state` with `player` (MAX) to move, drawn `plies` deep.
+    """The tree `search` walks below `state` with `player` (MAX) to move, drawn `plies` deep;
+    the search stops `depth` plies below the root (None: at the end of the game).
 
-    Raises `TreeTooBig` if the picture would hold more than `limit` boxes.
+    With `fit` and no `plies`, the tree is drawn as many plies deep as fit `limit` boxes and a
+    slide's width. Raises `TreeTooBig` if the picture would hold more than `limit` boxes.
     """
     if search not in TREE_SEARCHES:
         raise ValueError(f"unknown search {search!r}; the searches are {', '.join(TREE_SEARCHES)}")
-    builder = _Builder(plies, limit)
-    walk = Search(player, objective, observer=builder)
+    if fit and plies is None and not only_best:
+        probe = _Builder(0, 0)
+        Search(player, objective, depth, observer=probe).run(search, state, player)
+        if probe.shape.boxes(None) > limit or probe.shape.widest(None) > SLIDE_BOXES:
+            plies = probe.shape.fitting_plies(limit, SLIDE_BOXES)
+    builder = _Builder(plies, limit, only_best)
+    walk = Search(player, objective, depth, observer=builder)
     walk.run(search, state, player)
-    drawn = builder.shape.boxes(plies)
-    if drawn > limit:
+    (root,) = builder.pending[0] or [None]
+    drawn = _boxes(root) if only_best and root is not None else builder.shape.boxes(plies)
+    if drawn > limit or root is None:
         fits = builder.shape.fitting_plies(limit)
         raise TreeTooBig(
             f"the tree below {state} has {drawn} nodes to draw, more than {limit}; "
-            f"draw {fits} {'ply' if fits == 1 else 'plies'} with --depth {fits} "
+            f"draw {fits} {'ply' if fits == 1 else 'plies'} with --plies {fits} "
             f"({builder.shape.boxes(fits)} nodes), "
             "or raise --max-nodes"
         )
-    (root,) = builder.pending[0]
-    return GameTree(root, player, objective, search, plies, walk.counts, drawn)
+    return GameTree(root, player, objective, search, plies, walk.counts, drawn, depth,
+                    only_best)
+
+
+def _boxes(node: TreeNode) -> int:
+    """The boxes of an only-best picture below `node`: itself, its box of pruned moves, below."""
+    return (1 + bool(node.pruned)
+            + sum(_boxes(child) for child in node.children))

@@ -2,7 +2,9 @@
 
 Each node is a small board with who moves (MAX, the root's player, or MIN) and its minimax
 value from the root player's side; alpha-beta's bounds read `>= v` or `<= v`. The chosen line
-is red and bold, alpha-beta's pruned moves grey and dashed, collapsed subtrees dashed boxes.
+is red and bold, the moves alpha-beta pruned at a node one grey dashed box, collapsed subtrees
+dashed boxes with their counts, a depth-limited search's horizon grey boards with the
+evaluation.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from html import escape
 from pathlib import Path
 
 from logic.quote import quoted
-from logic.state import BLANK, SIDE, State, board_rows, mark, marks_made, winner
+from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, winner
 from logic.tools.explain import signed
 from logic.tools.search import Bound, reported
 from logic.tools.tree import GameTree, TreeNode
@@ -25,7 +27,8 @@ FORMATS = ("svg", "png", "dot")
 PV_COLOUR = "#c0392b"
 PRUNED_COLOUR = "#a0a0a0"
 GRID = "#555555"
-FILL = {"max": "#dbe9f7", "min": "#fbe3d0", "end": "#ffffff", "pruned": "#f2f2f2"}
+FILL = {"max": "#dbe9f7", "min": "#fbe3d0", "end": "#ffffff", "horizon": "#e8e8e8"}
+RANKDIRS = ("TB", "LR")
 INSTALL_HINT = (
     "install Graphviz: apt-get install graphviz (Debian, Ubuntu), brew install graphviz "
     "(macOS), or see https://graphviz.org/download/; or write the DOT text with --out FILE.dot"
@@ -36,16 +39,18 @@ class RenderError(RuntimeError):
     """The picture cannot be drawn: `dot` is missing, or it failed."""
 
 
-def to_dot(tree: GameTree) -> str:
-    """The DOT text of the tree, nodes named by the cells played from the root (`n`, `n5`...).
+def to_dot(tree: GameTree, rankdir: str = "TB") -> str:
+    """The DOT text of the tree, nodes named by the cells played from the root (`n`, `n5`...),
+    the root at the top (`TB`) or at the left (`LR`).
 
-    In SVG each node's group has the id `KIND-NAME` (KIND: max, min, end, pruned, more) and
-    each edge's `STYLE-edge-CHILD` (STYLE: pv for the chosen line, move, pruned, more).
+    In SVG each node's group has the id `KIND-NAME` (KIND: max, min, end, horizon, pruned,
+    more) and each edge's `STYLE-edge-CHILD` (STYLE: pv for the chosen line, move, pruned,
+    more).
     """
     lines = [
         "digraph game_tree {",
         '  graph [ordering=out, nodesep=0.15, ranksep=0.45, labelloc=t, fontname="Sans", '
-        f"label={_quote(_title(tree))}];",
+        f"rankdir={rankdir}, label={_quote(_title(tree))}];",
         '  node [shape=plain, fontname="Sans", fontsize=11];',
         '  edge [fontname="Sans", fontsize=10, arrowsize=0.6];',
     ]
@@ -81,7 +86,7 @@ def render(dot_text: str, path: Path) -> None:
         )
     except subprocess.TimeoutExpired:
         raise RenderError(f"{DOT_PROGRAM} did not finish drawing {quoted(str(path))} within "
-                          f"{DOT_SECONDS} s; draw fewer plies (--depth)") from None
+                          f"{DOT_SECONDS} s; draw fewer plies (--plies)") from None
     except OSError as error:
         raise RenderError(f"cannot run {DOT_PROGRAM}: {error.strerror or error}") from None
     if result.returncode != 0:
@@ -91,9 +96,13 @@ def render(dot_text: str, path: Path) -> None:
 
 def _title(tree: GameTree) -> str:
     player = tree.player
-    depth = "" if tree.plies is None else f", drawn {_plies(tree.plies)} deep"
+    drawn = "" if tree.plies is None else f", drawn {_plies(tree.plies)} deep"
+    if tree.only_best:
+        drawn += ", the chosen line expanded"
+    if tree.depth is not None:
+        drawn += f", searched {_plies(tree.depth)} ahead (grey: the horizon, rated by open lines)"
     return (
-        f"{tree.search} below {tree.root.state}, {player} to move (MAX){depth}: "
+        f"{tree.search} below {tree.root.state}, {player} to move (MAX){drawn}: "
         f"{tree.counts.nodes} nodes visited; values from {player}'s side ({tree.objective})"
         + (f"; {player} plays to lose: MAX takes the lowest value, MIN the highest"
            if tree.objective.sign < 0 else "")
@@ -110,11 +119,14 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
     """The node `name`, its edges and, recursively, what is drawn below it."""
     kind = _kind(tree, node)
     on_line = id(node) in chosen
-    header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}"}.get(kind) or _end(node)
+    header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}",
+              "horizon": "horizon"}.get(kind) or _end(node)
     value = _value_text(tree, node)
+    if node.hidden and not node.children and tree.only_best:
+        header += f" (+{node.hidden})"
     lines.append(f"  {name} [id={_quote(f'{kind}-{name}')}, label=<"
                  f"{_board(node.state, cell, header, value, FILL[kind], on_line)}>];")
-    if node.hidden:
+    if node.hidden and not node.children and not tree.only_best:
         more = f"{name}_more"
         lines.append(f"  {more} [id={_quote(f'more-{name}')}, shape=box, style=dashed, "
                      f"label={_quote(f'{node.hidden} more nodes')}];")
@@ -129,20 +141,20 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
         prefix = "pv" if highlight else "move"
         lines.append(f"  {name} -> {child_name} [id={_quote(f'{prefix}-edge-{child_name}')}, "
                      f"label={_quote(f'[{node.mover},{child_cell}]')}{style}];")
-    for pruned_cell in node.pruned:
-        pruned_name = f"{name}_{pruned_cell}p"
-        state = mark(node.state, pruned_cell, node.mover)
-        lines.append(f"  {pruned_name} [id={_quote(f'pruned-{pruned_name}')}, label=<"
-                     f"{_board(state, pruned_cell, 'pruned', '', FILL['pruned'], False)}>, "
-                     f'fontcolor="{PRUNED_COLOUR}"];')
-        lines.append(f"  {name} -> {pruned_name} [id={_quote(f'pruned-edge-{pruned_name}')}, "
-                     f"label={_quote(f'[{node.mover},{pruned_cell}]')}, style=dashed, "
-                     f'color="{PRUNED_COLOUR}", fontcolor="{PRUNED_COLOUR}"];')
+    if node.pruned:
+        pruned_name = f"{name}_pruned"
+        moves = " ".join(f"[{node.mover},{cell}]" for cell in node.pruned)
+        label = f"{len(node.pruned)} pruned: {moves}"
+        lines.append(f"  {pruned_name} [id={_quote(f'pruned-{name}')}, shape=box, "
+                     f'style=dashed, color="{PRUNED_COLOUR}", fontcolor="{PRUNED_COLOUR}", '
+                     f"label={_quote(label)}];")
+        lines.append(f"  {name} -> {pruned_name} [id={_quote(f'pruned-edge-{name}')}, "
+                     f'style=dashed, color="{PRUNED_COLOUR}"];')
 
 
 def _kind(tree: GameTree, node: TreeNode) -> str:
     if node.is_leaf:
-        return "end"
+        return "end" if is_terminal(node.state) else "horizon"
     return "max" if node.mover == tree.player else "min"
 
 
