@@ -28,7 +28,8 @@ from logic.state import StateError
 PROG = "minimax-lab"
 EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
 COMMANDS = (
-    "decide", "table", "compare", "grade", "play", "explain", "stats", "tree", "query", "repl"
+    "decide", "table", "compare", "grade", "play", "explain", "trace", "stats", "tree", "query",
+    "repl",
 )
 """The subcommands, in help order; command NAME lives in the module `logic.commands.NAME`."""
 _STATE_LIKE = re.compile(r"[-xoXO]{2,}")

@@ -17,8 +17,9 @@ from typing import Protocol, TextIO
 from logic import interrupts
 from logic.commands.toplevel.answers import FALSE, ask
 from logic.commands.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
-from logic.commands.toplevel.grammar import needs_more, without_comment
-from logic.commands.toplevel.predicates import PREDICATES
+from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
+from logic.commands.toplevel.predicates import PREDICATES, read_player, read_state
+from logic.commands.toplevel.prolog_terms import Var, is_ground
 from logic.commands.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
@@ -35,7 +36,9 @@ from logic.state import (
     parse_state,
 )
 from logic.tools.explain import draw_move_values
+from logic.tools.trace import Tracer
 
+TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
@@ -45,6 +48,7 @@ COMMANDS = {
     ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
     ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
     ":time": "show how long each answer takes (again: stop showing it)",
+    ":trace": "trace the next goal's calls of max_value, min_value and terminal_state",
     ":quit": "leave; so do end of file (Ctrl-D) and halt.",
 }
 COMPLETIONS = sorted([*PREDICATES, *(command.split()[0] for command in COMMANDS)])
@@ -93,6 +97,7 @@ class Session:
         self.keys = keys
         self.timing = False
         self.line_open = False
+        self.trace_next = False
 
     def _make(self, name: str) -> Engine:
         """The engine `name`; `prolog` runs the student's program if the session has one."""
@@ -121,6 +126,9 @@ class Session:
                 return self.command(text)
             if text.rstrip(".").strip() == "halt":
                 return False
+            if self.trace_next:
+                self.trace_next = False
+                self.trace(text)
             self.answer(text)
         except (*ANSWER_ERRORS, EngineError) as error:
             self.write(f"ERROR: {report(error)}")
@@ -182,6 +190,9 @@ class Session:
                 self.engines[rest] = self._make(rest)
             self.engine_name = rest or self.engine_name
             self.write(f"% engine: {self.engine_name}")
+        elif name == ":trace":
+            self.trace_next = True
+            self.write("% the next goal is traced")
         elif name == ":time":
             self.timing = not self.timing
             self.write(f"% timing {'on' if self.timing else 'off'}")
@@ -206,6 +217,26 @@ class Session:
         assert decision is not None
         self.write(draw_move_values(state, values, decision.action.position))
         self.write(str(decision))
+
+    def trace(self, text: str) -> None:
+        """The lab's recursion for a goal of `max_value`, `min_value` or `minimax_decision`
+        on a given state and player (`logic/tools/trace.py`), before its answers."""
+        query = parse_query(text)
+        goal = query.goals[0]
+        if len(query.goals) != 1 or goal.name not in TRACED or len(goal.args) < 2 or isinstance(
+                goal.args[1], Var) or not is_ground(goal.args[0]):
+            self.write("% :trace follows max_value, min_value or minimax_decision alone, its "
+                       "state and player given; this goal is answered untraced")
+            return
+        state = read_state(goal.args[0], goal.name, "State")
+        player = read_player(goal.args[1])
+        tracer = Tracer(self.engine.objective)
+        getattr(tracer, goal.name)(state, player)
+        for line in tracer.text():
+            self.write(line)
+        if self.engine_name not in ("reference", "alphabeta"):
+            self.write(f"% the trace follows the lab's recursion in the reference; the "
+                       f"answers below are the {self.engine_name} engine's")
 
     @staticmethod
     def needs(argument: str, usage: str) -> str:

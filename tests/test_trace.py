@@ -1,0 +1,147 @@
+"""`minimax-lab trace` and the top level's `:trace`: the lab's recursion, call by call, as
+SWI-Prolog's tracer prints it, its answers the reference's."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from boards import board
+
+from logic import reference
+from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.commands.toplevel.repl import Session
+from logic.positions import all_positions
+from logic.state import to_prolog
+from logic.tools.trace import Tracer
+
+# o to move, two blanks: o6 lets x take 8 for a draw, o8 wins at once.
+TWO_LEFT = board("""
+    x o x
+    x o -
+    o - x
+""")
+_LINE = re.compile(r"^( +)(Call|Exit|Fail): \((\d+)\) (\w+)\((.*)\)$")
+
+
+def test_a_small_trace_is_exactly_what_swi_prolog_prints_indented():
+    tracer = Tracer()
+    assert tracer.max_value(TWO_LEFT, "o") == reference.max_value(TWO_LEFT, "o")
+    s = to_prolog
+    after6, after8 = TWO_LEFT[:5] + "o" + TWO_LEFT[6:], TWO_LEFT[:7] + "o" + TWO_LEFT[8:]
+    full = after6[:7] + "x" + after6[8:]
+    assert list(tracer.text()) == [
+        f" Call: (1) max_value({s(TWO_LEFT)}, o, _)",
+        f"  Call: (2) terminal_state({s(TWO_LEFT)}, o, _)",
+        f"  Fail: (2) terminal_state({s(TWO_LEFT)}, o, _)",
+        f"  Call: (2) min_value({s(after6)}, o, _)",
+        f"   Call: (3) terminal_state({s(after6)}, o, _)",
+        f"   Fail: (3) terminal_state({s(after6)}, o, _)",
+        f"   Call: (3) max_value({s(full)}, o, _)",
+        f"    Call: (4) terminal_state({s(full)}, o, _)",
+        f"    Exit: (4) terminal_state({s(full)}, o, 0)",
+        f"   Exit: (3) max_value({s(full)}, o, sv({s(full)}, 0))",
+        f"  Exit: (2) min_value({s(after6)}, o, sv({s(full)}, 0))",
+        f"  Call: (2) min_value({s(after8)}, o, _)",
+        f"   Call: (3) terminal_state({s(after8)}, o, _)",
+        f"   Exit: (3) terminal_state({s(after8)}, o, 1)",
+        f"  Exit: (2) min_value({s(after8)}, o, sv({s(after8)}, 1))",
+        f" Exit: (1) max_value({s(TWO_LEFT)}, o, sv({s(after8)}, 1))",
+    ]
+
+
+def check_well_formed(lines: list[str]) -> list[tuple[str, int, str, str]]:
+    """Every port read back; each Exit or Fail closes the latest open Call at its depth."""
+    read, open_calls = [], []
+    for line in lines:
+        match = _LINE.match(line)
+        assert match, line
+        indent, port, depth, name, _ = match.groups()
+        assert len(indent) == int(depth)
+        if port == "Call":
+            assert int(depth) == len(open_calls) + 1
+            open_calls.append(name)
+        else:
+            assert open_calls and open_calls.pop() == name and int(depth) == len(open_calls) + 1
+        read.append(match.groups())
+    assert not open_calls
+    return read
+
+
+@pytest.mark.parametrize("position", [position for position in all_positions()
+                                      if position[0].count("-") <= 3][::25])
+def test_every_trace_is_well_formed_and_answers_as_the_reference(position):
+    state, player = position
+    tracer = Tracer(max_calls=10**6)
+    decision = tracer.minimax_decision(state, player)
+    assert decision == reference.minimax_decision(state, player)
+    read = check_well_formed(list(tracer.text()))
+    assert read[-1][1] == "Exit" and read[-1][4].endswith(
+        f"{decision.action}, {decision.value}")
+    calls = sum(port == "Call" for _, port, *_ in read)
+    terminal_calls = sum(name == "terminal_state" for _, port, _, name, _ in read
+                         if port == "Call")
+    assert terminal_calls == calls - 1 - terminal_calls  # one per max_value and min_value
+
+
+def test_the_bounds_show_part_and_count_the_rest():
+    state, player = "x--------", "o"
+    whole = Tracer(max_calls=10**7)
+    whole.minimax_decision(state, player)
+    every = sum(line.port == "Call" for line in whole.lines)
+    for plies, most in ((2, 10**7), (None, 50), (3, 20)):
+        tracer = Tracer(plies=plies, max_calls=most)
+        tracer.minimax_decision(state, player)
+        shown = [line for line in tracer.lines if line.port == "Call"]
+        assert len(shown) + tracer.hidden == every
+        assert len(shown) <= most and all(plies is None or line.depth <= plies
+                                          for line in tracer.lines)
+        note = list(tracer.text())[-1]
+        assert note.startswith(f"% {tracer.hidden} more calls not shown")
+        check_well_formed(list(tracer.text())[:-1])
+
+
+def test_the_command_prints_the_trace_and_the_answer(capsys):
+    assert main(["trace", TWO_LEFT, "o", "--plies", "1"]) == EXIT_OK
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f" Call: (1) minimax_decision({to_prolog(TWO_LEFT)}, o, _, _)"
+    assert out[-1] == str(reference.minimax_decision(TWO_LEFT, "o"))
+    whole = Tracer()
+    whole.minimax_decision(TWO_LEFT, "o")
+    below = sum(line.port == "Call" for line in whole.lines) - 1
+    assert out[-2] == (f"% {below} more calls not shown (deeper than 1 level); --plies N and "
+                       "--max-calls N show more")
+
+
+def test_a_finished_game_fails_as_the_lab_does(capsys):
+    assert main(["trace", "xxxoo----", "o"]) == EXIT_FALSE
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [" Fail: (1) minimax_decision([x,x,x,o,o,-,-,-,-], o, _, _)", "false."]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["trace", "xoxxo-o-x", "x"], "it cannot be x's move"),
+        (["trace", "xoxxo-o-x", "o", "--goal", "min_value"], "it cannot be x's move"),
+        (["trace", "xoxxo-o-x", "o", "--max-calls", "0"], "1 or more, not '0'"),
+        (["trace", "xoxxo-o-x", "o", "--goal", "successor"], "invalid choice: 'successor'"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
+    assert main(argv) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_top_level_traces_the_next_goal_only():
+    out = io.StringIO()
+    session = Session("reference", out)
+    for line in (":trace", f"max_value({TWO_LEFT}, o, SV)", f"max_value({TWO_LEFT}, o, SV)"):
+        session.handle(line)
+    lines = out.getvalue().splitlines()
+    tracer = Tracer()
+    tracer.max_value(TWO_LEFT, "o")
+    answer = "SV = sv([x,o,x,x,o,-,o,o,x],1)."
+    assert lines == ["% the next goal is traced", *tracer.text(), answer, answer]
