@@ -127,7 +127,7 @@ def test_errors_are_printed_and_the_session_goes_on():
         "counts differ by at most one\n"
         "?- :nope\n"
         "ERROR: unknown command :nope; the commands are :help, :board, :explain, :engine, "
-        ":time, :quit\n"
+        ":time, :trace, :quit\n"
         "?- :board\n"
         "ERROR: usage: :board STATE, e.g. :board o-x------\n"
         "?- other_player(x, O)\n"
@@ -468,7 +468,7 @@ def test_the_history_is_kept_between_sessions(tmp_path):
     try:
         first.read_until("?- ")
         first.send("terminal_state(xxxoo----, x, V)\r")
-        first.read_until("V = 1.")
+        first.read_until("V = 1.\r\n?- ")
         first.send("\x04")
         assert first.exit_status() == EXIT_OK
     finally:
