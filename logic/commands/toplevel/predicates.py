@@ -1,12 +1,16 @@
 """The lab's predicates (docs/lab.md), each answered through an `Engine` with constants.
 
-A predicate reads some arguments (a state must be bound, and legal) and answers the others;
-the solver unifies each answer with the goal. Where the lab's Prolog would need a bound
-argument, a variable is either enumerated over a small finite domain or refused with SWI's
-"arguments are not sufficiently instantiated":
+A predicate reads some arguments (a state must be bound) and answers the others; the solver
+unifies each answer with the goal. As the lab's program does, every predicate accepts any
+well-formed board (9 cells of `x`, `o`, `-`) and any player, whether or not a game reaches it
+or it is that player's move: the engine answers the positions of real games, and the
+reference (`logic/reference.py`, the lab's clauses in Python) the others, as the lab's
+Prolog would. Where the lab's Prolog would need a bound argument, a variable is either
+enumerated over a small finite domain or refused with SWI's "arguments are not sufficiently
+instantiated":
 
 - a player left unbound ranges over the players who may move there (x before o), as
-  `logic.state.check_turn` would accept them; at a terminal state, over both players;
+  `logic.state.check_turn` would accept them; at a finished or unreachable board, over both;
 - `get_action(From, To, A)` with `To` not bound runs over the successors of `From`;
 - a state the predicate reads (the first argument of each, and `To` when bound) must be bound.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from logic.commands.toplevel.errors import InstantiationError
 from logic.commands.toplevel.prolog_terms import (
@@ -29,8 +34,10 @@ from logic.commands.toplevel.prolog_terms import (
     state_term,
     sv_term,
 )
-from logic.engines import Engine
+from logic.engines import Engine, make_engine
+from logic.objective import Objective
 from logic.state import (
+    BLANK,
     PLAYERS,
     Player,
     State,
@@ -42,6 +49,7 @@ from logic.state import (
     parse_state,
     players_to_move,
 )
+from logic.terms import Action
 
 Answers = Iterator[tuple[Term, ...]]
 """Every answer of a predicate: one ground term per argument, in a fixed order."""
@@ -88,9 +96,7 @@ def read_state(term: Term, predicate: str, argument: str) -> State:
                 f"cell {number} is {format_term(item)!r}; each cell is one of -, x, o"
             )
         cells.append(item.name)
-    state = parse_state("[" + ",".join(cells) + "]")
-    check_legal(state)
-    return state
+    return parse_state("[" + ",".join(cells) + "]")
 
 
 def read_player(term: Term) -> Player | None:
@@ -105,26 +111,39 @@ def read_player(term: Term) -> Player | None:
 def players_asked(
     state: State, bound: Player | None, mover: Callable[[Player], Player], predicate: str
 ) -> list[Player]:
-    """The players a predicate answers for: the bound one if it may move, else every such one.
-
-    `mover(player)` is who moves at `state` when the predicate is asked for `player` (the
-    player itself, or its adversary for `min_value`); at a terminal state nobody is checked.
-    """
+    """The players a predicate answers for: the bound one, as the lab's program does; else
+    those who may move (`mover(player)` is who moves when it is asked for `player`: the
+    player itself, or its adversary for `min_value`), or both at a finished or unreachable
+    board."""
     if bound is not None:
-        if not is_terminal(state):
-            try:
-                check_turn(state, mover(bound))
-            except StateError as error:
-                if mover(bound) == bound:
-                    raise
-                raise StateError(
-                    f"{error} ({predicate} asked for {bound} has {bound}'s adversary "
-                    f"{mover(bound)} to move)"
-                ) from None
         return [bound]
-    if is_terminal(state):
+    if not in_game(state) or is_terminal(state):
         return list(PLAYERS)
     return [player for player in PLAYERS if mover(player) in players_to_move(state)]
+
+
+def in_game(state: State, mover: Player | None = None) -> bool:
+    """True when play reaches `state` (and, given `mover`, with `mover` to move or the game
+    over): a position the engines answer."""
+    try:
+        check_legal(state)
+        if mover is not None and not is_terminal(state):
+            check_turn(state, mover)
+    except StateError:
+        return False
+    return True
+
+
+def answering(engine: Engine, state: State, mover: Player | None = None) -> Engine:
+    """The engine, for a position of a real game; else the lab's clauses in Python."""
+    if in_game(state, mover):
+        return engine
+    return _reference(engine.objective)
+
+
+@cache
+def _reference(objective: Objective) -> Engine:
+    return make_engine("reference", objective)
 
 
 def _itself(player: Player) -> Player:
@@ -142,7 +161,7 @@ def successor(engine: Engine, args: tuple[Term, ...]) -> Answers:
     """`successor(State, Player, Next)`: every Next in cell order, for each player asked."""
     state = read_state(args[0], "successor/3", "State")
     for player in players_asked(state, read_player(args[1]), _itself, "successor/3"):
-        for next_state in engine.successor(state, player):
+        for next_state in answering(engine, state).successor(state, player):
             yield state_term(state), Atom(player), state_term(next_state)
 
 
@@ -151,7 +170,7 @@ def terminal_state(engine: Engine, args: tuple[Term, ...]) -> Answers:
     state = read_state(args[0], "terminal_state/3", "State")
     player = read_player(args[1])
     for asked in [player] if player is not None else PLAYERS:
-        value = engine.terminal_state(state, asked)
+        value = answering(engine, state).terminal_state(state, asked)
         if value is not None:
             yield state_term(state), Atom(asked), Int(value)
 
@@ -160,7 +179,8 @@ def max_value(engine: Engine, args: tuple[Term, ...]) -> Answers:
     """`max_value(State, Player, sv(Next, Value))`: Player moves at State."""
     state = read_state(args[0], "max_value/3", "State")
     for player in players_asked(state, read_player(args[1]), _itself, "max_value/3"):
-        yield state_term(state), Atom(player), sv_term(engine.max_value(state, player))
+        ask = answering(engine, state, player)
+        yield state_term(state), Atom(player), sv_term(ask.max_value(state, player))
 
 
 def min_value(engine: Engine, args: tuple[Term, ...]) -> Answers:
@@ -168,14 +188,15 @@ def min_value(engine: Engine, args: tuple[Term, ...]) -> Answers:
     state = read_state(args[0], "min_value/3", "State")
     asked = players_asked(state, read_player(args[1]), engine.other_player, "min_value/3")
     for player in asked:
-        yield state_term(state), Atom(player), sv_term(engine.min_value(state, player))
+        ask = answering(engine, state, engine.other_player(player))
+        yield state_term(state), Atom(player), sv_term(ask.min_value(state, player))
 
 
 def minimax_decision(engine: Engine, args: tuple[Term, ...]) -> Answers:
     """`minimax_decision(State, Player, Action, Value)`: one answer, the decision (docs/lab.md)."""
     state = read_state(args[0], "minimax_decision/4", "State")
     for player in players_asked(state, read_player(args[1]), _itself, "minimax_decision/4"):
-        decision = engine.minimax_decision(state, player)
+        decision = answering(engine, state, player).minimax_decision(state, player)
         if decision is not None:
             yield state_term(state), Atom(player), action_term(decision.action), Int(decision.value)
 
@@ -189,12 +210,19 @@ def get_action(engine: Engine, args: tuple[Term, ...]) -> Answers:
         targets = [
             next_state
             for player in players_asked(from_state, None, _itself, "get_action/3")
-            for next_state in engine.successor(from_state, player)
+            for next_state in answering(engine, from_state).successor(from_state, player)
         ]
     for to_state in targets:
-        action = engine.get_action(from_state, to_state)
-        if action is not None:
+        for action in lab_actions(from_state, to_state):
             yield state_term(from_state), state_term(to_state), action_term(action)
+
+
+def lab_actions(from_state: State, to_state: State) -> Iterator[Action]:
+    """Every answer of the lab's `get_action(From, To, Action)`, on backtracking: each cell,
+    in order, blank in From and marked in To (the lab compares no other cell)."""
+    for position, (before, after) in enumerate(zip(from_state, to_state, strict=True), 1):
+        if before == BLANK and after != BLANK:
+            yield Action(after, position)
 
 
 PREDICATES: dict[str, Predicate] = {

@@ -29,6 +29,7 @@ from logic.commands.toplevel.terminal import (
 from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.interrupts import Terminated
 from logic.state import (
+    StateError,
     check_legal,
     draw_board,
     is_terminal,
@@ -44,7 +45,7 @@ CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
 COMMANDS = {
     ":help": "the predicates, the commands, the keys",
-    ":board STATE": "draw STATE, blanks showing their cell numbers",
+    ":board STATE": "draw any board, blanks showing their cell numbers",
     ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
     ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
     ":time": "show how long each answer takes (again: stop showing it)",
@@ -181,8 +182,11 @@ class Session:
             self.write(help_text())
         elif name == ":board":
             state = parse_state(self.needs(rest, ":board STATE, e.g. :board o-x------"))
-            check_legal(state)
             self.write(draw_board(state))
+            try:
+                check_legal(state)
+            except StateError as error:
+                self.write(f"% no game reaches this board: {str(error).split(': ', 1)[-1]}")
         elif name == ":explain":
             self.explain(rest)
         elif name == ":engine":
