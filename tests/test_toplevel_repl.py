@@ -126,7 +126,7 @@ def test_errors_are_printed_and_the_session_goes_on():
         "ERROR: unknown player 'z'; the players are x and o\n"
         "?- :nope\n"
         "ERROR: unknown command :nope; the commands are :help, :board, :explain, :engine, "
-        ":time, :trace, :quit\n"
+        ":listing, :time, :trace, :quit\n"
         "?- :board\n"
         "ERROR: usage: :board STATE, e.g. :board o-x------\n"
         "?- other_player(x, O)\n"
@@ -148,6 +148,22 @@ def test_board_draws_the_state_with_cell_numbers():
     drawn.handle(":board [o, -, x, -, -, -, -, -, -]")
     assert output(drawn) == " o | 2 | x\n---+---+---\n 4 | 5 | 6\n---+---+---\n 7 | 8 | 9\n"
     assert output(drawn) == draw_board("o-x------") + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(PREDICATES))
+def test_listing_shows_the_predicate_in_prolog_pydatalog_and_python(name):
+    shown = session()
+    shown.handle(f":listing {name}")
+    text = output(shown)
+    prolog, datalog, python = (text.split("\n% the lab in pyDatalog")[0],
+                               text.split("\n% the lab in pyDatalog")[1].split(
+                                   "\n% the lab in Python")[0],
+                               text.split("\n% the lab in Python")[1])
+    assert re.search(rf"^{name}\(.*(:-|\.)$", prolog, re.MULTILINE), prolog
+    assert name in datalog and ("<=" in datalog or "assert_fact" in datalog)
+    assert f"def {name}(" in python
+    comments = [line for line in python.splitlines() if line.startswith(f"# {name}(")]
+    assert comments or name == "other_player"  # the lab's clause above the function
 
 
 def test_board_draws_any_board_and_says_when_no_game_reaches_it():

@@ -18,6 +18,7 @@ from logic import interrupts
 from logic.commands.toplevel.answers import FALSE, ask
 from logic.commands.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
 from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
+from logic.commands.toplevel.listing import listing
 from logic.commands.toplevel.predicates import PREDICATES, read_player, read_state
 from logic.commands.toplevel.prolog_terms import Var, is_ground
 from logic.commands.toplevel.terminal import (
@@ -48,6 +49,7 @@ COMMANDS = {
     ":board STATE": "draw any board, blanks showing their cell numbers",
     ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
     ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
+    ":listing PRED": "the lab's predicate PRED in Prolog, in pyDatalog and in Python",
     ":time": "show how long each answer takes (again: stop showing it)",
     ":trace": "trace the next goal's calls of max_value, min_value and terminal_state",
     ":quit": "leave; so do end of file (Ctrl-D) and halt.",
@@ -194,6 +196,8 @@ class Session:
                 self.engines[rest] = self._make(rest)
             self.engine_name = rest or self.engine_name
             self.write(f"% engine: {self.engine_name}")
+        elif name == ":listing":
+            self.write(listing(self.needs(rest, ":listing PRED, e.g. :listing max_value")))
         elif name == ":trace":
             self.trace_next = True
             self.write("% the next goal is traced")
@@ -258,7 +262,7 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
     interactive = stdin.isatty()
     session = Session(engine_name, stdout, TerminalKeys() if interactive else None, program)
     if interactive:
-        enable_line_editing(COMPLETIONS, {":engine": engine_names()})
+        enable_line_editing(COMPLETIONS, {":engine": engine_names(), ":listing": [*PREDICATES]})
         session.write(
             f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
             "engine. :help for help, :quit to leave."

@@ -1,0 +1,74 @@
+"""`:listing PRED`: a predicate of the lab three ways, side by side: the Prolog clauses
+(logic/prolog/lab.pl, with the game's facts from facts/game.pl), the plain pyDatalog rules
+(logic/rules.py) and the Python reference (logic/reference.py), read from their sources."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+from logic.commands.toplevel.errors import ToplevelError
+from logic.commands.toplevel.predicates import PREDICATES
+
+_SECTION = re.compile(r"^\s*# --- (.*?) -+$")
+_END_OF_RULES = "return Program(predicates)"
+"""The line that ends rules.py's last section: the program's, not the lab's."""
+SOURCES = (("the lab in Prolog", "logic.prolog", "lab.pl"), ("the game's facts", "facts",
+                                                               "game.pl"))
+
+
+def listing(name: str) -> str:
+    """The three statements of the lab's predicate `name`; `ToplevelError` for another name."""
+    if name not in PREDICATES:
+        raise ToplevelError(f"no predicate {name!r} to list; the lab's predicates are "
+                            f"{', '.join(PREDICATES)}")
+    parts = []
+    for title, package, file in SOURCES:
+        clauses = prolog_clauses(_read(package, file), name)
+        if clauses:
+            parts.append(f"% {title} ({package.replace('.', '/')}/{file}):\n{clauses}")
+    for title, file in (("the lab in pyDatalog", "rules.py"), ("the lab in Python",
+                                                                "reference.py")):
+        section = python_section(_read("logic", file), name)
+        parts.append(f"% {title} (logic/{file}):\n{section}")
+    return "\n\n".join(parts)
+
+
+def prolog_clauses(text: str, name: str) -> str:
+    """The clauses of `name` in a Prolog source, each with the comment lines just above it."""
+    lines = text.splitlines()
+    found, index = [], 0
+    while index < len(lines):
+        if lines[index].startswith(f"{name}("):
+            start = index
+            while start > 0 and lines[start - 1].startswith("%"):
+                start -= 1
+            end = index
+            while not lines[end].rstrip().endswith(".") and end + 1 < len(lines):
+                end += 1
+            found.append("\n".join(lines[start : end + 1]))
+            index = end + 1
+        else:
+            index += 1
+    return "\n".join(found)
+
+
+def python_section(text: str, name: str) -> str:
+    """The section of a Python source whose `# --- title ---` names `name` (the sections of
+    rules.py and reference.py follow the lab's predicates)."""
+    lines = text.splitlines()
+    starts = [(number, match.group(1)) for number, line in enumerate(lines)
+              if (match := _SECTION.match(line))]
+    for position, (number, title) in enumerate(starts):
+        if re.search(rf"\b{re.escape(name)}\b", title):
+            end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
+            body = lines[number + 1 : end]
+            while body and (not body[-1].strip() or body[-1].strip() == _END_OF_RULES):
+                body.pop()
+            indent = min(len(line) - len(line.lstrip()) for line in body if line.strip())
+            return "\n".join(line[indent:] for line in body)
+    return f"(no section for {name})"
+
+
+def _read(package: str, file: str) -> str:
+    return (resources.files(package) / file).read_text(encoding="utf-8")
