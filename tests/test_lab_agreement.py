@@ -33,12 +33,15 @@ main :-
         writeln('---'),
         main
     ).
-show([]) :- !, writeln(true).
 show(Names) :-
-    findall(Text, (member(Name = Value, Names), format(atom(Text), "~w = ~w", [Name, Value])),
+    findall(Text, ( member(Name = Value, Names), nonvar(Value),
+                    format(atom(Text), "~w = ~w", [Name, Value]) ),
             Texts),
-    atomic_list_concat(Texts, ', ', Line),
-    writeln(Line).
+    (   Texts == []
+    ->  writeln(true)
+    ;   atomic_list_concat(Texts, ', ', Line),
+        writeln(Line)
+    ).
 """
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None,
@@ -72,7 +75,7 @@ def random_goals(seed: int) -> list[tuple[str, str]]:
     goals = []
     for _ in range(GOALS):
         name = chooser.choice(["successor", "terminal_state", "max_value", "min_value",
-                               "minimax_decision", "get_action", "chain"])
+                               "minimax_decision", "get_action", "chain", "subset"])
         player = chooser.choice("xo")
         state = random_board(chooser, MOST_BLANKS if name != "successor" else 9)
         ours = theirs = None
@@ -87,6 +90,17 @@ def random_goals(seed: int) -> list[tuple[str, str]]:
         elif name == "get_action":
             other = random_board(chooser, 9)
             ours = f"get_action({state}, {other}, A)"
+        elif name == "subset":  # the Prolog a student adds around the lab's predicates
+            ours = chooser.choice([
+                f"findall(N, successor({state}, {player}, N), L), length(L, K)",
+                f"successor({state}, {player}, N), \\+ terminal_state(N, {player}, _)",
+                f"member(C, [1,2,3,4,5,6,7,8,9]), nth1(C, {state}, M), M \\== x",
+                f"(terminal_state({state}, {player}, V) ; V = none)",
+                f"successor({state}, {player}, [A,B|_])",
+                f"max_value({state}, {player}, sv(N, V)), N = [F|_], F \\= o",
+                f"findall(V, (successor({state}, {player}, N), min_value(N, {player}, sv(_, V))),"
+                " Vs)",
+            ])
         else:
             ours = (f"successor({state}, {player}, N), successor(N, Q, M), "
                     f"terminal_state(M, {player}, V)")

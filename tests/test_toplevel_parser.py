@@ -86,7 +86,7 @@ def test_a_goal_without_arguments():
     [
         ("successor(x--------, o S)", 24, "expected ',' or ')', found 'S'"),
         ("successor(x--------, o, S", 26, "expected ',' or ')', found the end of the input"),
-        ("successor(x--------, o, [x,o|T])", 29, "unexpected character '|'"),
+        ("successor(x--------, o, {S})", 25, "unexpected character '{'"),
         ('successor("x--------", o, S)', 11, "unexpected character '\"'"),
         ("successor(x--------, 'o, S)", 22, "a quoted atom has no closing quote"),
         ("", 1, "expected a goal such as successor(x--------, o, S), found the end of the input"),
@@ -235,3 +235,50 @@ def test_any_text_is_a_goal_needs_more_or_an_error(text):
     except (GoalSyntaxError, ToplevelError):
         return
     assert not more
+
+
+@pytest.mark.parametrize(
+    ("text", "shape"),
+    [
+        ("X = [H|T]", "Comparison(=, X, [H|T])"),
+        ("a(x) ; b(y), c(z)", "Disjunction(a(x), Conjunction(b(y), c(z)))"),
+        ("\\+ a(x), X \\= Y", "Conjunction(Negation(a(x)), Comparison(\\=, X, Y))"),
+        ("X == Y ; X \\== Y", "Disjunction(Comparison(==, X, Y), Comparison(\\==, X, Y))"),
+        ("findall(N, (a(N), b(N)), L)", "FindAll(N, Conjunction(a(N), b(N)), L)"),
+        ("member(C, [1,2|T]), nth1(2, L, E), length(L, 3)",
+         "Conjunction(member(C,[1,2|T]), nth1(2,L,E), length(L,3))"),
+        ("(a(x) ; b(x)), c(x)", "Conjunction(Disjunction(a(x), b(x)), c(x))"),
+    ],
+)
+def test_the_prolog_subset_reads_as_prolog_does(text, shape):
+    assert shown(parse_query(text).body) == shape
+
+
+def shown(goal) -> str:
+    """A goal's structure in a line: the node's kind and its parts."""
+    if isinstance(goal, Call):
+        return format_term(Struct(goal.name, goal.args)) if goal.args else goal.name
+    parts = {
+        "Conjunction": lambda g: [shown(x) for x in g.goals],
+        "Disjunction": lambda g: [shown(x) for x in g.goals],
+        "Negation": lambda g: [shown(g.goal)],
+        "Comparison": lambda g: [g.operator, format_term(g.left), format_term(g.right)],
+        "FindAll": lambda g: [format_term(g.template), shown(g.goal), format_term(g.result)],
+    }[type(goal).__name__](goal)
+    return f"{type(goal).__name__}({', '.join(parts)})"
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "message"),
+    [
+        ("findall(N, a(N), b(N), L)", 22, "expected ')'"),
+        ("X = ", 5, "expected a term"),
+        ("[x|T|U] = L", 5, "expected ',' or ']'"),
+        ("\\+", 3, "expected a goal"),
+        ("1", 1, "expected a goal such as successor"),
+    ],
+)
+def test_a_construct_misused_is_a_syntax_error_at_its_column(text, column, message):
+    with pytest.raises(GoalSyntaxError) as raised:
+        parse_query(text)
+    assert raised.value.column == column and message in str(raised.value)

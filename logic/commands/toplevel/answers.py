@@ -35,11 +35,13 @@ class Solution:
 
 
 def format_bindings(query: Query, substitution: Substitution) -> str:
-    """`X = value, Y = value` for the named variables of `query`; `true` if it has none."""
-    bindings = [
-        f"{variable.name} = {format_term(resolve(variable, substitution))}"
-        for variable in query.variables
-    ]
+    """`X = value, Y = value` for the named variables of `query` that are bound (as SWI-Prolog
+    leaves out a variable still free); `true` if none is."""
+    bindings = []
+    for variable in query.variables:
+        value = resolve(variable, substitution)
+        if value != variable:
+            bindings.append(f"{variable.name} = {format_term(value)}")
     return ", ".join(bindings) if bindings else "true"
 
 

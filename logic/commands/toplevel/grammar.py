@@ -1,9 +1,16 @@
 """The project's own grammar of goals: Prolog syntax for the lab's predicates, with positions.
 
-    query := goal ("," goal)* ["."]
-    goal  := name ["(" term ("," term)* ")"]
-    term  := Variable | integer | atom ["(" term ("," term)* ")"] | "[" [term ("," term)*] "]"
-             | a compact state such as o-x------
+    query    := goals ["."]
+    goals    := conjunction (";" conjunction)*
+    conjunction := literal ("," literal)*
+    literal  := "\\+" literal | "(" goals ")" | term [operator term]
+                | "findall(" term "," goals "," term ")"
+    operator := "=" | "\\=" | "==" | "\\=="
+    term     := Variable | integer | atom ["(" term ("," term)* ")"]
+                | "[" [term ("," term)* ["|" term]] "]" | a compact state such as o-x------
+
+A literal that is a term is a call: one of the lab's predicates, or `member/2`, `length/2`,
+`nth1/3` (docs/query.md).
 
 A leading `?- ` is read past, as SWI-Prolog's documentation prints it, and `%` starts a comment
 that runs to the end of its line. Variables start with a capital or `_`; each `_` is a fresh
@@ -19,7 +26,16 @@ import re
 from dataclasses import dataclass
 
 from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Term, Var, state_term
+from logic.commands.toplevel.prolog_terms import (
+    Atom,
+    Int,
+    ListTerm,
+    Struct,
+    Term,
+    Var,
+    format_term,
+    state_term,
+)
 from logic.state import StateError, parse_state
 
 MAX_LENGTH = 1000
@@ -32,7 +48,9 @@ _VARIABLE = re.compile(r"[A-Z_][A-Za-z0-9_]*")
 _ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|-")
 _HYPHENATED = re.compile(r"[a-z][A-Za-z0-9_]*(-[a-z][A-Za-z0-9_]*)+")
 _STATE_LIKE = re.compile(r"[A-Za-z-]*-[A-Za-z-]*|[xo]{9}")
-_PUNCTUATION = "()[],."
+_PUNCTUATION = "()[],.;|"
+_OPERATORS = ("\\==", "\\=", "\\+", "==", "=")
+COMPARISONS = ("=", "\\=", "==", "\\==")
 
 
 @dataclass(frozen=True)
@@ -60,12 +78,73 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Conjunction:
+    """`A, B, ...`: every goal, left to right."""
+
+    goals: tuple[Goal, ...]
+
+
+@dataclass(frozen=True)
+class Disjunction:
+    """`A ; B ; ...`: the answers of each goal in turn."""
+
+    goals: tuple[Goal, ...]
+
+
+@dataclass(frozen=True)
+class Negation:
+    """`\\+ A`: true, binding nothing, when A has no answer."""
+
+    goal: Goal
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """`A = B`, `A \\= B`, `A == B`, `A \\== B`."""
+
+    operator: str
+    left: Term
+    right: Term
+
+
+@dataclass(frozen=True)
+class FindAll:
+    """`findall(Template, Goal, List)`."""
+
+    template: Term
+    goal: Goal
+    result: Term
+
+
+Goal = Call | Conjunction | Disjunction | Negation | Comparison | FindAll
+
+
+@dataclass(frozen=True)
 class Query:
-    """A conjunction of goals and its named variables, in the order the user wrote them."""
+    """A goal and its named variables, in the order the user wrote them."""
 
     text: str
-    goals: tuple[Call, ...]
+    body: Goal
     variables: tuple[Var, ...]
+
+    @property
+    def goals(self) -> tuple[Goal, ...]:
+        """The goals of the top-level conjunction (one, if the body is no conjunction)."""
+        return self.body.goals if isinstance(self.body, Conjunction) else (self.body,)
+
+    def calls(self) -> list[Call]:
+        """Every call in the goal, wherever it is."""
+        found: list[Call] = []
+        pending: list[Goal] = [self.body]
+        while pending:
+            goal = pending.pop()
+            if isinstance(goal, Call):
+                found.append(goal)
+            elif isinstance(goal, Conjunction | Disjunction):
+                pending.extend(reversed(goal.goals))
+            elif isinstance(goal, Negation | FindAll):
+                pending.append(goal.goal)
+        return found
 
 
 def parse_query(text: str) -> Query:
@@ -86,8 +165,8 @@ def without_comment(line: str) -> str:
 
 def needs_more(text: str) -> bool:
     """True when `text` is not yet a whole goal but may become one on the next line: a bracket
-    or parenthesis is open, or it ends in a comma. A line that reads as a whole goal (with or
-    without its final `.`), or cannot be read at all, needs nothing more."""
+    or parenthesis is open, or it ends in a comma, `;` or an operator. A line that reads as a
+    whole goal (with or without its final `.`), or cannot be read at all, needs no more."""
     try:
         tokens = _tokens(text)
     except (GoalSyntaxError, ToplevelError):
@@ -100,7 +179,7 @@ def needs_more(text: str) -> bool:
         depth += (kind in "([") - (kind in ")]")
         if depth < 0:
             return False
-    return depth > 0 or kinds[-1] == ","
+    return depth > 0 or kinds[-1] in (",", ";", "|", "\\+", *COMPARISONS)
 
 
 def _tokens(text: str) -> list[Token]:
@@ -116,6 +195,10 @@ def _tokens(text: str) -> list[Token]:
             position = len(text) if end < 0 else end
         elif char == "?" and not tokens and text.startswith("?-", position):
             position += 2
+        elif (operator := next((op for op in _OPERATORS if text.startswith(op, position)),
+                               None)) is not None:
+            tokens.append(Token(operator, operator, column))
+            position += len(operator)
         elif char in _PUNCTUATION:
             tokens.append(Token(char, char, column))
             position += 1
@@ -191,24 +274,67 @@ class _Parser:
     def query(self) -> Query:
         if self.current.kind == "end":
             raise self.fail("a goal such as successor(x--------, o, S)")
-        goals = [self.goal()]
-        while self.current.kind == ",":
-            self.index += 1
-            goals.append(self.goal())
+        body = self.goals()
         if self.current.kind == ".":
             self.index += 1
             self.take("end", "nothing after the final '.'")
         else:
             self.take("end", "',' and another goal, or the end of the goal")
-        return Query(self.text, tuple(goals), tuple(self.variables.values()))
+        return Query(self.text, body, tuple(self.variables.values()))
 
-    def goal(self) -> Call:
+    def goals(self) -> Goal:
+        """Conjunctions joined by `;`."""
+        branches = [self.conjunction()]
+        while self.current.kind == ";":
+            self.index += 1
+            branches.append(self.conjunction())
+        return branches[0] if len(branches) == 1 else Disjunction(tuple(branches))
+
+    def conjunction(self) -> Goal:
+        goals = [self.literal()]
+        while self.current.kind == ",":
+            self.index += 1
+            goals.append(self.literal())
+        return goals[0] if len(goals) == 1 else Conjunction(tuple(goals))
+
+    def literal(self) -> Goal:
         token = self.current
-        if not isinstance(token.term, Atom):
+        if token.kind == "\\+":
+            self.index += 1
+            return Negation(self.literal())
+        if token.kind == "(":
+            self.open()
+            inner = self.goals()
+            self.take(")", "',', ';' or ')'")
+            self.depth -= 1
+            return inner
+        if token.kind == "atom" and token.text == "findall" and self.next_kind() == "(":
+            self.index += 1
+            self.open()
+            template = self.term()
+            self.take(",", "',' and the goal of findall/3")
+            goal = self.literal()  # as in Prolog: a conjunction goes in parentheses
+            self.take(",", "',' and the list of findall/3")
+            result = self.term()
+            self.take(")", "')'")
+            self.depth -= 1
+            return FindAll(template, goal, result)
+        if token.kind not in ("atom", "var", "int", "state", "["):
             raise self.fail("a goal such as successor(x--------, o, S)")
-        self.index += 1
-        args = self.arguments() if self.current.kind == "(" else ()
-        return Call(token.term.name, args, token.column)
+        left = self.term()
+        if self.current.kind in COMPARISONS:
+            operator = self.current.kind
+            self.index += 1
+            return Comparison(operator, left, self.term())
+        if isinstance(left, Atom):
+            return Call(left.name, (), token.column)
+        if isinstance(left, Struct):
+            return Call(left.name, left.args, token.column)
+        raise GoalSyntaxError("expected a goal such as successor(x--------, o, S), found "
+                              f"{format_term(left)!r}", self.text, token.column)
+
+    def next_kind(self) -> str:
+        return self.tokens[self.index + 1].kind if self.index + 1 < len(self.tokens) else "end"
 
     def arguments(self) -> tuple[Term, ...]:
         self.open()
@@ -247,14 +373,18 @@ class _Parser:
     def list_term(self) -> ListTerm:
         self.open()
         items: list[Term] = []
+        tail: Term | None = None
         if self.current.kind != "]":
             items.append(self.term())
             while self.current.kind == ",":
                 self.index += 1
                 items.append(self.term())
-        self.take("]", "',' or ']'")
+            if self.current.kind == "|":
+                self.index += 1
+                tail = self.term()
+        self.take("]", "',', '|' or ']'" if tail is None and items else "',' or ']'")
         self.depth -= 1
-        return ListTerm(tuple(items))
+        return ListTerm(tuple(items), tail)
 
     def variable(self, name: str) -> Var:
         if name == "_":

@@ -44,9 +44,11 @@ class Int:
 
 @dataclass(frozen=True)
 class ListTerm:
-    """A Prolog list of fixed length: `[o,-,x,-,-,-,-,-,-]`, `[o,4]`."""
+    """A Prolog list: `[o,-,x,-,-,-,-,-,-]`, `[o,4]`, or with a tail, `[H|T]` (`tail` is
+    None for a list that ends, as most do)."""
 
     items: tuple[Term, ...]
+    tail: Term | None = None
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,13 @@ def resolve(term: Term, substitution: Substitution) -> Term:
         bound = substitution.get(term)
         return term if bound is None else resolve(bound, substitution)
     if isinstance(term, ListTerm):
-        return ListTerm(tuple(resolve(item, substitution) for item in term.items))
+        items = tuple(resolve(item, substitution) for item in term.items)
+        if term.tail is None:
+            return ListTerm(items)
+        tail = resolve(term.tail, substitution)
+        if isinstance(tail, ListTerm):  # a tail now known: one list
+            return ListTerm(items + tail.items, tail.tail)
+        return ListTerm(items, tail)
     if isinstance(term, Struct):
         return Struct(term.name, tuple(resolve(arg, substitution) for arg in term.args))
     return term
@@ -93,9 +101,19 @@ def unify(left: Term, right: Term, substitution: Substitution) -> Substitution |
         elif isinstance(b, Var):
             extended[b] = a
         elif isinstance(a, ListTerm) and isinstance(b, ListTerm):
-            if len(a.items) != len(b.items):
-                return None
-            pending.extend(zip(a.items, b.items, strict=True))
+            if len(a.items) > len(b.items):
+                a, b = b, a
+            shared = len(a.items)
+            pending.extend(zip(a.items, b.items[:shared], strict=True))
+            rest = ListTerm(b.items[shared:], b.tail)
+            if a.tail is None:
+                if rest.items or (rest.tail is not None and not isinstance(
+                        _walk(rest.tail, extended), Var | ListTerm)):
+                    return None
+                if rest.tail is not None:
+                    pending.append((rest.tail, ListTerm(())))
+            else:
+                pending.append((a.tail, rest if rest.items or rest.tail is None else rest.tail))
         elif isinstance(a, Struct) and isinstance(b, Struct):
             if (a.name, len(a.args)) != (b.name, len(b.args)):
                 return None
@@ -110,7 +128,8 @@ def is_ground(term: Term) -> bool:
     if isinstance(term, Var):
         return False
     if isinstance(term, ListTerm):
-        return all(is_ground(item) for item in term.items)
+        return all(is_ground(item) for item in term.items) and (
+            term.tail is None or is_ground(term.tail))
     if isinstance(term, Struct):
         return all(is_ground(arg) for arg in term.args)
     return True
@@ -134,7 +153,9 @@ def format_term(term: Term) -> str:
     if isinstance(term, Int):
         return str(term.value)
     if isinstance(term, ListTerm):
-        return "[" + ",".join(format_term(item) for item in term.items) + "]"
+        items = ",".join(format_term(item) for item in term.items)
+        tail = "" if term.tail is None else "|" + format_term(term.tail)
+        return "[" + items + tail + "]"
     return f"{term.name}(" + ",".join(format_term(arg) for arg in term.args) + ")"
 
 
