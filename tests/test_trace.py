@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from boards import board
@@ -14,6 +16,7 @@ from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.commands.toplevel.repl import Session
 from logic.positions import all_positions
 from logic.state import to_prolog
+from logic.terms import SV
 from logic.tools.trace import Tracer
 
 # o to move, two blanks: o6 lets x take 8 for a draw, o8 wins at once.
@@ -145,3 +148,78 @@ def test_the_top_level_traces_the_next_goal_only():
     tracer.max_value(TWO_LEFT, "o")
     answer = "SV = sv([x,o,x,x,o,-,o,o,x],1)."
     assert lines == ["% the next goal is traced", *tracer.text(), answer, answer]
+
+
+def test_a_pydatalog_engines_proof_is_the_lab_recursion_with_its_own_answers():
+    from logic.engines import make_engine
+
+    for state, player in [(TWO_LEFT, "o"), ("xoxxo-o--", "x"), ("x-o-x-o--", "x")]:
+        lab, logic = Tracer(), Tracer(engine=make_engine("logic"))
+        assert lab.minimax_decision(state, player) == logic.minimax_decision(state, player)
+        assert list(lab.text()) == list(logic.text())
+
+
+def test_an_answer_its_calls_do_not_justify_is_pointed_out():
+    class OffByOne:
+        """The reference's answers, but max_value keeps the last successor."""
+
+        def max_value(self, state, player):
+            return SV(reference.successor(state, player)[-1], 0)
+
+        def min_value(self, state, player):
+            return reference.min_value(state, player)
+
+    tracer = Tracer(engine=OffByOne())
+    tracer.max_value(TWO_LEFT, "o")
+    notes = [str(line) for line in tracer.lines if line.port == "Note"]
+    wins = to_prolog(reference.max_value(TWO_LEFT, "o").state)
+    assert notes == [f" Note: (1) the engine answers sv({wins}, 0); the calls above justify "
+                     f"sv({wins}, 1)"]
+
+
+_SWI = re.compile(r"^ T \[\d+\] (Call|Exit|Fail): (\w+)\((\[[^]]*\]), (\w)")
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is not installed")
+@pytest.mark.parametrize("engine", ["prolog", "prolog-tabled"])
+def test_swi_prologs_own_tracer_walks_the_same_calls(capsys, engine):
+    assert main(["trace", "xoxxo-o--", "x", "--engine", engine, "--max-calls", "1000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    swi = [_SWI.match(line).groups() for line in out[:-1]]
+    swi = [(port, name, state.replace(" ", ""), player) for port, name, state, player in swi]
+    ours = Tracer(max_calls=10**6)
+    ours.minimax_decision("xoxxo-o--", "x")
+    mine = [(line.port, *_LINE.match(str(line)).group(4, 5)) for line in ours.lines]
+    mine = [(port, name, args.split(", ")[0], args.split(", ")[1]) for port, name, args in mine
+            if name != "minimax_decision"]
+    if engine == "prolog":
+        assert swi == mine
+    else:  # tabled: each state's value is worked out once, then looked up
+        assert swi[0] == mine[0] and set(swi) <= set(mine)
+    assert out[-1] == "Action = [x,8], Value = 0."
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is not installed")
+def test_a_students_program_is_traced_contained(capsys):
+    submission = Path(__file__).parent / "submissions" / "lab_style.pl"
+    assert main(["trace", "xoxxo-o--", "x", "--engine", "prolog", "--program", str(submission),
+                 "--max-calls", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == "% the trace stopped after 2 calls; --max-calls N shows more"
+    assert sum(" Call: " in line for line in out) == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--program", "x.pl"], "add --engine prolog"),
+        (["--engine", "prolog", "--mode", "lose"], "plays the lab's objective only"),
+        (["--engine", "prolog", "--plies", "2"], "bounded by --max-calls only"),
+        (["--engine", "prolog", "--program", "no-such.pl"], "no file or folder 'no-such.pl'"),
+        (["--engine", "nope"], "unknown engine 'nope'"),
+    ],
+)
+def test_bad_engine_options_are_one_line_and_status_2(capsys, argv, message):
+    assert main(["trace", "xoxxo-o--", "x", *argv]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -1,5 +1,7 @@
 """`minimax-lab trace STATE PLAYER`: the lab's recursion below a position, call by call, as
-SWI-Prolog's tracer prints it (`logic/tools/trace.py`)."""
+SWI-Prolog's tracer prints it: the reference's (`logic/tools/trace.py`), a pyDatalog
+program's proof reconstructed from its answers, or SWI-Prolog's own tracer on the lab's
+Prolog or a student's program (`logic/tools/prolog_trace.py`)."""
 
 from __future__ import annotations
 
@@ -8,22 +10,34 @@ import argparse
 from logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
+    UsageError,
     add_objective_options,
     add_position_arguments,
+    add_program_argument,
     objective_from,
 )
 from logic.commands.options import drawn_plies, node_limit
+from logic.engines import engine_class, make_engine
+from logic.engines.harness import ProgramError
+from logic.objective import Objective
+from logic.quote import escaped
 from logic.state import (
     GAME,
+    Player,
+    State,
     check_legal,
     check_turn,
     is_terminal,
     parse_player,
     parse_state,
 )
+from logic.tools.prolog_trace import PrologTraceError, trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 
 GOALS = ("minimax_decision", "max_value", "min_value")
+LAB_RECURSION = ("reference", "alphabeta")
+"""Engines whose answers are the reference's: the lab's recursion is traced as it is."""
+PROLOG = ("prolog", "prolog-tabled")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -42,6 +56,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="show calls at most N levels deep (default: all)")
     parser.add_argument("--max-calls", type=node_limit, default=MAX_CALLS, metavar="N",
                         help=f"show at most N calls, then only count them (default: {MAX_CALLS})")
+    parser.add_argument("--engine", default="reference",
+                        help="whose recursion: reference (default), logic or logic-plain (the "
+                        "engine's own answers, each justified by the calls below it), prolog or "
+                        "prolog-tabled (SWI-Prolog's own tracer)")
+    add_program_argument(parser)
     add_objective_options(parser)
     parser.set_defaults(run=run)
 
@@ -52,15 +71,42 @@ def run(args: argparse.Namespace) -> int:
     check_legal(state)
     if not is_terminal(state):  # in min_value it is the agent's adversary who moves
         check_turn(state, player if args.goal != "min_value" else GAME.other_player(player))
-    tracer = Tracer(objective_from(args), args.plies, args.max_calls)
-    if args.goal == "minimax_decision":
-        answer = tracer.minimax_decision(state, player)
+    objective = objective_from(args)
+    if args.program is not None and args.engine != "prolog":
+        raise UsageError("--program FILE is a student's Prolog program: add --engine prolog")
+    if not engine_class(args.engine).plays(objective):
+        raise UsageError(f"the {args.engine} engine plays the lab's objective only (mode win, "
+                         f"scoring lab), not {objective}")
+    if args.engine in PROLOG:
+        answer = _prolog(args, state, player, objective)
     else:
+        engine = None if args.engine in LAB_RECURSION else make_engine(args.engine, objective)
+        tracer = Tracer(objective, args.plies, args.max_calls, engine)
         answer = getattr(tracer, args.goal)(state, player)
-    for line in tracer.text():
-        print(line)
+        for line in tracer.text():
+            print(line)
     if answer is None:
         print("false.")
         return EXIT_FALSE
     print(answer if args.goal == "minimax_decision" else f"SV = {answer}.")
     return EXIT_OK
+
+
+def _prolog(args: argparse.Namespace, state: State, player: Player, objective: Objective):
+    """SWI-Prolog's tracer on the lab's program or the student's, then the engine's answer."""
+    if args.plies is not None:
+        raise UsageError("--plies: SWI-Prolog's tracer is bounded by --max-calls only")
+    try:
+        if args.program is not None:
+            traced = trace_program(args.program, args.goal, state, player, args.max_calls)
+        else:
+            traced = trace_lab(args.goal, state, player, args.engine == "prolog-tabled",
+                               args.max_calls)
+    except (PrologTraceError, ProgramError) as error:
+        raise UsageError(str(error)) from None
+    for line in traced.lines:
+        print(escaped(line))
+    if traced.stopped:
+        print(f"% the trace stopped {traced.stopped}")
+    with make_engine(args.engine, objective, args.program) as engine:
+        return getattr(engine, args.goal)(state, player)

@@ -4,7 +4,10 @@ as SWI-Prolog's tracer prints it (`Call:`, `Exit:`, `Fail:`, with the call depth
 The tracer follows the lab's clauses (docs/lab.md) call by call, asking the reference
 (`logic/reference.py`) only for what the lab does not recurse on: `successor`, the values of
 finished games, `find_max_sv`/`find_min_sv` and `get_action`. Its answers are the
-reference's, which the tests check. A trace is bounded: calls deeper than `plies` levels below
+reference's, which the tests check. Given an engine (the pyDatalog programs), the tracer
+reconstructs that engine's proof instead: each `max_value` and `min_value` exits with the
+engine's own answer, below it the calls whose answers justify it, and a line says so where
+they do not. A trace is bounded: calls deeper than `plies` levels below
 the first are made but not shown, and after `max_calls` calls shown the rest are only counted.
 """
 
@@ -14,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from logic import reference
+from logic.engines import Engine
 from logic.objective import LAB, Objective
 from logic.state import Player, State, marks_made, to_prolog
 from logic.terms import SV, Decision
@@ -38,8 +42,9 @@ class Tracer:
     """A traced run of the lab's recursion from one goal; `lines` holds what is shown."""
 
     def __init__(self, objective: Objective = LAB, plies: int | None = None,
-                 max_calls: int = MAX_CALLS) -> None:
+                 max_calls: int = MAX_CALLS, engine: Engine | None = None) -> None:
         self.objective = objective
+        self.engine = engine
         self.plies = plies
         self.max_calls = max_calls
         self.lines: list[Port] = []
@@ -80,6 +85,14 @@ class Tracer:
                 svs = [SV(next_state, below(next_state, player, depth + 1).value)
                        for next_state in reference.successor(state, mover)]
                 answer = (reference.find_max_sv if maximising else reference.find_min_sv)(svs)
+                if self.engine is not None:
+                    justified = answer
+                    answer = getattr(self.engine, name)(state, player)
+                    if answer != justified and exit_goal.shown:
+                        self.lines.append(Port("Note", depth, (
+                            f"the engine answers sv({to_prolog(answer.state)}, "
+                            f"{answer.value}); the calls above justify "
+                            f"sv({to_prolog(justified.state)}, {justified.value})")))
             exit_goal.set(f"{head}sv({to_prolog(answer.state)}, {answer.value}))")
             return answer
 
