@@ -41,6 +41,8 @@ from logic.tools.explain import draw_move_values
 from logic.tools.trace import Tracer
 
 TRACED = ("max_value", "min_value", "minimax_decision")
+RECONSTRUCTED = ("logic", "logic-plain")
+"""Engines whose trace is their own proof, rebuilt from their answers (logic/tools/trace.py)."""
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
@@ -238,13 +240,15 @@ class Session:
             return
         state = read_state(goal.args[0], goal.name, "State")
         player = read_player(goal.args[1])
-        tracer = Tracer(self.engine.objective)
+        own = self.engine_name in RECONSTRUCTED
+        tracer = Tracer(self.engine.objective, engine=self.engine if own else None)
         getattr(tracer, goal.name)(state, player)
         for line in tracer.text():
             self.write(line)
-        if self.engine_name not in ("reference", "alphabeta"):
+        if not own and self.engine_name not in ("reference", "alphabeta"):
             self.write(f"% the trace follows the lab's recursion in the reference; the "
-                       f"answers below are the {self.engine_name} engine's")
+                       f"answers below are the {self.engine_name} engine's (minimax-lab trace "
+                       "--engine prolog shows SWI-Prolog's own tracer)")
 
     @staticmethod
     def needs(argument: str, usage: str) -> str:
