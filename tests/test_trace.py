@@ -150,11 +150,12 @@ def test_the_top_level_traces_the_next_goal_only():
     assert lines == ["% the next goal is traced", *tracer.text(), answer, answer]
 
 
-def test_a_pydatalog_engines_proof_is_the_lab_recursion_with_its_own_answers():
+@pytest.mark.parametrize("name", ["logic", "logic-plain"])
+def test_a_pydatalog_engines_proof_is_the_lab_recursion_with_its_own_answers(name):
     from logic.engines import make_engine
 
     for state, player in [(TWO_LEFT, "o"), ("xoxxo-o--", "x"), ("x-o-x-o--", "x")]:
-        lab, logic = Tracer(), Tracer(engine=make_engine("logic"))
+        lab, logic = Tracer(), Tracer(engine=make_engine(name))
         assert lab.minimax_decision(state, player) == logic.minimax_decision(state, player)
         assert list(lab.text()) == list(logic.text())
 
