@@ -91,7 +91,7 @@ class Truth:
         `--ties any` another optimal move agrees (`breaks_only_the_tie_rule` tells it)."""
         expected = self.decision(answer.position)
         graded = self.policy.values == "all"
-        if answer.cell == expected.action.position and (
+        if answer.cell == expected.action.cell and (
                 not graded or answer.value == expected.value):
             return None
         values = self.move_values(answer.position)
@@ -112,14 +112,14 @@ class Truth:
             return None
         else:
             category = OTHER_OPTIMAL
-            why = f"optimal too, but the lowest optimal cell is {expected.action.position}"
+            why = f"optimal too, but the lowest optimal cell is {expected.action.cell}"
         return Finding(
             category, answer.position, f"{said}; {why}", answer.line, answer, expected, values
         )
 
     def breaks_only_the_tie_rule(self, answer: Answer) -> bool:
         """True for an agreeing answer that is not the lowest optimal cell (`--ties any`)."""
-        return answer.cell != self.decision(answer.position).action.position
+        return answer.cell != self.decision(answer.position).action.cell
 
 
 @dataclass
@@ -199,7 +199,7 @@ def grade_decisions(
 ) -> Grade:
     """Grade an engine's decisions (positions without one are missing)."""
     answers = (
-        Answer(position, decisions[position].action.position, decisions[position].value)
+        Answer(position, decisions[position].action.cell, decisions[position].value)
         for position in positions
         if position in decisions
     )
@@ -211,7 +211,7 @@ def grade_table(
 ) -> Grade:
     """Grade a table's rows; its unreadable lines are unparsable rows."""
     answers = [
-        Answer((row.state, row.player), row.position, row.value, row.line) for row in table.rows
+        Answer((row.state, row.player), row.cell, row.value, row.line) for row in table.rows
     ]
     unparsable = [Finding(UNPARSABLE, None, f"{bad.reason}: {quoted(bad.text)}", bad.line)
                   for bad in table.bad]

@@ -80,7 +80,7 @@ def drawn(finding: Finding, line_label: str = "line") -> str:
         f"  reference: {expected.action} value {expected.value}",
         f"  the value of every move for {player}, the reference's decision in brackets:",
     ]
-    board = draw_move_values(state, finding.move_values or {}, expected.action.position)
+    board = draw_move_values(state, finding.move_values or {}, expected.action.cell)
     lines += ["    " + row for row in board.splitlines()]
     return "\n".join(lines)
 
@@ -150,7 +150,7 @@ def _json_finding(finding: Finding) -> dict[str, Any]:
         data["answer"] = {"position": finding.answer.cell, "value": finding.answer.value}
     if finding.expected is not None:
         data["expected"] = {
-            "position": finding.expected.action.position,
+            "position": finding.expected.action.cell,
             "value": finding.expected.value,
         }
     if finding.move_values is not None:

@@ -53,7 +53,7 @@ class Row:
     line: int
     state: State
     player: Player
-    position: int
+    cell: int
     value: int | None
 
 
@@ -173,8 +173,8 @@ def parse_row(text: str) -> tuple[State, Player, int, int | Fraction | None]:
         player = parse_player(player_text.lower())
     except StateError as error:
         raise RowError(str(error)) from None
-    position = _parse_position(position_text, player)
-    return state, player, position, _parse_value(value_text) if value_text else None
+    cell = _parse_cell(position_text, player)
+    return state, player, cell, _parse_value(value_text) if value_text else None
 
 
 def _parse_value(text: str) -> int | Fraction:
@@ -194,7 +194,7 @@ def _parse_value(text: str) -> int | Fraction:
     return Fraction(int(numerator), int(denominator))
 
 
-def _parse_position(text: str, player: Player) -> int:
+def _parse_cell(text: str, player: Player) -> int:
     action = _ACTION.fullmatch(text.lower())
     if action is not None:
         if action.group("player") != player:

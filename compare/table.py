@@ -23,4 +23,4 @@ def write_table(decisions: Mapping[Turn, Decision], out: TextIO) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     for (state, player), decision in sorted(decisions.items()):
-        writer.writerow((state, player, decision.action.position, decision.value))
+        writer.writerow((state, player, decision.action.cell, decision.value))

@@ -5,8 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from logic import reference
-from logic.engines import Turn
-from logic.state import EMPTY, PLAYERS, State, canonical, is_terminal, players_to_move
+from logic.state import EMPTY, PLAYERS, State, Turn, canonical, is_terminal, players_to_move
 
 
 def reachable_states(first: str) -> set[State]:

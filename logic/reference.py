@@ -11,7 +11,7 @@ from functools import cache
 
 from facts import load_game
 from logic.objective import LAB, Objective
-from logic.state import State
+from logic.state import State, mark, marks_made
 from logic.terms import SV, Action, Decision
 
 GAME = load_game()
@@ -26,9 +26,9 @@ def other_player(player: str) -> str:
 
 # --- successor (list_replace) -------------------------------------------------------------
 # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
-def list_replace(state: State, position: int, player: str) -> State:
-    """The lab's `list_replace(-, Player, State, Next)` at one blank cell, `position`."""
-    return State(state[: position - 1] + player + state[position:])
+def list_replace(state: State, cell: int, player: str) -> State:
+    """The lab's `list_replace(-, Player, State, Next)` at one blank cell."""
+    return mark(state, cell, player)
 
 
 def moves(state: State, player: str) -> list[tuple[int, State]]:
@@ -73,21 +73,7 @@ def utility(state: State, player: str, objective: Objective = LAB) -> int | None
     value = terminal_state(state, player)
     if value is None:
         return None
-    return objective.utility(value, len(state) - state.count(GAME.blank))
-
-
-# --- class values (symmetry) --------------------------------------------------------------
-# class_min(N, P, V): the value of min_value(N, P, sv(_, V)). The rules read it off N's class
-# under the symmetries of the facts, solved once per session; the reference asks min_value of
-# N itself, and its memo plays the part of the solved classes.
-def class_min(state: State, player: str, objective: Objective = LAB) -> int:
-    """The value of `min_value(state, player, sv(_, V))`."""
-    return min_value(state, player, objective).value
-
-
-def class_max(state: State, player: str, objective: Objective = LAB) -> int:
-    """The value of `max_value(state, player, sv(_, V))`."""
-    return max_value(state, player, objective).value
+    return objective.utility(value, marks_made(state))
 
 
 # --- max_value and min_value (find_max_sv, find_min_sv) -----------------------------------
@@ -111,7 +97,7 @@ def max_value(state: State, player: str, objective: Objective = LAB) -> SV:
     value = utility(state, player, objective)
     if value is not None:
         return SV(state, value)
-    return find_max_sv([SV(next_state, class_min(next_state, player, objective))
+    return find_max_sv([SV(next_state, min_value(next_state, player, objective).value)
                         for next_state in successor(state, player)])
 
 
@@ -125,7 +111,7 @@ def min_value(state: State, player: str, objective: Objective = LAB) -> SV:
     value = utility(state, player, objective)
     if value is not None:
         return SV(state, value)
-    return find_min_sv([SV(next_state, class_max(next_state, player, objective))
+    return find_min_sv([SV(next_state, max_value(next_state, player, objective).value)
                         for next_state in successor(state, other_player(player))])
 
 
@@ -144,8 +130,7 @@ def minimax_decision(
     action = get_action(state, best.state)
     if action is None:
         return None
-    marks = len(state) - state.count(GAME.blank)
-    return Decision(action, objective.reported(best.value, marks))
+    return Decision(action, objective.reported(best.value, marks_made(state)))
 
 
 # --- get_action ---------------------------------------------------------------------------
@@ -155,5 +140,5 @@ def get_action(from_state: State, to_state: State) -> Action | None:
     changed = [cell for cell in GAME.cells if from_state[cell - 1] != to_state[cell - 1]]
     if len(changed) != 1 or from_state[changed[0] - 1] != GAME.blank:
         return None
-    position = changed[0]
-    return Action(to_state[position - 1], position)
+    cell = changed[0]
+    return Action(to_state[cell - 1], cell)

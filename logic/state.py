@@ -26,6 +26,10 @@ State = NewType("State", str)
 Player = str
 """`x` or `o`."""
 
+Turn = tuple[State, Player]
+"""A position: a state and the player to move in it (the lab's own Position is a cell, which
+this project calls a cell: see `logic.terms.Action`)."""
+
 EMPTY = State(BLANK * SIZE)
 _IMAGES = tuple(runs(cells) for cells in GAME.symmetries.values())
 _LINES = tuple((a - 1, b - 1, c - 1) for a, b, c in GAME.lines)

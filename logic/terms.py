@@ -9,13 +9,13 @@ from logic.state import Player, State, to_prolog
 
 @dataclass(frozen=True, order=True)
 class Action:
-    """The lab's action `[Player, Position]`: Player marks cell Position (1..9)."""
+    """The lab's action `[Player, Position]`: Player marks the cell Position (1..9), `cell` here."""
 
     player: Player
-    position: int
+    cell: int
 
     def __str__(self) -> str:
-        return f"[{self.player},{self.position}]"
+        return f"[{self.player},{self.cell}]"
 
 
 @dataclass(frozen=True)

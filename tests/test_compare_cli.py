@@ -276,8 +276,8 @@ def test_ties_any_agrees_with_another_optimal_move_and_counts_it(capsys, table_f
     state, player = "xo-------", "x"
     lowest = engine.minimax_decision(state, player)
     other = next(cell for cell, value in engine.move_values(state, player).items()
-                 if value == lowest.value and cell != lowest.action.position)
-    row = f"{state},{player},{lowest.action.position},{lowest.value}"
+                 if value == lowest.value and cell != lowest.action.cell)
+    row = f"{state},{player},{lowest.action.cell},{lowest.value}"
     path = table_file(lambda text: text.replace(
         row, f"{state},{player},{other},{lowest.value}"))
     assert main(["compare", "--against", path]) == 1

@@ -46,7 +46,7 @@ engine = make_engine("reference")
 def answer(line):
     state, player = line.split()
     decision = engine.minimax_decision(state, player)
-    return f"{{state}},{{player}},{{decision.action.position}},{{decision.value}}"
+    return f"{{state}},{{player}},{{decision.action.cell}},{{decision.value}}"
 """
 
 SCRIPTS = {
@@ -363,7 +363,7 @@ def test_an_interrupt_kills_the_commands_process_group_at_once(tmp_path, signum,
 
 
 ROWS = [
-    f"{state},{player},{decision.action.position},{decision.value}".encode()
+    f"{state},{player},{decision.action.cell},{decision.value}".encode()
     for state, player in POSITIONS[:3]
     for decision in [make_engine("reference").minimax_decision(state, player)]
 ]

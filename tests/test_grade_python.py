@@ -223,7 +223,7 @@ def test_under_ties_any_and_values_none_the_truth_accepts_any_optimal_move():
     lowest = truth.decision(position)
     optimal = [cell for cell, value in truth.move_values(position).items()
                if value == lowest.value]
-    other = next(cell for cell in optimal if cell != lowest.action.position)
+    other = next(cell for cell in optimal if cell != lowest.action.cell)
     assert truth.grade(Answer(position, other, lowest.value)).category == "other optimal move"
     relaxed = Truth(LAB, Policy("any", "none"))
     assert relaxed.grade(Answer(position, other, None)) is None

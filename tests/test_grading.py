@@ -167,7 +167,7 @@ def test_the_details_say_what_was_answered_and_what_it_is_worth(truth):
     }
     other = truth.grade(Answer(("-x--o----", "o"), 3, 1))
     assert other.detail == "answered [o,3] value 1; optimal too, but the lowest optimal cell is 1"
-    assert other.expected.action.position == 1
+    assert other.expected.action.cell == 1
     assert other.move_values == reference_values(LAB, "-x--o----", "o")
 
 
@@ -202,7 +202,7 @@ def test_depth_scoring_tells_a_quick_win_from_a_slow_one():
     assert lab.grade(Answer(position, 1, 1)) is None
     slow = depth.grade(Answer(position, 1, depth.move_values(position)[1]))
     assert slow.category == SUBOPTIMAL
-    assert depth.decision(position).action.position == 3
+    assert depth.decision(position).action.cell == 3
 
 
 def test_an_engines_decisions_graded_with_a_missing_position(truth):

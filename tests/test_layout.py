@@ -73,3 +73,22 @@ def test_the_registry_loads_no_engine_until_it_is_named():
     )
     loaded = probe.stdout.strip()
     assert "pyDatalog" not in loaded and "datalog" not in loaded and "prolog" not in loaded
+
+
+def sections(path: Path) -> list[str]:
+    """The section headers of a module of the lab, `# --- name ---`, in order."""
+    return [line.strip().strip("#- ") for line in path.read_text("utf-8").splitlines()
+            if line.strip().startswith("# --- ")]
+
+
+def test_the_plain_rules_and_the_reference_read_alike():
+    """Both state the lab section by section, in the same order, each predicate under its
+    Prolog clause: a reader can hold one beside the other."""
+    rules, reference = ROOT / "logic" / "rules.py", ROOT / "logic" / "reference.py"
+    assert sections(rules) == sections(reference)
+    assert sections(rules)[0].startswith("Game facts") and sections(rules)[-1] == "get_action"
+    for path in (rules, reference):
+        text = path.read_text("utf-8")
+        for predicate in ("successor", "terminal_state", "max_value", "min_value",
+                          "minimax_decision", "get_action"):
+            assert f"# {predicate}(" in text, (path.name, predicate)

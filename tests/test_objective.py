@@ -67,7 +67,7 @@ def test_the_lose_agent_does_not_complete_its_own_line(engines, objective):
     state, player, winning_cell, _ = TACTICS["x completes the top row"]
     decision = decide(engines[objective], state, player)
     assert decision is not None
-    assert decision.action.position != winning_cell
+    assert decision.action.cell != winning_cell
 
 
 @pytest.mark.parametrize("objective", [LOSE_LAB, LOSE_DEPTH])

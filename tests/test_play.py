@@ -108,7 +108,7 @@ def results_against_every_human(engine, human: str, first: str) -> set[str]:
         if to_move == human:
             cells = [cell for cell in range(1, 10) if state[cell - 1] == "-"]
         else:
-            cells = [engine.minimax_decision(state, to_move).action.position]
+            cells = [engine.minimax_decision(state, to_move).action.cell]
         return frozenset().union(*(results(mark(state, cell, to_move), other) for cell in cells))
 
     return set(results(EMPTY, first))

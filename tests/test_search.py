@@ -81,14 +81,14 @@ def test_plain_alphabeta_decides_as_the_lab_on_every_position(positions, objecti
         decision = reference_table[state, player]
         marks = len(state) - state.count(BLANK)
         assert (cell, reported(objective, value, marks), bound) == (
-            decision.action.position, decision.value, Bound.EXACT), (state, player)
+            decision.action.cell, decision.value, Bound.EXACT), (state, player)
 
 
 def test_the_alphabeta_engine_writes_the_reference_table(positions, objective, reference_table):
     assert SearchEngine(objective, "alphabeta").decisions(positions) == reference_table
 
 
-@pytest.mark.parametrize("search", ["minimax", "alphabeta"])
+@pytest.mark.parametrize("search", ["memo", "alphabeta"])
 def test_a_depth_covering_the_game_equals_full_search(positions, objective, reference_table,
                                                       search):
     by_blanks = defaultdict(list)
@@ -100,14 +100,23 @@ def test_a_depth_covering_the_game_equals_full_search(positions, objective, refe
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
-@pytest.mark.parametrize("search", ["minimax", "alphabeta"])
+@pytest.mark.parametrize("search", ["minimax", "memo", "alphabeta"])
 def test_depth_limited_engines_agree_with_plain_depth_limited_minimax(positions, search, depth):
     objective = Objective("lose", "depth") if depth == 2 else Objective()
     engine = SearchEngine(objective, search, depth)
     for state, player in positions[::7]:
         value, cell, _ = Search(player, objective, depth).minimax(state, player)
         assert engine.max_value(state, player).value == value
-        assert engine.minimax_decision(state, player).action.position == cell
+        assert engine.minimax_decision(state, player).action.cell == cell
+
+
+def test_plain_minimax_decides_as_the_lab_where_the_game_is_short(positions, objective,
+                                                                  reference_table):
+    """`--search minimax` is minimax as the lab writes it, every node searched each time."""
+    short = [(state, player) for state, player in positions if state.count(BLANK) <= 5]
+    engine = SearchEngine(objective, "minimax")
+    assert engine.decisions(short[::3]) == {turn: reference_table[turn] for turn in short[::3]}
+    assert engine._tables == {"x": {}, "o": {}}
 
 
 def test_depth_one_sees_only_open_lines():
@@ -115,7 +124,7 @@ def test_depth_one_sees_only_open_lines():
     # o5 leaves x only 7-8-9 and 3-6-9 (2), every other cell leaves x 4 or 3: o5, 5-2 = 3 of 9.
     state, player, position, value = LAB_CASES["lab: o takes cell 4 and wins"]
     decision = SearchEngine(Objective(), "alphabeta", 1).minimax_decision(state, player)
-    assert (decision.action.position, decision.value) == (5, Fraction(1, 3))
+    assert (decision.action.cell, decision.value) == (5, Fraction(1, 3))
     assert (position, value) == (4, 1)
 
 
@@ -187,6 +196,7 @@ def test_the_engine_answers_every_predicate_as_the_reference(positions, objectiv
 def test_engine_names_and_bad_settings():
     assert SearchEngine(search="alphabeta").name == "reference-alphabeta"
     assert SearchEngine(search="minimax", depth=3).name == "reference-minimax-depth3"
+    assert SearchEngine(search="memo").name == "reference-memo"
     with pytest.raises(EngineError, match="unknown search 'beta'"):
         SearchEngine(search="beta")
     for depth in (0, -1, 2.5, True):

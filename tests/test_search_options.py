@@ -28,6 +28,10 @@ def test_decide_with_alphabeta_and_with_a_depth(capsys):
                "--search", "alphabeta") == (EXIT_OK, "Action = [o,4], Value = 1.\n", "")
     assert run(capsys, "decide", "o-x------", "o", "--engine", "reference",
                "--depth", "1") == (EXIT_OK, "Action = [o,5], Value = 1/3.\n", "")
+    lab = run(capsys, "decide", "x-o-x----", "o", "--engine", "reference")
+    for search in ("minimax", "memo"):
+        assert run(capsys, "decide", "x-o-x----", "o", "--engine", "reference",
+                   "--search", search) == lab
 
 
 @pytest.mark.parametrize(

@@ -142,7 +142,7 @@ def test_a_file_that_cannot_be_read_is_a_source_error(tmp_path, name, message):
 
 
 def _rows(table):
-    return [(row.line, row.state, row.player, row.position, row.value) for row in table.rows]
+    return [(row.line, row.state, row.player, row.cell, row.value) for row in table.rows]
 
 
 def test_a_depth_limited_search_writes_fractions_and_they_are_read():

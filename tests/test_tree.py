@@ -97,9 +97,9 @@ def test_the_chosen_line_is_highlighted(capsys, tmp_path):
     line = principal_variation(ReferenceEngine(), DRAW, "x")
     names, name = [], "n"
     for action, _ in line:
-        name = f"{name}{action.position}" if name == "n" else f"{name}_{action.position}"
+        name = f"{name}{action.cell}" if name == "n" else f"{name}_{action.cell}"
         names.append(name)
-    assert [action.position for action, _ in line] == [5, 9, 7, 3]
+    assert [action.cell for action, _ in line] == [5, 9, 7, 3]
     highlighted = [group_id.removeprefix("pv-edge-") for group_id in read_svg(out)
                    if group_id.startswith("pv-edge-")]
     assert highlighted == names

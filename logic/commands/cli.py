@@ -144,9 +144,9 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
     parser.add_argument(
         "--search",
         choices=SEARCHES,
-        default="minimax",
-        help="how the reference engine searches: minimax (the lab's) or alphabeta, which "
-        "prunes and decides the same (default: minimax)",
+        help="answer by a search of the reference engine: minimax (plain, every node each "
+        "time), memo (minimax that remembers each state's value) or alphabeta (prunes); all "
+        "decide as the lab does (default: the engine's own answers)",
     )
     parser.add_argument(
         "--depth",
@@ -164,18 +164,18 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
 def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the options name, playing for the objective they name.
 
-    `--search alphabeta` or `--depth` ask for the reference engine's searches
-    (`logic.engines.search`).
+    `--search` or `--depth` ask for one of the reference engine's searches
+    (`logic.engines.search`); `--depth` alone searches with memo.
     """
     objective = objective_from(args)
-    search, depth = getattr(args, "search", "minimax"), getattr(args, "depth", None)
-    if search == "minimax" and depth is None:
+    search, depth = getattr(args, "search", None), getattr(args, "depth", None)
+    if search is None and depth is None:
         return make_engine(args.engine, objective, getattr(args, "program", None))
     if args.engine != "reference":
-        asked = [f"--search {search}"] * (search != "minimax") + [f"--depth {depth}"] * bool(depth)
+        asked = [f"--search {search}"] * bool(search) + [f"--depth {depth}"] * bool(depth)
         raise UsageError(f"{' '.join(asked)}: only the reference engine searches that way; "
                          "add --engine reference")
-    return SearchEngine(objective, search, depth)
+    return SearchEngine(objective, search or "memo", depth)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import importlib
 
-from logic.engines.base import Engine, EngineError, Turn
+from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
+from logic.state import Turn
 
 __all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_names", "make_engine"]
 

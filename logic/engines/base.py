@@ -12,12 +12,8 @@ from collections.abc import Iterable
 
 from logic import reference
 from logic.objective import LAB, Objective
-from logic.state import Player, State, marks_made
+from logic.state import Player, State, Turn, marks_made
 from logic.terms import SV, Action, Decision
-
-Turn = tuple[State, Player]
-"""A turn: a state and the player to move in it (a *position* in the docs; the lab's own
-Position is a cell, see `Action`)."""
 
 
 class EngineError(ValueError):

@@ -11,9 +11,10 @@ from types import ModuleType
 
 from logic import rules
 from logic.engines import database, fast_rules
-from logic.engines.base import Engine, Turn
+from logic.engines.base import Engine
 from logic.objective import LAB, Objective
-from logic.state import Player, State, canonical, marks_made
+from logic.positions import symmetry_classes
+from logic.state import Player, State, Turn, canonical, marks_made
 from logic.terms import SV, Action, Decision
 
 
@@ -48,8 +49,8 @@ class _DatalogEngine(Engine):
         rows = _ask(self.program.get_action, from_state, to_state, _var(), _var())
         if len(rows) != 1:
             return None
-        ((player, position),) = rows
-        return Action(player, position)
+        ((player, cell),) = rows
+        return Action(player, cell)
 
 
 class PlainLogicEngine(_DatalogEngine):
@@ -71,8 +72,8 @@ class PlainLogicEngine(_DatalogEngine):
         rows = _ask(self.program.minimax_decision, state, player, _var(), _var())
         if not rows:
             return None
-        ((position, utility),) = rows
-        return _decision(self.objective, state, player, position, utility)
+        ((cell, utility),) = rows
+        return _decision(self.objective, state, player, cell, utility)
 
     def decisions(self, positions: Iterable[Turn]) -> dict[Turn, Decision]:
         """All the positions' decisions in one query of the lab's `minimax_decision`."""
@@ -132,8 +133,8 @@ class LogicEngine(_DatalogEngine):
         rows = _ask(self.session.minimax_decision, state, player, _var(), _var())
         if not rows:
             return None
-        ((position, utility),) = rows
-        return self._decision(state, player, position, utility)
+        ((cell, utility),) = rows
+        return self._decision(state, player, cell, utility)
 
     def decisions(
         self, positions: Iterable[Turn], by: str | None = None
@@ -158,8 +159,8 @@ class LogicEngine(_DatalogEngine):
             for state, player in facts:
                 -predicate(state, player)
         return {
-            (State(state), player): self._decision(state, player, position, utility)
-            for state, player, position, utility in rows
+            (State(state), player): self._decision(state, player, cell, utility)
+            for state, player, cell, utility in rows
             if (state, player) in asked
         }
 
@@ -168,14 +169,12 @@ class LogicEngine(_DatalogEngine):
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
-    def _decision(self, state: str, player: Player, position: int, utility: int) -> Decision:
-        return _decision(self.objective, state, player, position, utility)
+    def _decision(self, state: str, player: Player, cell: int, utility: int) -> Decision:
+        return _decision(self.objective, state, player, cell, utility)
 
 
 def _solve(program: fast_rules.Program) -> None:
     """Ask the program for every symmetry class at once; keep the answers as facts."""
-    from logic.positions import symmetry_classes
-
     classes = symmetry_classes()
     for state, player in classes:
         +program.to_solve(state, player)
@@ -193,9 +192,9 @@ def _solve(program: fast_rules.Program) -> None:
 
 
 def _decision(
-    objective: Objective, state: str, player: Player, position: int, utility: int
+    objective: Objective, state: str, player: Player, cell: int, utility: int
 ) -> Decision:
-    return Decision(Action(player, position), objective.reported(utility, marks_made(state)))
+    return Decision(Action(player, cell), objective.reported(utility, marks_made(state)))
 
 
 def _var():

@@ -113,15 +113,15 @@ class PrologEngine(Engine):
         words = self._ask(_query("minimax_decision", state, player))
         if words == ["false"]:
             return None
-        position, value = words
-        return Decision(Action(player, int(position)), int(value))
+        cell, value = words
+        return Decision(Action(player, int(cell)), int(value))
 
     def get_action(self, from_state: State, to_state: State) -> Action | None:
         words = self._ask(_query("get_action", from_state, f"'{to_state}'"))
         if words == ["none"]:
             return None
-        player, position = words
-        return Action(player, int(position))
+        player, cell = words
+        return Action(player, int(cell))
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
         pairs = (word.split(":") for word in self._ask(_query("move_values", state, player)))

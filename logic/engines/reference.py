@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from logic import reference
-from logic.engines.base import Engine, Turn
+from logic.engines.base import Engine
 from logic.objective import Objective
-from logic.state import EMPTY, PLAYERS, Player, State
+from logic.state import EMPTY, PLAYERS, Player, State, Turn
 from logic.terms import SV, Decision
 
 

@@ -1,11 +1,11 @@
-"""The reference engine answered by a search (`logic/tools/search.py`): alpha-beta, or minimax
-to a depth.
+"""The reference engine answered by a search of `logic/tools/search.py`: plain minimax, memoised
+minimax or alpha-beta, to the end of the game or to a depth.
 
-`minimax-lab ... --engine reference --search alphabeta` and `--depth N` choose it. The lab's
+`minimax-lab ... --engine reference --search minimax|memo|alphabeta` and `--depth N` choose it. The lab's
 predicates that involve no search (`successor`, `terminal_state`, `get_action`, ...) are the
 reference's own; `max_value`, `min_value`, `minimax_decision`, `move_values` and `decisions`
-search. Each engine keeps a table per agent across its answers: alpha-beta a transposition
-table of bounds, minimax a memo (plain minimax's values, each node searched once).
+search. Memo and alpha-beta keep a table per agent across the engine's answers (the memo of
+values, a transposition table of bounds); plain minimax searches every node each time.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.state import PLAYERS, Player, State, marks_made
 from logic.terms import SV, Decision
-from logic.tools.search import Search, Value, reported
+from logic.tools.search import KINDS, Search, Value, reported
 
-SEARCHES = ("minimax", "alphabeta")
-_KIND = {"minimax": "memo", "alphabeta": "alphabeta"}
+SEARCHES = KINDS
+"""The searches by name, as `stats` and `tree` name them: minimax, alphabeta, memo."""
 
 
 class SearchEngine(Engine):
-    """An `Engine` whose decisions come from alpha-beta or a depth-limited search.
+    """An `Engine` whose decisions come from one of the searches, to the end or to a depth.
 
     With `depth` None the search goes to the end of the game and the answers are the lab's;
     with a depth it stops that many plies below each position asked (1 or more), and a state
@@ -60,7 +60,7 @@ class SearchEngine(Engine):
         if reference.terminal_state(state, player) is not None:
             return {}
         search = self._searcher(player)
-        method = getattr(search, _KIND[self.search])
+        method = getattr(search, self.search)
         opponent = reference.other_player(player)
         return {
             cell: self._reported(method(next_state, opponent, 1)[0], state)
@@ -69,7 +69,7 @@ class SearchEngine(Engine):
 
     def _sv(self, state: State, player: Player, mover: Player) -> SV:
         """`max_value` (the agent moves) or `min_value` (its adversary moves) at `state`."""
-        value, cell, _ = self._searcher(player).run(_KIND[self.search], state, mover)
+        value, cell, _ = self._searcher(player).run(self.search, state, mover)
         if cell is None:
             return SV(state, value)
         return SV(reference.list_replace(state, cell, mover), value)

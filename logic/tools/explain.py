@@ -85,7 +85,7 @@ def explanation(engine: Engine, state: State, player: str, decision: Decision) -
         f"{player} to move in {state} = {to_prolog(state)}",
         *aim,
         f"The value of each move, from {player}'s side; [v] marks the decision:",
-        draw_move_values(state, engine.move_values(state, player), decision.action.position),
+        draw_move_values(state, engine.move_values(state, player), decision.action.cell),
         str(decision),
         "Principal variation (each side's decision in turn, to the end):",
         draw_line(line),

@@ -121,7 +121,7 @@ def play_game(
         else:
             decision = engine.minimax_decision(state, to_move)
             assert decision is not None, "a game in progress has a decision"
-            move = Move(to_move, decision.action.position, decision.value)
+            move = Move(to_move, decision.action.cell, decision.value)
         on_move(state, move)
         state = mark(state, move.cell, move.player)
         to_move = GAME.other_player(to_move)

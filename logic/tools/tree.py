@@ -63,7 +63,7 @@ class TreeNode:
         """The cell marked between this node and `child`."""
         action = reference.get_action(self.state, child.state)
         assert action is not None
-        return action.position
+        return action.cell
 
 
 @dataclass

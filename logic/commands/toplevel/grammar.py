@@ -184,36 +184,36 @@ def needs_more(text: str) -> bool:
 
 def _tokens(text: str) -> list[Token]:
     tokens = []
-    position = 0
-    while position < len(text):
-        char = text[position]
-        column = position + 1
+    offset = 0
+    while offset < len(text):
+        char = text[offset]
+        column = offset + 1
         if char.isspace():
-            position += 1
+            offset += 1
         elif char == "%":
-            end = text.find("\n", position)
-            position = len(text) if end < 0 else end
-        elif char == "?" and not tokens and text.startswith("?-", position):
-            position += 2
-        elif (operator := next((op for op in _OPERATORS if text.startswith(op, position)),
+            end = text.find("\n", offset)
+            offset = len(text) if end < 0 else end
+        elif char == "?" and not tokens and text.startswith("?-", offset):
+            offset += 2
+        elif (operator := next((op for op in _OPERATORS if text.startswith(op, offset)),
                                None)) is not None:
             tokens.append(Token(operator, operator, column))
-            position += len(operator)
+            offset += len(operator)
         elif char in _PUNCTUATION:
             tokens.append(Token(char, char, column))
-            position += 1
+            offset += 1
         elif char == "'":
-            quoted = _QUOTED.match(text, position)
+            quoted = _QUOTED.match(text, offset)
             if quoted is None:
                 raise GoalSyntaxError("a quoted atom has no closing quote", text, column)
             tokens.append(Token("atom", quoted.group(0), column, Atom(quoted.group(1))))
-            position = quoted.end()
+            offset = quoted.end()
         else:
-            word = _WORD.match(text, position)
+            word = _WORD.match(text, offset)
             if word is None:
                 raise GoalSyntaxError(f"unexpected character {char!r}", text, column)
             tokens.append(_word_token(word.group(0), text, column))
-            position = word.end()
+            offset = word.end()
     tokens.append(Token("end", "", len(text) + 1))
     return tokens
 

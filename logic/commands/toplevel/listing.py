@@ -59,9 +59,9 @@ def python_section(text: str, name: str) -> str:
     lines = text.splitlines()
     starts = [(number, match.group(1)) for number, line in enumerate(lines)
               if (match := _SECTION.match(line))]
-    for position, (number, title) in enumerate(starts):
+    for index, (number, title) in enumerate(starts):
         if re.search(rf"\b{re.escape(name)}\b", title):
-            end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
+            end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
             body = lines[number + 1 : end]
             while body and (not body[-1].strip() or body[-1].strip() == _END_OF_RULES):
                 body.pop()

@@ -220,9 +220,9 @@ def get_action(engine: Engine, args: tuple[Term, ...]) -> Answers:
 def lab_actions(from_state: State, to_state: State) -> Iterator[Action]:
     """Every answer of the lab's `get_action(From, To, Action)`, on backtracking: each cell,
     in order, blank in From and marked in To (the lab compares no other cell)."""
-    for position, (before, after) in enumerate(zip(from_state, to_state, strict=True), 1):
+    for cell, (before, after) in enumerate(zip(from_state, to_state, strict=True), 1):
         if before == BLANK and after != BLANK:
-            yield Action(after, position)
+            yield Action(after, cell)
 
 
 PREDICATES: dict[str, Predicate] = {

@@ -166,7 +166,7 @@ def state_term(state: State) -> ListTerm:
 
 def action_term(action: Action) -> ListTerm:
     """The lab's action `[Player, Position]`."""
-    return ListTerm((Atom(action.player), Int(action.position)))
+    return ListTerm((Atom(action.player), Int(action.cell)))
 
 
 def sv_term(sv: SV) -> Struct:

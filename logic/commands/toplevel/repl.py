@@ -225,7 +225,7 @@ class Session:
         values = self.engine.move_values(state, player)
         decision = self.engine.minimax_decision(state, player)
         assert decision is not None
-        self.write(draw_move_values(state, values, decision.action.position))
+        self.write(draw_move_values(state, values, decision.action.cell))
         self.write(str(decision))
 
     def trace(self, text: str) -> None:
