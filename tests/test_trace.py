@@ -213,7 +213,7 @@ def test_a_students_program_is_traced_contained(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--program", "x.pl"], "add --engine prolog"),
+        (["--program", "x.pl"], "a student's program runs as --engine prolog, not reference"),
         (["--engine", "prolog", "--mode", "lose"], "plays the lab's objective only"),
         (["--engine", "prolog", "--plies", "2"], "bounded by --max-calls only"),
         (["--engine", "prolog", "--program", "no-such.pl"], "no file or folder 'no-such.pl'"),

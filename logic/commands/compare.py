@@ -23,7 +23,14 @@ from logic.commands.cli import (
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import count, listing, seconds
 from logic.commands.policy import add_policy_options, policy_from
-from logic.engines import Engine, Turn, engine_names, forget_reference_values, make_engine
+from logic.engines import (
+    Engine,
+    Turn,
+    engine_class,
+    engine_names,
+    forget_reference_values,
+    make_engine,
+)
 from logic.objective import Objective
 from logic.positions import all_positions
 
@@ -102,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("nothing to compare: give --engines, --against FILE or --command CMD")
     if args.against.count("-") > 1:
         raise UsageError("--against -: standard input can be read only once")
-    engines = [make_engine(name, objective, args.program if name == "prolog" else None)
-               for name in names]
+    engines = [make_engine(name, objective, args.program if engine_class(name).takes_program
+                           else None) for name in names]
     try:
         try:
             tables = [read_table(path) for path in args.against]

@@ -12,8 +12,7 @@ import sys
 
 from logic import interrupts
 from logic.commands.cli import EXIT_OK, PROG, add_engine_options, engine_from
-from logic.engines import Engine, engine_class
-from logic.engines.student import StudentEngine
+from logic.engines import Engine, engine_class_for
 from logic.objective import Objective
 from logic.quote import escaped, say
 from logic.state import GAME, PLAYERS, State, draw_board, result
@@ -89,7 +88,7 @@ def _engine_for_play(args: argparse.Namespace) -> Engine:
     """The engine to play against: depth scoring unless `--scoring` says otherwise, or lab
     scoring for an engine that plays the lab's objective only (the Prolog engines)."""
     if args.scoring is None:
-        named = engine_class(args.engine) if args.program is None else StudentEngine
+        named = engine_class_for(args.engine, args.program)
         args.scoring = "depth" if named.plays(Objective(args.mode, "depth")) else "lab"
     return engine_from(args)
 

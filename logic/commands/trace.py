@@ -17,7 +17,7 @@ from logic.commands.cli import (
     objective_from,
 )
 from logic.commands.options import drawn_plies, node_limit
-from logic.engines import engine_class, make_engine
+from logic.engines import Engine, engine_class_for, make_engine
 from logic.engines.harness import ProgramError
 from logic.objective import Objective
 from logic.quote import escaped
@@ -35,9 +35,6 @@ from logic.tools.prolog_trace import PrologTraceError, trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 
 GOALS = ("minimax_decision", "max_value", "min_value")
-LAB_RECURSION = ("reference", "alphabeta")
-"""Engines whose answers are the reference's: the lab's recursion is traced as it is."""
-PROLOG = ("prolog", "prolog-tabled")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -72,15 +69,14 @@ def run(args: argparse.Namespace) -> int:
     if not is_terminal(state):  # in min_value it is the agent's adversary who moves
         check_turn(state, player if args.goal != "min_value" else GAME.other_player(player))
     objective = objective_from(args)
-    if args.program is not None and args.engine != "prolog":
-        raise UsageError("--program FILE is a student's Prolog program: add --engine prolog")
-    if not engine_class(args.engine).plays(objective):
+    named = engine_class_for(args.engine, args.program)
+    if not named.plays(objective):
         raise UsageError(f"the {args.engine} engine plays the lab's objective only (mode win, "
                          f"scoring lab), not {objective}")
-    if args.engine in PROLOG:
-        answer = _prolog(args, state, player, objective)
+    if named.tracing == "prolog":
+        answer = _prolog(args, state, player, objective, named)
     else:
-        engine = None if args.engine in LAB_RECURSION else make_engine(args.engine, objective)
+        engine = make_engine(args.engine, objective) if named.tracing == "proof" else None
         tracer = Tracer(objective, args.plies, args.max_calls, engine)
         answer = getattr(tracer, args.goal)(state, player)
         for line in tracer.text():
@@ -92,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _prolog(args: argparse.Namespace, state: State, player: Player, objective: Objective):
+def _prolog(args: argparse.Namespace, state: State, player: Player, objective: Objective,
+            named: type[Engine]):
     """SWI-Prolog's tracer on the lab's program or the student's, then the engine's answer."""
     if args.plies is not None:
         raise UsageError("--plies: SWI-Prolog's tracer is bounded by --max-calls only")
@@ -100,8 +97,7 @@ def _prolog(args: argparse.Namespace, state: State, player: Player, objective: O
         if args.program is not None:
             traced = trace_program(args.program, args.goal, state, player, args.max_calls)
         else:
-            traced = trace_lab(args.goal, state, player, args.engine == "prolog-tabled",
-                               args.max_calls)
+            traced = trace_lab(args.goal, state, player, named.lab_file, args.max_calls)
     except (PrologTraceError, ProgramError) as error:
         raise UsageError(str(error)) from None
     for line in traced.lines:

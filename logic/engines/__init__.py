@@ -12,7 +12,8 @@ from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.state import Turn
 
-__all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_names", "make_engine"]
+__all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_class", "engine_class_for",
+           "engine_names", "make_engine"]
 
 ENGINES: dict[str, str | type[Engine]] = {
     "logic": "logic.engines.datalog:LogicEngine",
@@ -44,17 +45,26 @@ def engine_class(name: str) -> type[Engine]:
     return entry
 
 
-def make_engine(name: str, objective: Objective = LAB, program: str | None = None) -> Engine:
-    """The engine called `name`, ready to answer for `objective`; with `program`, the `prolog`
-    engine runs that student's program (`logic.engines.student`) instead of the lab's."""
-    if program is not None:
-        if name != "prolog":
-            raise EngineError(f"--program {program}: a student's program runs as --engine "
-                              f"prolog, not {name}")
-        from logic.engines.student import StudentEngine
+def engine_class_for(name: str, program: str | None = None) -> type[Engine]:
+    """The class that answers for `--engine name --program program`: with a program, the
+    student's engine (`logic.engines.student`), if the engine named takes one."""
+    named = engine_class(name)
+    if program is None:
+        return named
+    if not named.takes_program:
+        takers = [other for other in ENGINES if engine_class(other).takes_program]
+        raise EngineError(f"--program {program}: a student's program runs as --engine "
+                          f"{' or '.join(takers)}, not {name}")
+    from logic.engines.student import StudentEngine
 
-        return StudentEngine(program, objective)
-    return engine_class(name)(objective)
+    return StudentEngine
+
+
+def make_engine(name: str, objective: Objective = LAB, program: str | None = None) -> Engine:
+    """The engine called `name`, ready to answer for `objective`; with `program`, the engine
+    that runs that student's program instead of the lab's."""
+    cls = engine_class_for(name, program)
+    return cls(objective) if program is None else cls(program, objective)
 
 
 def forget_reference_values() -> None:

@@ -26,11 +26,17 @@ class Engine:
     A subclass answers `max_value`, `min_value` and `minimax_decision`; the game's own
     predicates come from the reference unless it answers them itself, `decisions` and
     `move_values` from those three, `close` and `reset` do nothing. `objectives` names the
-    objectives it can play (None: every one).
+    objectives it can play (None: every one); `tracing` says how `trace` shows its recursion.
     """
 
     name = "engine"
     objectives: tuple[Objective, ...] | None = None
+    tracing = "lab"
+    """How `trace` shows this engine's recursion: "lab" (the lab's recursion as the reference
+    runs it, whose answers are the engine's), "proof" (rebuilt from the engine's own answers),
+    "prolog" (SWI-Prolog's own tracer on the engine's program)."""
+    takes_program = False
+    """True for the engine that runs a student's program given as `--program FILE`."""
 
     def __init__(self, objective: Objective = LAB) -> None:
         if self.objectives is not None and objective not in self.objectives:

@@ -58,6 +58,7 @@ class PlainLogicEngine(_DatalogEngine):
     which derives every value it needs afresh (a question about the empty board takes seconds)."""
 
     name = "logic-plain"
+    tracing = "proof"
 
     program_module = rules
     moves = "list_replace"
@@ -107,6 +108,7 @@ class LogicEngine(_DatalogEngine):
     """
 
     name = "logic"
+    tracing = "proof"
 
     def __init__(self, objective: Objective = LAB) -> None:
         super().__init__(objective)

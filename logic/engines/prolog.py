@@ -44,8 +44,10 @@ class PrologEngine(Engine):
     """The lab's Prolog program, untabled, answering in one SWI-Prolog process."""
 
     name = "prolog"
-    program = "lab.pl"
+    lab_file = "lab.pl"
     objectives = (LAB,)
+    tracing = "prolog"
+    takes_program = True
 
     def __init__(self, objective: Objective = LAB) -> None:
         super().__init__(objective)
@@ -56,7 +58,7 @@ class PrologEngine(Engine):
                 "install swi-prolog-nox (Debian, Ubuntu) or see https://www.swi-prolog.org"
             )
         self._command = [executable, "-q", "-f", "none", "-g", "serve", "-t", "halt",
-                         *program_files(self.program)]
+                         *program_files(self.lab_file)]
         self._lock = threading.Lock()
         self._start()
 
@@ -183,7 +185,8 @@ class TabledPrologEngine(PrologEngine):
     """The lab's Prolog program with `max_value` and `min_value` tabled."""
 
     name = "prolog-tabled"
-    program = "lab_tabled.pl"
+    lab_file = "lab_tabled.pl"
+    takes_program = False
 
 
 def _query(predicate: str, state: State, argument: str) -> str:

@@ -1,7 +1,7 @@
 """The reference engine answered by a search of `logic/tools/search.py`: plain minimax, memoised
 minimax or alpha-beta, to the end of the game or to a depth.
 
-`minimax-lab ... --engine reference --search minimax|memo|alphabeta` and `--depth N` choose it. The lab's
+`--engine reference --search minimax|memo|alphabeta` and `--depth N` choose it. The lab's
 predicates that involve no search (`successor`, `terminal_state`, `get_action`, ...) are the
 reference's own; `max_value`, `min_value`, `minimax_decision`, `move_values` and `decisions`
 search. Memo and alpha-beta keep a table per agent across the engine's answers (the memo of

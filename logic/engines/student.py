@@ -31,6 +31,7 @@ class StudentEngine(Engine):
     """A student's program, loaded once in its sandbox, answering the lab's predicates."""
 
     objectives = (LAB,)
+    tracing = "prolog"
 
     def __init__(self, program: str, objective: Objective = LAB) -> None:
         self.name = f"prolog ({Path(program).name})"

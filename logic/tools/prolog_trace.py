@@ -55,13 +55,12 @@ def goal_text(goal: str, state: State, player: Player) -> str:
             f"; format('{ANSWER}false~n') )")
 
 
-def trace_lab(goal: str, state: State, player: Player, tabled: bool = False,
+def trace_lab(goal: str, state: State, player: Player, program: str = "lab.pl",
               max_calls: int = 200) -> PrologTrace:
-    """Trace the lab's program in SWI-Prolog."""
+    """Trace the lab's program in SWI-Prolog: `lab.pl`, or `lab_tabled.pl`."""
     if shutil.which(SWIPL) is None:
         raise PrologTraceError(f"tracing in Prolog needs SWI-Prolog, and {SWIPL} is not on the "
                                "PATH; install swi-prolog-nox (Debian, Ubuntu)")
-    program = "lab_tabled.pl" if tabled else "lab.pl"
     prolog = resources.files("logic.prolog")
     files = [Path(str(resources.files("facts") / "game.pl")), Path(str(prolog / "lab.pl")),
              Path(str(prolog / "lab_tabled.pl"))]  # the tabled program includes lab.pl

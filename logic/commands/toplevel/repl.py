@@ -27,7 +27,7 @@ from logic.commands.toplevel.terminal import (
     enable_line_editing,
     remember,
 )
-from logic.engines import Engine, EngineError, engine_names, make_engine
+from logic.engines import Engine, EngineError, engine_class, engine_names, make_engine
 from logic.interrupts import Terminated
 from logic.state import (
     StateError,
@@ -41,8 +41,6 @@ from logic.tools.explain import draw_move_values
 from logic.tools.trace import Tracer
 
 TRACED = ("max_value", "min_value", "minimax_decision")
-RECONSTRUCTED = ("logic", "logic-plain")
-"""Engines whose trace is their own proof, rebuilt from their answers (logic/tools/trace.py)."""
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
@@ -105,8 +103,9 @@ class Session:
         self.trace_next = False
 
     def _make(self, name: str) -> Engine:
-        """The engine `name`; `prolog` runs the student's program if the session has one."""
-        return make_engine(name, program=self.program if name == "prolog" else None)
+        """The engine `name`; the one that takes a program runs the session's, if it has one."""
+        takes = self.program is not None and engine_class(name).takes_program
+        return make_engine(name, program=self.program if takes else None)
 
     @property
     def engine(self) -> Engine:
@@ -240,12 +239,12 @@ class Session:
             return
         state = read_state(goal.args[0], goal.name, "State")
         player = read_player(goal.args[1])
-        own = self.engine_name in RECONSTRUCTED
+        own = self.engine.tracing == "proof"
         tracer = Tracer(self.engine.objective, engine=self.engine if own else None)
         getattr(tracer, goal.name)(state, player)
         for line in tracer.text():
             self.write(line)
-        if not own and self.engine_name not in ("reference", "alphabeta"):
+        if self.engine.tracing == "prolog":
             self.write(f"% the trace follows the lab's recursion in the reference; the "
                        f"answers below are the {self.engine_name} engine's (minimax-lab trace "
                        "--engine prolog shows SWI-Prolog's own tracer)")
