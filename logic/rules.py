@@ -5,19 +5,18 @@ names; the lab's Prolog clause stands in a comment above each rule. pyDatalog ha
 terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`, and the action
 `[Player, Position]` becomes its Position (the player is already an argument).
 
-`--engine logic-plain` runs this program; `logic/engines/fast_rules.py` is the same program
-made fast, which `--engine logic` runs. The program lives in this thread's pyDatalog database
-(`logic/engines/database.py`).
+`--engine logic-plain` runs this program (`logic/engines/datalog.py`);
+`logic/engines/fast_rules.py` is the same program made fast, which `--engine logic` runs.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
 from facts import read_facts
-from logic.engines import database
-from logic.engines.fast_rules import Program
 from logic.objective import DEPTH_BASE, LAB, Objective
 
 PREDICATES = (
@@ -31,9 +30,18 @@ PREDICATES = (
 )
 
 
-def program_for(goal: Objective = LAB) -> Program:
-    """The program playing for `goal` in this thread's pyDatalog database, loaded if need be."""
-    return database.program(("plain", goal), lambda: load_program(goal))
+class Program:
+    """The predicates of a loaded program, by name, as pyDatalog terms to call with constants."""
+
+    def __init__(self, predicates: dict[str, Any]) -> None:
+        self._predicates = predicates
+        self.solved = False
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_predicates"][name]
+        except KeyError:
+            raise AttributeError(f"the program has no predicate {name!r}") from None
 
 
 def load_program(goal: Objective = LAB) -> Program:

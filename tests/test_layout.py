@@ -92,3 +92,22 @@ def test_the_plain_rules_and_the_reference_read_alike():
         for predicate in ("successor", "terminal_state", "max_value", "min_value",
                           "minimax_decision", "get_action"):
             assert f"# {predicate}(" in text, (path.name, predicate)
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    """The lab, then the engines, then the tools, then the command line: a module imports
+    its own layer or one below, never one above."""
+    known = modules()
+    order = ["logic.engines", "logic.tools", "logic.commands"]
+
+    def layer(name: str) -> int:
+        if name == "logic.__main__":  # `python -m logic`, the command line's other door
+            return len(order)
+        return next((rank + 1 for rank, prefix in enumerate(order)
+                     if name == prefix or name.startswith(prefix + ".")), 0)
+
+    for name, path in known.items():
+        if name.startswith("logic"):
+            above = {other for other in imports(path, known)
+                     if other.startswith("logic") and layer(other) > layer(name)}
+            assert not above, (name, sorted(above))

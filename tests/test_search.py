@@ -1,4 +1,4 @@
-"""logic.tools.search: node counts, alpha-beta and depth-limited search, held to the lab."""
+"""logic.engines.minimax: node counts, alpha-beta and depth-limited search, held to the lab."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from boards import LAB_CASES, board
 
 from logic import reference
 from logic.engines import EngineError
+from logic.engines.horizon import evaluate, open_lines
+from logic.engines.minimax import Bound, Search, count_nodes, reported
 from logic.engines.reference import ReferenceEngine
 from logic.engines.search import SearchEngine
 from logic.objective import Objective
 from logic.positions import all_positions, reachable_states
 from logic.state import BLANK, EMPTY, PLAYERS, is_terminal
-from logic.tools.horizon import evaluate, open_lines
-from logic.tools.search import Bound, Search, count_nodes, reported
 
 OBJECTIVES = [Objective(mode, scoring) for mode in ("win", "lose") for scoring in ("lab", "depth")]
 OBJECTIVE_IDS = [f"{objective.mode}-{objective.scoring}" for objective in OBJECTIVES]

@@ -12,13 +12,13 @@ from test_search import SMALL
 
 from logic import reference
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from logic.engines.horizon import evaluate
+from logic.engines.minimax import count_nodes, reported
 from logic.engines.reference import ReferenceEngine
 from logic.engines.search import SearchEngine
 from logic.objective import LAB
 from logic.state import BLANK
 from logic.tools.explain import principal_variation, signed
-from logic.tools.horizon import evaluate
-from logic.tools.search import count_nodes, reported
 from logic.tools.tree import TreeTooBig, build_tree
 from logic.tools.tree_dot import PRUNED_COLOUR, PV_COLOUR
 

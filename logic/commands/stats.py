@@ -11,8 +11,8 @@ from logic.commands.cli import (
     objective_from,
 )
 from logic.commands.options import plies
+from logic.engines.minimax import count_nodes
 from logic.state import parse_position
-from logic.tools.search import count_nodes
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -1,8 +1,8 @@
 """pyDatalog's database: one per thread, holding one program at a time.
 
-The plain program (`logic/rules.py`) and the fast one (`logic/engines/fast_rules.py`) state the same
-predicates, so a thread holds one of them, for one objective; asking for another clears the
-database and states that one.
+The plain program (`logic/rules.py`) and the fast one (`logic/engines/fast_rules.py`) state the
+same predicates, so a thread holds one of them, for one objective; asking for another clears
+the database and states that one.
 """
 
 from __future__ import annotations

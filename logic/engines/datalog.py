@@ -9,11 +9,14 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
+from pyDatalog import pyDatalog
+
 from logic import rules
 from logic.engines import database, fast_rules
 from logic.engines.base import Engine
 from logic.objective import LAB, Objective
 from logic.positions import symmetry_classes
+from logic.rules import Program
 from logic.state import Player, State, Turn, canonical, marks_made
 from logic.terms import SV, Action, Decision
 
@@ -22,20 +25,26 @@ class _DatalogEngine(Engine):
     """What the two pyDatalog engines ask alike: the game's predicates, one query each."""
 
     program_module: ModuleType
-    moves: str
-    """The program's relation of a state, a player, a cell and the successor it makes."""
+    """The module that states the program: `load_program(objective)` clears the database and
+    states the program in it."""
 
     @property
-    def program(self) -> fast_rules.Program:
+    def program(self) -> Program:
         """The program for this engine's objective, in the calling thread's pyDatalog database."""
-        return self.program_module.program_for(self.objective)
+        return self.state_program()
+
+    def state_program(self) -> Program:
+        """The program, stated in the calling thread's database first if that holds another."""
+        module = self.program_module
+        return database.program((module.__name__, self.objective),
+                                lambda: module.load_program(self.objective))
 
     def other_player(self, player: Player) -> Player:
         ((other,),) = _ask(self.program.other_player, player, _var())
         return other
 
     def successor(self, state: State, player: Player) -> list[State]:
-        rows = _ask(getattr(self.program, self.moves), state, player, _var(), _var())
+        rows = _ask(self.program.list_replace, state, player, _var(), _var())
         return [State(next_state) for _, next_state in sorted(rows)]
 
     def terminal_state(self, state: State, player: Player) -> int | None:
@@ -61,7 +70,6 @@ class PlainLogicEngine(_DatalogEngine):
     tracing = "proof"
 
     program_module = rules
-    moves = "list_replace"
 
     def max_value(self, state: State, player: Player) -> SV:
         return _one_sv(_ask(self.program.max_value, state, player, _var(), _var()))
@@ -110,15 +118,14 @@ class LogicEngine(_DatalogEngine):
     name = "logic"
     tracing = "proof"
 
+    program_module = fast_rules
+
     def __init__(self, objective: Objective = LAB) -> None:
         super().__init__(objective)
-        fast_rules.program_for(objective)
-
-    program_module = fast_rules
-    moves = "move"
+        self.state_program()
 
     @property
-    def session(self) -> fast_rules.Program:
+    def session(self) -> Program:
         """The program, with every symmetry class solved and its values kept as facts."""
         program = self.program
         if not program.solved:
@@ -167,7 +174,7 @@ class LogicEngine(_DatalogEngine):
         }
 
     def move_values(self, state: State, player: Player) -> dict[int, int]:
-        rows = _ask(self.session.max_successor_value, state, player, _var(), _var(), _var())
+        rows = _ask(self.session.max_successor, state, player, _var(), _var(), _var())
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
@@ -175,7 +182,7 @@ class LogicEngine(_DatalogEngine):
         return _decision(self.objective, state, player, cell, utility)
 
 
-def _solve(program: fast_rules.Program) -> None:
+def _solve(program: Program) -> None:
     """Ask the program for every symmetry class at once; keep the answers as facts."""
     classes = symmetry_classes()
     for state, player in classes:
@@ -201,7 +208,7 @@ def _decision(
 
 def _var():
     """A fresh pyDatalog variable for one argument of a query."""
-    return fast_rules.pyDatalog.Variable()
+    return pyDatalog.Variable()
 
 
 def _ask(predicate, *args) -> list[tuple]:

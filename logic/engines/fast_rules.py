@@ -17,28 +17,26 @@ What each optimisation changes, against the plain program:
 
 pyDatalog has no compound terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`,
 and the action `[Player, Position]` its Position (the player is already an argument). The
-program lives in this thread's pyDatalog database (`logic/engines/database.py`).
+engine (`logic/engines/datalog.py`) keeps the program in its thread's pyDatalog database.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
 from facts import Fact, FactsError, read_facts
-from logic.engines import database
 from logic.objective import DEPTH_BASE, LAB, Objective
+from logic.rules import Program
 from logic.slices import LINE_SEPARATOR, read_cells, read_lines
 
 _PREDICATES = (
     "player, other_player, blank, cell, line, symmetry, objective, depth_base, "
-    "move, successor, "
+    "list_replace, successor, "
     "winning_config, three, some_line, has_blank, terminal_state, ongoing, "
     "utility, marks, "
     "image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution, "
-    "max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv, "
+    "max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv, "
     "minimax_decision, asked, decision, "
     "maps, class_asked, best_move, member_move, member_cell, class_decision, "
     "get_action"
@@ -46,25 +44,6 @@ _PREDICATES = (
 _VARIABLES = "L, S, P, O, N, C, V, W, B, D, E, H, M, T, U, G, Z, K, Y, I"
 _CELLS = "I1, I2, I3, I4, I5, I6, I7, I8, I9"
 _AGGREGATES = "min_, len_"
-
-class Program:
-    """The predicates of a loaded program, by name, as pyDatalog terms to call with constants."""
-
-    def __init__(self, predicates: dict[str, Any]) -> None:
-        self._predicates = predicates
-        self.solved = False
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.__dict__["_predicates"][name]
-        except KeyError:
-            raise AttributeError(f"the program has no predicate {name!r}") from None
-
-
-def program_for(goal: Objective = LAB) -> Program:
-    """The program playing for `goal` in this thread's pyDatalog database, loaded if need be."""
-    return database.program(("fast", goal), lambda: load_program(goal))
-
 
 def load_program(goal: Objective = LAB) -> Program:
     """Clear this thread's pyDatalog database and state the program in it, playing for `goal`."""
@@ -74,11 +53,11 @@ def load_program(goal: Objective = LAB) -> Program:
     predicates = {name: Term(name) for name in _names(_PREDICATES)}
     (
         player, other_player, blank, cell, line, symmetry, objective, depth_base,
-        move, successor,
+        list_replace, successor,
         winning_config, three, some_line, has_blank, terminal_state, ongoing,
         utility, marks,
         image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution,
-        max_value, min_value, max_successor_value, min_successor_value, find_max_sv, find_min_sv,
+        max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv,
         minimax_decision, asked, decision,
         maps, class_asked, best_move, member_move, member_cell, class_decision,
         get_action,
@@ -98,11 +77,11 @@ def load_program(goal: Objective = LAB) -> Program:
 
     # --- successor (list_replace) -----------------------------------------------------------
     # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
-    # move/4 is successor with the cell it marks: list_replace at one blank cell C.
-    move(S, P, C, N) <= (
+    # list_replace(S, P, C, N): list_replace(-, P, S, N) at one blank cell C.
+    list_replace(S, P, C, N) <= (
         player(P) & blank(B) & cell(C) & (S[C - 1] == B) & (N == S[0 : C - 1] + P + S[C:])
     )
-    successor(S, P, N) <= move(S, P, C, N)
+    successor(S, P, N) <= list_replace(S, P, C, N)
 
     # --- terminal_state (winning_config) ----------------------------------------------------
     # winning_config(S, P): P holds the three cells of a line of the facts: P P P is one of
@@ -159,9 +138,9 @@ def load_program(goal: Objective = LAB) -> Program:
     max_value(S, P, S, V) <= utility(S, P, V)
     # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs):
     # one row per successor, with the cell C that reaches it.
-    max_successor_value(S, P, C, N, V) <= ongoing(S) & move(S, P, C, N) & class_min(N, P, V)
+    max_successor(S, P, C, N, V) <= ongoing(S) & list_replace(S, P, C, N) & class_min(N, P, V)
     # find_max_sv(SVs, sv(Next, _)): the highest value, then the lowest cell (cell in the key).
-    (find_max_sv[S, P] == min_(N, order_by=(-V, C))) <= max_successor_value(S, P, C, N, V)
+    (find_max_sv[S, P] == min_(N, order_by=(-V, C))) <= max_successor(S, P, C, N, V)
     # max_value(S, P, MaxSV) :- findall(...), find_max_sv(SVs, MaxSV).
     max_value(S, P, N, V) <= (find_max_sv[S, P] == N) & class_min(N, P, V)
 
@@ -169,11 +148,11 @@ def load_program(goal: Objective = LAB) -> Program:
     min_value(S, P, S, V) <= utility(S, P, V)
     # other_player(P, O),
     # findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
-    min_successor_value(S, P, C, N, V) <= (
-        ongoing(S) & other_player(P, O) & move(S, O, C, N) & class_max(N, P, V)
+    min_successor(S, P, C, N, V) <= (
+        ongoing(S) & other_player(P, O) & list_replace(S, O, C, N) & class_max(N, P, V)
     )
     # find_min_sv(SVs, sv(Next, _)): the lowest value, then the lowest cell.
-    (find_min_sv[S, P] == min_(N, order_by=(V, C))) <= min_successor_value(S, P, C, N, V)
+    (find_min_sv[S, P] == min_(N, order_by=(V, C))) <= min_successor(S, P, C, N, V)
     # min_value(S, P, MinSV) :- other_player(P, O), findall(...), find_min_sv(SVs, MinSV).
     min_value(S, P, N, V) <= (find_min_sv[S, P] == N) & class_max(N, P, V)
 
@@ -192,7 +171,7 @@ def load_program(goal: Objective = LAB) -> Program:
         maps(Y, cell, source) <= symmetry(Y, I1, I2, I3, I4, I5, I6, I7, I8, I9)
     # best_move(K, P, C, V): C is one of the optimal moves of the representative K, value V.
     best_move(K, P, C, V) <= (
-        class_asked(K, P) & max_value(K, P, N, V) & max_successor_value(K, P, C, D, W) & (W == V)
+        class_asked(K, P) & max_value(K, P, N, V) & max_successor(K, P, C, D, W) & (W == V)
     )
     # member_move(T, P, I, V): in T, the image of K under Y, that optimal move is cell I.
     member_move(T, P, I, V) <= best_move(K, P, C, V) & image(K, Y, T) & maps(Y, I, C)
@@ -202,7 +181,7 @@ def load_program(goal: Objective = LAB) -> Program:
 
     # --- get_action -------------------------------------------------------------------------
     # get_action(From, To, [P, Pos]): To is From with cell Pos marked by P.
-    get_action(S, N, P, C) <= move(S, P, C, N)
+    get_action(S, N, P, C) <= list_replace(S, P, C, N)
 
     return Program(predicates)
 

@@ -1,4 +1,4 @@
-"""The reference engine answered by a search of `logic/tools/search.py`: plain minimax, memoised
+"""The reference engine answered by a search of `logic/engines/minimax.py`: plain minimax, memoised
 minimax or alpha-beta, to the end of the game or to a depth.
 
 `--engine reference --search minimax|memo|alphabeta` and `--depth N` choose it. The lab's
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from logic import reference
 from logic.engines.base import Engine, EngineError
+from logic.engines.minimax import KINDS, Search, Value, reported
 from logic.objective import LAB, Objective
 from logic.state import PLAYERS, Player, State, marks_made
 from logic.terms import SV, Decision
-from logic.tools.search import KINDS, Search, Value, reported
 
 SEARCHES = KINDS
 """The searches by name, as `stats` and `tree` name them: minimax, alphabeta, memo."""
@@ -26,7 +26,7 @@ class SearchEngine(Engine):
 
     With `depth` None the search goes to the end of the game and the answers are the lab's;
     with a depth it stops that many plies below each position asked (1 or more), and a state
-    at the horizon is worth `logic.tools.horizon.evaluate`, a fraction strictly between -1 and 1.
+    at the horizon is worth `logic.engines.horizon.evaluate`, a fraction strictly between -1 and 1.
     """
 
     def __init__(

@@ -1,2 +1,2 @@
-"""What is built on the engines: searches that count their work, move values and the principal
-variation, game-tree pictures, and games against the agent."""
+"""What is built on the engines: move values and the principal variation, traces of the
+recursion, game-tree pictures, and games against the agent."""

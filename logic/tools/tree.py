@@ -15,9 +15,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from logic import reference
+from logic.engines.minimax import Bound, Counts, Search, Value, Visit
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State
-from logic.tools.search import Bound, Counts, Search, Value, Visit
 
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200

@@ -14,10 +14,10 @@ import subprocess
 from html import escape
 from pathlib import Path
 
+from logic.engines.minimax import Bound, reported
 from logic.quote import quoted
 from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, winner
 from logic.tools.explain import signed
-from logic.tools.search import Bound, reported
 from logic.tools.tree import GameTree, TreeNode
 
 DOT_PROGRAM = "dot"

@@ -4,7 +4,7 @@ Minimax is the lab's (docs/lab.md): MAX is the agent `player`, MIN its adversary
 from the agent's side as `reference.utility` scores the end of the game for the objective.
 Alpha-beta, counting its cuts, stops a node as soon as its value cannot matter above it. Any
 search may stop `depth` plies below its root (depth-limited minimax), where
-`logic.tools.horizon.evaluate` scores the state.
+`logic.engines.horizon.evaluate` scores the state.
 
 Ties follow the lab: a node keeps the first move whose value is strictly better than every
 move before it, so its best move is the lowest cell among the optimal ones. Alpha-beta keeps
@@ -23,9 +23,9 @@ from functools import cache
 from typing import NamedTuple
 
 from logic import reference
+from logic.engines import horizon
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State, marks_made
-from logic.tools import horizon
 
 Value = int | Fraction
 """A utility (an int) or, at the horizon of a depth-limited search, an evaluation (a Fraction)."""
