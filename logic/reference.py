@@ -18,21 +18,25 @@ GAME = load_game()
 
 
 # --- Game facts: other_player -------------------------------------------------------------
-# other_player(x, o).  other_player(o, x).
+# other_player(x, o).
+# other_player(o, x).
 def other_player(player: str) -> str:
     """The lab's `other_player(Player, OtherPlayer)`, read from the facts."""
     return GAME.other_player(player)
 
 
 # --- successor (list_replace) -------------------------------------------------------------
-# successor(State, Player, Next) :- list_replace(-, Player, State, Next).
+# list_replace(Find, Replace, [Find|Rest], [Replace|Rest]).
+# list_replace(Find, Replace, [Head|Rest], [Head|Result]) :-
+#     list_replace(Find, Replace, Rest, Result).
 def list_replace(state: State, cell: int, player: str) -> State:
     """The lab's `list_replace(-, Player, State, Next)` at one blank cell."""
     return mark(state, cell, player)
 
 
 def moves(state: State, player: str) -> list[tuple[int, State]]:
-    """Each blank cell, in cell order, with the successor `player` reaches by marking it."""
+    """The rules' relation `list_replace(S, P, C, N)`: each blank cell, in cell order, with the
+    successor `player` reaches by marking it."""
     return [
         (cell, list_replace(state, cell, player))
         for cell in GAME.cells
@@ -40,20 +44,33 @@ def moves(state: State, player: str) -> list[tuple[int, State]]:
     ]
 
 
+# successor(State, Player, Next) :-
+#     blank(Blank),
+#     list_replace(Blank, Player, State, Next).
 def successor(state: State, player: str) -> list[State]:
     """The lab's `successor(State, Player, Next)`: every Next, in cell order 1..9."""
     return [next_state for _, next_state in moves(state, player)]
 
 
 # --- terminal_state (winning_config) ------------------------------------------------------
-# terminal_state(S, P, 1)  :- winning_config(S, P).
-# terminal_state(S, P, -1) :- other_player(P, O), winning_config(S, O).
-# terminal_state(S, _, 0)  :- \+ member(-, S).
+# winning_config(State, Player) :-
+#     line(A, B, C),
+#     nth1(A, State, Player),
+#     nth1(B, State, Player),
+#     nth1(C, State, Player).
 def winning_config(state: State, player: str) -> bool:
     """The lab's `winning_config`: `player` holds all three cells of some line of the facts."""
     return any(all(state[cell - 1] == player for cell in line) for line in GAME.lines)
 
 
+# terminal_state(State, Player, 1) :-
+#     winning_config(State, Player), !.
+# terminal_state(State, Player, -1) :-
+#     other_player(Player, Other),
+#     winning_config(State, Other), !.
+# terminal_state(State, _, 0) :-
+#     blank(Blank),
+#     \+ memberchk(Blank, State).
 def terminal_state(state: State, player: str) -> int | None:
     """The lab's `terminal_state(State, Player, Value)`; None where the game goes on."""
     if winning_config(state, player):
@@ -77,20 +94,26 @@ def utility(state: State, player: str, objective: Objective = LAB) -> int | None
 
 
 # --- max_value and min_value (find_max_sv, find_min_sv) -----------------------------------
-# max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
-# max_value(S, P, MaxSV) :-
-#     findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs),
-#     find_max_sv(SVs, MaxSV).
+# find_max_sv(SVs, MaxSV): the first sv of SVs with the highest value.
 def find_max_sv(svs: list[SV]) -> SV:
     """The lab's `find_max_sv`: the first sv with the highest value (so the lowest cell)."""
     return max(svs, key=lambda sv: sv.value)
 
 
+# find_min_sv(SVs, MinSV): the first sv of SVs with the lowest value.
 def find_min_sv(svs: list[SV]) -> SV:
     """The lab's `find_min_sv`: the first sv with the lowest value (so the lowest cell)."""
     return min(svs, key=lambda sv: sv.value)
 
 
+# max_value(State, Player, sv(State, Value)) :-
+#     terminal_state(State, Player, Value), !.
+# max_value(State, Player, MaxSV) :-
+#     findall(sv(Next, Value),
+#             ( successor(State, Player, Next),
+#               min_value(Next, Player, sv(_, Value)) ),
+#             SVs),
+#     find_max_sv(SVs, MaxSV).
 @cache
 def max_value(state: State, player: str, objective: Objective = LAB) -> SV:
     """The lab's `max_value(State, Player, sv(Next, V))`: `player`, the agent, moves at `state`."""
@@ -101,9 +124,14 @@ def max_value(state: State, player: str, objective: Objective = LAB) -> SV:
                         for next_state in successor(state, player)])
 
 
-# min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
-# min_value(S, P, MinSV) :- other_player(P, O),
-#     findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs),
+# min_value(State, Player, sv(State, Value)) :-
+#     terminal_state(State, Player, Value), !.
+# min_value(State, Player, MinSV) :-
+#     other_player(Player, Other),
+#     findall(sv(Next, Value),
+#             ( successor(State, Other, Next),
+#               max_value(Next, Player, sv(_, Value)) ),
+#             SVs),
 #     find_min_sv(SVs, MinSV).
 @cache
 def min_value(state: State, player: str, objective: Objective = LAB) -> SV:
@@ -116,9 +144,10 @@ def min_value(state: State, player: str, objective: Objective = LAB) -> SV:
 
 
 # --- minimax_decision ---------------------------------------------------------------------
-# minimax_decision(S, P, Action, V) :-
-#     max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
-# At a terminal state max_value answers sv(S, V) and get_action(S, S, _) fails: false.
+# minimax_decision(State, Player, Action, Value) :-
+#     max_value(State, Player, sv(Next, Value)),
+#     get_action(State, Next, Action).
+# At a terminal state max_value answers sv(State, V) and get_action fails: false.
 def minimax_decision(
     state: State, player: str, objective: Objective = LAB
 ) -> Decision | None:
@@ -134,7 +163,11 @@ def minimax_decision(
 
 
 # --- get_action ---------------------------------------------------------------------------
-# get_action(From, To, [P, Pos]) :- nth1(Pos, From, -), nth1(Pos, To, P), P \== -.
+# get_action(From, To, [Player, Position]) :-
+#     blank(Blank),
+#     nth1(Position, From, Blank),
+#     nth1(Position, To, Player),
+#     Player \== Blank.
 def get_action(from_state: State, to_state: State) -> Action | None:
     """The lab's `get_action(From, To, Action)`: the one cell marked between the two states."""
     changed = [cell for cell in GAME.cells if from_state[cell - 1] != to_state[cell - 1]]

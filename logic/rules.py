@@ -61,7 +61,9 @@ def load_program(goal: Objective = LAB) -> Program:
     min_, len_ = Term("min_"), Term("len_")
 
     # --- Game facts: other_player -----------------------------------------------------------
-    # other_player(x, o).  other_player(o, x).  (and player/1, blank/1, cell/1, line/3)
+    # other_player(x, o).
+    # other_player(o, x).
+    # and the other facts of facts/game.pl: player/1, blank/1, cell/1, line/3.
     for name, args in read_facts():
         if name != "symmetry":
             pyDatalog.assert_fact(name, *args)
@@ -70,27 +72,42 @@ def load_program(goal: Objective = LAB) -> Program:
     pyDatalog.assert_fact("depth_base", DEPTH_BASE)
 
     # --- successor (list_replace) -----------------------------------------------------------
-    # list_replace(Find, Replace, In, Result): In with one Find replaced, each in turn; here
-    # with the cell C it replaces: list_replace(-, P, S, N) marks the blank cell C.
+    # list_replace(Find, Replace, [Find|Rest], [Replace|Rest]).
+    # list_replace(Find, Replace, [Head|Rest], [Head|Result]) :-
+    #     list_replace(Find, Replace, Rest, Result).
+    # Here with the cell C it replaces: list_replace(S, P, C, N) marks the blank cell C of S.
     list_replace(S, P, C, N) <= (
         player(P) & blank(B) & cell(C) & (S[C - 1] == B) & (N == S[0 : C - 1] + P + S[C:])
     )
-    # successor(State, Player, Next) :- list_replace(-, Player, State, Next).
+    # successor(State, Player, Next) :-
+    #     blank(Blank),
+    #     list_replace(Blank, Player, State, Next).
     successor(S, P, N) <= list_replace(S, P, C, N)
 
     # --- terminal_state (winning_config) ----------------------------------------------------
-    # winning_config(State, Player): Player holds the three cells of a line.
+    # winning_config(State, Player) :-
+    #     line(A, B, C),
+    #     nth1(A, State, Player),
+    #     nth1(B, State, Player),
+    #     nth1(C, State, Player).
     winning_config(S, P) <= (
         line(A, D, E) & player(P) & (S[A - 1] == P) & (S[D - 1] == P) & (S[E - 1] == P)
     )
+    # The cuts below, said without a cut: some_line, has_blank and ongoing.
     some_line(S) <= winning_config(S, P)
     has_blank(S) <= blank(B) & B.in_(S)
     ongoing(S) <= has_blank(S) & ~some_line(S)
-    # terminal_state(S, P, 1) :- winning_config(S, P).
+    # terminal_state(State, Player, 1) :-
+    #     winning_config(State, Player), !.
     terminal_state(S, P, 1) <= winning_config(S, P)
-    # terminal_state(S, P, -1) :- other_player(P, O), winning_config(S, O).
+    # terminal_state(State, Player, -1) :-
+    #     other_player(Player, Other),
+    #     winning_config(State, Other), !.
     terminal_state(S, P, -1) <= other_player(P, O) & winning_config(S, O)
-    # terminal_state(S, _, 0) :- \+ member(-, S), and no line (the clauses above come first).
+    # terminal_state(State, _, 0) :-
+    #     blank(Blank),
+    #     \+ memberchk(Blank, State).
+    # (The cuts above leave this clause to a board with no line.)
     terminal_state(S, P, 0) <= player(P) & ~has_blank(S) & ~some_line(S)
 
     # --- utility (the objective) ------------------------------------------------------------
@@ -104,38 +121,55 @@ def load_program(goal: Objective = LAB) -> Program:
     (marks[S] == len_(C)) <= blank(B) & cell(C) & (S[C - 1] != B)
 
     # --- max_value and min_value (find_max_sv, find_min_sv) ---------------------------------
-    # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
+    # max_value(State, Player, sv(State, Value)) :-
+    #     terminal_state(State, Player, Value), !.
     max_value(S, P, S, V) <= utility(S, P, V)
-    # findall(sv(Next, V), (successor(S, P, Next), min_value(Next, P, sv(_, V))), SVs):
-    # one row per successor, with the cell C that reaches it.
+    # max_value(State, Player, MaxSV) :-
+    #     findall(sv(Next, Value),
+    #             ( successor(State, Player, Next),
+    #               min_value(Next, Player, sv(_, Value)) ),
+    #             SVs),
+    #     find_max_sv(SVs, MaxSV).
+    # The findall is a relation, one row per successor with the cell C that reaches it;
+    # find_max_sv(SVs, MaxSV): the first sv of SVs with the highest value, so the highest
+    # value and then the lowest cell (the cell in the key).
     max_successor(S, P, C, N, V) <= ongoing(S) & list_replace(S, P, C, N) & min_value(N, P, D, V)
-    # find_max_sv(SVs, sv(Next, _)): the highest value, then the lowest cell (cell in the key).
     (find_max_sv[S, P] == min_(N, order_by=(-V, C))) <= max_successor(S, P, C, N, V)
-    # max_value(S, P, MaxSV) :- findall(...), find_max_sv(SVs, MaxSV).
     max_value(S, P, N, V) <= (find_max_sv[S, P] == N) & min_value(N, P, D, V)
 
-    # min_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
+    # min_value(State, Player, sv(State, Value)) :-
+    #     terminal_state(State, Player, Value), !.
     min_value(S, P, S, V) <= utility(S, P, V)
-    # other_player(P, O),
-    # findall(sv(Next, V), (successor(S, O, Next), max_value(Next, P, sv(_, V))), SVs)
+    # min_value(State, Player, MinSV) :-
+    #     other_player(Player, Other),
+    #     findall(sv(Next, Value),
+    #             ( successor(State, Other, Next),
+    #               max_value(Next, Player, sv(_, Value)) ),
+    #             SVs),
+    #     find_min_sv(SVs, MinSV).
+    # find_min_sv(SVs, MinSV): the first sv of SVs with the lowest value, so the lowest value
+    # and then the lowest cell.
     min_successor(S, P, C, N, V) <= (
         ongoing(S) & other_player(P, O) & list_replace(S, O, C, N) & max_value(N, P, D, V)
     )
-    # find_min_sv(SVs, sv(Next, _)): the lowest value, then the lowest cell.
     (find_min_sv[S, P] == min_(N, order_by=(V, C))) <= min_successor(S, P, C, N, V)
-    # min_value(S, P, MinSV) :- other_player(P, O), findall(...), find_min_sv(SVs, MinSV).
     min_value(S, P, N, V) <= (find_min_sv[S, P] == N) & max_value(N, P, D, V)
 
     # --- minimax_decision -------------------------------------------------------------------
-    # minimax_decision(S, P, Action, V) :-
-    #     max_value(S, P, sv(Next, V)), get_action(S, Next, Action).
-    # At a terminal state max_value answers sv(S, V) and get_action(S, S, _) fails: false.
+    # minimax_decision(State, Player, Action, Value) :-
+    #     max_value(State, Player, sv(Next, Value)),
+    #     get_action(State, Next, Action).
+    # At a terminal state max_value answers sv(State, V) and get_action fails: false.
     minimax_decision(S, P, C, V) <= max_value(S, P, N, V) & get_action(S, N, O, C)
     # asked(S, P) holds the positions a caller asserts; decision/4 answers them in one query.
     decision(S, P, C, V) <= asked(S, P) & minimax_decision(S, P, C, V)
 
     # --- get_action -------------------------------------------------------------------------
-    # get_action(From, To, [P, Pos]): To is From with cell Pos marked by P.
+    # get_action(From, To, [Player, Position]) :-
+    #     blank(Blank),
+    #     nth1(Position, From, Blank),
+    #     nth1(Position, To, Player),
+    #     Player \== Blank.
     get_action(S, N, P, C) <= list_replace(S, P, C, N)
 
     return Program(predicates)

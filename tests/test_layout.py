@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -111,3 +112,53 @@ def test_each_layer_imports_only_the_layers_below_it():
             above = {other for other in imports(path, known)
                      if other.startswith("logic") and layer(other) > layer(name)}
             assert not above, (name, sorted(above))
+
+
+CLAUSE_START = re.compile(r"^#\s*[a-z_]+\([^:]*\)( :-|\.)$")
+LAB_PREDICATES = ("list_replace", "successor", "winning_config", "terminal_state", "max_value",
+                  "min_value", "minimax_decision", "get_action")
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def commented_clauses(path: Path) -> list[str]:
+    """The Prolog clauses in a module's comments, each on one line with its spaces collapsed:
+    from a comment line that opens with a head and `:-` (or is a fact) to the line that ends
+    in a full stop."""
+    clauses, current = [], None
+    for line in path.read_text("utf-8").splitlines():
+        text = line.strip()
+        if not text.startswith("#"):
+            current = None
+            continue
+        if current is None and CLAUSE_START.match(text):
+            current = []
+        if current is not None:
+            current.append(text.lstrip("#"))
+            if text.endswith("."):
+                clauses.append(words(" ".join(current)))
+                current = None
+    return clauses
+
+
+def lab_clauses() -> list[str]:
+    """The clauses of the lab's predicates in `logic/prolog/lab.pl`, one line each."""
+    code = "\n".join(line for line in (ROOT / "logic" / "prolog" / "lab.pl").read_text(
+        "utf-8").splitlines() if not line.startswith("%"))
+    return [words(clause).rstrip(".") + "." for clause in code.split(".\n")
+            if clause.strip().startswith(tuple(f"{name}(" for name in LAB_PREDICATES))]
+
+
+def test_the_clauses_above_the_rules_are_the_labs_own():
+    """Every clause quoted in `rules.py` and `reference.py` is a clause of `lab.pl` or a fact
+    of `facts/game.pl`, word for word, and each file quotes every clause of the lab's
+    predicates (but find_max_sv and find_min_sv, which the README's table places)."""
+    lab = lab_clauses()
+    facts = words((ROOT / "facts" / "game.pl").read_text("utf-8"))
+    assert len(lab) == 13
+    for path in (ROOT / "logic" / "rules.py", ROOT / "logic" / "reference.py"):
+        quoted = commented_clauses(path)
+        assert sorted(clause for clause in quoted if clause in lab) == sorted(lab), path.name
+        assert all(clause in lab or clause in facts for clause in quoted), path.name
