@@ -162,3 +162,25 @@ def test_the_clauses_above_the_rules_are_the_labs_own():
         quoted = commented_clauses(path)
         assert sorted(clause for clause in quoted if clause in lab) == sorted(lab), path.name
         assert all(clause in lab or clause in facts for clause in quoted), path.name
+
+
+def test_the_walkthrough_quotes_the_lab_and_the_plain_program_word_for_word():
+    """Its Prolog blocks are clauses of lab.pl (or facts of game.pl), and every pyDatalog rule
+    it quotes is a rule of `logic/rules.py`."""
+    page = (ROOT / "docs" / "walkthrough.md").read_text("utf-8")
+    prolog = words((ROOT / "logic" / "prolog" / "lab.pl").read_text("utf-8"))
+    facts = words((ROOT / "facts" / "game.pl").read_text("utf-8"))
+    blocks = re.findall(r"```prolog\n(.*?)```", page, re.DOTALL)
+    assert len(blocks) >= 6
+    for block in blocks:
+        for clause in words(block).split(". "):
+            clause = clause.rstrip(".") + "."
+            assert clause in prolog or clause in facts, clause
+    def bare(text: str) -> str:  # a rule may be wrapped in parentheses over several lines
+        return re.sub(r"[\s()]", "", text)
+
+    rules = bare((ROOT / "logic" / "rules.py").read_text("utf-8"))
+    quoted = re.findall(r"`([^`]*<=[^`]*)`", page)
+    assert len(quoted) >= 8
+    for rule in quoted:
+        assert bare(rule) in rules, rule
