@@ -1,4 +1,4 @@
-"""The game of the lab as data: read `game.pl`, the one source of truth for both engines."""
+"""The game of the lab as data: read `game.pl`, the one source of truth for every engine."""
 
 from __future__ import annotations
 

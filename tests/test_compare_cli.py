@@ -128,7 +128,6 @@ def test_an_interrupted_run_keeps_the_last_json_report(capsys, monkeypatch, tabl
     assert report.read_text(encoding="utf-8") == '{"status": 0}\n'
 
 
-
 def test_engines_side_by_side_each_against_the_reference(capsys, monkeypatch):
     monkeypatch.setitem(engines.ENGINES, "one-wrong-move", OneWrongMove)
     status, out, err = compare(capsys, "--engines", "reference,one-wrong-move", "--show", "0")

@@ -141,8 +141,8 @@ def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(capsys, tmp
 
 def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys, tmp_path):
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--ties", "any",
-                             str(CORPUS / "seed_lose"))
-    sub = subs["seed_lose"]
+                             str(CORPUS / "plays_to_lose"))
+    sub = subs["plays_to_lose"]
     moves = sub["predicates"]["find_worst_move"]
     assert status == 0 and moves["checked"] == moves["correct"] == sum(
         player == "x" for _, player in all_positions())
@@ -151,9 +151,9 @@ def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys,
 
 def test_the_same_program_judged_as_playing_to_win_makes_suboptimal_moves(capsys, tmp_path):
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
-                             "--set", 'objective="win"', str(CORPUS / "seed_lose"))
+                             "--set", 'objective="win"', str(CORPUS / "plays_to_lose"))
     assert status == 1
-    assert counts(subs["seed_lose"], "find_worst_move")["suboptimal_move"] > 0
+    assert counts(subs["plays_to_lose"], "find_worst_move")["suboptimal_move"] > 0
 
 
 STRING_MAPPING = ["--set", "function=choose", "--set", "board=string", "--set", "x=x",
@@ -161,25 +161,25 @@ STRING_MAPPING = ["--set", "function=choose", "--set", "board=string", "--set", 
 
 
 def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
-    program = str(CORPUS / "seed_string.py")
+    program = str(CORPUS / "string_board.py")
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
                              program)
-    assert status == 0 and subs["seed_string"]["predicates"]["choose"]["correct"] == 9040
+    assert status == 0 and subs["string_board"]["predicates"]["choose"]["correct"] == 9040
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
                              "--set", "returns=cell0", program)
-    shifted = counts(subs["seed_string"], "choose")  # every cell read one too high
+    shifted = counts(subs["string_board"], "choose")  # every cell read one too high
     assert status == 1 and shifted.get("right", 0) < 9040
     assert shifted["illegal_move"] > 0 and shifted["unreadable_answer"] > 0  # cell 9 + 1
 
 
 def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
-    program, mapping = CORPUS / "seed_values.py", CORPUS / "seed_values.toml"
+    program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
                              "--mapping", str(mapping), str(program))
-    assert status == 0 and subs["seed_values"]["predicates"]["best_move"]["correct"] == 9040
+    assert status == 0 and subs["number_board"]["predicates"]["best_move"]["correct"] == 9040
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--mapping",
                              str(mapping), "--set", 'value_side="mover"', str(program))
-    wrong = counts(subs["seed_values"], "best_move")["wrong_value"]
+    wrong = counts(subs["number_board"], "best_move")["wrong_value"]
     assert status == 1 and wrong > 0
     status, _, _ = graded(capsys, tmp_path, "--interface", "function", "--mapping", str(mapping),
                           "--set", 'value_side="mover"', "--values", "none", str(program))

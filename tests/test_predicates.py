@@ -178,7 +178,6 @@ def test_the_rules_image_of_a_state_under_each_symmetry_of_the_facts(logic_engin
         }
 
 
-
 @pytest.mark.parametrize(
     ("change", "message"),
     [

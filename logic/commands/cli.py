@@ -65,7 +65,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand, or only of `command`: a command line that names its
-    command first need not import the others (about 20 ms of every start)."""
+    command first need not import the others, which would slow every start."""
     parser = _Parser(prog=PROG, description="The Prolog minimax lab for tic-tac-toe, in pyDatalog.")
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -155,10 +155,6 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
         help="search N plies below the position, scoring the states there by open lines "
         "(reference engine; default: to the end of the game)",
     )
-
-
-
-
 
 
 def engine_from(args: argparse.Namespace) -> Engine:

@@ -95,12 +95,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-
-
-
-
-
-
 def run(args: argparse.Namespace) -> int:
     """Grade every source, print the report, write the JSON; 0 if all agree, else 1."""
     objective = Objective(args.mode, args.scoring)

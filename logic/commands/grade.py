@@ -108,10 +108,6 @@ def predicate_list(text: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for name in known if name in names)
 
 
-
-
-
-
 def run(args: argparse.Namespace) -> int:
     """Grade every submission; print the summary (a lone submission's whole report); write
     the reports asked for. 0 if all are right everywhere, else 1."""

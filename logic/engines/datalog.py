@@ -109,8 +109,8 @@ class LogicEngine(_DatalogEngine):
     query.
 
     `decisions` answers a batch of positions in one query. The other questions are answered
-    in a session: the first of them solves every symmetry class in one query (about 1.7 s) and
-    asserts the values as facts, so that every later answer is a lookup (a few ms).
+    in a session: the first of them solves every symmetry class in one query and asserts the
+    values as facts, so that every later answer is a lookup (the README's Speed section).
     Engines for different objectives may live side by side: each query makes sure the calling
     thread's database holds this engine's program (reloading it, and so a new session, if not).
     """

@@ -4,7 +4,8 @@ proven equal on every position under every objective; `--engine logic` runs it.
 What each optimisation changes, against the plain program:
 - a successor's value: asked not of the successor itself but of its symmetry class's
   representative `canon[N]`, the smallest of its 8 images (`image/3`, `class_min`,
-  `class_max`): from the empty board, 627 classes of games in progress instead of 4520 states;
+  `class_max`): from the empty board, a few hundred classes of games in progress instead of
+  thousands of states;
 - values across questions: a session; the first question solves every class at once
   (`solution/5`) and asserts the values (`solved_max`, `solved_min`), later ones look them up;
 - `winning_config`: not a join with the `line/3` facts but the state's lines read side by side
@@ -207,5 +208,5 @@ def _names(names: str) -> list[str]:
 
 def _terms(names: str) -> list[Term]:
     """pyDatalog terms for the comma-separated names: what `pyDatalog.create_terms` makes,
-    without its look at the caller's stack, which costs a cold start about 15 ms."""
+    without its look at the caller's stack, which slows every cold start (README, Speed)."""
     return [Term(name) for name in _names(names)]

@@ -15,8 +15,8 @@ class ReferenceEngine(Engine):
     """The plain-Python reference of `logic/reference.py`.
 
     Like the logic engine, it answers in a session: its first question about values solves
-    the whole game, with either player first and from either side (about 0.25 s), so that
-    every later answer is a memo lookup.
+    the whole game, with either player first and from either side, so that every later answer
+    is a memo lookup.
     """
 
     name = "reference"

@@ -22,7 +22,7 @@ from logic.state import SIZE, Player, State
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200
 SLIDE_BOXES = 26
-"""Boxes side by side in a picture that fits a slide: about 2000 px at about 75 px a box."""
+"""Boxes side by side in a picture that fits a slide (the README gives its width)."""
 
 
 class TreeTooBig(ValueError):

@@ -1,4 +1,4 @@
-"""Seed-style: a flat board of numbers (1 for X, -1 for O, 0 blank), the player to move as
+"""A program in its own interface: a flat board of numbers (1 for X, -1 for O, 0 blank), the player to move as
 +1 or -1, answering [row, col, score] with the score from X's side."""
 from functools import lru_cache
 

@@ -1,4 +1,4 @@
-"""Seed-style: a board as 9 characters ('.' blank, lowercase marks), the player as its mark,
+"""A program in its own interface: a board as 9 characters ('.' blank, lowercase marks), the player as its mark,
 answering the cell 1-9 only."""
 from functools import lru_cache
 

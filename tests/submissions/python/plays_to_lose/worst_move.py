@@ -1,4 +1,4 @@
-"""Seed-style: the computer (X) plays to lose or draw, a board of rows with '-' for blank;
+"""A program in its own interface: the computer (X) plays to lose or draw, a board of rows with '-' for blank;
 ties are shuffled, as such programs often do."""
 import math
 import random
