@@ -16,7 +16,7 @@ from compare.grading import OTHER_OPTIMAL, WRONG_VALUE, Answer, Truth
 from logic import reference
 from logic.engines.harness import Reply, answer_state, is_integer
 from logic.objective import LAB
-from logic.positions import all_positions, reachable_states
+from logic.positions import all_positions, fullest_first, reachable_states
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
 
 PREDICATES = ("terminal_state", "max_value", "min_value", "minimax_decision", "successor")
@@ -88,7 +88,7 @@ def questions(predicates: tuple[str, ...]) -> list[Question]:
     predicates in the lab's order."""
     positions = all_positions()
     states = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]),
-                    key=lambda state: (state.count("-"), state))
+                    key=fullest_first)
     movers: dict[State, list[Player]] = {}
     for state, player in positions:
         movers.setdefault(state, []).append(player)

@@ -19,7 +19,7 @@ from compare.lab_checks import DIED, EXCEPTION, RIGHT, TIME_LIMIT, UNREADABLE, V
 from logic import reference
 from logic.engines.python_program import Called
 from logic.objective import Objective
-from logic.positions import all_positions, reachable_states
+from logic.positions import all_positions, fullest_first, reachable_states, to_move
 from logic.state import BLANK, PLAYERS, SIDE, Player, State, is_terminal, mark, winner
 
 WRONG_ANSWER = "wrong answer"
@@ -53,9 +53,9 @@ def cs50_questions(functions: tuple[str, ...]) -> list[Question]:
     a time budget that runs out leaves the costliest unasked)."""
     x = PLAYERS[0]
     asked = []
-    for state in sorted(reachable_states(x), key=lambda state: (state.count(BLANK), state)):
+    for state in sorted(reachable_states(x), key=fullest_first):
         over = is_terminal(state)
-        mover = _x_first_mover(state)
+        mover = to_move(state)
         for function in functions:
             if function in ("player", "actions") and over:
                 continue
@@ -80,8 +80,8 @@ def function_questions(mapping: Mapping) -> list[Question]:
     positions = [(state, player) for state, player in all_positions() if player in movers]
     if mapping.reads_the_mover:
         positions = [(state, player) for state, player in positions
-                     if player == _x_first_mover(state)]
-    positions.sort(key=lambda position: (position[0].count(BLANK), position))
+                     if player == to_move(state)]
+    positions.sort(key=lambda position: (fullest_first(position[0]), position[1]))
     return [Question(mapping.function, state, player) for state, player in positions]
 
 
@@ -221,7 +221,7 @@ def _cs50_expected(question: Question) -> object:
     state = question.state
     names = {PLAYERS[0]: "X", PLAYERS[1]: "O"}
     if question.predicate == "player":
-        return names[_x_first_mover(state)]
+        return names[to_move(state)]
     if question.predicate == "actions":
         return {divmod(cell - 1, SIDE) for cell, _ in reference.moves(state, question.player)}
     if question.predicate == "result":
@@ -233,11 +233,6 @@ def _cs50_expected(question: Question) -> object:
         return is_terminal(state)
     won = winner(state)
     return 0 if won is None else (1 if won == PLAYERS[0] else -1)
-
-
-def _x_first_mover(state: State) -> Player:
-    x, o = PLAYERS
-    return x if state.count(x) == state.count(o) else o
 
 
 def _pairs(value: object) -> list[tuple[int, int]] | None:

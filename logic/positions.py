@@ -5,7 +5,16 @@ from __future__ import annotations
 from functools import cache
 
 from logic import reference
-from logic.state import EMPTY, PLAYERS, State, Turn, canonical, is_terminal, players_to_move
+from logic.state import (
+    BLANK,
+    EMPTY,
+    PLAYERS,
+    State,
+    Turn,
+    canonical,
+    is_terminal,
+    players_to_move,
+)
 
 
 def reachable_states(first: str) -> set[State]:
@@ -43,11 +52,16 @@ def all_positions() -> tuple[Turn, ...]:
     for first in PLAYERS:
         for state in reachable_states(first):
             if not is_terminal(state):
-                positions.add((state, _to_move(state, first)))
+                positions.add((state, to_move(state, first)))
     return tuple(sorted(positions))
 
 
-def _to_move(state: State, first: str) -> str:
-    """Who moves next in a game that `first` began: the counts of marks tell."""
+def to_move(state: State, first: str = PLAYERS[0]) -> str:
+    """Who moves next in a game that `first` began (x, unless told): the counts of marks tell."""
     second = reference.other_player(first)
     return first if state.count(first) == state.count(second) else second
+
+
+def fullest_first(state: State) -> tuple[int, str]:
+    """A sort key: the fullest boards first (the cheapest to answer), then in text order."""
+    return state.count(BLANK), state

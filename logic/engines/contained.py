@@ -27,13 +27,23 @@ _TAIL = 4096
 
 
 class ContainedProgram:
-    """A program started in a sandbox, with a question pipe and an answer pipe."""
+    """A program started in a sandbox, with a question pipe and an answer pipe; `paths` are
+    the files and folders of the submission, copied into its workspace."""
+
+    paths: list[Path]
 
     def __init__(self, limits: sandbox.Limits = sandbox.DEFAULT_LIMITS) -> None:
         self.limits = limits
         self.process = None
         self.folder: Path | None = None
         self._questions = self._answers = -1
+
+    def _in_workspace(self, file: Path) -> Path:
+        """Where `file` of the submission is in the workspace (folders are copied whole)."""
+        for path in self.paths:
+            if path.is_dir() and file.is_relative_to(path):
+                return file.relative_to(path)
+        return Path(file.name)
 
     def _launch(self, argv: Sequence[str]) -> sandbox.Containment:
         """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4."""
@@ -138,3 +148,8 @@ class Died(Exception):
 
 class Late(Exception):
     """No answer came in time."""
+
+
+def text_or_none(value: object) -> str | None:
+    """A reply's field as text, None if the program gave none."""
+    return None if value is None else str(value)

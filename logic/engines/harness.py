@@ -15,11 +15,11 @@ from importlib import resources
 from pathlib import Path
 
 from logic.engines import sandbox
-from logic.engines.contained import GRACE, ContainedProgram, Died, Late
+from logic.engines.contained import GRACE, ContainedProgram, Died, Late, text_or_none
+from logic.engines.prolog import SWIPL
 from logic.quote import quoted
 from logic.state import State
 
-SWIPL = "swipl"
 HELPER = "minimax_helper.pl"
 """The file of the lab's helper predicates, by the name students load it under."""
 STACK_LIMIT = "512m"
@@ -176,13 +176,6 @@ class StudentProgram(ContainedProgram):
             self.report = report
         return report
 
-    def _in_workspace(self, file: Path) -> Path:
-        """Where `file` of the submission is in the workspace (folders are copied whole)."""
-        for path in self.paths:
-            if path.is_dir() and file.is_relative_to(path):
-                return file.relative_to(path)
-        return Path(file.name)
-
     def ask(self, goal: str, template: str, most: int, seconds: float) -> Reply:
         """Prove `goal` at most `most` times within `seconds`; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
@@ -205,7 +198,7 @@ class StudentProgram(ContainedProgram):
         answers = tuple(Proof(answer.get("term"), str(answer.get("text", "")))
                         for answer in reply.get("answers", []) if isinstance(answer, dict))
         return Reply(answers, str(reply.get("end")), _first_line(reply.get("error")),
-                     _text(reply.get("error_term")), str(reply.get("output", "")),
+                     text_or_none(reply.get("error_term")), str(reply.get("output", "")),
                      int(reply.get("output_chars", 0)), float(reply.get("seconds", 0.0)))
 
 def is_integer(term: object) -> bool:
@@ -228,5 +221,3 @@ def _first_line(value: object) -> str | None:
     return None if value is None else (str(value).strip().splitlines() or [""])[0]
 
 
-def _text(value: object) -> str | None:
-    return None if value is None else str(value)

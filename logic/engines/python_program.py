@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from logic.engines import sandbox
-from logic.engines.contained import GRACE, ContainedProgram, Died, Late
+from logic.engines.contained import GRACE, ContainedProgram, Died, Late, text_or_none
 from logic.engines.harness import LoadReport, ProgramError
 from logic.quote import quoted
 
@@ -97,12 +97,6 @@ class PythonProgram(ContainedProgram):
             self.report = report
         return report
 
-    def _in_workspace(self, file: Path) -> Path:
-        for path in self.paths:
-            if path.is_dir() and file.is_relative_to(path):
-                return file.relative_to(path)
-        return Path(file.name)
-
     def call(self, function: str, args: list, seconds: float) -> Called:
         """Call `function(*args)` within `seconds` (arguments as the harness decodes them)."""
         if self.process is None or self.process.poll() is not None:
@@ -123,13 +117,11 @@ class PythonProgram(ContainedProgram):
             raise
         if float(reply.get("seconds", 0.0)) > seconds:
             return Called("time")
-        return Called(str(reply.get("end")), reply.get("value"), _text(reply.get("error")),
-                      _text(reply.get("error_type")), reply.get("changed"),
+        return Called(str(reply.get("end")), reply.get("value"), text_or_none(reply.get("error")),
+                      text_or_none(reply.get("error_type")), reply.get("changed"),
                       str(reply.get("output", "")), int(reply.get("output_chars", 0)))
 
 
-def _text(value: object) -> str | None:
-    return None if value is None else str(value)
 
 
 @functools.cache
