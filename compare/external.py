@@ -9,7 +9,7 @@ longer than the per-position limit is charged a failure, and the command is rest
 the next. After `GIVE_UP` failed positions in a row, or when the total time limit runs out,
 the positions not yet asked are reported missing, with the reason.
 
-What the command writes cannot take unbounded memory: a line is kept to its first `MAX_LINE`
+What the command writes cannot take unbounded memory: a line is kept to its first `MAX_LINE_BYTES`
 bytes (the rest is read and dropped), standard error to its last `STDERR_TAIL` bytes, whose
 last line is quoted, escaped, in a failure. Interrupted (any exception out of `run_command`),
 the tool kills the command's whole process group at once.
@@ -33,7 +33,7 @@ from logic.quote import quoted
 GIVE_UP = 5
 """Failed positions in a row (crashes and time-outs; a wrong or unreadable row is no failure)
 after which the remaining positions are not asked, by default (`--give-up`; 0: never)."""
-MAX_LINE = 4096
+MAX_LINE_BYTES = 4096
 """Bytes kept of an output line; the rest of a longer line, up to its line break, is dropped."""
 STDERR_TAIL = 4096
 """Bytes kept of the end of the command's standard error, to quote its last line."""
@@ -46,7 +46,7 @@ _DRAIN_CHUNKS = 32
 
 
 @dataclass(frozen=True)
-class Reply:
+class CommandReply:
     """The row the command printed for a position, and its line number in the output."""
 
     position: Turn
@@ -67,7 +67,7 @@ class Failure:
 class Run:
     """Everything a command answered, and every position it failed on."""
 
-    replies: list[Reply] = field(default_factory=list)
+    replies: list[CommandReply] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -138,12 +138,12 @@ class _Child:
                 raise _Stopped from None
 
     def read_line(self, deadline: float) -> str:
-        """The next line of output, cut to `MAX_LINE` bytes; `_Stopped` at the end of the
+        """The next line of output, cut to `MAX_LINE_BYTES` bytes; `_Stopped` at the end of the
         output, `_TimedOut` past the deadline. Memory stays bounded however long a line is."""
         while True:
             end = self.pending.find(b"\n")
             length = len(self.pending) if end < 0 else end
-            self.line += self.pending[: min(length, MAX_LINE - len(self.line))]
+            self.line += self.pending[: min(length, MAX_LINE_BYTES - len(self.line))]
             if end >= 0:
                 del self.pending[: end + 1]
                 return self._take_line()
@@ -303,7 +303,7 @@ def run_command(
                     run.failures.append(Failure(position, f"no answer within {limit}"))
                     failed_in_a_row += 1
                 else:
-                    run.replies.append(Reply(position, text, line))
+                    run.replies.append(CommandReply(position, text, line))
                     failed_in_a_row = 0
                 break
             on_position()

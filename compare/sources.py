@@ -4,7 +4,7 @@ The dialect is the project's CSV (`state,player,position,value`, see `compare.ta
 differences that tables written by hand or from Prolog have: an optional header, blank lines
 and `#` comments, spaces around fields, upper-case marks, the state as a Prolog list in a
 quoted field (`"[x,-,-,-,-,-,-,-,-]"`, or unquoted), and the position as an action `[o,5]`.
-Three limits keep any input cheap: `MAX_LINE`, `MAX_DIGITS` and `MAX_TABLE_BYTES`.
+Three limits keep any input cheap: `MAX_LINE_CHARS`, `MAX_DIGITS` and `MAX_TABLE_BYTES`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from compare.table import HEADER
 from logic.quote import quoted
 from logic.state import Player, State, StateError, parse_player, parse_state
 
-MAX_LINE = 1000
+MAX_LINE_CHARS = 1000
 """Characters in a line of a table at most (a row is under 100): a longer line that is not
 blank or a comment is a bad line, and its fields are not read."""
 MAX_DIGITS = 18
@@ -238,7 +238,7 @@ def is_skipped(text: str) -> bool:
 def read_rows(lines: Iterable[str], name: str = "-") -> Table:
     """Read a table's lines leniently: every row, and every line that is not one, by number.
 
-    A line longer than `MAX_LINE` is a bad line, and its fields are not looked at."""
+    A line longer than `MAX_LINE_CHARS` is a bad line, and its fields are not looked at."""
     table = Table(name)
     seen_content = False
     for number, raw in enumerate(lines, start=1):
@@ -246,8 +246,8 @@ def read_rows(lines: Iterable[str], name: str = "-") -> Table:
         if is_skipped(text):
             continue
         first, seen_content = not seen_content, True
-        if len(text) > MAX_LINE:
-            reason = f"the line has {len(text)} characters; a row has at most {MAX_LINE}"
+        if len(text) > MAX_LINE_CHARS:
+            reason = f"the line has {len(text)} characters; a row has at most {MAX_LINE_CHARS}"
             table.bad.append(BadLine(number, text, reason))
             continue
         if first and is_header(text):

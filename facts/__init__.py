@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-Term = int | str
-Fact = tuple[str, tuple[Term, ...]]
+Constant = int | str
+Fact = tuple[str, tuple[Constant, ...]]
 
 _FACT = re.compile(r"([a-z]\w*)\(([^()]*)\)\s*\.")
 _ARG = re.compile(r"\s*(?:(-?\d+)|([a-z]\w*)|'([^'\\]*)')\s*")
@@ -49,7 +49,7 @@ def parse_facts(text: str) -> list[Fact]:
     return facts
 
 
-def _parse_arg(text: str, number: int) -> Term:
+def _parse_arg(text: str, number: int) -> Constant:
     match = _ARG.fullmatch(text)
     if match is None:
         raise FactsError(f"line {number}: not an atom or integer: {text.strip()!r}")
@@ -69,7 +69,7 @@ def load_game() -> Game:
     """The game described by `game.pl`."""
     facts = read_facts()
 
-    def rows(name: str) -> list[tuple[Term, ...]]:
+    def rows(name: str) -> list[tuple[Constant, ...]]:
         return [args for fact_name, args in facts if fact_name == name]
 
     (blank,) = (args[0] for args in rows("blank"))

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compare.external import GIVE_UP, MAX_LINE, run_command
+from compare.external import GIVE_UP, MAX_LINE_BYTES, run_command
 from compare.grading import FAILED, MISSING, UNPARSABLE, Truth, grade_command
 from compare.report import text_report
 from logic.engines import make_engine
@@ -93,9 +93,9 @@ for line in sys.stdin:
     time.sleep(0.3)
     print(answer(line))
 """,
-    # A comment of each length around MAX_LINE, in turn, before every row.
+    # A comment of each length around MAX_LINE_BYTES, in turn, before every row.
     "long-comments": ANSWER + f"""
-lengths = [{MAX_LINE - 1}, {MAX_LINE}, {MAX_LINE + 1}, {64 * MAX_LINE}]
+lengths = [{MAX_LINE_BYTES - 1}, {MAX_LINE_BYTES}, {MAX_LINE_BYTES + 1}, {64 * MAX_LINE_BYTES}]
 for number, line in enumerate(sys.stdin):
     print("#" * lengths[number % len(lengths)])
     print(answer(line))
@@ -103,7 +103,7 @@ for number, line in enumerate(sys.stdin):
     "long-row": ANSWER + f"""
 for line in sys.stdin:
     if line.split() == {list(VICTIM)!r}:
-        print(answer(line) + "," * {64 * MAX_LINE})
+        print(answer(line) + "," * {64 * MAX_LINE_BYTES})
     else:
         print(answer(line))
 """,
@@ -272,7 +272,7 @@ def test_an_over_long_row_is_one_unparsable_reply_cut_to_max_line(command, truth
     assert grade.agree == len(POSITIONS) - 1 and len(grade.findings) == 1
     assert [reply.line for reply in result.replies] == list(range(1, 1 + len(POSITIONS)))
     (long,) = [reply.text for reply in result.replies if reply.position == VICTIM]
-    assert len(long) == MAX_LINE and long.endswith(",,,,")
+    assert len(long) == MAX_LINE_BYTES and long.endswith(",,,,")
 
 
 def test_standard_error_without_line_breaks_takes_bounded_memory(command, truth):
@@ -373,7 +373,7 @@ PIECES = st.one_of(
         [b"#", b"state,player,position,value", b"\x1b[31m", b"\x1b]0;title\x07", b"\r", b"\0",
          b"\xc2\x9b", b"\xe2\x80\xae", b"\xff", b",", b" ", *ROWS]
     ),
-    st.tuples(st.sampled_from([b"#", b"x", b" ", b"\x1b"]), st.integers(MAX_LINE - 2, 80_000))
+    st.tuples(st.sampled_from([b"#", b"x", b" ", b"\x1b"]), st.integers(MAX_LINE_BYTES - 2, 80_000))
     .map(lambda repeated: repeated[0] * repeated[1]),
 )
 LINES = st.lists(st.lists(PIECES, max_size=4).map(b"".join), max_size=10)
@@ -392,7 +392,7 @@ def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, stat
         result, grade = run(command, truth, positions=positions, timeout=60.0)
     report = text_report([grade])
     assert len(result.replies) + len(result.failures) == len(positions)
-    assert all(len(reply.text) <= MAX_LINE for reply in result.replies)
+    assert all(len(reply.text) <= MAX_LINE_BYTES for reply in result.replies)
     assert all(failure.reason.isprintable() for failure in result.failures)
     assert not any(control in report for control in "\x1b\r\0\x07\x9b\u202e")
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from compare import sources
 from compare.sources import (
     MAX_DIGITS,
-    MAX_LINE,
+    MAX_LINE_CHARS,
     MAX_TABLE_BYTES,
     BadLine,
     RowError,
@@ -270,15 +270,15 @@ def test_a_long_run_of_spaces_before_a_stray_quote_is_scanned_once(spaces):
 
 
 def test_a_line_longer_than_the_limit_is_a_bad_line_refused_unread(monkeypatch):
-    longest = "x--------,o,5," + " " * (MAX_LINE - 15) + "0"
+    longest = "x--------,o,5," + " " * (MAX_LINE_CHARS - 15) + "0"
     too_long = longest.replace(",5,", ",5, ")
-    header = "state,player,position," + " " * MAX_LINE + "value"
-    comment = "#" * (MAX_LINE + 1)
+    header = "state,player,position," + " " * MAX_LINE_CHARS + "value"
+    comment = "#" * (MAX_LINE_CHARS + 1)
     table = read_rows([header, comment, longest, too_long])
     assert _rows(table) == [(3, "x--------", "o", 5, 0)]
     assert [(bad.line, bad.reason) for bad in table.bad] == [
-        (1, f"the line has {len(header)} characters; a row has at most {MAX_LINE}"),
-        (4, f"the line has {MAX_LINE + 1} characters; a row has at most {MAX_LINE}"),
+        (1, f"the line has {len(header)} characters; a row has at most {MAX_LINE_CHARS}"),
+        (4, f"the line has {MAX_LINE_CHARS + 1} characters; a row has at most {MAX_LINE_CHARS}"),
     ]
     monkeypatch.setattr(sources, "split_fields", lambda text: pytest.fail("a field was read"))
     assert [bad.line for bad in read_rows([header, too_long, too_long * 1000]).bad] == [1, 2, 3]
@@ -499,5 +499,5 @@ def test_a_row_with_a_huge_number_is_a_bad_line_not_a_crash(row, where, digits):
     with pytest.raises(RowError, match=digits_reason):
         parse_row(text)
     (bad,) = read_rows([text]).bad
-    assert (digits_reason if len(text) <= MAX_LINE else "a row has at most") in bad.reason
+    assert (digits_reason if len(text) <= MAX_LINE_CHARS else "a row has at most") in bad.reason
     assert _one_line(bad.reason)

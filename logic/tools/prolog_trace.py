@@ -27,7 +27,7 @@ TRACED = ("max_value/3", "min_value/3", "terminal_state/3")
 SECONDS = 60.0
 """How long a trace may run before it is stopped."""
 ANSWER = "%% answer: "
-MAX_LINE = 4096
+MAX_LINE_CHARS = 4096
 """Characters of one line kept; a longer line is cut."""
 
 
@@ -125,7 +125,7 @@ def _read(process, max_calls: int) -> PrologTrace:
             pending += chunk
             *complete, pending = pending.split(b"\n")
             for raw in complete:
-                line = raw.decode("utf-8", errors="replace")[:MAX_LINE]
+                line = raw.decode("utf-8", errors="replace")[:MAX_LINE_CHARS]
                 if line.startswith(ANSWER):
                     answer = line[len(ANSWER):]
                 elif " Call: " in line and calls >= max_calls:
