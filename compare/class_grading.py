@@ -32,6 +32,7 @@ from compare.lab_checks import (
 from logic.engines import sandbox
 from logic.engines.contained import ContainedProgram
 from logic.engines.harness import LoadReport, ProgramError, StudentProgram
+from logic.state import is_terminal
 
 ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,
          "successor": 3}
@@ -71,9 +72,14 @@ class PredicateGrade:
     counts: Counter = field(default_factory=Counter)
     notes: Counter = field(default_factory=Counter)
     findings: list[tuple[Question, Verdict]] = field(default_factory=list)
+    finished: Counter = field(default_factory=Counter)
+    """The categories of the questions asked on finished boards, and (under "") how many."""
 
     def add(self, question: Question, verdict: Verdict) -> None:
         self.counts[verdict.category] += 1
+        if is_terminal(question.state):
+            self.finished[""] += 1
+            self.finished[verdict.category] += 1
         self.notes.update(verdict.notes)
         if verdict.category == NOT_ASKED:
             return
@@ -103,6 +109,7 @@ class SubmissionGrade:
     predicates: dict[str, PredicateGrade] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    printed: int = 0
     seconds: float = 0.0
     not_checked: list[str] = field(default_factory=list)
 
@@ -147,6 +154,8 @@ def grade_submission(
     with program, running.holding(program):
         report = program.load()
         grade = SubmissionGrade(name, report)
+        if report.output:
+            log_output(grade, "loading", report.output, len(report.output), question=False)
         _ask_all(program, grade, options, start, running)
     grade.seconds = time.monotonic() - start
     return grade
@@ -213,7 +222,7 @@ def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
             continue
         left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
         reply = program.ask(question.goal, "A", options.answers, left)
-        verdict = judge(question, reply)
+        verdict = judge(question, reply, options.policy)
         result.add(question, verdict)
         if reply.output:
             log_output(grade, str(question), reply.output, reply.output_chars)
@@ -241,8 +250,11 @@ def did_you_mean(wanted: str, names: set[str]) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
-def log_output(grade: SubmissionGrade, label: str, output: str, total: int) -> None:
-    """Keep what a question's run printed, up to `LOG_CHARS` for the whole submission."""
+def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
+               question: bool = True) -> None:
+    """Keep what a question (or the loading) printed, up to `LOG_CHARS` for the whole
+    submission; count the questions that printed."""
+    grade.printed += question
     used = sum(len(piece) for piece in grade.log)
     if used >= LOG_CHARS:
         return

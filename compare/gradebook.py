@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from compare.class_grading import SubmissionGrade
-from compare.lab_checks import NOT_ASKED, NOTES, RIGHT
+from compare.grading import Policy
+from compare.lab_checks import NOT_ASKED, NOTES, RIGHT, UNDEFINED
+from compare.python_checks import UNDEFINED_FUNCTION
 from logic.quote import escaped
 from logic.state import draw_board
 
@@ -56,13 +58,18 @@ def submission_report(grade: SubmissionGrade) -> str:
         asked = sum(result.counts.values())
         for category, count in sorted(result.counts.items(), key=lambda item: -item[1]):
             if category != RIGHT:
-                lines.append(f"  {category}: {count} of {asked}")
+                on_finished = result.finished[category]
+                lines.append(f"  {category}: {count} of {asked}" + (
+                    f", on {on_finished} of the {result.finished['']} finished boards asked"
+                    if on_finished else ""))
         for note, count in result.notes.items():
             said = f"on backtracking, {note}" if note in NOTES else note
             lines.append(f"  ({said}: {count} questions)")
         shown: dict[str, int] = {}
         boards = 0
         for question, verdict in result.findings:
+            if verdict.category in (UNDEFINED, UNDEFINED_FUNCTION):  # said once, as a problem
+                continue
             shown[verdict.category] = shown.get(verdict.category, 0) + 1
             if shown[verdict.category] > SHOWN:
                 continue
@@ -71,7 +78,9 @@ def submission_report(grade: SubmissionGrade) -> str:
                 boards += 1
                 lines += ["      " + row for row in draw_board(question.state).splitlines()]
     if grade.log:
-        lines += ["", f"output: {len(grade.log)} questions printed something; see the log"]
+        said = (f"{grade.printed} questions printed something" if grade.printed
+                else "loading printed something")
+        lines += ["", f"output: {said}; see the log"]
     return escaped("\n".join(lines)) + "\n"
 
 
@@ -100,10 +109,13 @@ def gradebook_csv(grades: Sequence[SubmissionGrade], predicates: Sequence[str]) 
     return out.getvalue()
 
 
-def json_report(grades: Sequence[SubmissionGrade], status: int) -> dict[str, Any]:
+def json_report(grades: Sequence[SubmissionGrade], status: int,
+                policy: Policy | None = None) -> dict[str, Any]:
     """The whole class as JSON: per submission its load, per predicate its counts and
     findings, its problems and its seconds."""
-    return {"status": status, "submissions": [_json_submission(grade) for grade in grades]}
+    policy = policy or Policy()
+    return {"status": status, "policy": {"ties": policy.ties, "values": policy.values},
+            "submissions": [_json_submission(grade) for grade in grades]}
 
 
 def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:

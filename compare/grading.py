@@ -39,6 +39,10 @@ VALUES = ("all", "none")
 """`--values`: answers are graded on their values too, or on their moves only."""
 
 
+TIE_BREAK = "broke only the lab's tie rule"
+"""A note under `--ties any`: another optimal move (or successor) than the lab's, counted right."""
+
+
 @dataclass(frozen=True)
 class Policy:
     """What counts as agreeing: the tie rule, and whether values are graded."""

@@ -102,8 +102,11 @@ def read_mapping(path: Path | None, settings: list[str]) -> Mapping:
             raise MappingError(f"--set {quoted(setting)}: expected KEY=VALUE")
         try:
             values[key.strip()] = tomllib.loads(f"v = {text}")["v"]
-        except tomllib.TOMLDecodeError:
-            values[key.strip()] = text
+        except tomllib.TOMLDecodeError as error:
+            if text.strip().startswith(("[", "{", '"', "'")):  # meant as TOML, and not TOML
+                raise MappingError(f"--set {quoted(setting)}: the value is not TOML: "
+                                   f"{error}") from None
+            values[key.strip()] = text  # a bare word: the text itself
     return checked_mapping(values)
 
 

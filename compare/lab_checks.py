@@ -2,9 +2,9 @@
 
 Each predicate the lab asks for is asked on every state it applies to (see `questions`), and
 its first answer judged against the reference (`logic/reference.py`, the lab's objective): the
-value, and for `max_value`/`min_value` the successor kept in `sv`. Answers offered on
-backtracking are judged apart: the same again and other optimal answers are notes, anything
-else a wrong answer on backtracking.
+value, and for `max_value`/`min_value` the successor kept in `sv`, under a grading policy
+(`--ties`, `--values`). Answers offered on backtracking are judged apart: the same again and
+other optimal answers are notes, anything else a wrong answer on backtracking.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from compare.grading import OTHER_OPTIMAL, WRONG_VALUE, Answer, Truth
+from compare.grading import OTHER_OPTIMAL, TIE_BREAK, WRONG_VALUE, Answer, Policy, Truth
 from logic import reference
 from logic.engines.harness import Reply, answer_state, is_integer
 from logic.objective import LAB
@@ -108,8 +108,10 @@ def questions(predicates: tuple[str, ...]) -> list[Question]:
     return asked
 
 
-def judge(question: Question, reply: Reply) -> Verdict:
-    """The verdict on a question's reply: its first answer, then those on backtracking."""
+def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Verdict:
+    """The verdict on a question's reply under `policy` (the lab's, unless told): its first
+    answer, then those on backtracking."""
+    policy = policy or Policy()
     if reply.end == "died" and not reply.answers:
         return Verdict(DIED, reply.error or "the program died")
     if reply.end == "time" and not reply.answers:
@@ -123,7 +125,7 @@ def judge(question: Question, reply: Reply) -> Verdict:
             return Verdict(RIGHT)
         return Verdict(NO_ANSWER, "the goal fails")
     first, *others = reply.answers
-    verdict = _judge_first(question, first.term, first.text)
+    verdict = _judge_first(question, first.term, first.text, policy)
     if not verdict.right or question.predicate == "successor":
         return verdict
     notes = []
@@ -131,7 +133,7 @@ def judge(question: Question, reply: Reply) -> Verdict:
         if other.term == first.term:
             notes.append(SAME_AGAIN)
             continue
-        again = _judge_first(question, other.term, other.text)
+        again = _judge_first(question, other.term, other.text, policy)
         if again.category in (RIGHT, OTHER_OPTIMAL_SUCCESSOR, OTHER_OPTIMAL):
             notes.append(OTHER_OPTIMAL_AGAIN)
         else:
@@ -140,10 +142,10 @@ def judge(question: Question, reply: Reply) -> Verdict:
     if reply.end in ("error", "time", "died"):
         why = reply.error or "the time limit ran out"
         return Verdict(FAILS_ON_BACKTRACKING, f"asked for more answers: {why}")
-    return Verdict(RIGHT, notes=tuple(notes))
+    return Verdict(RIGHT, notes=verdict.notes + tuple(notes))
 
 
-def _judge_first(question: Question, term: object, text: str) -> Verdict:
+def _judge_first(question: Question, term: object, text: str, policy: Policy) -> Verdict:
     state, player = question.state, question.player
     if question.predicate == "terminal_state":
         expected = reference.terminal_state(state, player)
@@ -155,13 +157,15 @@ def _judge_first(question: Question, term: object, text: str) -> Verdict:
             return Verdict(WRONG_VALUE, f"answers {term}; the value is {expected}")
         return Verdict(RIGHT)
     if question.predicate in ("max_value", "min_value"):
-        return _judge_sv(question, term, text)
+        return _judge_sv(question, term, text, policy)
     if question.predicate == "minimax_decision":
-        return _judge_decision(question, term, text)
+        return _judge_decision(question, term, text, policy)
     return _judge_successors(question, term, text)
 
 
-def _judge_sv(question: Question, term: object, text: str) -> Verdict:
+def _judge_sv(question: Question, term: object, text: str, policy: Policy) -> Verdict:
+    """The value and the successor kept; with `--values none` the successor alone (is it an
+    optimal one), with `--ties any` any optimal successor."""
     state, player = question.state, question.player
     read = _sv(term)
     if read is None:
@@ -169,7 +173,8 @@ def _judge_sv(question: Question, term: object, text: str) -> Verdict:
     kept, value = read
     maximising = question.predicate == "max_value"
     expected = (reference.max_value if maximising else reference.min_value)(state, player)
-    if value != expected.value:
+    graded = policy.values == "all"
+    if graded and value != expected.value:
         return Verdict(WRONG_VALUE, f"answers {text}; the value is {expected.value}")
     if kept == expected.state:
         return Verdict(RIGHT)
@@ -179,24 +184,29 @@ def _judge_sv(question: Question, term: object, text: str) -> Verdict:
                  else f"no move of {mover} leads there")
         return Verdict(NOT_A_SUCCESSOR, f"answers {text}: {where}")
     worth = (reference.min_value if maximising else reference.max_value)(kept, player).value
-    if worth != value:
+    if worth != expected.value:
         return Verdict(SUCCESSOR_OF_OTHER_VALUE,
-                       f"answers {text}, but that successor is worth {worth}")
+                       f"answers {text}, but that successor is worth {worth}"
+                       + ("" if graded else f", and the best is worth {expected.value}"))
+    if policy.ties == "any":
+        return Verdict(RIGHT, notes=(TIE_BREAK,))
     return Verdict(OTHER_OPTIMAL_SUCCESSOR,
                    f"answers {text}, optimal too; the lab keeps the first in cell order, "
                    f"{_state_text(expected.state)}")
 
 
-def _judge_decision(question: Question, term: object, text: str) -> Verdict:
+def _judge_decision(question: Question, term: object, text: str, policy: Policy) -> Verdict:
     state, player = question.state, question.player
     read = _decision(term, player)
     if read is None:
         return Verdict(UNREADABLE, f"answers {text}, not Action = [{player},Position] and "
                        "an integer Value")
     cell, value = read
-    finding = _truth().grade(Answer((state, player), cell, value))
+    answer = Answer((state, player), cell, value)
+    truth = _truth(policy)
+    finding = truth.grade(answer)
     if finding is None:
-        return Verdict(RIGHT)
+        return Verdict(RIGHT, notes=(TIE_BREAK,) * truth.breaks_only_the_tie_rule(answer))
     return Verdict(finding.category, finding.detail)
 
 
@@ -225,8 +235,8 @@ def _judge_successors(question: Question, term: object, text: str) -> Verdict:
 
 
 @cache
-def _truth() -> Truth:
-    return Truth(LAB)
+def _truth(policy: Policy) -> Truth:
+    return Truth(LAB, policy)
 
 
 def _sv(term: object) -> tuple[State, int] | None:

@@ -13,7 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from compare.grading import WRONG_VALUE, Answer, Policy, Truth
+from compare.grading import (
+    ILLEGAL_MOVE,
+    SUBOPTIMAL,
+    TIE_BREAK,
+    WRONG_VALUE,
+    Answer,
+    Finding,
+    Policy,
+    Truth,
+)
 from compare.interfaces import CS50, Mapping, move_cell
 from compare.lab_checks import DIED, EXCEPTION, RIGHT, TIME_LIMIT, UNREADABLE, Verdict
 from logic import reference
@@ -28,8 +37,7 @@ NO_EXCEPTION = "no exception for an illegal action"
 OVER_ANSWERED = "a move on a finished board"
 NOT_REPEATABLE = "answers differ when asked again"
 """A note, not a fault: two asks of the same board got different answers (randomness)."""
-TIE_BREAK = "broke only the lab's tie rule"
-"""A note under `--ties any`: another optimal move than the lab's, counted right."""
+UNDEFINED_FUNCTION = "undefined function"
 NOTES = (NOT_REPEATABLE, TIE_BREAK)
 
 
@@ -137,8 +145,10 @@ def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
 
 
 def judge_move(question: Question, answer: object, returns: str, truth: Truth,
-               value_of: object = None) -> Verdict:
-    """The verdict on a move (and value) at a game in progress, graded by `truth`."""
+               value_of: object = None, shown_value: object = None) -> Verdict:
+    """The verdict on a move (and value) at a game in progress, graded by `truth`; what it
+    says names moves as (row, col) with their cell, and values as the program gives them
+    (`shown_value` turns a lab value into the program's)."""
     cell, value = move_cell(answer, returns)
     if cell is None:
         return Verdict(UNREADABLE, f"answers {_shown(answer)}, not a move on the board")
@@ -151,12 +161,27 @@ def judge_move(question: Question, answer: object, returns: str, truth: Truth,
     position = (question.state, question.player)
     finding = truth.grade(Answer(position, cell, value))
     if finding is not None:
-        category = finding.category
-        detail = finding.detail.replace(f"[{question.player},{cell}]", _move_words(cell))
-        return Verdict(category, detail)
+        return Verdict(finding.category, _move_detail(finding, answer, shown_value))
     if truth.breaks_only_the_tie_rule(Answer(position, cell, value)):
         return Verdict(RIGHT, notes=(TIE_BREAK,))
     return Verdict(RIGHT)
+
+
+def _move_detail(finding: Finding, answer: object, shown_value: object = None) -> str:
+    """Why a move disagrees, in the program's terms."""
+    def worth(value: int) -> str:
+        return str(shown_value(value) if shown_value is not None else value)
+
+    cell, best = finding.answer.cell, finding.expected.action.cell
+    said = f"answers {_shown(answer)}, {_move_words(cell)}"
+    if finding.category == ILLEGAL_MOVE:
+        return f"{said}: that cell is taken"
+    if finding.category == SUBOPTIMAL:
+        return (f"{said}, worth {worth(finding.move_values[cell])}; the best move, "
+                f"{_move_words(best)}, is worth {worth(finding.expected.value)}")
+    if finding.category == WRONG_VALUE:
+        return f"{said}: that move is optimal and worth {worth(finding.move_values[cell])}"
+    return f"{said}: optimal too, but the lab's tie rule takes the lowest cell, {_move_words(best)}"
 
 
 def judge_function(question: Question, called: Called, mapping: Mapping,
@@ -176,8 +201,11 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
     def value_of(raw: object) -> int | None:
         return _lab_value(raw, question.player, mapping)
 
+    def shown_value(value: int) -> int:
+        return _program_value(value, question.player, mapping)
+
     return judge_move(question, called.value, mapping.returns, truth,
-                      value_of if values else None)
+                      value_of if values else None, shown_value)
 
 
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:

@@ -26,9 +26,10 @@ from compare.interfaces import (
     MappingError,
     read_mapping,
 )
-from compare.lab_checks import EXCEPTION, NOT_ASKED, UNDEFINED, Verdict
+from compare.lab_checks import EXCEPTION, NOT_ASKED, Verdict
 from compare.python_checks import (
     NOT_REPEATABLE,
+    UNDEFINED_FUNCTION,
     Question,
     cs50_arguments,
     cs50_questions,
@@ -60,6 +61,9 @@ def grade_python(
                                seconds=time.monotonic() - start)
     with program, running.holding(program):
         grade = SubmissionGrade(name, program.load())
+        if grade.load.output:
+            log_output(grade, "import", grade.load.output, len(grade.load.output),
+                       question=False)
         _ask_all(program, grade, options, mapping, start, running)
     grade.seconds = time.monotonic() - start
     return grade
@@ -110,7 +114,7 @@ def _ask_all(program: PythonProgram, grade: SubmissionGrade, options: Options,
                if function not in defined and grade.load.problem is None}
     for function in sorted(missing, key=lambda f: CS50_FUNCTIONS.index(f) if cs50 else 0):
         hint = did_you_mean(function, defined)
-        grade.problems.append(Problem(UNDEFINED, f"{function}() is not defined{hint}",
+        grade.problems.append(Problem(UNDEFINED_FUNCTION, f"{function}() is not defined{hint}",
                                       function))
     grade.predicates = {function: PredicateGrade() for function in functions}
     exceptions: dict[str, Problem] = {}
@@ -120,7 +124,8 @@ def _ask_all(program: PythonProgram, grade: SubmissionGrade, options: Options,
             return
         result = grade.predicates[question.predicate]
         if question.predicate in missing:
-            result.add(question, Verdict(UNDEFINED, f"{question.predicate}() is not defined"))
+            result.add(question, Verdict(UNDEFINED_FUNCTION,
+                                         f"{question.predicate}() is not defined"))
             continue
         if grade.load.problem is not None:
             result.add(question, Verdict(NOT_ASKED, f"not imported: {grade.load.problem}"))
@@ -135,7 +140,7 @@ def _ask_all(program: PythonProgram, grade: SubmissionGrade, options: Options,
         called = program.call(question.predicate, arguments, left)
         verdict = (judge_cs50(question, called, options.policy) if cs50
                    else judge_function(question, called, mapping, options.policy))
-        if verdict.right and _has_ties(question, mapping, cs50):
+        if called.end == "returned" and _has_ties(question, mapping, cs50):
             again = program.call(question.predicate, arguments, left)
             if again.end == "returned" and again.value != called.value:
                 verdict = Verdict(verdict.category, verdict.detail,

@@ -18,6 +18,7 @@ from compare.grading import (
     UNPARSABLE,
     Finding,
     Grade,
+    Policy,
 )
 from logic.objective import Objective
 from logic.tools.explain import draw_move_values
@@ -109,10 +110,14 @@ def text_report(grades: Sequence[Grade], show: int = 10, listed: int | None = 20
     return sections + "".join(summary_line(grade) + "\n" for grade in grades)
 
 
-def json_report(grades: Sequence[Grade], objective: Objective, status: int) -> dict[str, Any]:
-    """The whole report as JSON data: every finding of every source."""
+def json_report(grades: Sequence[Grade], objective: Objective, status: int,
+                policy: Policy | None = None) -> dict[str, Any]:
+    """The whole report as JSON data: the objective and policy graded under, every finding of
+    every source."""
+    policy = policy or Policy()
     return {
         "objective": {"mode": objective.mode, "scoring": objective.scoring},
+        "policy": {"ties": policy.ties, "values": policy.values},
         "status": status,
         "sources": [_json_grade(grade) for grade in grades],
     }

@@ -380,3 +380,47 @@ def test_an_answer_that_is_not_an_integer_is_no_value(term):
     question = lab_checks.Question("terminal_state", "xxxoo----", "x")
     verdict = lab_checks.judge(question, Reply((Proof(term, str(term)),), "exhausted"))
     assert verdict.category == lab_checks.UNREADABLE
+
+
+def _decision_reply(player: str, cell: int, value: int) -> Reply:
+    term = {"f": "-", "args": [[player, cell], value]}
+    return Reply((Proof(term, f"[{player},{cell}]-{value}"),), "exhausted")
+
+
+def _sv_reply(state: str, value: int) -> Reply:
+    term = {"f": "sv", "args": [list(state), value]}
+    return Reply((Proof(term, f"sv({state},{value})"),), "exhausted")
+
+
+def test_the_grading_policy_reaches_the_prolog_checks():
+    """`--ties any` takes any optimal move (or successor) as right, with a note; `--values
+    none` judges the move alone."""
+    from compare.grading import TIE_BREAK, Policy
+    from logic.engines.reference import ReferenceEngine
+
+    state, player = "xo-------", "x"
+    engine = ReferenceEngine()
+    lowest = engine.minimax_decision(state, player)
+    values = engine.move_values(state, player)
+    other = max(cell for cell, value in values.items() if value == lowest.value)
+    worse = next(cell for cell, value in values.items() if value < lowest.value)
+    assert other != lowest.action.cell
+    question = lab_checks.Question("minimax_decision", state, player)
+    strict = lab_checks.judge(question, _decision_reply(player, other, lowest.value))
+    assert strict.category == "other optimal move"
+    relaxed = lab_checks.judge(question, _decision_reply(player, other, lowest.value),
+                               Policy("any"))
+    assert relaxed.right and relaxed.notes == (TIE_BREAK,)
+    no_values = lab_checks.judge(question, _decision_reply(player, lowest.action.cell, 7),
+                                 Policy("lowest", "none"))
+    assert no_values.right
+    assert lab_checks.judge(question, _decision_reply(player, worse, lowest.value),
+                            Policy("any", "none")).category == "suboptimal move"
+    next_state = state[:other - 1] + player + state[other:]
+    sv_question = lab_checks.Question("max_value", state, player)
+    assert lab_checks.judge(sv_question, _sv_reply(next_state, lowest.value)).category == (
+        lab_checks.OTHER_OPTIMAL_SUCCESSOR)
+    assert lab_checks.judge(sv_question, _sv_reply(next_state, lowest.value),
+                            Policy("any")).right
+    assert lab_checks.judge(sv_question, _sv_reply(next_state, 5),
+                            Policy("any", "none")).right

@@ -207,8 +207,12 @@ def test_a_folder_without_the_module_named_is_its_own_fault(capsys, tmp_path):
          "unknown mapping key 'nope'"),
         (["--interface", "function", "--set", "function=f", "--set", 'board="diag"'],
          "board = 'diag': expected one of rows, flat, string"),
-        (["--set", "function=f"], "add --interface function"),
+        (["--set", "function=f"], "use --interface function"),
         (["--interface", "cs50", "--ties", "some"], "invalid choice: 'some'"),
+        (["--interface", "function", "--set", "function=f", "--set", "x=[1,"],
+         "--set 'x=[1,': the value is not TOML"),
+        (["--interface", "cs50", "--set", "x=1"], "use --interface function"),
+        (["--interface", "cs50", "--mapping", "m.toml"], "use --interface function"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(capsys, argv, message):
@@ -272,3 +276,99 @@ def test_any_set_text_is_a_mapping_or_a_mapping_error(texts):
 def test_any_answer_reads_as_a_cell_on_the_board_or_none(answer, returns):
     cell, _ = move_cell(answer, returns)
     assert cell is None or 1 <= cell <= 9
+
+
+def _toggling_cs50(folder: Path) -> Path:
+    """A CS50 program whose minimax answers the highest optimal move, then the lowest, in
+    turn: deterministic, and never the same answer twice running where there are ties."""
+    text = (CORPUS / "cs50_random_ties.py").read_text()
+    text = text.replace("import random\n", "import itertools\n_CALLS = itertools.count()\n")
+    text = text.replace(
+        "return random.choice([a for value, a in scored if value == target])",
+        "best = sorted(a for value, a in scored if value == target)\n"
+        "    return best[-1] if next(_CALLS) % 2 == 0 else best[0]")
+    path = folder / "toggles.py"
+    path.write_text(text)
+    return path
+
+
+def test_a_program_that_answers_differently_is_seen_even_where_its_first_answer_is_wrong(
+        capsys, tmp_path):
+    """Under the lab's tie rule the first answer (the highest optimal move) is "other optimal";
+    asked again, the program answers otherwise, and that is noted all the same."""
+    program = _toggling_cs50(tmp_path)
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                             "minimax", str(program))
+    minimax = subs["toggles"]["predicates"]["minimax"]
+    assert status == 1 and minimax["counts"]["other_optimal_move"] > 0
+    assert minimax["notes"]["answers_differ_when_asked_again"] == sum(
+        1 for state, player in all_positions() if player == "x"
+        and sum(value == Truth(LAB).decision((state, player)).value
+                for value in Truth(LAB).move_values((state, player)).values()) > 1)
+
+
+def test_what_a_program_prints_on_import_and_per_question_is_logged_and_counted(
+        capsys, tmp_path):
+    text = (CORPUS / "cs50_right.py").read_text()
+    text = text.replace("def player(board):", "print('IMPORTED')\n\n\ndef player(board):\n"
+                        "    print('x' * 1000)", 1)
+    program = tmp_path / "chatty.txt"  # a file name that is not .py imports all the same
+    program.write_text(text)
+    reports = tmp_path / "reports"
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                               "player", "--reports", str(reports), str(program))
+    assert status == 0 and subs["chatty"]["predicates"]["player"]["correct"] == 4520
+    log = (reports / "chatty.log").read_text()
+    assert log.startswith("--- output of import\nIMPORTED")
+    assert "output: 4520 questions printed something; see the log" in out
+    assert len(log) < 70_000  # the log is bounded; the count is not
+
+
+def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
+        capsys, tmp_path):
+    numbers = tmp_path / "numbers"
+    numbers.mkdir()
+    shutil.copy(CORPUS / "number_board.py", numbers)
+    shutil.copy(CORPUS / "number_board.toml", numbers / "minimax-lab.toml")
+    csv_file = tmp_path / "book.csv"
+    status = main(["grade", "--interface", "function", "--budget", "1", "--csv", str(csv_file),
+                   str(CORPUS / "plays_to_lose"), str(numbers)])
+    capsys.readouterr()
+    header, *rows = csv_file.read_text().splitlines()
+    assert status == 1  # the budget runs out
+    assert header == ("name,load,find_worst_move_correct,find_worst_move_checked,"
+                      "best_move_correct,best_move_checked,seconds")
+    assert [row.split(",")[0] for row in rows] == ["plays_to_lose", "numbers"]
+    assert rows[1].split(",")[2:4] == ["", ""] and rows[1].split(",")[4] != ""
+
+
+def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_path):
+    program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
+    status, subs, out = graded(capsys, tmp_path, "--interface", "function", "--mapping",
+                               str(mapping), "--set", "win_value=10", str(program))
+    findings = subs["number_board"]["predicates"]["best_move"]["findings"]
+    assert status == 1 and findings
+    for finding in findings:
+        assert finding["category"] == "wrong_value"
+        assert "that move is optimal and worth " in finding["detail"]
+        assert finding["detail"].split("worth ")[-1] in ("10", "-10", "0")
+        assert "[x," not in finding["detail"] and "[o," not in finding["detail"]
+        assert "(cell " in finding["detail"]
+
+
+def test_the_report_says_how_many_finished_boards_a_function_gets_wrong(cs50_class):
+    _, subs, reports = cs50_class
+    winner = subs["cs50_winner_no_anti_diagonal"]["predicates"]["winner"]
+    wrong = winner["counts"]["wrong_answer"]
+    finished = sum(map(is_terminal, reachable_states("x")))
+    text = (reports / "cs50_winner_no_anti_diagonal.txt").read_text()
+    assert (f"wrong answer: {wrong} of 5478, on {wrong} of the {finished} finished boards "
+            "asked") in text
+
+
+def test_the_json_report_records_the_policy(capsys, tmp_path):
+    report = tmp_path / "report.json"
+    main(["grade", "--interface", "cs50", "--predicates", "player", "--ties", "any",
+          "--values", "none", str(CORPUS / "cs50_right.py"), "--json", str(report)])
+    capsys.readouterr()
+    assert json.loads(report.read_text())["policy"] == {"ties": "any", "values": "none"}

@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
     sys.stdout.write(text_report(grades, args.show, args.list))
     if args.json is not None:
-        write_whole(args.json, json.dumps(json_report(grades, objective, status), indent=1) + "\n")
+        report = json_report(grades, objective, status, policy_from(args))
+        write_whole(args.json, json.dumps(report, indent=1) + "\n")
     return status
 
 

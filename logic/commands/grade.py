@@ -123,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
     check_writable(args.json)
     if args.reports is not None:
         _make_folder(args.reports)
-    if prolog and (args.mapping or args.settings):
-        raise UsageError("--mapping and --set declare a Python function: add --interface "
+    if args.interface != "function" and (args.mapping or args.settings):
+        raise UsageError("--mapping and --set declare a Python function: use --interface "
                          "function")
     known = PREDICATES if prolog else CS50_FUNCTIONS
     if args.interface == "function":
@@ -151,10 +151,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
     if args.csv is not None:
-        columns = [*grades[0].predicates] if grades and not prolog else checked
+        columns = checked if prolog else list(dict.fromkeys(
+            predicate for grade in grades for predicate in grade.predicates))
         write_whole(args.csv, gradebook_csv(grades, columns))
     if args.json is not None:
-        write_whole(args.json, json.dumps(json_report(grades, status), indent=1) + "\n")
+        report = json_report(grades, status, options.policy)
+        write_whole(args.json, json.dumps(report, indent=1) + "\n")
     return status
 
 
