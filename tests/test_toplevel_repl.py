@@ -455,8 +455,8 @@ def test_on_a_terminal_ctrl_c_stops_a_long_query(terminal):
 def test_on_a_terminal_tab_completes_a_predicate(terminal):
     terminal.read_until("?- ")
     terminal.send("other_pl\t")
-    terminal.read_until("other_player")
-    terminal.send("(P, O)\r")
+    terminal.read_until("other_player(")
+    terminal.send("P, O)\r")
     assert terminal.read_until("O = o ").endswith("\nP = x, O = o ")
     terminal.send("\r")
     assert terminal.read_until("?- ") == ".\n?- "
@@ -469,7 +469,7 @@ def test_on_a_terminal_a_goal_goes_on_with_a_bar_prompt_and_tab_completes_engine
     terminal.send("O)\r")
     assert terminal.read_until("?- ") == "O)\nO = o.\n?- "
     terminal.send(":engine alph\t")
-    terminal.read_until(":engine alphabeta")
+    terminal.read_until(":engine alphabeta ")  # and a space, ready for what comes next
     terminal.send("\r")
     assert terminal.read_until("?- ") == "\n% engine: alphabeta\n?- "
 
@@ -482,19 +482,27 @@ def test_the_history_is_kept_between_sessions(tmp_path):
         first.read_until("?- ")
         first.send("terminal_state(xxxoo----, x, V)\r")
         first.read_until("V = 1.\r\n?- ")
+        first.send("other_player(x,\r")  # a goal over two lines is kept as one
+        first.read_until("|    ")
+        first.send("O)\r")
+        first.read_until("O = o.\r\n?- ")
         first.send("\x04")
         assert first.exit_status() == EXIT_OK
     finally:
         first.close()
     assert (tmp_path / "history").read_text().splitlines() == [
-        "terminal_state(xxxoo----, x, V)"]
+        "terminal_state(xxxoo----, x, V)", "other_player(x, O)"]
     second = Terminal("repl", env=env)
     try:
         second.read_until("?- ")
-        second.send("\x1b[A")  # the up arrow: the last line of the last session
+        second.send("\x1b[A\x1b[A")  # the up arrow twice: the first goal of the last session
         second.read_until("terminal_state(xxxoo----, x, V)")
         second.send("\r")
         assert second.read_until("?- ").endswith("V = 1.\n?- ")
+        second.send("\x1b[A\x1b[A")  # the goal typed over two lines, on one
+        second.read_until("other_player(x, O)")
+        second.send("\r")
+        assert second.read_until("?- ").endswith("O = o.\n?- ")
         second.send("\x04")
         assert second.exit_status() == EXIT_OK
     finally:

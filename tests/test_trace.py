@@ -128,7 +128,9 @@ def test_a_finished_game_fails_as_the_lab_does(capsys):
     [
         (["trace", "xoxxo-o-x", "x"], "it cannot be x's move"),
         (["trace", "xoxxo-o-x", "o", "--goal", "min_value"], "it cannot be x's move"),
-        (["trace", "xoxxo-o-x", "o", "--max-calls", "0"], "1 or more, not '0'"),
+        (["trace", "xoxxo-o-x", "o", "--max-calls", "0"],
+         "a call limit is a number of calls, 1 or more, not '0'"),
+        (["trace", "xoxxo-o--", "x", "--depth", "2"], "--plies 2 shows 2 levels of calls"),
         (["trace", "xoxxo-o-x", "o", "--goal", "successor"], "invalid choice: 'successor'"),
     ],
 )
@@ -224,3 +226,60 @@ def test_bad_engine_options_are_one_line_and_status_2(capsys, argv, message):
     assert main(["trace", "xoxxo-o--", "x", *argv]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("plies", "max_calls"), [(None, 3), (1, 10**6), (2, 10**6), (2, 7)])
+def test_calls_left_out_are_counted_as_the_whole_trace_makes_them(plies, max_calls):
+    whole = Tracer(max_calls=10**6)
+    decision = whole.minimax_decision("xoxx--o--", "x")
+    assert whole.hidden == 0
+    made = sum(line.port == "Call" for line in whole.lines)
+    bounded = Tracer(plies=plies, max_calls=max_calls)
+    assert bounded.minimax_decision("xoxx--o--", "x") == decision
+    shown = sum(line.port == "Call" for line in bounded.lines)
+    assert shown + bounded.hidden == made and bounded.hidden > 0
+    assert [str(line) for line in bounded.lines if line.port == "Call"] == [
+        str(line) for line in whole.lines if line.port == "Call"
+        and (plies is None or line.depth <= plies)][:max_calls]
+
+
+def test_a_pydatalog_engine_is_asked_only_about_the_calls_shown():
+    class Counting:
+        def __init__(self):
+            self.asked = 0
+
+        def max_value(self, state, player):
+            self.asked += 1
+            return reference.max_value(state, player)
+
+        def min_value(self, state, player):
+            self.asked += 1
+            return reference.min_value(state, player)
+
+    engine = Counting()
+    tracer = Tracer(plies=2, engine=engine)
+    tracer.minimax_decision("---------", "x")
+    shown = [line for line in tracer.lines if line.port == "Exit"
+             and line.goal.startswith(("max_value", "min_value"))
+             and not reference.terminal_state(*_LINE.match(str(line)).group(5).split(", ")[:2])]
+    assert 0 < engine.asked <= len(shown) + 1
+
+
+def test_the_top_level_traces_to_a_depth_and_can_be_told_not_to():
+    out = io.StringIO()
+    session = Session("reference", out)
+    for line in (":trace 1", f"max_value({TWO_LEFT}, o, SV)", ":trace", ":trace off",
+                 f"max_value({TWO_LEFT}, o, SV)", ":trace deep"):
+        session.handle(line)
+    lines = out.getvalue().splitlines()
+    tracer = Tracer(plies=1)
+    tracer.max_value(TWO_LEFT, "o")
+    answer = "SV = sv([x,o,x,x,o,-,o,o,x],1)."
+    traced = list(tracer.text(":trace N shows N levels; minimax-lab trace STATE PLAYER "
+                              "--max-calls N shows more calls"))
+    assert lines[:len(traced) + 2] == ["% the next goal is traced, 1 levels of calls", *traced,
+                                       answer]
+    assert lines[len(traced) + 2:] == [
+        "% the next goal is traced", "% the next goal is not traced", answer,
+        "ERROR: usage: :trace, :trace N (levels of calls shown, 1 to 999) or :trace off, "
+        "not 'deep'"]

@@ -27,13 +27,18 @@ def plies(text: str) -> int:
 
 
 def drawn_plies(text: str) -> int:
-    """`tree --depth`: a number of plies to draw, 0 or more."""
-    return whole_number(text, 0, "a depth is a number of plies, 0 or more")
+    """`tree --plies`, `trace --plies`: a number of plies (levels) to show, 0 or more."""
+    return whole_number(text, 0, "a number of plies to show is 0 or more")
 
 
 def node_limit(text: str) -> int:
     """`tree --max-nodes`: a number of nodes, 1 or more."""
     return whole_number(text, 1, "a node limit is a number of nodes, 1 or more")
+
+
+def call_limit(text: str) -> int:
+    """`trace --max-calls`: a number of calls, 1 or more."""
+    return whole_number(text, 1, "a call limit is a number of calls, 1 or more")
 
 
 def count(text: str) -> int:

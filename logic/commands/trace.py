@@ -16,7 +16,7 @@ from logic.commands.cli import (
     add_program_argument,
     objective_from,
 )
-from logic.commands.options import drawn_plies, node_limit
+from logic.commands.options import call_limit, drawn_plies
 from logic.engines import Engine, engine_class_for, make_engine
 from logic.engines.harness import ProgramError
 from logic.objective import Objective
@@ -43,15 +43,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="trace the lab's recursion: each call of max_value, min_value and terminal_state",
         description="Trace minimax_decision (or max_value, min_value) for STATE and PLAYER as "
         "SWI-Prolog's tracer prints it: Call, Exit and Fail ports with the call depth, "
-        "indented. The answers are the reference engine's. Exit status 0, or 1 when the goal "
-        "fails (a finished game has no decision).",
+        "indented, bounded by --plies (levels shown) and --max-calls. --engine says whose "
+        "recursion: the reference's (default), a pyDatalog program's proof, or SWI-Prolog's "
+        "own tracer. Exit status 0, or 1 when the goal fails (a finished game has no "
+        "decision).",
     )
     add_position_arguments(parser)
     parser.add_argument("--goal", choices=GOALS, default="minimax_decision",
                         help="the goal traced (default: minimax_decision)")
     parser.add_argument("--plies", type=drawn_plies, metavar="N",
                         help="show calls at most N levels deep (default: all)")
-    parser.add_argument("--max-calls", type=node_limit, default=MAX_CALLS, metavar="N",
+    parser.add_argument("--depth", type=drawn_plies, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--max-calls", type=call_limit, default=MAX_CALLS, metavar="N",
                         help=f"show at most N calls, then only count them (default: {MAX_CALLS})")
     parser.add_argument("--engine", default="reference",
                         help="whose recursion: reference (default), logic or logic-plain (the "
@@ -64,6 +67,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The trace, then the answer as the top level prints it."""
+    if args.depth is not None:
+        raise UsageError(f"--depth {args.depth}: the trace follows the lab's search to the end "
+                         f"of the game (--depth is a search depth, as in decide and tree); "
+                         f"--plies {args.depth} shows {args.depth} levels of calls")
     state, player = parse_state(args.state), parse_player(args.player)
     check_legal(state)
     if not is_terminal(state):  # in min_value it is the agent's adversary who moves

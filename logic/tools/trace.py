@@ -7,14 +7,15 @@ finished games, `find_max_sv`/`find_min_sv` and `get_action`. Its answers are th
 reference's, which the tests check. Given an engine (the pyDatalog programs), the tracer
 reconstructs that engine's proof instead: each `max_value` and `min_value` exits with the
 engine's own answer, below it the calls whose answers justify it, and a line says so where
-they do not. A trace is bounded: calls deeper than `plies` levels below
-the first are made but not shown, and after `max_calls` calls shown the rest are only counted.
+they do not. A trace is bounded: calls deeper than `plies` levels below the first, and every
+call after the first `max_calls`, are not shown but counted, so a trace costs what it shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from logic import reference
 from logic.engines import Engine
@@ -73,6 +74,10 @@ class Tracer:
         return self._value("min_value", state, player, depth)
 
     def _value(self, name: str, state: State, player: Player, depth: int) -> SV:
+        if not self._shows(depth):  # nor anything below it: count the calls, take the answer
+            self.hidden += lab_calls(name, state, player)
+            lab = reference.max_value if name == "max_value" else reference.min_value
+            return lab(state, player, self.objective)
         head = f"{name}({to_prolog(state)}, {player}, "
         with self._call(depth, head + "_)") as exit_goal:
             value = self.terminal_state(state, player, depth + 1)
@@ -110,25 +115,42 @@ class Tracer:
     def _call(self, depth: int, goal: str) -> _Ports:
         return _Ports(self, depth, goal)
 
+    def _shows(self, depth: int) -> bool:
+        """True if a call at `depth` is within the bounds, and so shown."""
+        return (self.plies is None or depth <= self.plies) and self.shown < self.max_calls
+
     def _enter(self, depth: int, goal: str) -> bool:
         """Show a `Call` if it is within the bounds; True if it was shown."""
-        if (self.plies is None or depth <= self.plies) and self.shown < self.max_calls:
+        if self._shows(depth):
             self.shown += 1
             self.lines.append(Port("Call", depth, goal))
             return True
         self.hidden += 1
         return False
 
-    def text(self) -> Iterator[str]:
-        """The trace's lines, then a note of what was left out, if anything."""
+    def text(self, more: str = "--plies N and --max-calls N show more") -> Iterator[str]:
+        """The trace's lines, then a note of what was left out, if anything, and `more`: how
+        to see more."""
         yield from (str(line) for line in self.lines)
         if self.hidden:
             levels = f"{self.plies} level" + ("" if self.plies == 1 else "s")
             why = [f"deeper than {levels}"] if self.plies is not None else []
             if self.shown >= self.max_calls:
                 why.append(f"after the first {self.max_calls} calls")
-            yield (f"% {self.hidden} more calls not shown ({' or '.join(why)}); "
-                   "--plies N and --max-calls N show more")
+            yield f"% {self.hidden} more calls not shown ({' or '.join(why)}); {more}"
+
+
+@cache
+def lab_calls(name: str, state: State, player: Player) -> int:
+    """How many calls of `max_value`, `min_value` and `terminal_state` the lab's recursion
+    makes to answer `name(State, Player, _)`, that call included."""
+    if reference.terminal_state(state, player) is not None:
+        return 2
+    maximising = name == "max_value"
+    mover = player if maximising else reference.other_player(player)
+    below = "min_value" if maximising else "max_value"
+    return 2 + sum(lab_calls(below, next_state, player)
+                   for next_state in reference.successor(state, mover))
 
 
 class _Ports:

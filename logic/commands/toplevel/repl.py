@@ -21,6 +21,7 @@ from logic.commands.toplevel.grammar import needs_more, parse_query, without_com
 from logic.commands.toplevel.listing import listing
 from logic.commands.toplevel.predicates import PREDICATES, read_player, read_state
 from logic.commands.toplevel.prolog_terms import Var, is_ground
+from logic.commands.toplevel.solve import LIST_PREDICATES
 from logic.commands.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
@@ -29,6 +30,7 @@ from logic.commands.toplevel.terminal import (
 )
 from logic.engines import Engine, EngineError, engine_class, engine_names, make_engine
 from logic.interrupts import Terminated
+from logic.quote import escaped, quoted
 from logic.state import (
     StateError,
     check_legal,
@@ -51,10 +53,13 @@ COMMANDS = {
     ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
     ":listing PRED": "the lab's predicate PRED in Prolog, in pyDatalog and in Python",
     ":time": "show how long each answer takes (again: stop showing it)",
-    ":trace": "trace the next goal's calls of max_value, min_value and terminal_state",
+    ":trace [N|off]": "trace the next goal's calls of max_value, min_value and terminal_state "
+                      "(N levels deep; off: do not)",
     ":quit": "leave; so do end of file (Ctrl-D) and halt.",
 }
-COMPLETIONS = sorted([*PREDICATES, *(command.split()[0] for command in COMMANDS)])
+COMPLETIONS = sorted([*(f"{name}(" for name in [*PREDICATES, *LIST_PREDICATES, "findall"]),
+                      *(command.split()[0] + " " for command in COMMANDS)])
+"""What Tab completes: a predicate with its parenthesis, a command with its space."""
 
 
 def help_text() -> str:
@@ -101,6 +106,7 @@ class Session:
         self.timing = False
         self.line_open = False
         self.trace_next = False
+        self.trace_plies: int | None = None
 
     def _make(self, name: str) -> Engine:
         """The engine `name`; the one that takes a program runs the session's, if it has one."""
@@ -200,8 +206,7 @@ class Session:
         elif name == ":listing":
             self.write(listing(self.needs(rest, ":listing PRED, e.g. :listing max_value")))
         elif name == ":trace":
-            self.trace_next = True
-            self.write("% the next goal is traced")
+            self.set_trace(rest)
         elif name == ":time":
             self.timing = not self.timing
             self.write(f"% timing {'on' if self.timing else 'off'}")
@@ -227,6 +232,20 @@ class Session:
         self.write(draw_move_values(state, values, decision.action.cell))
         self.write(str(decision))
 
+    def set_trace(self, rest: str) -> None:
+        """`:trace` (the next goal), `:trace N` (N levels of calls), `:trace off`."""
+        if rest == "off":
+            self.trace_next = False
+            self.write("% the next goal is not traced")
+            return
+        if rest and not (rest.isdigit() and 0 < len(rest) <= 3 and int(rest) > 0):
+            raise ToplevelError(f"usage: :trace, :trace N (levels of calls shown, 1 to 999) "
+                                f"or :trace off, not {quoted(rest)}")
+        self.trace_next = True
+        self.trace_plies = int(rest) if rest else None
+        levels = f", {rest} levels of calls" if rest else ""
+        self.write(f"% the next goal is traced{levels}")
+
     def trace(self, text: str) -> None:
         """The lab's recursion for a goal of `max_value`, `min_value` or `minimax_decision`
         on a given state and player (`logic/tools/trace.py`), before its answers."""
@@ -240,9 +259,11 @@ class Session:
         state = read_state(goal.args[0], goal.name, "State")
         player = read_player(goal.args[1])
         own = self.engine.tracing == "proof"
-        tracer = Tracer(self.engine.objective, engine=self.engine if own else None)
+        tracer = Tracer(self.engine.objective, self.trace_plies,
+                        engine=self.engine if own else None)
         getattr(tracer, goal.name)(state, player)
-        for line in tracer.text():
+        for line in tracer.text(":trace N shows N levels; minimax-lab trace STATE PLAYER "
+                                "--max-calls N shows more calls"):
             self.write(line)
         if self.engine.tracing == "prolog":
             self.write(f"% the trace follows the lab's recursion in the reference; the "
@@ -265,18 +286,20 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
     interactive = stdin.isatty()
     session = Session(engine_name, stdout, TerminalKeys() if interactive else None, program)
     if interactive:
-        enable_line_editing(COMPLETIONS, {":engine": engine_names(), ":listing": [*PREDICATES]})
+        enable_line_editing(COMPLETIONS, {":engine": [f"{name} " for name in engine_names()],
+                                          ":listing": [*PREDICATES]})
         session.write(
             f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
             "engine. :help for help, :quit to leave."
         )
     pending: list[str] = []
+    typed: list[str] = []  # the lines of the goal being typed, kept in the history as one
     while True:
         try:
             with interrupts.waking_reads():
                 if interactive:
                     line = input(CONTINUATION if pending else PROMPT)
-                    remember(line)
+                    typed.append(line.strip())
                 else:
                     line = stdin.readline()
                     if not line:
@@ -291,14 +314,18 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
                 shown = line.strip()
                 if not pending and shown.startswith("?-"):
                     shown = shown[2:].lstrip()
-                session.write((CONTINUATION if pending else PROMPT) + shown)
+                session.write((CONTINUATION if pending else PROMPT) + escaped(shown))
             if text.startswith(":") or not (pending or text):
+                remember(" ".join(typed))
+                typed = []
                 if not session.handle(text):
                     return
                 continue
             pending.append(text)
             if needs_more(" ".join(pending)):
                 continue
+            remember(" ".join(typed))
+            typed = []
             goal, pending = " ".join(pending), []
             if not session.handle(goal):
                 return
@@ -311,5 +338,5 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
         except Terminated:
             raise
         except KeyboardInterrupt:
-            pending = []
+            pending, typed = [], []
             session.write("")

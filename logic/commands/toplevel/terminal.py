@@ -68,16 +68,18 @@ def enable_line_editing(words: Sequence[str], after: Mapping[str, Sequence[str]]
     else:
         readline.parse_and_bind("tab: complete")
     path = history_file()
-    readline.set_auto_history(True)
+    readline.set_auto_history(False)  # a goal typed over several lines is kept as one
     with contextlib.suppress(OSError):
         readline.read_history_file(path)
     readline.set_history_length(HISTORY_LINES)
 
 
 def remember(line: str) -> None:
-    """Add a line typed to the history file at once, so a session that is killed keeps it."""
+    """Add what was typed (a goal's lines joined) to the history, and to its file at once, so
+    a session that is killed keeps it."""
     if readline is None or not line.strip():
         return
+    readline.add_history(line)
     path = history_file()
     try:
         if not path.exists():
