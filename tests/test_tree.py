@@ -164,6 +164,26 @@ def svg_width_px(path) -> float:
     return float(width[:-2]) * 4 / 3
 
 
+def svg_height_px(path) -> float:
+    height = ElementTree.parse(path).getroot().get("height")
+    assert height.endswith("pt")
+    return float(height[:-2]) * 4 / 3
+
+
+@needs_dot
+@pytest.mark.parametrize("options", [
+    ("o-x------", "o", "--search", "alphabeta"), ("-x--o----", "o", "--search", "alphabeta"),
+    ("xx-oo----", "x", "--search", "alphabeta"), ("xo--x-o--", "x"),
+    ("---------", "x", "--only-best"), ("o-x------", "o", "--search", "alphabeta",
+                                       "--rankdir", "LR"),
+    ("o-x------", "o", "--depth", "2"),
+])
+def test_every_default_picture_fits_a_slide_as_dot_lays_it_out(capsys, tmp_path, options):
+    status, output, _, out = draw(capsys, tmp_path, *options)
+    assert status == EXIT_OK
+    assert svg_width_px(out) <= 2000 and svg_height_px(out) <= 2000, output
+
+
 @needs_dot
 @pytest.mark.parametrize(("state", "player"), [("---------", "x"), ("o-x------", "o"),
                                                ("x--------", "o")])

@@ -14,9 +14,10 @@ from logic.commands.cli import (
     objective_from,
 )
 from logic.commands.options import drawn_plies, node_limit, plies
-from logic.state import is_terminal, parse_position
-from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, TreeTooBig, build_tree
-from logic.tools.tree_dot import RANKDIRS, RenderError, render, to_dot
+from logic.objective import Objective
+from logic.state import Player, State, is_terminal, parse_position
+from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, TreeTooBig, build_tree
+from logic.tools.tree_dot import RANKDIRS, RenderError, fits_a_slide, render, to_dot
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -59,15 +60,34 @@ def run(args: argparse.Namespace) -> int:
         print("false.")
         return EXIT_FALSE
     try:
-        tree = build_tree(state, player, objective, args.search, args.plies, args.max_nodes,
-                          args.depth, args.only_best, fit=True)
+        tree = _tree(args, state, player, objective)
         render(to_dot(tree, args.rankdir), Path(args.out))
     except (TreeTooBig, RenderError) as error:
         raise UsageError(str(error)) from None
     fitted = ""
     if args.plies is None and tree.plies is not None:
         deep = f"{tree.plies} ply" if tree.plies == 1 else f"{tree.plies} plies"
-        fitted = f" ({deep} deep, to fit a slide; --plies N for more)"
+        more = (f"--plies {args.depth} draws down to the search's horizon"
+                if args.depth is not None and tree.plies < args.depth else "--plies N for more")
+        fitted = f" ({deep} deep, to fit a slide; {more})"
     print(f"{args.out}: {tree.drawn} nodes drawn{fitted}; {args.search} visited "
           f"{tree.counts.nodes}")
     return EXIT_OK
+
+
+def _tree(args: argparse.Namespace, state: State, player: Player,
+          objective: Objective) -> GameTree:
+    """The tree to draw: `--plies` deep if given, else as deep as fits a slide, as `dot` lays
+    it out (or, without `dot`, as its boxes side by side say)."""
+    def built(plies: int | None, fit: bool = False) -> GameTree:
+        return build_tree(state, player, objective, args.search, plies, args.max_nodes,
+                          args.depth, args.only_best, fit=fit)
+
+    if args.plies is not None:
+        return built(args.plies)
+    tree = built(None, fit=True)
+    shown = tree.plies if tree.plies is not None else tree.root.height()
+    while shown > 1 and not fits_a_slide(to_dot(tree, args.rankdir)):
+        shown -= 1
+        tree = built(shown)
+    return tree

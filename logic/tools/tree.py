@@ -54,6 +54,10 @@ class TreeNode:
         """Draw this node alone, its subtree one box with its count."""
         self.hidden, self.children, self.pruned = self.size - 1, [], ()
 
+    def height(self) -> int:
+        """The plies drawn below this node."""
+        return 1 + max(child.height() for child in self.children) if self.children else 0
+
     def chosen(self) -> TreeNode | None:
         """The child whose move gives this node its value, if it is drawn."""
         return next((child for child in self.children if self.cell_of(child) == self.best_cell),

@@ -9,6 +9,7 @@ evaluation.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from html import escape
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from logic.engines.minimax import Bound, reported
 from logic.quote import quoted
-from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, winner
+from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, result
 from logic.tools.explain import signed
 from logic.tools.tree import GameTree, TreeNode
 
@@ -35,8 +36,34 @@ INSTALL_HINT = (
 )
 
 
+SLIDE_PX = 2000
+"""The most pixels a picture that fits a slide is wide or high (PNG at Graphviz's 96 dpi)."""
+
+
 class RenderError(RuntimeError):
     """The picture cannot be drawn: `dot` is missing, or it failed."""
+
+
+def measure(dot_text: str) -> tuple[int, int] | None:
+    """The width and height in pixels `dot` lays the picture out at; None without `dot`."""
+    program = shutil.which(DOT_PROGRAM)
+    if program is None:
+        return None
+    try:
+        result = subprocess.run([program, "-Tsvg"], input=dot_text, capture_output=True,
+                                text=True, timeout=DOT_SECONDS, check=False)
+    except (subprocess.TimeoutExpired, OSError):
+        return None
+    size = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', result.stdout)
+    if size is None:
+        return None
+    return round(float(size[1]) * 96 / 72), round(float(size[2]) * 96 / 72)
+
+
+def fits_a_slide(dot_text: str) -> bool:
+    """True unless `dot` lays the picture out wider or higher than `SLIDE_PX`."""
+    size = measure(dot_text)
+    return size is None or max(size) <= SLIDE_PX
 
 
 def to_dot(tree: GameTree, rankdir: str = "TB") -> str:
@@ -120,7 +147,7 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
     kind = _kind(tree, node)
     on_line = id(node) in chosen
     header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}",
-              "horizon": "horizon"}.get(kind) or _end(node)
+              "horizon": "horizon"}.get(kind) or result(node.state)
     value = _value_text(tree, node)
     if node.hidden and not node.children and tree.only_best:
         header += f" (+{node.hidden})"
@@ -156,11 +183,6 @@ def _kind(tree: GameTree, node: TreeNode) -> str:
     if node.is_leaf:
         return "end" if is_terminal(node.state) else "horizon"
     return "max" if node.mover == tree.player else "min"
-
-
-def _end(node: TreeNode) -> str:
-    won = winner(node.state)
-    return f"{won} wins" if won is not None else "draw"
 
 
 def _value_text(tree: GameTree, node: TreeNode) -> str:
