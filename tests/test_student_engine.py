@@ -129,3 +129,16 @@ def test_an_interrupted_question_never_answers_the_next(monkeypatch):
             engine.minimax_decision("---------", "x")
         assert engine.minimax_decision("x--------", "o") == Decision(Action("o", 5), 0)
         assert engine.other_player("o") == "x"
+
+
+def test_the_top_level_asks_a_students_program_about_a_board_no_game_reaches(reference):
+    """A Prolog program answers any board itself: the student's own answer, never the
+    reference's in its place."""
+    wrong = str(SUBMISSIONS / "min_moves_agent.pl")
+    with make_engine("prolog", program=wrong) as engine:
+        own = engine.minimax_decision("xx-------", "o")
+    assert own != reference.minimax_decision("xx-------", "o")
+    asked = run("query", "minimax_decision(xx-------, o, A, V)", "--engine", "prolog",
+                "--program", wrong)
+    assert (asked.returncode, asked.stdout) == (
+        EXIT_OK, f"A = {own.action}, V = {own.value}.\n")

@@ -37,6 +37,9 @@ class Engine:
     "prolog" (SWI-Prolog's own tracer on the engine's program)."""
     takes_program = False
     """True for the engine that runs a student's program given as `--program FILE`."""
+    any_board = False
+    """True for an engine that answers any board of 9 cells as a Prolog program takes it, not
+    only the positions play reaches (the Prolog engines, a student's program)."""
 
     def __init__(self, objective: Objective = LAB) -> None:
         if self.objectives is not None and objective not in self.objectives:

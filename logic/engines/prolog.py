@@ -48,6 +48,7 @@ class PrologEngine(Engine):
     objectives = (LAB,)
     tracing = "prolog"
     takes_program = True
+    any_board = True
 
     def __init__(self, objective: Objective = LAB) -> None:
         super().__init__(objective)

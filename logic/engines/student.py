@@ -32,6 +32,7 @@ class StudentEngine(Engine):
 
     objectives = (LAB,)
     tracing = "prolog"
+    any_board = True
 
     def __init__(self, program: str, objective: Objective = LAB) -> None:
         self.name = f"prolog ({Path(program).name})"

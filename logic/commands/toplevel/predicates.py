@@ -135,8 +135,9 @@ def in_game(state: State, mover: Player | None = None) -> bool:
 
 
 def answering(engine: Engine, state: State, mover: Player | None = None) -> Engine:
-    """The engine, for a position of a real game; else the lab's clauses in Python."""
-    if in_game(state, mover):
+    """The engine, for a position of a real game or if it answers any board (a Prolog program
+    does); else the lab's clauses in Python."""
+    if engine.any_board or in_game(state, mover):
         return engine
     return _reference(engine.objective)
 
