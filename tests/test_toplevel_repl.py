@@ -165,6 +165,19 @@ def test_listing_shows_the_predicate_in_prolog_pydatalog_and_python(name):
     assert f"def {name}(" in python
     comments = [line for line in python.splitlines() if line.startswith(f"# {name}(")]
     assert comments or name == "other_player"  # the lab's clause above the function
+    other = {"max_value": "min_value", "min_value": "max_value"}.get(name)
+    if other:  # the two share a section; each is listed alone
+        assert f"def {other}(" not in python and f"\n{other}(S, P" not in datalog
+
+
+def test_listing_takes_a_predicate_indicator_and_refuses_a_wrong_arity():
+    shown = session()
+    shown.handle(":listing max_value/3")
+    by_name = session()
+    by_name.handle(":listing max_value")
+    assert output(shown) == output(by_name)
+    shown.handle(":listing max_value/4")
+    assert output(shown).endswith("ERROR: the lab has no max_value/4; it has max_value/3\n")
 
 
 def test_board_draws_any_board_and_says_when_no_game_reaches_it():

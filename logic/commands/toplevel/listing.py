@@ -1,6 +1,7 @@
-"""`:listing PRED`: a predicate of the lab three ways, side by side: the Prolog clauses
-(logic/prolog/lab.pl, with the game's facts from facts/game.pl), the plain pyDatalog rules
-(logic/rules.py) and the Python reference (logic/reference.py), read from their sources."""
+"""`:listing PRED` (or `PRED/ARITY`): a predicate of the lab three ways, one after another: the
+Prolog clauses (logic/prolog/lab.pl, with the game's facts from facts/game.pl), the plain
+pyDatalog rules (logic/rules.py) and the Python reference (logic/reference.py), read from
+their sources."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ SOURCES = (("the lab in Prolog", "logic.prolog", "lab.pl"), ("the game's facts",
 
 def listing(name: str) -> str:
     """The three statements of the lab's predicate `name`; `ToplevelError` for another name."""
+    name, _, arity = name.partition("/")
+    if name in PREDICATES and arity and f"{name}/{arity}" != PREDICATES[name].indicator:
+        raise ToplevelError(f"the lab has no {name}/{arity}; it has "
+                            f"{PREDICATES[name].indicator}")
     if name not in PREDICATES:
         raise ToplevelError(f"no predicate {name!r} to list; the lab's predicates are "
                             f"{', '.join(PREDICATES)}")
@@ -66,8 +71,18 @@ def python_section(text: str, name: str) -> str:
             while body and (not body[-1].strip() or body[-1].strip() == _END_OF_RULES):
                 body.pop()
             indent = min(len(line) - len(line.lstrip()) for line in body if line.strip())
-            return "\n".join(line[indent:] for line in body)
+            return _own_paragraphs([line[indent:] for line in body], name)
     return f"(no section for {name})"
+
+
+def _own_paragraphs(lines: list[str], name: str) -> str:
+    """The paragraphs of a section that state `name` (a section may hold two predicates, as
+    max_value's holds min_value), or the whole section if none opens with it."""
+    paragraphs = [paragraph.strip("\n") for paragraph in "\n".join(lines).split("\n\n")]
+    paragraphs = [paragraph for paragraph in paragraphs if paragraph]
+    own = [paragraph for paragraph in paragraphs
+           if paragraph.startswith((f"# {name}(", f"def {name}("))]
+    return "\n\n".join(own) if own else "\n\n".join(paragraphs)
 
 
 def _read(package: str, file: str) -> str:
