@@ -394,3 +394,14 @@ def test_the_top_level_has_no_way_to_run_text():
         modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert not names & {"eval", "exec", "compile", "__import__"}, source
         assert "pyDatalog" not in imported | modules, source
+
+
+@pytest.mark.parametrize(("goal", "printed"), [
+    ("length(L, 2)", ["L = [_,_]."]),
+    ("length(L, 2), L = [A|T]", ["L = [A,_A], T = [_A]."]),
+    ("X = f(_, Y, Y)", ["X = f(_,Y,Y)."]),
+    ("X = 'It''s'", ["X = 'It\\'s'."]),
+])
+def test_fresh_variables_and_quotes_print_as_swi_prolog_prints_them(reference_engine, goal,
+                                                                   printed):
+    assert lines(goal, reference_engine) == printed

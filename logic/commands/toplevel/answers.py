@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from logic.commands.toplevel.errors import ANSWER_ERRORS
 from logic.commands.toplevel.grammar import Query, parse_query
-from logic.commands.toplevel.prolog_terms import Substitution, format_term, resolve
+from logic.commands.toplevel.prolog_terms import (
+    Substitution,
+    Var,
+    format_term,
+    fresh_names,
+    resolve,
+)
 from logic.commands.toplevel.solve import solve
 from logic.engines import Engine
 
@@ -37,11 +43,16 @@ class Solution:
 def format_bindings(query: Query, substitution: Substitution) -> str:
     """`X = value, Y = value` for the named variables of `query` that are bound (as SWI-Prolog
     leaves out a variable still free); `true` if none is."""
-    bindings = []
-    for variable in query.variables:
-        value = resolve(variable, substitution)
-        if value != variable:
-            bindings.append(f"{variable.name} = {format_term(value)}")
+    bound = [(variable, value) for variable in query.variables
+             if (value := resolve(variable, substitution)) != variable]
+    aliases: dict[Var, str] = {}  # a goal's variable bound to a fresh one names it, as in SWI
+    for variable, value in bound:
+        if isinstance(value, Var) and value.is_anonymous and value not in aliases:
+            aliases[value] = variable.name
+    bound = [(variable, value) for variable, value in bound
+             if not (isinstance(value, Var) and aliases.get(value) == variable.name)]
+    names = {**fresh_names([value for _, value in bound]), **aliases}
+    bindings = [f"{variable.name} = {format_term(value, names)}" for variable, value in bound]
     return ", ".join(bindings) if bindings else "true"
 
 

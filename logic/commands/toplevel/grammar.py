@@ -42,7 +42,8 @@ MAX_LENGTH = 1000
 MAX_DEPTH = 16
 
 _WORD = re.compile(r"[A-Za-z0-9_-]+")
-_QUOTED = re.compile(r"'([^'\n]*)'")
+_QUOTED = re.compile(r"'((?:[^'\n]|'')*)'")
+"""A quoted atom; `''` inside it is one quote, as in Prolog."""
 _INTEGER = re.compile(r"-?[0-9]{1,18}")
 _VARIABLE = re.compile(r"[A-Z_][A-Za-z0-9_]*")
 _ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|-")
@@ -206,7 +207,8 @@ def _tokens(text: str) -> list[Token]:
             quoted = _QUOTED.match(text, offset)
             if quoted is None:
                 raise GoalSyntaxError("a quoted atom has no closing quote", text, column)
-            tokens.append(Token("atom", quoted.group(0), column, Atom(quoted.group(1))))
+            tokens.append(Token("atom", quoted.group(0), column,
+                                Atom(quoted.group(1).replace("''", "'"))))
             offset = quoted.end()
         else:
             word = _WORD.match(text, offset)

@@ -9,6 +9,7 @@ a compound.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from logic.state import State
@@ -138,14 +139,17 @@ def is_ground(term: Term) -> bool:
 _PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|-|\[\]")
 
 
-def format_term(term: Term) -> str:
+def format_term(term: Term, names: dict[Var, str] | None = None) -> str:
     """The term as the top level prints it: `[o,-,x,-,-,-,-,-,-]`, `sv([...],1)`, `[o,4]`.
 
     Lists and arguments are written without spaces, as the project prints the lab's terms
-    (`Action = [o,4]`); an unbound variable prints as `_` and its serial, as `_G1`.
+    (`Action = [o,4]`); an unbound variable without a name prints as `names` calls it, else as
+    `_G` and its serial, as `_G1`.
     """
     if isinstance(term, Var):
-        return term.name if not term.is_anonymous else f"_G{term.serial}"
+        if not term.is_anonymous:
+            return term.name
+        return (names or {}).get(term, f"_G{term.serial}")
     if isinstance(term, Atom):
         if _PLAIN_ATOM.fullmatch(term.name):
             return term.name
@@ -153,10 +157,46 @@ def format_term(term: Term) -> str:
     if isinstance(term, Int):
         return str(term.value)
     if isinstance(term, ListTerm):
-        items = ",".join(format_term(item) for item in term.items)
-        tail = "" if term.tail is None else "|" + format_term(term.tail)
+        items = ",".join(format_term(item, names) for item in term.items)
+        tail = "" if term.tail is None else "|" + format_term(term.tail, names)
         return "[" + items + tail + "]"
-    return f"{term.name}(" + ",".join(format_term(arg) for arg in term.args) + ")"
+    return f"{term.name}(" + ",".join(format_term(arg, names) for arg in term.args) + ")"
+
+
+def fresh_names(terms: Sequence[Term]) -> dict[Var, str]:
+    """Names for the unnamed variables in `terms`, as SWI-Prolog prints an answer: `_` for one
+    that occurs once, `_A`, `_B`, ... for one that occurs more often."""
+    seen: list[Var] = []
+
+    def walk(term: Term) -> None:
+        if isinstance(term, Var):
+            if term.is_anonymous:
+                seen.append(term)
+        elif isinstance(term, ListTerm):
+            for item in term.items:
+                walk(item)
+            if term.tail is not None:
+                walk(term.tail)
+        elif isinstance(term, Struct):
+            for arg in term.args:
+                walk(arg)
+
+    for term in terms:
+        walk(term)
+    shared = [var for var in dict.fromkeys(seen) if seen.count(var) > 1]
+    names = {var: "_" for var in seen}
+    names.update({var: "_" + _letters(index) for index, var in enumerate(shared)})
+    return names
+
+
+def _letters(index: int) -> str:
+    """A, B, ..., Z, AA, AB, ...: SWI-Prolog's names for shared fresh variables."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 def state_term(state: State) -> ListTerm:
