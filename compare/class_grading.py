@@ -210,17 +210,11 @@ def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
         if running.cancelled.is_set():
             return
         result = grade.predicates[question.predicate]
-        if question.predicate in missing:
-            result.add(question, Verdict(UNDEFINED, f"{question.predicate} is not defined"))
+        undefined = Verdict(UNDEFINED, f"{question.predicate} is not defined")
+        left = time_to_ask(question, result, grade, options, deadline,
+                           undefined if question.predicate in missing else None)
+        if left is None:
             continue
-        if grade.load.problem is not None:
-            result.add(question, Verdict(NOT_ASKED, f"not loaded: {grade.load.problem}"))
-            continue
-        if time.monotonic() >= deadline:
-            why = f"the time budget of {options.budget_seconds:g} s ran out"
-            result.add(question, Verdict(NOT_ASKED, why))
-            continue
-        left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
         reply = program.ask(question.goal, "A", options.answers, left)
         verdict = judge(question, reply, options.policy)
         result.add(question, verdict)
@@ -230,6 +224,23 @@ def _ask_all(program: StudentProgram, grade: SubmissionGrade, options: Options,
             _count_problem(exceptions, reply.error_term or verdict.category, reply.error,
                            question, defined)
     grade.problems += exceptions.values()
+
+
+def time_to_ask(question: Question, result: PredicateGrade, grade: SubmissionGrade,
+                options: Options, deadline: float, undefined: Verdict | None) -> float | None:
+    """The seconds `question` may take; None, with the question counted in `result`, when it
+    is not asked: its predicate `undefined`, the program not loaded, the budget spent."""
+    if undefined is not None:
+        result.add(question, undefined)
+        return None
+    if grade.load.problem is not None:
+        result.add(question, Verdict(NOT_ASKED, f"not loaded: {grade.load.problem}"))
+        return None
+    if time.monotonic() >= deadline:
+        why = f"the time budget of {options.budget_seconds:g} s ran out"
+        result.add(question, Verdict(NOT_ASKED, why))
+        return None
+    return max(0.1, min(options.query_seconds, deadline - time.monotonic()))
 
 
 def _count_problem(problems: dict[str, Problem], kind: str, message: str, question: Question,

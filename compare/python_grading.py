@@ -16,6 +16,7 @@ from compare.class_grading import (
     SubmissionGrade,
     did_you_mean,
     log_output,
+    time_to_ask,
 )
 from compare.grading import Truth
 from compare.interfaces import (
@@ -26,7 +27,7 @@ from compare.interfaces import (
     MappingError,
     read_mapping,
 )
-from compare.lab_checks import EXCEPTION, NOT_ASKED, Verdict
+from compare.lab_checks import EXCEPTION, Verdict
 from compare.python_checks import (
     NOT_REPEATABLE,
     UNDEFINED_FUNCTION,
@@ -123,18 +124,11 @@ def _ask_all(program: PythonProgram, grade: SubmissionGrade, options: Options,
         if running.cancelled.is_set():
             return
         result = grade.predicates[question.predicate]
-        if question.predicate in missing:
-            result.add(question, Verdict(UNDEFINED_FUNCTION,
-                                         f"{question.predicate}() is not defined"))
+        undefined = Verdict(UNDEFINED_FUNCTION, f"{question.predicate}() is not defined")
+        left = time_to_ask(question, result, grade, options, deadline,
+                           undefined if question.predicate in missing else None)
+        if left is None:
             continue
-        if grade.load.problem is not None:
-            result.add(question, Verdict(NOT_ASKED, f"not imported: {grade.load.problem}"))
-            continue
-        if time.monotonic() >= deadline:
-            why = f"the time budget of {options.budget_seconds:g} s ran out"
-            result.add(question, Verdict(NOT_ASKED, why))
-            continue
-        left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
         arguments = (cs50_arguments(question) if cs50
                      else mapping.arguments(question.state, question.player))
         called = program.call(question.predicate, arguments, left)
