@@ -163,10 +163,7 @@ def grade_answers(
     findings: Iterable[Finding] = (),
 ) -> Grade:
     """Grade a source's answers; `findings` are faults found while reading it.
-
-    The first answer for a position counts; later ones are duplicates. A position that no
-    answer and no finding names is missing.
-    """
+    The first answer for a position counts; later ones are duplicates."""
     known = set(positions)
     grade = Grade(name, len(positions), findings=list(findings))
     first: dict[Turn, Answer] = {}
@@ -191,6 +188,7 @@ def grade_answers(
                 grade.tie_breaks += truth.breaks_only_the_tie_rule(answer)
             else:
                 grade.findings.append(finding)
+    # a position that no answer and no finding names is missing
     named = {finding.position for finding in grade.findings} | set(first)
     grade.findings.extend(
         Finding(MISSING, position, "no answer") for position in positions if position not in named

@@ -14,11 +14,7 @@ _WIDTH = 30
 
 class Progress:
     """Counts items handed out towards `total`; shows `label [###---] done/total seconds`.
-
-    Nothing is drawn unless `stream` is a terminal and the run has lasted `delay` seconds. A
-    background thread redraws the bar every `interval` seconds (so the seconds go on counting
-    while an engine works on a batch); `close` stops it and erases the bar.
-    """
+    Drawn only on a terminal once the run has lasted `delay` seconds; `close` erases it."""
 
     def __init__(
         self,
@@ -39,6 +35,7 @@ class Progress:
         self._stopped = threading.Event()
         self._ticker = None
         if self.on_terminal and interval is not None:
+            # redraws every `interval` seconds, so the seconds go on counting during a batch
             self._ticker = threading.Thread(target=self._tick, args=(interval,), daemon=True)
             self._ticker.start()
 

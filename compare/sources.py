@@ -158,9 +158,7 @@ def _without_trailing_empty(fields: list[str]) -> list[str]:
 
 def parse_row(text: str) -> tuple[State, Player, int, int | Fraction | None]:
     """State, player, position and value of one row, in any form of the dialect.
-
-    A value is an integer, or a fraction `p/q` as a depth-limited search writes it; a row of
-    a program that gives no value leaves it out (None), for `--values none`."""
+    The value is an integer, a fraction `p/q` (a depth-limited search), or None if left out."""
     fields = _without_trailing_empty(split_fields(text))
     if len(fields) not in (len(HEADER), len(HEADER) - 1):
         count = f"{len(fields)} field" + ("" if len(fields) == 1 else "s")

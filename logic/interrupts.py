@@ -50,13 +50,8 @@ def interrupted(interrupt: KeyboardInterrupt) -> str:
 
 @contextmanager
 def waking_reads() -> Iterator[None]:
-    """Wake the main thread's blocked reads every `WAKE_SECONDS` for the duration.
-
-    Python acts on a signal only between bytecodes or when a system call is interrupted; a
-    Ctrl-C that lands after the last check and before a read blocks (right after a prompt
-    shows) would wait for the next key. Each wake interrupts the read, Python runs the
-    pending handlers, and the read goes on if there were none.
-    """
+    """Wake the main thread's blocked reads every `WAKE_SECONDS` for the duration, so that a
+    Ctrl-C landing just before a read blocks (right after a prompt) does not wait for a key."""
     main = threading.main_thread()
     if threading.current_thread() is not main:
         yield
@@ -65,6 +60,8 @@ def waking_reads() -> Iterator[None]:
         signal.signal(_WAKE_SIGNAL, _ignore)
     done = threading.Event()
 
+    # Python acts on a signal only between bytecodes or when a system call is interrupted:
+    # each wake interrupts the read, Python runs the pending handlers, the read goes on if none
     def wake() -> None:
         while not done.wait(WAKE_SECONDS):
             signal.pthread_kill(main.ident, _WAKE_SIGNAL)

@@ -53,11 +53,9 @@ class Objective:
 
     def reported(self, utility: int, root_marks: int) -> int:
         """The value for the player at a root of `root_marks` marks, from the best utility.
-
-        Always from the player's side (positive: the player wins), in the scoring's units:
-        -1/0/1 for `lab`, plus or minus (10 - plies to the end) for `depth`.
-        """
+        Always from the player's side (positive: the player wins), in the scoring's units."""
         value = self.sign * utility
+        # depth: from DEPTH_BASE less the marks at the end to DEPTH_BASE less the plies to it
         if self.scoring == "depth" and value != 0:
             value += root_marks if value > 0 else -root_marks
         return value

@@ -152,9 +152,7 @@ def minimax_decision(
     state: State, player: str, objective: Objective = LAB
 ) -> Decision | None:
     """The lab's `minimax_decision(State, Player, Action, Value)`; None at a terminal state.
-
-    The value is reported from `player`'s side in the objective's scoring (`Objective.reported`).
-    """
+    The value is from `player`'s side in the objective's scoring (`Objective.reported`)."""
     best = max_value(state, player, objective)
     action = get_action(state, best.state)
     if action is None:

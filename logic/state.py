@@ -176,9 +176,7 @@ def check_turn(state: State, player: Player) -> None:
 
 def parse_position(state_text: str, player_text: str) -> tuple[State, Player]:
     """Read a position at the boundary: a legal state, and a player whose turn it can be.
-
-    At a terminal state any player is accepted, since no move is asked of them.
-    """
+    At a terminal state any player is accepted, since no move is asked of them."""
     state, player = parse_state(state_text), parse_player(player_text)
     check_legal(state)
     if not is_terminal(state):

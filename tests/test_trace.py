@@ -277,7 +277,7 @@ def test_the_top_level_traces_to_a_depth_and_can_be_told_not_to():
     answer = "SV = sv([x,o,x,x,o,-,o,o,x],1)."
     traced = list(tracer.text(":trace N shows N levels; minimax-lab trace STATE PLAYER "
                               "--max-calls N shows more calls"))
-    assert lines[:len(traced) + 2] == ["% the next goal is traced, 1 levels of calls", *traced,
+    assert lines[:len(traced) + 2] == ["% the next goal is traced, 1 level of calls", *traced,
                                        answer]
     assert lines[len(traced) + 2:] == [
         "% the next goal is traced", "% the next goal is not traced", answer,

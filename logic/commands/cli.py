@@ -159,10 +159,7 @@ def add_engine_options(parser: argparse.ArgumentParser, scoring: str = "lab") ->
 
 def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the options name, playing for the objective they name.
-
-    `--search` or `--depth` ask for one of the reference engine's searches
-    (`logic.engines.search`); `--depth` alone searches with memo.
-    """
+    `--search` or `--depth` ask for a search of the reference engine (`logic.engines.search`)."""
     objective = objective_from(args)
     search, depth = getattr(args, "search", None), getattr(args, "depth", None)
     if search is None and depth is None:

@@ -33,14 +33,11 @@ def main() -> int:
 
 def prepare_streams() -> None:
     """Standard streams that cannot fail the program after its work is done.
-
-    A closed stream's descriptor is held by /dev/null, so no file the program opens takes its
-    place: closed input reads as empty, closed output refuses writes (exit status 2 as for a
-    full disk), closed error output drops messages. Text the encoding cannot carry (file names
-    that are not UTF-8) is written escaped; input bytes that are not text read as U+FFFD.
-    """
+    Closed ones are replaced; output the encoding cannot carry is escaped, bad input U+FFFD."""
     for fd, name in enumerate(_STREAMS):
         if getattr(sys, name) is None:
+            # /dev/null holds the closed stream's descriptor, so no file opened takes its place;
+            # closed output refuses writes (exit status 2, as for a full disk)
             held = os.open(os.devnull, os.O_RDWR)
             if held != fd:
                 os.dup2(held, fd)

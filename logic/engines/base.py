@@ -22,15 +22,10 @@ class EngineError(ValueError):
 
 class Engine:
     """An engine: the lab's predicates for validated states.
-
-    A subclass answers `max_value`, `min_value` and `minimax_decision`; the game's own
-    predicates come from the reference unless it answers them itself, `decisions` and
-    `move_values` from those three, `close` and `reset` do nothing. `objectives` names the
-    objectives it can play (None: every one); `tracing` says how `trace` shows its recursion.
-    """
+    A subclass answers `max_value`, `min_value` and `minimax_decision`; the rest have defaults."""
 
     name = "engine"
-    objectives: tuple[Objective, ...] | None = None
+    objectives: tuple[Objective, ...] | None = None  # the objectives it can play; None: all
     tracing = "lab"
     """How `trace` shows this engine's recursion: "lab" (the lab's recursion as the reference
     runs it, whose answers are the engine's), "proof" (rebuilt from the engine's own answers),

@@ -106,14 +106,7 @@ class PlainLogicEngine(_DatalogEngine):
 
 class LogicEngine(_DatalogEngine):
     """The lab's pyDatalog program made fast (`logic/engines/fast_rules.py`): each answer is one
-    query.
-
-    `decisions` answers a batch of positions in one query. The other questions are answered
-    in a session: the first of them solves every symmetry class in one query and asserts the
-    values as facts, so that every later answer is a lookup (the README's Speed section).
-    Engines for different objectives may live side by side: each query makes sure the calling
-    thread's database holds this engine's program (reloading it, and so a new session, if not).
-    """
+    query, in a session whose first question solves every symmetry class (README, Speed)."""
 
     name = "logic"
     tracing = "proof"
@@ -127,6 +120,8 @@ class LogicEngine(_DatalogEngine):
     @property
     def session(self) -> Program:
         """The program, with every symmetry class solved and its values kept as facts."""
+        # engines for other objectives may live beside this one: a thread's database holding
+        # another program is reloaded with this one, and so starts a new session
         program = self.program
         if not program.solved:
             _solve(program)
@@ -148,10 +143,8 @@ class LogicEngine(_DatalogEngine):
     def decisions(
         self, positions: Iterable[Turn], by: str | None = None
     ) -> dict[Turn, Decision]:
-        """All the positions' decisions in one query: `by="classes"` finds each symmetry
-        class's optimal moves once and carries them to its members (`class_decision/4`);
-        `by="lab"` asks the lab's `minimax_decision` of every position (`decision/4`).
-        By default, one position is asked the lab's way and several by classes."""
+        """All the positions' decisions in one query: `by="lab"` asks the lab's `minimax_decision`
+        of each (`decision/4`), `by="classes"` each symmetry class once (`class_decision/4`)."""
         program = self.program
         asked = set(positions)
         by = by or ("lab" if len(asked) == 1 else "classes")
@@ -212,11 +205,9 @@ def _var():
 
 
 def _ask(predicate, *args) -> list[tuple]:
-    """Ask one query with constant arguments; the rows of its variables.
-
-    A query builds many short-lived objects that hold no cycles worth collecting; pausing
-    Python's cyclic garbage collector meanwhile makes a query three to four times faster.
-    """
+    """Ask one query with constant arguments; the rows of its variables."""
+    # a query builds many short-lived objects that hold no cycles worth collecting; pausing the
+    # cyclic garbage collector meanwhile makes it much faster (the README's Speed section)
     with _collector_paused():
         return list(predicate(*args).data)
 

@@ -40,14 +40,11 @@ class Proof:
 
 @dataclass(frozen=True)
 class Reply:
-    """What a question got: its answers in order, and why the asking stopped.
-
-    `end` is `exhausted` (no more answers), `more` (as many as asked for), `error` (an
-    exception, in `error`), `time` (the time limit), or `died` (the program ended or was
-    killed; `error` says how).
-    """
+    """What a question got: its answers in order, and why the asking stopped."""
 
     answers: tuple[Proof, ...]
+    # exhausted (no more answers), more (as many as asked for), error (an exception, in
+    # `error`), time (the time limit), or died (the program ended or was killed; `error` says how)
     end: str
     error: str | None = None
     error_term: str | None = None

@@ -28,9 +28,7 @@ def open_lines(state: State, player: str) -> int:
 
 def evaluate(state: State, player: str, objective: Objective) -> Fraction:
     """What `player` maximises at a horizon state: open lines for minus open lines against.
-
-    The difference is at most the number of lines, so dividing by `SCALE` keeps it strictly
-    inside (-1, 1); the lose mode negates it as it negates the terminal utilities.
-    """
+    Strictly inside (-1, 1); the lose mode negates it as it negates the terminal utilities."""
+    # the difference is at most the number of lines, so dividing by SCALE keeps it inside
     difference = open_lines(state, player) - open_lines(state, GAME.other_player(player))
     return objective.sign * Fraction(difference, SCALE)

@@ -44,17 +44,12 @@ class Bound(Enum):
 
 @dataclass
 class Counts:
-    """The work of a search: nodes visited, and the cuts alpha-beta made.
-
-    A node is counted each time a search visits it (memo: each distinct state once). An alpha
-    cut stops a MIN node once its value is at most alpha: MAX, above, already has alpha
-    elsewhere and will not come here. A beta cut stops a MAX node once its value is at least
-    beta, for MIN the same way. A cut is counted when it skips at least one move.
-    """
+    """The work of a search: nodes visited (memo: each distinct state once), and the cuts
+    alpha-beta made, each counted when it skips at least one move."""
 
     nodes: int = 0
-    alpha_cuts: int = 0
-    beta_cuts: int = 0
+    alpha_cuts: int = 0  # MIN nodes stopped at alpha or below: MAX has as good elsewhere
+    beta_cuts: int = 0  # MAX nodes stopped at beta or above: MIN has as good elsewhere
 
 
 class Visit(NamedTuple):
@@ -76,12 +71,7 @@ Best = tuple[Value, int | None, Bound]
 
 class Search:
     """Searches for one agent and objective, to the end or down to `depth` plies.
-
-    `table` is shared between searches of the same agent, objective and depth: memo keeps each
-    node's answer there, alpha-beta the bounds it learnt on each node's value (a transposition
-    table); memo makes its own table when none is given, alpha-beta then uses none. One table
-    serves one kind of search. `observer`, if given, sees every node the search leaves.
-    """
+    `observer`, if given, sees every node the search leaves."""
 
     def __init__(
         self,
@@ -97,6 +87,9 @@ class Search:
         self.player = player
         self.objective = objective
         self.depth = depth
+        # shared by searches of one agent, objective, depth and kind: memo keeps each node's
+        # answer there (its own table if none is given), alpha-beta the bounds it learnt on
+        # each node's value (a transposition table; without one given, none)
         self.table = table
         self.observer = observer
         self.counts = Counts()
@@ -133,10 +126,7 @@ class Search:
         beta: Value | float = INFINITY,
     ) -> Best:
         """Alpha-beta with cut counts, fail-soft: a value outside the window may be only a bound.
-
-        alpha is the best value MAX is sure of on the path from the root, beta the best for
-        MIN; a node stops once its value reaches the other side's (alpha >= beta).
-        """
+        alpha is the best value MAX is sure of on the path from the root, beta the best for MIN."""
         self.counts.nodes += 1
         value = self._leaf(state, ply)
         if value is not None:
@@ -230,13 +220,12 @@ def _bound(
     children: set[Bound],
     pruned: tuple[int, ...],
 ) -> Bound:
-    """What a node's value says about its true value, by two sound arguments combined.
-
-    The window: a fail-soft value at most alpha is an upper bound, at least beta a lower one.
-    The children: at MAX, the true value is at least the value if the best child's is at least
-    its own, and at most the value if no move was pruned and no child's can exceed its own
-    (MIN the other way round). Both at least and at most: the value is exact.
-    """
+    """What a node's value says about its true value, by two sound arguments combined:
+    the window and the children's bounds. Both at least and at most: the value is exact."""
+    # the window: a fail-soft value at most alpha is an upper bound, at least beta a lower one;
+    # the children: at MAX the true value is at least the value if the best child's is at least
+    # its own, and at most it if no move was pruned and no child's can exceed its own (MIN the
+    # other way round)
     searched_all = not pruned
     at_least = (
         value > alpha

@@ -132,15 +132,13 @@ class PrologEngine(Engine):
 
     def _ask(self, query: str) -> list[str]:
         """Send one query; the words of its `ok` answer.
-
-        An interrupted query kills its `swipl`, so no reply to it is ever read as another
-        query's. A `swipl` found dead is started afresh, and a query it died on is asked once
-        more in the new one.
-        """
+        A `swipl` found dead is started afresh, and a query it died on is asked once more."""
         with self._lock:
             for _ in range(2):
                 if self._process.poll() is not None:
                     self._restart()
+                # an interrupted query kills its swipl, so no reply to it is ever read as
+                # another query's
                 line = self._send(query)
                 if line:
                     break

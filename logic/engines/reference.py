@@ -12,18 +12,15 @@ from logic.terms import SV, Decision
 
 
 class ReferenceEngine(Engine):
-    """The plain-Python reference of `logic/reference.py`.
-
-    Like the logic engine, it answers in a session: its first question about values solves
-    the whole game, with either player first and from either side, so that every later answer
-    is a memo lookup.
-    """
+    """The plain-Python reference of `logic/reference.py`, answering in a session as the logic
+    engine does: its first question about values solves the whole game."""
 
     name = "reference"
 
     def _session(self) -> None:
         if self.objective in _SOLVED_BY_REFERENCE:
             return
+        # either player first and from either side, so every later answer is a memo lookup
         for player in PLAYERS:
             reference.max_value(EMPTY, player, self.objective)
             reference.min_value(EMPTY, player, self.objective)

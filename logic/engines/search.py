@@ -22,12 +22,8 @@ SEARCHES = KINDS
 
 
 class SearchEngine(Engine):
-    """An `Engine` whose decisions come from one of the searches, to the end or to a depth.
-
-    With `depth` None the search goes to the end of the game and the answers are the lab's;
-    with a depth it stops that many plies below each position asked (1 or more), and a state
-    at the horizon is worth `logic.engines.horizon.evaluate`, a fraction strictly between -1 and 1.
-    """
+    """An `Engine` whose decisions come from one of the searches, to the end (the lab's answers)
+    or `depth` plies below each position asked, where a state is worth `horizon.evaluate`."""
 
     def __init__(
         self, objective: Objective = LAB, search: str = "alphabeta", depth: int | None = None

@@ -75,10 +75,7 @@ def foretold(value: int, computer: Player, scoring: str) -> str:
 
 def announcement(move: Move, mode: str, scoring: str) -> str:
     """The computer's move in words: where it played and what its value means for the game.
-
-    A depth-limited search may stop before the end of the game; its value is then an estimate
-    (a fraction between -1 and 1), reported as such.
-    """
+    A depth-limited search's value may be an estimate (a fraction), reported as such."""
     played = f"{move.player} plays {move.cell}"
     value = move.value
     if value is None:
@@ -110,10 +107,7 @@ def play_game(
     on_move: Callable[[State, Move], None] = lambda state, move: None,
 ) -> State:
     """Play from the empty board until the game is over; return the final state.
-
-    `human_move(state)` gives the human's cell (already checked); the computer's cell is the
-    engine's decision. `on_move(state, move)` hears of each move with the state before it.
-    """
+    `human_move(state)` gives the human's cell, already checked; `on_move` hears of each move."""
     state, to_move = EMPTY, first
     while result(state) is None:
         if to_move == human:
@@ -122,7 +116,7 @@ def play_game(
             decision = engine.minimax_decision(state, to_move)
             assert decision is not None, "a game in progress has a decision"
             move = Move(to_move, decision.action.cell, decision.value)
-        on_move(state, move)
+        on_move(state, move)  # with the state before the move
         state = mark(state, move.cell, move.player)
         to_move = GAME.other_player(to_move)
     return state

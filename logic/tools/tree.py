@@ -182,13 +182,10 @@ def build_tree(
     fit: bool = False,
 ) -> GameTree:
     """The tree `search` walks below `state` with `player` (MAX) to move, drawn `plies` deep;
-    the search stops `depth` plies below the root (None: at the end of the game).
-
-    With `fit` and no `plies`, the tree is drawn as many plies deep as fit `limit` boxes and a
-    slide's width. Raises `TreeTooBig` if the picture would hold more than `limit` boxes.
-    """
+    the search stops `depth` plies below the root (None: at the end of the game)."""
     if search not in TREE_SEARCHES:
         raise ValueError(f"unknown search {search!r}; the searches are {', '.join(TREE_SEARCHES)}")
+    # with fit and no plies: as many plies deep as fit `limit` boxes and a slide's width
     if fit and plies is None and not only_best:
         probe = _Builder(0, 0)
         Search(player, objective, depth, observer=probe).run(search, state, player)

@@ -68,12 +68,7 @@ def fits_a_slide(dot_text: str) -> bool:
 
 def to_dot(tree: GameTree, rankdir: str = "TB") -> str:
     """The DOT text of the tree, nodes named by the cells played from the root (`n`, `n5`...),
-    the root at the top (`TB`) or at the left (`LR`).
-
-    In SVG each node's group has the id `KIND-NAME` (KIND: max, min, end, horizon, pruned,
-    more) and each edge's `STYLE-edge-CHILD` (STYLE: pv for the chosen line, move, pruned,
-    more).
-    """
+    the root at the top (`TB`) or at the left (`LR`)."""
     lines = [
         "digraph game_tree {",
         '  graph [ordering=out, nodesep=0.15, ranksep=0.45, labelloc=t, fontname="Sans", '
@@ -82,6 +77,8 @@ def to_dot(tree: GameTree, rankdir: str = "TB") -> str:
         '  edge [fontname="Sans", fontsize=10, arrowsize=0.6];',
     ]
     chosen = {id(node) for node in tree.principal_variation()}
+    # SVG ids: each node's group `KIND-NAME` (KIND: max, min, end, horizon, pruned, more), each
+    # edge's `STYLE-edge-CHILD` (STYLE: pv for the chosen line, move, pruned, more)
     _write(tree, tree.root, "n", 0, None, chosen, lines)
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -186,14 +183,12 @@ def _kind(tree: GameTree, node: TreeNode) -> str:
 
 
 def _value_text(tree: GameTree, node: TreeNode) -> str:
-    """The node's value from the root player's side; a bound shows which side it bounds.
-
-    The search bounds the utility MAX maximises; in the lose mode that is the value negated,
-    so a bound on the utility from below bounds the value from above.
-    """
+    """The node's value from the root player's side; a bound shows which side it bounds."""
     marks = marks_made(tree.root.state)
     text = signed(reported(tree.objective, node.value, marks))
     bound = node.bound
+    # the search bounds the utility MAX maximises; in the lose mode that is the value negated,
+    # so a bound on the utility from below bounds the value from above
     if tree.objective.sign < 0 and bound is not Bound.EXACT:
         bound = Bound.UPPER if bound is Bound.LOWER else Bound.LOWER
     if bound is Bound.LOWER:

@@ -58,16 +58,14 @@ def format_bindings(query: Query, substitution: Substitution) -> str:
 
 def ask(text: str, engine: Engine) -> Iterator[Solution]:
     """Every answer to the goal `text`, in the predicates' order; errors raise as they come.
-
-    The goal is parsed and checked before the first answer is sought. An error met while
-    looking one answer ahead is raised only when the next answer is asked for, as Prolog
-    reports an error on backtracking after the answers before it.
-    """
+    The goal is parsed and checked before the first answer is sought."""
     query = parse_query(text)
     solutions = solve(query, engine)
     pending = _next_timed(solutions)
     while isinstance(pending, tuple):
         substitution, seconds = pending
+        # an error met looking one answer ahead is raised only when the next answer is asked
+        # for, as Prolog reports an error on backtracking after the answers before it
         following = _next_timed(solutions)
         yield Solution(format_bindings(query, substitution), seconds, following is None)
         pending = following

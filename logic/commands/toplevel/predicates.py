@@ -112,13 +112,12 @@ def players_asked(
     state: State, bound: Player | None, mover: Callable[[Player], Player], predicate: str
 ) -> list[Player]:
     """The players a predicate answers for: the bound one, as the lab's program does; else
-    those who may move (`mover(player)` is who moves when it is asked for `player`: the
-    player itself, or its adversary for `min_value`), or both at a finished or unreachable
-    board."""
+    those who may move, or both at a finished or unreachable board."""
     if bound is not None:
         return [bound]
     if not in_game(state) or is_terminal(state):
         return list(PLAYERS)
+    # mover(player) is who moves when asked for player: itself, or its adversary for min_value
     return [player for player in PLAYERS if mover(player) in players_to_move(state)]
 
 

@@ -140,12 +140,8 @@ _PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|-|\[\]")
 
 
 def format_term(term: Term, names: dict[Var, str] | None = None) -> str:
-    """The term as the top level prints it: `[o,-,x,-,-,-,-,-,-]`, `sv([...],1)`, `[o,4]`.
-
-    Lists and arguments are written without spaces, as the project prints the lab's terms
-    (`Action = [o,4]`); an unbound variable without a name prints as `names` calls it, else as
-    `_G` and its serial, as `_G1`.
-    """
+    """The term as the top level prints it, without spaces: `[o,-,x,-,-,-,-,-,-]`, `[o,4]`.
+    An unbound variable without a name prints as `names` calls it, else as `_G1` and so on."""
     if isinstance(term, Var):
         if not term.is_anonymous:
             return term.name

@@ -91,10 +91,7 @@ class Keys(Protocol):
 
 class Session:
     """One top-level session: its engines, the current one, whether answers are timed.
-
-    With `keys`, the session waits for a key after each answer but the last; without, it
-    prints every answer.
-    """
+    With `keys`, it waits for a key after each answer but the last; without, it prints all."""
 
     def __init__(self, engine_name: str, out: TextIO, keys: Keys | None = None,
                  program: str | None = None) -> None:
@@ -243,7 +240,7 @@ class Session:
                                 f"or :trace off, not {quoted(rest)}")
         self.trace_next = True
         self.trace_plies = int(rest) if rest else None
-        levels = f", {rest} levels of calls" if rest else ""
+        levels = f", {rest} level{'s' * (rest != '1')} of calls" if rest else ""
         self.write(f"% the next goal is traced{levels}")
 
     def trace(self, text: str) -> None:

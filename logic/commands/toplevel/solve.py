@@ -75,9 +75,7 @@ def predicate_of(call: Call) -> Predicate | None:
 
 def solve(query: Query, engine: Engine) -> Iterator[Substitution]:
     """Every substitution that satisfies the goal of `query`, asked of `engine`.
-
-    Every call is checked against the known predicates before the first is asked.
-    """
+    Every call is checked against the known predicates before the first is asked."""
     for call in query.calls():
         predicate_of(call)
     return _solve(query.body, engine, {})

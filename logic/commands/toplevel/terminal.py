@@ -91,10 +91,7 @@ def remember(line: str) -> None:
 
 class TerminalKeys:
     """Single keys from the terminal on standard input, read without Enter and without echo.
-
-    While answers are shown (`answering()`), the terminal neither echoes nor waits for Enter,
-    so a key typed early is not printed; Ctrl-C still interrupts.
-    """
+    While answers are shown (`answering()`), a key typed early is not printed; Ctrl-C works."""
 
     def __init__(self) -> None:
         self.fd = sys.stdin.fileno()
