@@ -101,8 +101,11 @@ def module_file(path: Path, options: Options, mapping: Mapping) -> Path:
         return files[0]
     if not files:
         raise ProgramError("no Python (.py) file in the submission")
-    raise ProgramError("cannot tell which .py file to import (there are several); name it "
-                       "with --main")
+    names = ", ".join(str(file.relative_to(path)) for file in files[:3])
+    more = ", ..." if len(files) > 3 else ""
+    raise ProgramError(f"cannot tell which .py file to import ({names}{more}); name it with "
+                       f"--main, or, if {path.name} holds a class, give FOLDER/* to grade "
+                       "each submission in it")
 
 
 def _ask_all(program: PythonProgram, grade: SubmissionGrade, options: Options,

@@ -192,7 +192,9 @@ def test_a_folder_without_the_module_named_is_its_own_fault(capsys, tmp_path):
     shutil.copy(CORPUS / "cs50_right.py", folder / "game.py")
     shutil.copy(CORPUS / "cs50_right.py", folder / "other.py")
     status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", str(folder))
-    assert status == 1 and "name it with --main" in subs["ada"]["load"]["problems"][0]
+    problem = subs["ada"]["load"]["problems"][0]
+    assert status == 1 and "(game.py, other.py); name it with --main" in problem
+    assert "give FOLDER/* to grade each submission in it" in problem
     status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--main", "game",
                              "--predicates", "winner", str(folder))
     assert status == 0 and subs["ada"]["clean"]
