@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,8 +19,6 @@ from logic.state import draw_board
 
 SHOWN = 5
 """Findings listed per predicate and category in a submission's report."""
-BOARDS = 3
-"""Findings drawn as boards per predicate."""
 
 
 def load_status(grade: SubmissionGrade) -> str:
@@ -56,7 +55,7 @@ def submission_report(grade: SubmissionGrade) -> str:
     for predicate, result in grade.predicates.items():
         lines += ["", f"-- {predicate}: {result.correct} of {result.checked} right"]
         asked = sum(result.counts.values())
-        for category, count in sorted(result.counts.items(), key=lambda item: -item[1]):
+        for category, count in result.counts.most_common():
             if category != RIGHT:
                 on_finished = result.finished[category]
                 lines.append(f"  {category}: {count} of {asked}" + (
@@ -65,22 +64,22 @@ def submission_report(grade: SubmissionGrade) -> str:
         for note, count in result.notes.items():
             said = f"on backtracking, {note}" if note in NOTES else note
             lines.append(f"  ({said}: {count} questions)")
-        shown: dict[str, int] = {}
-        boards = 0
-        for question, verdict in result.findings:
+        order = [category for category, _ in result.counts.most_common()]
+        findings = sorted(result.findings, key=lambda found: order.index(found[1].category))
+        shown: Counter = Counter()
+        for question, verdict in findings:
             if verdict.category in (UNDEFINED, UNDEFINED_FUNCTION):  # said once, as a problem
                 continue
-            shown[verdict.category] = shown.get(verdict.category, 0) + 1
+            shown[verdict.category] += 1
             if shown[verdict.category] > SHOWN:
                 continue
             lines.append(f"  {verdict.category}: {question}: {verdict.detail}")
-            if boards < BOARDS:
-                boards += 1
+            if shown[verdict.category] == 1:  # the first of each category drawn
                 lines += ["      " + row for row in draw_board(question.state).splitlines()]
     if grade.log:
         said = (f"{grade.printed} questions printed something" if grade.printed
                 else "loading printed something")
-        lines += ["", f"output: {said}; see the log"]
+        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{grade.name}.log"]
     return escaped("\n".join(lines)) + "\n"
 
 

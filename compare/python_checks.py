@@ -161,19 +161,21 @@ def judge_move(question: Question, answer: object, returns: str, truth: Truth,
     position = (question.state, question.player)
     finding = truth.grade(Answer(position, cell, value))
     if finding is not None:
-        return Verdict(finding.category, _move_detail(finding, answer, shown_value))
+        return Verdict(finding.category, _move_detail(finding, answer, returns, shown_value))
     if truth.breaks_only_the_tie_rule(Answer(position, cell, value)):
         return Verdict(RIGHT, notes=(TIE_BREAK,))
     return Verdict(RIGHT)
 
 
-def _move_detail(finding: Finding, answer: object, shown_value: object = None) -> str:
+def _move_detail(finding: Finding, answer: object, returns: str,
+                 shown_value: object = None) -> str:
     """Why a move disagrees, in the program's terms."""
     def worth(value: int) -> str:
         return str(shown_value(value) if shown_value is not None else value)
 
     cell, best = finding.answer.cell, finding.expected.action.cell
-    said = f"answers {_shown(answer)}, {_move_words(cell)}"
+    said = (f"answers {_shown(answer)} (cell {cell})" if returns.startswith(("row_col", "move"))
+            else f"answers {_shown(answer)}, {_move_words(cell)}")
     if finding.category == ILLEGAL_MOVE:
         return f"{said}: that cell is taken"
     if finding.category == SUBOPTIMAL:

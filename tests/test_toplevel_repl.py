@@ -547,3 +547,12 @@ def test_sigterm_and_sighup_end_the_session_with_their_status(terminal, signum, 
     terminal.read_until("?- ")
     os.kill(terminal.pid, signum)
     assert terminal.exit_status(timeout=10) == status
+
+
+def test_time_with_a_goal_times_that_goal_alone():
+    timed = session()
+    for line in (":time other_player(x, O).", "other_player(x, O)."):
+        timed.handle(line)
+    lines = output(timed).splitlines()
+    assert re.fullmatch(r"% \d+\.\d{3} s", lines[0])
+    assert lines[1:] == ["O = o.", "O = o."]

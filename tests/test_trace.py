@@ -93,12 +93,12 @@ def test_the_bounds_show_part_and_count_the_rest():
     whole = Tracer(max_calls=10**7)
     whole.minimax_decision(state, player)
     every = sum(line.port == "Call" for line in whole.lines)
-    for plies, most in ((2, 10**7), (None, 50), (3, 20)):
-        tracer = Tracer(plies=plies, max_calls=most)
+    for levels, most in ((2, 10**7), (None, 50), (3, 20)):
+        tracer = Tracer(levels=levels, max_calls=most)
         tracer.minimax_decision(state, player)
         shown = [line for line in tracer.lines if line.port == "Call"]
         assert len(shown) + tracer.hidden == every
-        assert len(shown) <= most and all(plies is None or line.depth <= plies
+        assert len(shown) <= most and all(levels is None or line.depth <= levels
                                           for line in tracer.lines)
         note = list(tracer.text())[-1]
         assert note.startswith(f"% {tracer.hidden} more calls not shown")
@@ -106,14 +106,14 @@ def test_the_bounds_show_part_and_count_the_rest():
 
 
 def test_the_command_prints_the_trace_and_the_answer(capsys):
-    assert main(["trace", TWO_LEFT, "o", "--plies", "1"]) == EXIT_OK
+    assert main(["trace", TWO_LEFT, "o", "--levels", "1"]) == EXIT_OK
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f" Call: (1) minimax_decision({to_prolog(TWO_LEFT)}, o, _, _)"
     assert out[-1] == str(reference.minimax_decision(TWO_LEFT, "o"))
     whole = Tracer()
     whole.minimax_decision(TWO_LEFT, "o")
     below = sum(line.port == "Call" for line in whole.lines) - 1
-    assert out[-2] == (f"% {below} more calls not shown (deeper than 1 level); --plies N and "
+    assert out[-2] == (f"% {below} more calls not shown (deeper than 1 level); --levels N and "
                        "--max-calls N show more")
 
 
@@ -130,7 +130,7 @@ def test_a_finished_game_fails_as_the_lab_does(capsys):
         (["trace", "xoxxo-o-x", "o", "--goal", "min_value"], "it cannot be x's move"),
         (["trace", "xoxxo-o-x", "o", "--max-calls", "0"],
          "a call limit is a number of calls, 1 or more, not '0'"),
-        (["trace", "xoxxo-o--", "x", "--depth", "2"], "--plies 2 shows 2 levels of calls"),
+        (["trace", "xoxxo-o--", "x", "--depth", "2"], "--levels 2 shows 2 levels of calls"),
         (["trace", "xoxxo-o-x", "o", "--goal", "successor"], "invalid choice: 'successor'"),
     ],
 )
@@ -217,7 +217,7 @@ def test_a_students_program_is_traced_contained(capsys):
     [
         (["--program", "x.pl"], "a student's program runs as --engine prolog, not reference"),
         (["--engine", "prolog", "--mode", "lose"], "plays the lab's objective only"),
-        (["--engine", "prolog", "--plies", "2"], "bounded by --max-calls only"),
+        (["--engine", "prolog", "--levels", "2"], "bounded by --max-calls only"),
         (["--engine", "prolog", "--program", "no-such.pl"], "no file or folder 'no-such.pl'"),
         (["--engine", "nope"], "unknown engine 'nope'"),
     ],
@@ -228,19 +228,19 @@ def test_bad_engine_options_are_one_line_and_status_2(capsys, argv, message):
     assert message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize(("plies", "max_calls"), [(None, 3), (1, 10**6), (2, 10**6), (2, 7)])
-def test_calls_left_out_are_counted_as_the_whole_trace_makes_them(plies, max_calls):
+@pytest.mark.parametrize(("levels", "max_calls"), [(None, 3), (1, 10**6), (2, 10**6), (2, 7)])
+def test_calls_left_out_are_counted_as_the_whole_trace_makes_them(levels, max_calls):
     whole = Tracer(max_calls=10**6)
     decision = whole.minimax_decision("xoxx--o--", "x")
     assert whole.hidden == 0
     made = sum(line.port == "Call" for line in whole.lines)
-    bounded = Tracer(plies=plies, max_calls=max_calls)
+    bounded = Tracer(levels=levels, max_calls=max_calls)
     assert bounded.minimax_decision("xoxx--o--", "x") == decision
     shown = sum(line.port == "Call" for line in bounded.lines)
     assert shown + bounded.hidden == made and bounded.hidden > 0
     assert [str(line) for line in bounded.lines if line.port == "Call"] == [
         str(line) for line in whole.lines if line.port == "Call"
-        and (plies is None or line.depth <= plies)][:max_calls]
+        and (levels is None or line.depth <= levels)][:max_calls]
 
 
 def test_a_pydatalog_engine_is_asked_only_about_the_calls_shown():
@@ -257,7 +257,7 @@ def test_a_pydatalog_engine_is_asked_only_about_the_calls_shown():
             return reference.min_value(state, player)
 
     engine = Counting()
-    tracer = Tracer(plies=2, engine=engine)
+    tracer = Tracer(levels=2, engine=engine)
     tracer.minimax_decision("---------", "x")
     shown = [line for line in tracer.lines if line.port == "Exit"
              and line.goal.startswith(("max_value", "min_value"))
@@ -272,7 +272,7 @@ def test_the_top_level_traces_to_a_depth_and_can_be_told_not_to():
                  f"max_value({TWO_LEFT}, o, SV)", ":trace deep"):
         session.handle(line)
     lines = out.getvalue().splitlines()
-    tracer = Tracer(plies=1)
+    tracer = Tracer(levels=1)
     tracer.max_value(TWO_LEFT, "o")
     answer = "SV = sv([x,o,x,x,o,-,o,o,x],1)."
     traced = list(tracer.text(":trace N shows N levels; minimax-lab trace STATE PLAYER "

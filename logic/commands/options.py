@@ -27,8 +27,13 @@ def plies(text: str) -> int:
 
 
 def drawn_plies(text: str) -> int:
-    """`tree --plies`, `trace --plies`: a number of plies (levels) to show, 0 or more."""
+    """`tree --plies`: a number of plies to draw, 0 or more."""
     return whole_number(text, 0, "a number of plies to show is 0 or more")
+
+
+def call_levels(text: str) -> int:
+    """`trace --levels`: how many levels of calls to show, 0 or more."""
+    return whole_number(text, 0, "a number of levels of calls is 0 or more")
 
 
 def node_limit(text: str) -> int:

@@ -16,7 +16,7 @@ from logic.commands.cli import (
     add_program_argument,
     objective_from,
 )
-from logic.commands.options import call_limit, drawn_plies
+from logic.commands.options import call_levels, call_limit
 from logic.engines import Engine, engine_class_for, make_engine
 from logic.engines.harness import ProgramError
 from logic.objective import Objective
@@ -43,7 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="trace the lab's recursion: each call of max_value, min_value and terminal_state",
         description="Trace minimax_decision (or max_value, min_value) for STATE and PLAYER as "
         "SWI-Prolog's tracer prints it: Call, Exit and Fail ports with the call depth, "
-        "indented, bounded by --plies (levels shown) and --max-calls. --engine says whose "
+        "indented, bounded by --levels (levels shown) and --max-calls. --engine says whose "
         "recursion: the reference's (default), a pyDatalog program's proof, or SWI-Prolog's "
         "own tracer. Exit status 0, or 1 when the goal fails (a finished game has no "
         "decision).",
@@ -51,9 +51,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_position_arguments(parser)
     parser.add_argument("--goal", choices=GOALS, default="minimax_decision",
                         help="the goal traced (default: minimax_decision)")
-    parser.add_argument("--plies", type=drawn_plies, metavar="N",
+    parser.add_argument("--levels", type=call_levels, metavar="N",
                         help="show calls at most N levels deep (default: all)")
-    parser.add_argument("--depth", type=drawn_plies, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--depth", type=call_levels, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--max-calls", type=call_limit, default=MAX_CALLS, metavar="N",
                         help=f"show at most N calls, then only count them (default: {MAX_CALLS})")
     parser.add_argument("--engine", default="reference",
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.depth is not None:
         raise UsageError(f"--depth {args.depth}: the trace follows the lab's search to the end "
                          f"of the game (--depth is a search depth, as in decide and tree); "
-                         f"--plies {args.depth} shows {args.depth} levels of calls")
+                         f"--levels {args.depth} shows {args.depth} levels of calls")
     state, player = parse_state(args.state), parse_player(args.player)
     check_legal(state)
     if not is_terminal(state):  # in min_value it is the agent's adversary who moves
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         answer = _prolog(args, state, player, objective, named)
     else:
         engine = make_engine(args.engine, objective) if named.tracing == "proof" else None
-        tracer = Tracer(objective, args.plies, args.max_calls, engine)
+        tracer = Tracer(objective, args.levels, args.max_calls, engine)
         answer = getattr(tracer, args.goal)(state, player)
         for line in tracer.text():
             print(line)
@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
 def _prolog(args: argparse.Namespace, state: State, player: Player, objective: Objective,
             named: type[Engine]):
     """SWI-Prolog's tracer on the lab's program or the student's, then the engine's answer."""
-    if args.plies is not None:
-        raise UsageError("--plies: SWI-Prolog's tracer is bounded by --max-calls only")
+    if args.levels is not None:
+        raise UsageError("--levels: SWI-Prolog's tracer is bounded by --max-calls only")
     try:
         if args.program is not None:
             traced = trace_program(args.program, args.goal, state, player, args.max_calls)

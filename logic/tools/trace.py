@@ -7,7 +7,7 @@ finished games, `find_max_sv`/`find_min_sv` and `get_action`. Its answers are th
 reference's, which the tests check. Given an engine (the pyDatalog programs), the tracer
 reconstructs that engine's proof instead: each `max_value` and `min_value` exits with the
 engine's own answer, below it the calls whose answers justify it, and a line says so where
-they do not. A trace is bounded: calls deeper than `plies` levels below the first, and every
+they do not. A trace is bounded: calls deeper than `levels` levels below the first, and every
 call after the first `max_calls`, are not shown but counted, so a trace costs what it shows.
 """
 
@@ -42,11 +42,11 @@ class Port:
 class Tracer:
     """A traced run of the lab's recursion from one goal; `lines` holds what is shown."""
 
-    def __init__(self, objective: Objective = LAB, plies: int | None = None,
+    def __init__(self, objective: Objective = LAB, levels: int | None = None,
                  max_calls: int = MAX_CALLS, engine: Engine | None = None) -> None:
         self.objective = objective
         self.engine = engine
-        self.plies = plies
+        self.levels = levels
         self.max_calls = max_calls
         self.lines: list[Port] = []
         self.shown = 0
@@ -117,7 +117,7 @@ class Tracer:
 
     def _shows(self, depth: int) -> bool:
         """True if a call at `depth` is within the bounds, and so shown."""
-        return (self.plies is None or depth <= self.plies) and self.shown < self.max_calls
+        return (self.levels is None or depth <= self.levels) and self.shown < self.max_calls
 
     def _enter(self, depth: int, goal: str) -> bool:
         """Show a `Call` if it is within the bounds; True if it was shown."""
@@ -128,13 +128,13 @@ class Tracer:
         self.hidden += 1
         return False
 
-    def text(self, more: str = "--plies N and --max-calls N show more") -> Iterator[str]:
+    def text(self, more: str = "--levels N and --max-calls N show more") -> Iterator[str]:
         """The trace's lines, then a note of what was left out, if anything, and `more`: how
         to see more."""
         yield from (str(line) for line in self.lines)
         if self.hidden:
-            levels = f"{self.plies} level" + ("" if self.plies == 1 else "s")
-            why = [f"deeper than {levels}"] if self.plies is not None else []
+            levels = f"{self.levels} level" + ("" if self.levels == 1 else "s")
+            why = [f"deeper than {levels}"] if self.levels is not None else []
             if self.shown >= self.max_calls:
                 why.append(f"after the first {self.max_calls} calls")
             yield f"% {self.hidden} more calls not shown ({' or '.join(why)}); {more}"

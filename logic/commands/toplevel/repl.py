@@ -52,7 +52,8 @@ COMMANDS = {
     ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
     ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
     ":listing PRED": "the lab's predicate PRED in Prolog, in pyDatalog and in Python",
-    ":time": "show how long each answer takes (again: stop showing it)",
+    ":time [GOAL]": "show how long each answer takes (again: stop showing it); with a goal, "
+                    "time that goal alone",
     ":trace [N|off]": "trace the next goal's calls of max_value, min_value and terminal_state "
                       "(N levels deep; off: do not)",
     ":quit": "leave; so do end of file (Ctrl-D) and halt.",
@@ -204,6 +205,12 @@ class Session:
             self.write(listing(self.needs(rest, ":listing PRED, e.g. :listing max_value")))
         elif name == ":trace":
             self.set_trace(rest)
+        elif name == ":time" and rest:  # `:time GOAL`: that goal alone, timed
+            timing, self.timing = self.timing, True
+            try:
+                self.handle(rest)
+            finally:
+                self.timing = timing
         elif name == ":time":
             self.timing = not self.timing
             self.write(f"% timing {'on' if self.timing else 'off'}")
