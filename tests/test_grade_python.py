@@ -322,7 +322,8 @@ def test_what_a_program_prints_on_import_and_per_question_is_logged_and_counted(
     assert status == 0 and subs["chatty"]["predicates"]["player"]["correct"] == 4520
     log = (reports / "chatty.log").read_text()
     assert log.startswith("--- output of import\nIMPORTED")
-    assert "output: 4520 questions printed something; --reports DIR keeps it in DIR/chatty.log" in out
+    assert ("output: 4520 questions printed something; --reports DIR keeps it in "
+            "DIR/chatty.log") in out
     assert len(log) < 70_000  # the log is bounded; the count is not
 
 
