@@ -26,10 +26,10 @@ from logic.commands.policy import add_policy_options, policy_from
 from logic.engines import (
     Engine,
     Turn,
-    engine_class,
     engine_names,
     forget_reference_values,
     make_engine,
+    program_for,
 )
 from logic.objective import Objective
 from logic.positions import all_positions
@@ -103,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("nothing to compare: give --engines, --against FILE or --command CMD")
     if args.against.count("-") > 1:
         raise UsageError("--against -: standard input can be read only once")
-    engines = [make_engine(name, objective, args.program if engine_class(name).takes_program
-                           else None) for name in names]
+    engines = [make_engine(name, objective, program_for(name, args.program)) for name in names]
     try:
         try:
             tables = [read_table(path) for path in args.against]

@@ -13,7 +13,7 @@ from logic.objective import LAB, Objective
 from logic.state import Turn
 
 __all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_class", "engine_class_for",
-           "engine_names", "make_engine"]
+           "engine_names", "make_engine", "program_for"]
 
 ENGINES: dict[str, str | type[Engine]] = {
     "logic": "logic.engines.datalog:LogicEngine",
@@ -58,6 +58,12 @@ def engine_class_for(name: str, program: str | None = None) -> type[Engine]:
     from logic.engines.student import StudentEngine
 
     return StudentEngine
+
+
+def program_for(name: str, program: str | None) -> str | None:
+    """`program` if the engine called `name` runs a student's program, else None: for the
+    commands that name several engines beside one `--program` (compare, the top level)."""
+    return program if program is not None and engine_class(name).takes_program else None
 
 
 def make_engine(name: str, objective: Objective = LAB, program: str | None = None) -> Engine:

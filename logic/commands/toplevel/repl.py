@@ -28,7 +28,7 @@ from logic.commands.toplevel.terminal import (
     enable_line_editing,
     remember,
 )
-from logic.engines import Engine, EngineError, engine_class, engine_names, make_engine
+from logic.engines import Engine, EngineError, engine_names, make_engine, program_for
 from logic.interrupts import Terminated
 from logic.quote import escaped, quoted
 from logic.state import (
@@ -104,12 +104,11 @@ class Session:
         self.timing = False
         self.line_open = False
         self.trace_next = False
-        self.trace_plies: int | None = None
+        self.trace_levels: int | None = None
 
     def _make(self, name: str) -> Engine:
         """The engine `name`; the one that takes a program runs the session's, if it has one."""
-        takes = self.program is not None and engine_class(name).takes_program
-        return make_engine(name, program=self.program if takes else None)
+        return make_engine(name, program=program_for(name, self.program))
 
     @property
     def engine(self) -> Engine:
@@ -246,7 +245,7 @@ class Session:
             raise ToplevelError(f"usage: :trace, :trace N (levels of calls shown, 1 to 999) "
                                 f"or :trace off, not {quoted(rest)}")
         self.trace_next = True
-        self.trace_plies = int(rest) if rest else None
+        self.trace_levels = int(rest) if rest else None
         levels = f", {rest} level{'s' * (rest != '1')} of calls" if rest else ""
         self.write(f"% the next goal is traced{levels}")
 
@@ -263,7 +262,7 @@ class Session:
         state = read_state(goal.args[0], goal.name, "State")
         player = read_player(goal.args[1])
         own = self.engine.tracing == "proof"
-        tracer = Tracer(self.engine.objective, self.trace_plies,
+        tracer = Tracer(self.engine.objective, self.trace_levels,
                         engine=self.engine if own else None)
         getattr(tracer, goal.name)(state, player)
         for line in tracer.text(":trace N shows N levels; minimax-lab trace STATE PLAYER "
