@@ -32,6 +32,7 @@ from compare.lab_checks import (
 from logic.engines import sandbox
 from logic.engines.contained import ContainedProgram
 from logic.engines.harness import LoadReport, ProgramError, StudentProgram
+from logic.engines.python_program import Interpreter
 from logic.state import is_terminal
 
 ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,
@@ -60,6 +61,8 @@ class Options:
     mapping_file: str | None = None
     settings: tuple[str, ...] = ()
     policy: Policy = Policy()
+    python: Interpreter | None = None
+    definitions_only: bool = False
 
 
 @dataclass
@@ -285,7 +288,12 @@ def grade_class(
     running = Running()
 
     def one(item: tuple[str, Path]) -> SubmissionGrade:
-        grade = grade_one(item[0], item[1], options, running)
+        try:
+            grade = grade_one(item[0], item[1], options, running)
+        except Exception as error:  # noqa: BLE001 - one submission's, never the class's
+            grade = SubmissionGrade(item[0], LoadReport(
+                problem=f"the grader failed on this submission ({type(error).__name__}: "
+                f"{error}); please report it"))
         if not running.cancelled.is_set():
             on_done(grade)
         return grade

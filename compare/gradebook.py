@@ -1,5 +1,7 @@
 """What `grade` writes: a report per submission, the class's summary table, the gradebook CSV
-and the JSON report. Text a submission wrote (its output, its messages) is shown escaped.
+and the JSON report. Text a submission chose (its name, output, messages, answers) is data:
+on one line, escaped, in text (`one_line`), and never a formula in the CSV (`spreadsheet_cell`);
+the JSON keeps it exact.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from compare.class_grading import SubmissionGrade
 from compare.grading import Policy
 from compare.lab_checks import NOT_ASKED, NOTES, RIGHT, UNDEFINED
 from compare.python_checks import UNDEFINED_FUNCTION
-from logic.quote import escaped
+from logic.quote import escaped, one_line, spreadsheet_cell
 from logic.state import draw_board
 
 SHOWN = 5
@@ -35,8 +37,8 @@ def summary_line(grade: SubmissionGrade) -> str:
              for predicate, result in grade.predicates.items()]
     verdict = ("all right" if grade.clean else "faults found" if grade.faulty
                else "right as far as asked")
-    return (f"{grade.name}: load {load_status(grade)}; {', '.join(parts) or 'nothing checked'}; "
-            f"{verdict} ({grade.seconds:.1f} s)")
+    return one_line(f"{grade.name}: load {load_status(grade)}; "
+                    f"{', '.join(parts) or 'nothing checked'}; {verdict} ({grade.seconds:.1f} s)")
 
 
 def submission_report(grade: SubmissionGrade) -> str:
@@ -47,7 +49,9 @@ def submission_report(grade: SubmissionGrade) -> str:
         lines.append(f"load: FAILED: {grade.load.problem}")
     else:
         lines.append("load: ok" if grade.load.ok else "load: with problems")
-    lines += [f"  {message}" for message in grade.load.messages]
+    for message in grade.load.messages:  # SWI-Prolog's messages go on over indented lines
+        first, *rest = str(message).splitlines() or [""]
+        lines += [f"  {first}", *(f"    {line.strip()}" for line in rest)]
     lines += [f"  not checked: {reason}" for reason in grade.not_checked]
     for problem in grade.problems:
         times = f" ({problem.count} times, first in {problem.first})" if problem.count > 1 else ""
@@ -79,8 +83,18 @@ def submission_report(grade: SubmissionGrade) -> str:
     if grade.log:
         said = (f"{grade.printed} questions printed something" if grade.printed
                 else "loading printed something")
-        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{grade.name}.log"]
-    return escaped("\n".join(lines)) + "\n"
+        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{report_stem(grade)}.log"]
+    return "".join(one_line(line) + "\n" for line in lines)
+
+
+def report_stem(grade: SubmissionGrade) -> str:
+    """The name of a submission's files in `--reports DIR`: its name, on one line."""
+    return one_line(grade.name)
+
+
+def output_log(grade: SubmissionGrade) -> str:
+    """What the submission printed, escaped (`NAME.log` in `--reports DIR`)."""
+    return escaped("\n".join(grade.log)) + "\n"
 
 
 def class_summary(grades: Sequence[SubmissionGrade]) -> str:
@@ -92,15 +106,16 @@ def class_summary(grades: Sequence[SubmissionGrade]) -> str:
 
 def gradebook_csv(grades: Sequence[SubmissionGrade], predicates: Sequence[str]) -> str:
     """The gradebook: a row per submission, its load status, correct and checked per
-    predicate, and seconds."""
+    predicate, and seconds; text cells as `spreadsheet_cell` writes them."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["name", "load"]
-    for predicate in predicates:
-        header += [f"{predicate}_correct", f"{predicate}_checked"]
+    for predicate in predicates:  # a function's name is the submission's choice
+        header += [spreadsheet_cell(f"{predicate}_correct"),
+                   spreadsheet_cell(f"{predicate}_checked")]
     writer.writerow([*header, "seconds"])
     for grade in grades:
-        row: list[Any] = [grade.name, load_status(grade)]
+        row: list[Any] = [spreadsheet_cell(grade.name), load_status(grade)]
         for predicate in predicates:
             result = grade.predicates.get(predicate)
             row += [result.correct, result.checked] if result else ["", ""]

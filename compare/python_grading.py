@@ -56,7 +56,7 @@ def grade_python(
     try:
         mapping = submission_mapping(path, options)
         program = PythonProgram([path], module_file(path, options, mapping), options.limits,
-                                options.load_seconds)
+                                options.load_seconds, options.python, options.definitions_only)
     except (ProgramError, MappingError) as error:
         return SubmissionGrade(name, LoadReport(problem=str(error)),
                                seconds=time.monotonic() - start)

@@ -21,6 +21,7 @@ from compare.grading import (
     Policy,
 )
 from logic.objective import Objective
+from logic.quote import one_line
 from logic.tools.explain import draw_move_values
 
 _INVARIANT = {MISSING, FAILED}
@@ -39,7 +40,7 @@ def counted(count: int, category: str) -> str:
 def summary_line(grade: Grade) -> str:
     """One line: positions checked, agreeing, disagreeing by kind, and the faults."""
     line = (
-        f"{grade.name}: {grade.checked} of {grade.positions} positions checked: "
+        f"{one_line(grade.name)}: {grade.checked} of {grade.positions} positions checked: "
         f"{grade.agree} agree, {grade.disagree} disagree"
     )
     kinds = [counted(grade.count(kind), kind) for kind in DISAGREEMENTS if grade.count(kind)]
@@ -68,7 +69,7 @@ def where(finding: Finding, line_label: str = "line") -> str:
 
 def finding_line(finding: Finding, line_label: str = "line") -> str:
     """`suboptimal move: x-------- o, line 12: answered [o,2] value 0; ...`."""
-    return f"{finding.category}: {where(finding, line_label)}: {finding.detail}"
+    return f"{finding.category}: {where(finding, line_label)}: {one_line(finding.detail)}"
 
 
 def drawn(finding: Finding, line_label: str = "line") -> str:
@@ -90,7 +91,7 @@ def source_section(grade: Grade, show: int, listed: int | None) -> str:
     """A source's findings, at most `listed` per category (None: all), then `show` boards."""
     if not grade.findings:
         return ""
-    lines = [f"== {grade.name} =="]
+    lines = [f"== {one_line(grade.name)} =="]
     for category in LISTING_ORDER:
         found = [finding for finding in grade.findings if finding.category == category]
         shown = found if listed is None else found[:listed]

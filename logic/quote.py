@@ -1,9 +1,11 @@
 """User text in a message: quoted (its repr, cut to a readable length) or escaped (shown as
-it is, but for the characters a terminal would act on)."""
+it is, but for the characters a terminal would act on); text a submission chose, as data: on
+one line (`one_line`) and in a spreadsheet's cell (`spreadsheet_cell`)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 
 LIMIT = 60
@@ -34,3 +36,34 @@ def say(message: str) -> None:
     terminal)."""
     with contextlib.suppress(OSError, ValueError):
         print(escaped(message), file=sys.stderr, flush=True)
+
+
+def one_line(text: str) -> str:
+    """`text` on one line, as data: every character that is not printable (line breaks and
+    terminal escape sequences included) written as its Python escape, and a backslash doubled,
+    so that `unescape_line` gives `text` back."""
+    if text.isprintable() and "\\" not in text:
+        return text
+    return "".join("\\\\" if char == "\\" else char if char.isprintable() else repr(char)[1:-1]
+                   for char in text)
+
+
+_ESCAPE = re.compile(r"\\(\\|[ntr]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
+_NAMED = {"\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
+
+
+def unescape_line(line: str) -> str:
+    """The text `one_line` wrote as `line`."""
+    return _ESCAPE.sub(lambda found: _NAMED.get(found[1]) or chr(int(found[1][1:], 16)), line)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@")
+"""What a spreadsheet reads as the start of a formula in a cell (a tab or carriage return too,
+which `one_line` has already escaped)."""
+
+
+def spreadsheet_cell(text: str) -> str:
+    """`text` for a CSV cell that no spreadsheet evaluates: on one line (`one_line`), with a
+    leading `'` when it would start a formula (OWASP's advice on CSV injection)."""
+    shown = one_line(text)
+    return f"'{shown}" if shown.startswith(FORMULA_STARTS) else shown

@@ -20,6 +20,8 @@ from compare.gradebook import (
     class_summary,
     gradebook_csv,
     json_report,
+    output_log,
+    report_stem,
     submission_report,
 )
 from compare.interfaces import (
@@ -36,8 +38,10 @@ from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, seconds
 from logic.commands.policy import add_policy_options, policy_from
-from logic.engines.harness import SWIPL
-from logic.quote import escaped, quoted
+from logic.engines import sandbox
+from logic.engines.harness import SWIPL, ProgramError
+from logic.engines.python_program import course_python
+from logic.quote import quoted, say
 
 EXIT_FAULTS = 1
 
@@ -72,6 +76,13 @@ def register(commands: argparse._SubParsersAction) -> None:
                         dest="settings",
                         help="--interface function: one key of the mapping, over the file's; "
                         "repeatable")
+    parser.add_argument("--python", metavar="PATH",
+                        help="Python submissions: the Python that runs them, with its installed "
+                        "packages (a course's virtual environment; default: the grader's own, "
+                        "without packages)")
+    parser.add_argument("--definitions-only", action="store_true",
+                        help="Python submissions: import only the module's definitions "
+                        "(imports, functions, classes, constants), not a demo its top level runs")
     add_policy_options(parser)
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
@@ -126,6 +137,15 @@ def run(args: argparse.Namespace) -> int:
     if args.interface != "function" and (args.mapping or args.settings):
         raise UsageError("--mapping and --set declare a Python function: use --interface "
                          "function")
+    if prolog and (args.python or args.definitions_only):
+        raise UsageError("--python and --definitions-only are for Python submissions: use "
+                         "--interface cs50 or function")
+    python = None
+    if args.python is not None:
+        try:
+            python = course_python(args.python)
+        except ProgramError as error:
+            raise UsageError(str(error)) from None
     known = PREDICATES if prolog else CS50_FUNCTIONS
     if args.interface == "function":
         if args.predicates is not None:
@@ -136,7 +156,12 @@ def run(args: argparse.Namespace) -> int:
                       args.budget, args.load_timeout, args.answers,
                       interface=args.interface, functions=checked if not prolog else (),
                       mapping_file=args.mapping, settings=tuple(args.settings),
-                      policy=policy_from(args))
+                      policy=policy_from(args), python=python,
+                      definitions_only=args.definitions_only)
+    if not sandbox.bwrap_works():
+        say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
+            "with process limits alone and can read every file any user may read, the "
+            "grader's own solution included")
     with Progress("grading", len(paths)) as progress:
 
         def done(grade: SubmissionGrade) -> None:
@@ -190,5 +215,5 @@ def _make_folder(path: str) -> None:
 
 
 def _write_reports(folder: Path, grade: SubmissionGrade) -> None:
-    write_whole(str(folder / f"{grade.name}.txt"), submission_report(grade))
-    write_whole(str(folder / f"{grade.name}.log"), escaped("\n".join(grade.log)) + "\n")
+    write_whole(str(folder / f"{report_stem(grade)}.txt"), submission_report(grade))
+    write_whole(str(folder / f"{report_stem(grade)}.log"), output_log(grade))

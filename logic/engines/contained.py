@@ -4,6 +4,11 @@ line on its descriptor 4, its own output on a pipe of its own (`logic.engines.sa
 The base of the Prolog harness (`logic.engines.harness`) and the Python one
 (`logic.engines.python_program`): starting, reading within a deadline, telling how a program
 died, stopping and cleaning up.
+
+The student's code runs in the harness's process and could write on descriptor 4 too, so
+nothing read there is trusted: the first line sent is a fresh number, each question carries
+another, and an answer must carry its question's number and the harness's own fields, each of
+its type. Anything else is the program's death, never the grader's.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import select
 import time
 from collections.abc import Sequence
@@ -45,33 +51,41 @@ class ContainedProgram:
                 return file.relative_to(path)
         return Path(file.name)
 
-    def _launch(self, argv: Sequence[str]) -> sandbox.Containment:
-        """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4."""
+    def _launch(self, argv: Sequence[str], readable: Sequence[str] = ()) -> sandbox.Containment:
+        """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4,
+        and send it the number its first answer (how loading went) must carry."""
         questions_read, self._questions = os.pipe()
         self._answers, answers_write = os.pipe()
         try:
             self.process, containment = sandbox.start(
-                argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}
+                argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}, readable
             )
         finally:
             os.close(questions_read)
             os.close(answers_write)
         self._pending = b""
         self._tail = b""
+        self._loading = new_id()
+        os.write(self._questions, f"{self._loading}.\n".encode())
         return containment
 
-    def _exchange(self, question: bytes, deadline: float) -> dict:
-        """Send one question line and read its answer by `deadline`; `Died` or `Late` as
-        `_read`, and `Died` if the program no longer reads."""
+    def _loaded(self, deadline: float) -> dict:
+        """The answer that says how loading went; `Died` or `Late` as `_read`."""
+        return self._read(deadline, self._loading)
+
+    def _exchange(self, question: bytes, number: int, deadline: float) -> dict:
+        """Send one question line, numbered `number`, and read its answer by `deadline`;
+        `Died` or `Late` as `_read`, and `Died` if the program no longer reads."""
         try:
             os.write(self._questions, question)
         except OSError:
             raise Died("stopped reading questions") from None
-        return self._read(deadline)
+        return self._read(deadline, number)
 
-    def _read(self, deadline: float) -> dict:
-        """The next answer line, as JSON; `Died` if the program ends, `Late` past
-        `deadline`. Its output is read meanwhile, its last bytes kept for `Died`'s reason."""
+    def _read(self, deadline: float, number: int) -> dict:
+        """The next answer line, as JSON, carrying `number`; `Died` if the program ends or
+        writes anything else, `Late` past `deadline`. Its output is read meanwhile, its last
+        bytes kept for `Died`'s reason."""
         output = self.process.stdout.fileno()
         while b"\n" not in self._pending:
             left = deadline - time.monotonic()
@@ -93,10 +107,12 @@ class ContainedProgram:
         line, self._pending = self._pending.split(b"\n", 1)
         try:
             reply = json.loads(line.decode("utf-8", errors="replace"))
-        except ValueError:
-            raise Died("wrote an answer that could not be read") from None
+        except (ValueError, RecursionError):
+            raise Died(UNREADABLE) from None
         if not isinstance(reply, dict):
-            raise Died("wrote an answer that could not be read")
+            raise Died(UNREADABLE)
+        if reply.get("id") != number or isinstance(reply.get("id"), bool):
+            raise Died("wrote on the harness's channel what the harness did not")
         return reply
 
     def _wait_dead(self) -> None:
@@ -146,10 +162,32 @@ class Died(Exception):
     """The program ended, or wrote what the harness never would."""
 
 
+UNREADABLE = "wrote an answer that could not be read"
+
+
+def new_id() -> int:
+    """A question's number, which the program's own code cannot guess."""
+    return secrets.randbits(62)
+
+
+def reply_field(reply: dict, name: str, kind: type, default: object = None) -> object:
+    """`reply[name]` when it is a `kind` (an int counts as a float), `default` when absent;
+    `Died` when the program wrote something else there."""
+    value = reply.get(name, default)
+    if value is default:
+        return value
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise Died(UNREADABLE)
+    return value
+
+
 class Late(Exception):
     """No answer came in time."""
 
 
-def text_or_none(value: object) -> str | None:
-    """A reply's field as text, None if the program gave none."""
+def text_or_none(reply: dict, name: str) -> str | None:
+    """A reply's field as text, None if the program gave none; `Died` if it is not text."""
+    value = reply_field(reply, name, (str, int, float))
     return None if value is None else str(value)

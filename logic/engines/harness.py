@@ -15,7 +15,15 @@ from importlib import resources
 from pathlib import Path
 
 from logic.engines import sandbox
-from logic.engines.contained import GRACE, ContainedProgram, Died, Late, text_or_none
+from logic.engines.contained import (
+    GRACE,
+    ContainedProgram,
+    Died,
+    Late,
+    new_id,
+    reply_field,
+    text_or_none,
+)
 from logic.engines.prolog import SWIPL
 from logic.quote import quoted
 from logic.state import State
@@ -24,6 +32,10 @@ HELPER = "minimax_helper.pl"
 """The file of the lab's helper predicates, by the name students load it under."""
 STACK_LIMIT = "512m"
 """SWI-Prolog's stack limit for a student's program: deeper recursion is a resource error."""
+
+
+ENDS = ("exhausted", "more", "error", "time")
+"""Why the harness stopped asking a question, as it writes it."""
 
 
 class ProgramError(Exception):
@@ -155,20 +167,22 @@ class StudentProgram(ContainedProgram):
         containment = self._launch(argv)
         report = LoadReport(containment=containment.describe())
         try:
-            loaded = self._read(time.monotonic() + self.load_seconds)
+            loaded = self._loaded(time.monotonic() + self.load_seconds)
+            inside = f"{self.folder}/"
+            report.messages = [
+                LoadMessage(reply_field(m, "kind", str, ""), reply_field(m, "file", str, ""),
+                            reply_field(m, "line", int, 0),
+                            reply_field(m, "text", str, "").replace(inside, ""))
+                for m in reply_field(loaded, "messages", list, []) if _is_dict(m)]
+            report.defined = [str(name) for name in reply_field(loaded, "defined", list, [])]
+            report.output = reply_field(loaded, "output", str, "")
         except Died as died:
-            report.problem = f"the program {died} while loading"
+            self.stop()
+            report = LoadReport(containment=report.containment,
+                                problem=f"the program {died} while loading")
         except Late:
             self.stop()
             report.problem = f"loading did not finish within {self.load_seconds:g} s"
-        else:
-            inside = f"{self.folder}/"
-            report.messages = [LoadMessage(str(m.get("kind")), str(m.get("file")),
-                                           int(m.get("line") or 0),
-                                           str(m.get("text")).replace(inside, ""))
-                               for m in loaded.get("messages", [])]
-            report.defined = [str(name) for name in loaded.get("defined", [])]
-            report.output = str(loaded.get("output", ""))
         if self.report is None:
             self.report = report
         return report
@@ -180,9 +194,20 @@ class StudentProgram(ContainedProgram):
             self.restarts += 1
             if self.load().problem is not None:
                 return Reply((), "died", self.report.problem if self.report else "not loaded")
-        question = f"ask(0, ({goal}), ({template}), {most}, {seconds:g}).\n".encode()
+        number = new_id()
+        question = f"ask({number}, ({goal}), ({template}), {most}, {seconds:g}).\n".encode()
         try:
-            reply = self._exchange(question, time.monotonic() + seconds + GRACE)
+            reply = self._exchange(question, number, time.monotonic() + seconds + GRACE)
+            answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""))
+                            for answer in reply_field(reply, "answers", list, [])
+                            if _is_dict(answer))
+            end = reply_field(reply, "end", str)
+            if end not in ENDS:
+                raise Died("wrote an answer that could not be read")
+            return Reply(answers, end, _first_line(text_or_none(reply, "error")),
+                         text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
+                         reply_field(reply, "output_chars", int, 0),
+                         reply_field(reply, "seconds", float, 0.0))
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}")
@@ -192,11 +217,14 @@ class StudentProgram(ContainedProgram):
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise
-        answers = tuple(Proof(answer.get("term"), str(answer.get("text", "")))
-                        for answer in reply.get("answers", []) if isinstance(answer, dict))
-        return Reply(answers, str(reply.get("end")), _first_line(reply.get("error")),
-                     text_or_none(reply.get("error_term")), str(reply.get("output", "")),
-                     int(reply.get("output_chars", 0)), float(reply.get("seconds", 0.0)))
+
+
+def _is_dict(value: object) -> bool:
+    """True for a JSON object; the harness writes nothing else where one is read."""
+    if not isinstance(value, dict):
+        raise Died("wrote an answer that could not be read")
+    return True
+
 
 def is_integer(term: object) -> bool:
     """True for an integer in an answer's JSON (the atoms `true` and `false` come as JSON's

@@ -1,11 +1,13 @@
 """The grader's side inside a student's Python sandbox: import the program, then call its
-functions as asked, one question a line on descriptor 3, one JSON answer a line on descriptor 4.
+functions as asked, one question a line on descriptor 3, one JSON answer a line on descriptor 4,
+each answer carrying its question's "id" (the first line read is the import's: `N.`).
 
 Run contained by `logic.engines.python_program`, as a script that imports nothing of this
 project. The program's output is captured and sent, bounded, with each answer; its standard
 input is empty. Values cross as JSON, with tuples, sets and other objects tagged (`encode`).
 """
 
+import ast
 import importlib.machinery
 import importlib.util
 import io
@@ -104,11 +106,51 @@ def send(out, answer):
 
 def main():
     with open(3, encoding="utf-8") as questions, open(4, "w", encoding="utf-8") as answers:
-        serve(sys.argv[1], questions, answers)
+        number = int(questions.readline().strip().rstrip("."))
+        serve(sys.argv[1], sys.argv[2:] == ["definitions"], number, questions, answers)
 
 
-def serve(path, questions, answers):
-    """Import the program at `path`, then answer each question line until there are none."""
+DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+CONSTANT_CALLS = {"float", "int", "str", "set", "frozenset", "list", "tuple", "dict", "range",
+                  "object", "len", "abs", "min", "max", "sorted", "enumerate", "zip"}
+"""Built-ins an assignment at the top level may call and still count as a definition."""
+
+
+def definitions(tree):
+    """The module's definitions alone: imports, functions, classes, assignments of values
+    built from constants, and `try` blocks of these; a demo at the top level is left out."""
+    kept = []
+    for node in tree.body:
+        if isinstance(node, DEFINITIONS) or (
+                isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            kept.append(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            calls = [call for call in ast.walk(node) if isinstance(call, ast.Call)]
+            if all(isinstance(call.func, ast.Name) and call.func.id in CONSTANT_CALLS
+                   for call in calls):
+                kept.append(node)
+        elif isinstance(node, ast.Try):
+            node.body = definitions(ast.Module(node.body, [])).body or [ast.Pass()]
+            for handler in node.handlers:
+                handler.body = definitions(ast.Module(handler.body, [])).body or [ast.Pass()]
+            node.orelse = definitions(ast.Module(node.orelse, [])).body
+            node.finalbody = definitions(ast.Module(node.finalbody, [])).body
+            kept.append(node)
+    tree.body = kept
+    return tree
+
+
+class DefinitionsLoader(importlib.machinery.SourceFileLoader):
+    """Imports a module's definitions alone (`definitions`)."""
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        tree = definitions(ast.parse(data, path))
+        return compile(ast.fix_missing_locations(tree), path, "exec", dont_inherit=True)
+
+
+def serve(path, definitions_only, number, questions, answers):
+    """Import the program at `path` (its definitions alone if `definitions_only`), then answer
+    each question line until there are none."""
     capture = Capture()
     sys.stdin = io.StringIO("")
     sys.stdout = sys.stderr = capture
@@ -117,7 +159,8 @@ def serve(path, questions, answers):
     loaded = {"loaded": False}
     module = None
     try:
-        loader = importlib.machinery.SourceFileLoader("submission", path)  # any file name
+        kind = DefinitionsLoader if definitions_only else importlib.machinery.SourceFileLoader
+        loader = kind("submission", path)  # any file name
         spec = importlib.util.spec_from_loader("submission", loader)
         module = importlib.util.module_from_spec(spec)
         sys.modules["submission"] = module
@@ -126,12 +169,20 @@ def serve(path, questions, answers):
     except BaseException as error:  # noqa: BLE001 - a program's fault, reported, never ours
         where = [frame for frame in traceback.extract_tb(error.__traceback__)
                  if frame.filename == path]
-        line = f" (line {where[-1].lineno})" if where else ""
-        loaded = {"loaded": False, "error": error_text(error) + line}
+        loaded = {"loaded": False, "error": error_text(error), "error_type":
+                  type(error).__name__, "missing": getattr(error, "name", None)
+                  if isinstance(error, ModuleNotFoundError) else None}
+        if isinstance(error, SyntaxError) and error.lineno:
+            loaded["line"] = error.lineno
+        elif where:
+            loaded["line"] = where[-1].lineno
+            if where[0].name == "<module>":  # the statement of the top level that ran
+                loaded["top_line"] = where[0].lineno
     output, count = capture.take()
     defined = sorted(name for name, value in vars(module).items()
                      if callable(value) and not name.startswith("__")) if module else []
-    send(answers, {**loaded, "defined": defined, "output": output, "output_chars": count})
+    send(answers, {**loaded, "id": number, "defined": defined, "output": output,
+                   "output_chars": count})
     for line in questions:
         question = json.loads(line)
         args = decode(question["args"])
@@ -149,6 +200,7 @@ def serve(path, questions, answers):
         if json.dumps(after) != before:
             answer["changed"] = after
         answer["output"], answer["output_chars"] = capture.take()
+        answer["id"] = question["id"]
         send(answers, answer)
 
 

@@ -4,14 +4,16 @@ Every program runs in a fresh directory holding a copy of its files, in a proces
 own, with standard input closed, a scrubbed environment and limits on CPU time, memory, file
 size, open files and processes. Run by root, it runs as a user of its own (a uid no one else
 has), so it cannot write the grader's files and its process limit is its own. Where `bwrap`
-(Debian's bubblewrap) works, it also sees the system read-only, has no network, and lives in a
-process namespace of its own: whatever it starts ends with it.
+(Debian's bubblewrap) works, it also has no network, lives in a process namespace of its own
+(whatever it starts ends with it) and sees only its workspace and the system's programs and
+libraries, read-only: never the grader's installation, other submissions or anyone's home.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import itertools
 import json
 import os
@@ -73,7 +75,7 @@ class Containment:
 
     def describe(self) -> str:
         """One line for reports: what the program is kept from."""
-        level = ("bwrap: read-only system, no network, own process namespace"
+        level = ("bwrap: its own files and the system's, read-only; no network; own processes"
                  if self.bwrap else "process limits only (no working bwrap)")
         return level + ("; a user of its own" if self.own_user else "")
 
@@ -96,10 +98,12 @@ def remove_workspace(folder: Path) -> None:
 
 
 def start(
-    argv: Sequence[str], folder: Path, limits: Limits, fds: Mapping[int, int] = {}
+    argv: Sequence[str], folder: Path, limits: Limits, fds: Mapping[int, int] = {},
+    readable: Sequence[str] = (),
 ) -> tuple[subprocess.Popen, Containment]:
     """Start `argv` contained in `folder`; `fds` maps this process's descriptors to the ones
-    the program gets (3, 4, ...). Standard output and error are one pipe; input is closed."""
+    the program gets (3, 4, ...); `readable` are folders it may read besides the system's (an
+    interpreter's own). Standard output and error are one pipe; input is closed."""
     uid = BASE_UID + next(_UIDS) % 1000 if os.geteuid() == 0 else None
     if uid is not None:
         for path in (folder, *folder.rglob("*")):
@@ -107,7 +111,7 @@ def start(
         for source in fds:  # the program opens them afresh as /dev/fd/N, as its own user
             os.fchown(source, uid, uid)
     bwrap = bwrap_works()
-    command = [*_bwrap_prefix(folder), *argv] if bwrap else list(argv)
+    command = [*_bwrap_prefix(folder, readable), *argv] if bwrap else list(argv)
     command[0] = shutil.which(command[0]) or command[0]
     config = {
         "fds": [[source, target] for source, target in fds.items()],
@@ -133,23 +137,74 @@ def start(
         start_new_session=True,
         pass_fds=tuple(fds),
     )
+    process.sandbox_uid = None if bwrap else uid  # without bwrap, how to find what it left
     return process, Containment(bwrap, uid is not None)
 
 
 def kill(process: subprocess.Popen) -> None:
-    """Kill the program and everything in its process group, and reap it."""
+    """Kill the program and everything in its process group (without `bwrap`, every process
+    of its own user too: a daemon in a session of its own), and reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    uid = getattr(process, "sandbox_uid", None)
+    for _ in range(10 if uid is not None else 0):  # a fork bomb forks while it is killed
+        left = _processes_of(uid)
+        if not left:
+            break
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
 
 
-def _bwrap_prefix(folder: Path) -> list[str]:
+def _processes_of(uid: int) -> list[int]:
+    """The processes running as `uid` now."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid == uid:
+                    found.append(int(entry.name))
+    return found
+
+
+SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""What a sandbox sees of the system, read-only: its programs, libraries and settings."""
+GRADER_PACKAGES = ("logic", "compare", "facts")
+"""The grader's own packages (the lab's solution among them): hidden wherever they lie."""
+
+
+def _bwrap_prefix(folder: Path, readable: Sequence[str] = ()) -> list[str]:
+    view = []
+    for path in SYSTEM:
+        if os.path.islink(path):  # a merged /usr: /bin -> usr/bin
+            view += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            view += ["--ro-bind", path, path]
+    view += ["--tmpfs", "/tmp"]
+    for path in readable:
+        view += ["--ro-bind", path, path]
+    hidden = [path for path in grader_folders()
+              if any(Path(path).is_relative_to(seen) for seen in (*SYSTEM, *readable))]
+    for path in hidden:
+        view += ["--tmpfs", path]
     return [
-        BWRAP, "--unshare-all", "--die-with-parent", "--new-session",
-        "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--bind", str(folder), str(folder),
+        BWRAP, "--unshare-all", "--die-with-parent", "--new-session", *view,
+        "--bind", str(folder), str(folder),
         "--dev", "/dev", "--proc", "/proc", "--chdir", str(folder), "--",
     ]
+
+
+@functools.cache
+def grader_folders() -> tuple[str, ...]:
+    """The folders of the grader's own packages, as installed (found, not imported)."""
+    folders = []
+    for name in GRADER_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            folders += [os.path.realpath(path) for path in spec.submodule_search_locations]
+    return tuple(folders)
 
 
 @functools.cache

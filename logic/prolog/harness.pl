@@ -3,8 +3,9 @@
 %
 %     swipl -q -f none harness.pl -- MAIN HELPER
 %
-% It loads HELPER (the module minimax_helper) and then MAIN, reads one question per line from
-% file descriptor 3 and writes one JSON answer per line to file descriptor 4. The program's
+% It reads a number (`N.`) from file descriptor 3, loads HELPER (the module minimax_helper) and
+% then MAIN, reads one question per line from file descriptor 3 and writes one JSON answer per
+% line to file descriptor 4, each carrying its question's number as "id" (the first, N). The program's
 % own output never reaches either: standard output and standard error are captured, a little
 % of it kept with each answer, and standard input refuses every read.
 %
@@ -16,7 +17,8 @@
 % more answers), `more` (Max answers were found), `error` (with "error" and "error_term") or
 % `time`. The first line written says how loading went:
 %
-%     {"event": "loaded", "messages": [{"kind", "file", "line", "text"}], "defined": [...]}
+%     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
+%      "defined": [...]}
 
 :- module(harness, []).
 :- use_module(library(http/json)).
@@ -35,10 +37,11 @@ harness :-
     current_prolog_flag(argv, [Main, Helper|_]),
     open('/dev/fd/4', write, Answers, [encoding(utf8)]),
     open('/dev/fd/3', read, Questions, [encoding(utf8), bom(false)]),
+    read_term(Questions, Number, []),
     capture_output,
     refuse_input,
     load_program(Main, Helper, Loaded),
-    reply(Answers, Loaded),
+    reply(Answers, Loaded.put(id, Number)),
     serve(Questions, Answers).
 
 % --- the program's input and output ---------------------------------------------------------
