@@ -308,3 +308,21 @@ def test_a_demo_at_import_is_named_by_its_line_and_definitions_only_grades_the_f
     out = capsys.readouterr().out
     assert status == 0, out
     assert "winner 5478/5478, minimax 5478/5478; all right" in out
+
+
+# --- a student's modules never stand in for the grader's ----------------------------------------
+
+@needs_bwrap
+def test_a_students_logic_compare_and_facts_modules_shadow_nothing_of_the_grader(tmp_path,
+                                                                               capsys):
+    # json.py once ran as root: the sandbox's launcher imported it from the workspace.
+    folder = tmp_path / "dana"
+    folder.mkdir()
+    shutil.copy(PYTHON / "cs50_right.py", folder / "tictactoe.py")
+    for name in ("logic", "compare", "facts", "json", "ast"):
+        (folder / f"{name}.py").write_text("raise SystemExit('the grader imported me')\n")
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner,minimax",
+                   "--main", "tictactoe.py", str(folder)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "winner 5478/5478, minimax 5478/5478; all right" in out

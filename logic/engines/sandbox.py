@@ -33,9 +33,11 @@ _UIDS = itertools.count()
 
 _LAUNCHER = """
 import fcntl, json, os, resource, sys
-# The program's path is absolute and nothing is imported after the user changes: a user of
-# its own may not read this Python's library.
+# Started isolated (-I) from "/", so no module of the workspace can stand in for these; the
+# program's path is absolute and nothing is imported after the user changes: a user of its
+# own may not read this Python's library.
 config = json.loads(sys.argv[1])
+os.chdir(config["folder"])
 moved = [(fcntl.fcntl(source, fcntl.F_DUPFD, 100), target) for source, target in config["fds"]]
 for source, _ in config["fds"]:
     os.close(source)
@@ -125,13 +127,14 @@ def start(
         },
         "uid": uid,
         "argv": command,
+        "folder": str(folder),
     }
     process = subprocess.Popen(
-        [sys.executable, "-S", "-E", "-c", _LAUNCHER, json.dumps(config)],
+        [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        cwd=folder,
+        cwd="/",
         env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(folder),
              "TMPDIR": "/tmp"},
         start_new_session=True,
@@ -215,10 +218,10 @@ def bwrap_works() -> bool:
         return False
     probe = [shutil.which(BWRAP), *_bwrap_prefix(Path("/"))[1:], shutil.which("true") or "true"]
     config = {"fds": [], "limits": {}, "uid": BASE_UID + 999 if os.geteuid() == 0 else None,
-              "argv": probe}
+              "argv": probe, "folder": "/"}
     try:
         done = subprocess.run(
-            [sys.executable, "-S", "-E", "-c", _LAUNCHER, json.dumps(config)],
+            [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],
             stdin=subprocess.DEVNULL, capture_output=True, timeout=10, check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
