@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from logic.errors import LabError
 from logic.objective import MODES
 from logic.quote import quoted
 from logic.state import BLANK, PLAYERS, SIDE, SIZE, Player, State, marks_made
@@ -27,7 +28,7 @@ MAPPING_FILE = "minimax-lab.toml"
 """The mapping's file name when it sits next to the program."""
 
 
-class MappingError(ValueError):
+class MappingError(LabError, ValueError):
     """A mapping that cannot be followed: an unknown key, or a value out of its choices."""
 
 

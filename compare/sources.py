@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import IO, AnyStr
 
 from compare.table import HEADER
+from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import Player, State, StateError, parse_player, parse_state
 
@@ -42,7 +43,7 @@ class RowError(ValueError):
     """A line that is not a row of the decision table."""
 
 
-class SourceError(OSError):
+class SourceError(LabError, OSError):
     """A table that cannot be read at all (missing, unreadable, a directory, too large)."""
 
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from logic.errors import LabError
+
 MODES = ("win", "lose")
 SCORINGS = ("lab", "depth")
 DEPTH_BASE = 10
 
 
-class ObjectiveError(ValueError):
+class ObjectiveError(LabError, ValueError):
     """A mode or scoring that is not known."""
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import NewType
 
 from facts import load_game
+from logic.errors import LabError
 from logic.quote import quoted
 from logic.slices import runs
 
@@ -36,7 +37,7 @@ _LINES = tuple((a - 1, b - 1, c - 1) for a, b, c in GAME.lines)
 _LIST = re.compile(r"\[(.*)\]", re.DOTALL)
 
 
-class StateError(ValueError):
+class StateError(LabError, ValueError):
     """A text that is not a state or player, or a state no game can reach."""
 
 

@@ -242,3 +242,34 @@ def test_terminal_escapes_in_an_error_are_shown_escaped():
     assert asked.returncode == EXIT_USAGE
     assert "'x\\x1b]0;title\\x07' is not a state" in asked.stderr
     assert "\x1b" not in asked.stderr and "\x07" not in asked.stderr
+
+
+INTERNAL_ERRORS = {
+    "Died", "Late",  # a contained program's end, turned into its grade where it happens
+    "RowError",  # one row of a table, turned into a finding of that row
+    "EndOfInput",  # play's end of input, a normal end of the game
+    "_Stopped", "_TimedOut",  # an external command's, turned into its failed answer
+}
+
+
+def test_every_error_the_command_line_can_meet_has_one_root_with_its_exit_status():
+    import importlib
+    import pkgutil
+
+    from logic.errors import LabError
+
+    found = {}
+    for package in ("logic", "compare", "facts"):
+        root = importlib.import_module(package)
+        for info in pkgutil.walk_packages(root.__path__, f"{package}."):
+            if info.name.endswith("__main__"):  # runs the command line
+                continue
+            module = importlib.import_module(info.name)
+            found |= {value: module.__name__ for value in vars(module).values()
+                      if isinstance(value, type) and issubclass(value, Exception)
+                      and value.__module__ == module.__name__}
+    outside = sorted(error.__name__ for error in found
+                     if not issubclass(error, LabError) and error.__name__ not in INTERNAL_ERRORS)
+    assert not outside
+    assert len([error for error in found if issubclass(error, LabError)]) >= 12
+    assert {error.exit_status for error in found if issubclass(error, LabError)} == {EXIT_USAGE}

@@ -19,14 +19,14 @@ from collections.abc import Sequence
 
 from logic import interrupts
 from logic.commands.options import plies
-from logic.engines import Engine, EngineError, engine_names, make_engine
+from logic.engines import Engine, engine_names, make_engine
 from logic.engines.search import SEARCHES, SearchEngine
-from logic.objective import MODES, SCORINGS, Objective, ObjectiveError
+from logic.errors import EXIT_USAGE, LabError
+from logic.objective import MODES, SCORINGS, Objective
 from logic.quote import say
-from logic.state import StateError
 
 PROG = "minimax-lab"
-EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FALSE = 0, 1
 COMMANDS = (
     "decide", "table", "compare", "grade", "play", "explain", "trace", "stats", "tree", "query",
     "repl",
@@ -35,8 +35,8 @@ COMMANDS = (
 _STATE_LIKE = re.compile(r"[-xoXO]{2,}")
 
 
-class UsageError(Exception):
-    """Bad input on the command line: reported in one line, exit status 2."""
+class UsageError(LabError):
+    """Bad input on the command line: reported in one line, exit status 2 (`LabError`)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -182,9 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = args.run(args)
         sys.stdout.flush()
         return status
-    except (UsageError, StateError, EngineError, ObjectiveError) as error:
+    except LabError as error:
         say(f"{PROG}: error: {error}")
-        return EXIT_USAGE
+        return error.exit_status
     except KeyboardInterrupt as interrupt:
         say(f"{PROG}: {interrupts.interrupted(interrupt)}")
         return interrupts.exit_status(interrupt)

@@ -13,7 +13,7 @@ from compare.external import GIVE_UP, run_command
 from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_table
 from compare.progress import Progress
 from compare.report import json_report, text_report
-from compare.sources import SourceError, Table, read_table
+from compare.sources import Table, read_table
 from logic.commands.cli import (
     EXIT_OK,
     UsageError,
@@ -105,10 +105,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--against -: standard input can be read only once")
     engines = [make_engine(name, objective, program_for(name, args.program)) for name in names]
     try:
-        try:
-            tables = [read_table(path) for path in args.against]
-        except SourceError as error:
-            raise UsageError(str(error)) from None
+        tables = [read_table(path) for path in args.against]
         check_writable(args.json)
         grades = grade_all(objective, engines, tables, args)
     finally:

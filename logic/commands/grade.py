@@ -39,7 +39,7 @@ from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, seconds
 from logic.commands.policy import add_policy_options, policy_from
 from logic.engines import sandbox
-from logic.engines.harness import SWIPL, ProgramError
+from logic.engines.harness import SWIPL
 from logic.engines.python_program import course_python
 from logic.quote import quoted, say
 
@@ -140,12 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if prolog and (args.python or args.definitions_only):
         raise UsageError("--python and --definitions-only are for Python submissions: use "
                          "--interface cs50 or function")
-    python = None
-    if args.python is not None:
-        try:
-            python = course_python(args.python)
-        except ProgramError as error:
-            raise UsageError(str(error)) from None
+    python = course_python(args.python) if args.python is not None else None
     known = PREDICATES if prolog else CS50_FUNCTIONS
     if args.interface == "function":
         if args.predicates is not None:

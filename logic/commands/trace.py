@@ -18,7 +18,6 @@ from logic.commands.cli import (
 )
 from logic.commands.options import call_levels, call_limit
 from logic.engines import Engine, engine_class_for, make_engine
-from logic.engines.harness import ProgramError
 from logic.objective import Objective
 from logic.quote import escaped
 from logic.state import (
@@ -31,7 +30,7 @@ from logic.state import (
     parse_player,
     parse_state,
 )
-from logic.tools.prolog_trace import PrologTraceError, trace_lab, trace_program
+from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 
 GOALS = ("minimax_decision", "max_value", "min_value")
@@ -100,13 +99,10 @@ def _prolog(args: argparse.Namespace, state: State, player: Player, objective: O
     """SWI-Prolog's tracer on the lab's program or the student's, then the engine's answer."""
     if args.levels is not None:
         raise UsageError("--levels: SWI-Prolog's tracer is bounded by --max-calls only")
-    try:
-        if args.program is not None:
-            traced = trace_program(args.program, args.goal, state, player, args.max_calls)
-        else:
-            traced = trace_lab(args.goal, state, player, named.lab_file, args.max_calls)
-    except (PrologTraceError, ProgramError) as error:
-        raise UsageError(str(error)) from None
+    if args.program is not None:
+        traced = trace_program(args.program, args.goal, state, player, args.max_calls)
+    else:
+        traced = trace_lab(args.goal, state, player, named.lab_file, args.max_calls)
     for line in traced.lines:
         print(escaped(line))
     if traced.stopped:

@@ -8,7 +8,6 @@ from pathlib import Path
 from logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
-    UsageError,
     add_objective_options,
     add_position_arguments,
     objective_from,
@@ -16,8 +15,8 @@ from logic.commands.cli import (
 from logic.commands.options import drawn_plies, node_limit, plies
 from logic.objective import Objective
 from logic.state import Player, State, is_terminal, parse_position
-from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, TreeTooBig, build_tree
-from logic.tools.tree_dot import RANKDIRS, RenderError, fits_a_slide, render, to_dot
+from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, build_tree
+from logic.tools.tree_dot import RANKDIRS, fits_a_slide, render, to_dot
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -59,11 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if is_terminal(state):
         print("false.")
         return EXIT_FALSE
-    try:
-        tree = _tree(args, state, player, objective)
-        render(to_dot(tree, args.rankdir), Path(args.out))
-    except (TreeTooBig, RenderError) as error:
-        raise UsageError(str(error)) from None
+    tree = _tree(args, state, player, objective)
+    render(to_dot(tree, args.rankdir), Path(args.out))
     fitted = ""
     if args.plies is None and tree.plies is not None:
         deep = f"{tree.plies} ply" if tree.plies == 1 else f"{tree.plies} plies"

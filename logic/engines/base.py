@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from logic import reference
+from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import Player, State, Turn, marks_made
 from logic.terms import SV, Action, Decision
 
 
-class EngineError(ValueError):
+class EngineError(LabError, ValueError):
     """An engine name that is not known, or an engine that cannot run here."""
 
 

@@ -25,6 +25,7 @@ from logic.engines.contained import (
     text_or_none,
 )
 from logic.engines.prolog import SWIPL
+from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import State
 
@@ -38,7 +39,7 @@ ENDS = ("exhausted", "more", "error", "time")
 """Why the harness stopped asking a question, as it writes it."""
 
 
-class ProgramError(Exception):
+class ProgramError(LabError):
     """A program that cannot be started at all (no `swipl`, no such file)."""
 
 

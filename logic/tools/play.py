@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from logic.engines import Engine
+from logic.errors import LabError
 from logic.objective import DEPTH_BASE
 from logic.quote import quoted
 from logic.state import BLANK, EMPTY, GAME, SIDE, Player, State, mark, result
@@ -21,7 +22,7 @@ _ROW_COLUMN = re.compile(r"\s*(\d+)[\s,]+(\d+)\s*")
 _DIGITS = 4
 
 
-class MoveError(ValueError):
+class MoveError(LabError, ValueError):
     """A human's move that cannot be played: not a move, not a cell, or a taken cell."""
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from logic.engines import sandbox
 from logic.engines.harness import HELPER, SWIPL, main_file
+from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog
 
@@ -31,7 +32,7 @@ MAX_LINE_CHARS = 4096
 """Characters of one line kept; a longer line is cut."""
 
 
-class PrologTraceError(RuntimeError):
+class PrologTraceError(LabError, RuntimeError):
     """The trace cannot be run: no `swipl`, or the program does not load."""
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from logic import reference
 from logic.engines.minimax import Bound, Counts, Search, Value, Visit
+from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State
 
@@ -25,7 +26,7 @@ SLIDE_BOXES = 26
 """Boxes side by side in a picture that fits a slide (the README gives its width)."""
 
 
-class TreeTooBig(ValueError):
+class TreeTooBig(LabError, ValueError):
     """A tree with more nodes to draw than the limit."""
 
 

@@ -16,6 +16,7 @@ from html import escape
 from pathlib import Path
 
 from logic.engines.minimax import Bound, reported
+from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, result
 from logic.tools.explain import signed
@@ -40,7 +41,7 @@ SLIDE_PX = 2000
 """The most pixels a picture that fits a slide is wide or high (PNG at Graphviz's 96 dpi)."""
 
 
-class RenderError(RuntimeError):
+class RenderError(LabError, RuntimeError):
     """The picture cannot be drawn: `dot` is missing, or it failed."""
 
 

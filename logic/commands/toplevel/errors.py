@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from logic.errors import LabError
 from logic.quote import escaped
 from logic.state import StateError
 
 
-class ToplevelError(Exception):
+class ToplevelError(LabError):
     """A goal that cannot be answered; `report()` is what the user sees."""
 
     def report(self) -> str:
