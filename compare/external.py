@@ -20,15 +20,13 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from compare.sources import is_header, is_skipped
-from logic.engines import Turn
-from logic.quote import quoted
+from logic.engines import Turn, sandbox
 
 GIVE_UP = 5
 """Failed positions in a row (crashes and time-outs; a wrong or unreadable row is no failure)
@@ -41,7 +39,6 @@ _CHUNK = 65536
 _POLL = 0.05
 _STOP_SECONDS = 2.0
 _CLOSE_SECONDS = 1.0
-_REAP_SECONDS = 5.0
 _DRAIN_CHUNKS = 32
 
 
@@ -198,27 +195,16 @@ class _Child:
         if code is None:
             self.kill()
             code = self.process.returncode
-        if code is None:
-            ended = "could not be stopped"
-        elif code < 0:
-            ended = f"was killed by signal {-code}"
-        else:
-            ended = f"exited with status {code}"
-        said = self.last_said()
-        return f"the command {ended} before answering" + (
-            f"; it said: {quoted(said)}" if said is not None else ""
-        )
+        ended, _, said = sandbox.how_it_ended(code, self.last_said()).partition("; ")
+        return f"the command {ended} before answering" + (f"; {said}" if said else "")
 
     def kill(self) -> None:
         """Kill its whole process group at once, reap it (waiting a bounded time), close the
         pipes."""
-        if not self.killed:
-            self.killed = True
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
         try:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=_REAP_SECONDS)
+            if not self.killed:
+                self.killed = True
+                sandbox.kill(self.process)
         finally:
             for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
                 with contextlib.suppress(OSError):

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from logic.engines import sandbox
-from logic.quote import quoted
 
 GRACE = 5.0
 """Seconds past a question's own time limit before the program is killed."""
@@ -122,10 +121,7 @@ class ContainedProgram:
         except Exception:
             code = None
         said = self._tail.decode("utf-8", errors="replace").strip().splitlines()
-        last = f"; it said: {quoted(said[-1])}" if said else ""
-        if code is not None and code < 0:
-            raise Died(f"was killed by signal {-code}{last}")
-        raise Died(f"ended with status {code}{last}")
+        raise Died(sandbox.how_it_ended(code, said[-1] if said else None))
 
     def stop(self) -> None:
         """Kill the program (its whole process group); its pipes are closed by the next

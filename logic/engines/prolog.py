@@ -10,18 +10,16 @@ Both play the lab's objective only.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import signal
 import subprocess
 import threading
 import weakref
 from collections import deque
 from importlib import resources
 
+from logic.engines import sandbox
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
-from logic.quote import quoted
 from logic.state import Player, State
 from logic.terms import SV, Action, Decision
 
@@ -159,7 +157,7 @@ class PrologEngine(Engine):
         except (BrokenPipeError, ValueError):
             return ""
         except BaseException:
-            _kill(self._process)
+            sandbox.kill(self._process)
             raise
 
     def _restart(self) -> None:
@@ -174,10 +172,7 @@ class PrologEngine(Engine):
             code = None
         self._stderr_reader.join(timeout=1)
         lines = [line for line in self._stderr_tail if line.strip()]
-        said = f"; it said: {quoted(lines[-1].strip())}" if lines else ""
-        if code is not None and code < 0:
-            return f"{SWIPL} was killed by signal {-code}{said}"
-        return f"{SWIPL} exited with status {code}{said}"
+        return f"{SWIPL} {sandbox.how_it_ended(code, lines[-1].strip() if lines else None)}"
 
 
 class TabledPrologEngine(PrologEngine):
@@ -205,14 +200,6 @@ def _stop(process: subprocess.Popen) -> None:
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        _kill(process)
+        sandbox.kill(process)
     with contextlib.suppress(OSError):
         process.stdout.close()
-
-
-def _kill(process: subprocess.Popen) -> None:
-    """Kill `swipl` and anything it started (its process group), and reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)

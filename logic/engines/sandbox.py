@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from logic.quote import quoted
+
 BWRAP = "bwrap"
 BASE_UID = 61000
 """Run by root, each sandbox runs as uid BASE_UID + n (n < 1000), one no other process has."""
@@ -159,6 +161,14 @@ def kill(process: subprocess.Popen) -> None:
                 os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
+
+
+def how_it_ended(code: int | None, said: str | None = None) -> str:
+    """`exited with status 3`, `was killed by signal 9` or `could not be stopped`, and what
+    the process last said (`; it said: '...'`, quoted), for every process the grader runs."""
+    ended = ("could not be stopped" if code is None else f"was killed by signal {-code}"
+             if code < 0 else f"exited with status {code}")
+    return ended + (f"; it said: {quoted(said)}" if said else "")
 
 
 def _processes_of(uid: int) -> list[int]:
