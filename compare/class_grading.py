@@ -29,10 +29,10 @@ from compare.lab_checks import (
     judge,
     questions,
 )
-from logic.engines import sandbox
-from logic.engines.contained import ContainedProgram
-from logic.engines.harness import LoadReport, ProgramError, StudentProgram
-from logic.engines.python_program import Interpreter
+from logic.contain import sandbox
+from logic.contain.contained import ContainedProgram
+from logic.contain.harness import LoadReport, ProgramError, StudentProgram
+from logic.contain.python_program import Interpreter
 from logic.state import is_terminal
 
 ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,

@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from compare.sources import is_header, is_skipped
-from logic.engines import Turn, sandbox
+from logic.contain import sandbox
+from logic.engines import Turn
 
 GIVE_UP = 5
 """Failed positions in a row (crashes and time-outs; a wrong or unreadable row is no failure)

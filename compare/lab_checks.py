@@ -14,7 +14,7 @@ from functools import cache
 
 from compare.grading import OTHER_OPTIMAL, TIE_BREAK, WRONG_VALUE, Answer, Policy, Truth
 from logic import reference
-from logic.engines.harness import Reply, answer_state, is_integer
+from logic.contain.harness import Reply, answer_state, is_integer
 from logic.objective import LAB
 from logic.positions import all_positions, fullest_first, reachable_states
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog

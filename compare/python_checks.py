@@ -26,7 +26,7 @@ from compare.grading import (
 from compare.interfaces import CS50, Mapping, move_cell
 from compare.lab_checks import DIED, EXCEPTION, RIGHT, TIME_LIMIT, UNREADABLE, Verdict
 from logic import reference
-from logic.engines.python_program import Called
+from logic.contain.python_program import Called
 from logic.objective import Objective
 from logic.positions import all_positions, fullest_first, reachable_states, to_move
 from logic.state import BLANK, PLAYERS, SIDE, Player, State, is_terminal, mark, winner

@@ -38,8 +38,8 @@ from compare.python_checks import (
     judge_cs50,
     judge_function,
 )
-from logic.engines.harness import LoadReport, ProgramError
-from logic.engines.python_program import Called, PythonProgram, python_files
+from logic.contain.harness import LoadReport, ProgramError
+from logic.contain.python_program import Called, PythonProgram, python_files
 from logic.objective import Objective
 from logic.state import is_terminal
 

@@ -30,8 +30,8 @@ from compare.lab_checks import (
     WRONG_VALUE,
 )
 from logic.commands.cli import EXIT_USAGE, main
-from logic.engines import sandbox
-from logic.engines.harness import Proof, Reply
+from logic.contain import sandbox
+from logic.contain.harness import Proof, Reply
 from logic.positions import reachable_states
 from logic.state import PLAYERS, is_full, is_terminal, winner
 

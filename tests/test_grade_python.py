@@ -15,7 +15,7 @@ from compare.grading import Answer, Policy, Truth
 from compare.interfaces import CS50, Mapping, MappingError, move_cell, read_mapping
 from compare.python_checks import Question, cs50_questions, function_questions
 from logic.commands.cli import EXIT_USAGE, main
-from logic.engines.python_program import sandboxed_python
+from logic.contain.python_program import sandboxed_python
 from logic.objective import LAB
 from logic.positions import all_positions, reachable_states
 from logic.state import is_terminal

@@ -19,7 +19,7 @@ from compare.class_grading import Options, grade_class, grade_submission
 from compare.lab_checks import DIED
 from compare.python_grading import grade_python
 from logic.commands.cli import EXIT_USAGE, main
-from logic.engines import sandbox
+from logic.contain import sandbox
 from logic.positions import reachable_states
 from logic.quote import FORMULA_STARTS, one_line, unescape_line
 from logic.state import PLAYERS, is_terminal

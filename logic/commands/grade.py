@@ -38,9 +38,9 @@ from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, seconds
 from logic.commands.policy import add_policy_options, policy_from
-from logic.engines import sandbox
-from logic.engines.harness import SWIPL
-from logic.engines.python_program import course_python
+from logic.contain import sandbox
+from logic.contain.harness import SWIPL
+from logic.contain.python_program import course_python
 from logic.quote import quoted, say
 
 EXIT_FAULTS = 1

@@ -17,14 +17,12 @@ import weakref
 from collections import deque
 from importlib import resources
 
-from logic.engines import sandbox
+from logic.contain import sandbox
+from logic.contain.sandbox import SWIPL
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.state import Player, State
 from logic.terms import SV, Action, Decision
-
-SWIPL = "swipl"
-"""The SWI-Prolog executable, looked up on the PATH."""
 
 
 def _engine_error(message: str) -> Exception:

@@ -1,5 +1,5 @@
 """A student's Prolog program as an engine (`--engine prolog --program FILE`): every command
-that names an engine can ask it, contained as `grade` contains it (`logic/engines/harness.py`).
+that names an engine can ask it, contained as `grade` contains it (`logic/contain/harness.py`).
 
 It answers with its own predicates: the lab's objective only, the first answer of each goal.
 What it cannot answer (an exception, no answer in time, an answer that is not a term of the
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from logic.contain.harness import ProgramError, Proof, StudentProgram, answer_state, is_integer
 from logic.engines.base import Engine, EngineError
-from logic.engines.harness import ProgramError, Proof, StudentProgram, answer_state, is_integer
 from logic.objective import LAB, Objective
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog

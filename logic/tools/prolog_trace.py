@@ -2,7 +2,7 @@
 `min_value/3` and `terminal_state/3`, its Call, Exit and Fail lines as SWI-Prolog prints them.
 
 The lab's program (`logic/prolog/lab.pl`, or the tabled `lab_tabled.pl`) runs in a `swipl` of
-its own; a student's program runs contained (`logic.engines.sandbox`), loaded with the lab's
+its own; a student's program runs contained (`logic.contain.sandbox`), loaded with the lab's
 helper file as the `prolog --program` engine loads it. The output is read line by line up to a
 bound, then the program is stopped.
 """
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.engines import sandbox
-from logic.engines.harness import HELPER, SWIPL, main_file
+from logic.contain import sandbox
+from logic.contain.harness import HELPER, SWIPL, main_file
 from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog

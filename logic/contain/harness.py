@@ -1,5 +1,5 @@
 """A student's Prolog program, loaded by the harness (`logic/prolog/harness.pl`) in a sandbox
-(`logic.engines.sandbox`) and asked one question at a time.
+(`logic.contain.sandbox`) and asked one question at a time.
 
 The program's own output never mixes with its answers: the harness captures it and sends a
 little of it with each answer. A question that outlives its time limit, or a program that
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from logic.engines import sandbox
-from logic.engines.contained import (
+from logic.contain import sandbox
+from logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
@@ -24,7 +24,7 @@ from logic.engines.contained import (
     reply_field,
     text_or_none,
 )
-from logic.engines.prolog import SWIPL
+from logic.contain.sandbox import SWIPL
 from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import State

@@ -1,7 +1,7 @@
-"""A student's Python program, imported by `logic/engines/python_harness.py` in a sandbox and
+"""A student's Python program, imported by `logic/contain/python_harness.py` in a sandbox and
 asked to call its functions one at a time.
 
-As with Prolog (`logic.engines.harness`): the program's output never mixes with its answers, and
+As with Prolog (`logic.contain.harness`): the program's output never mixes with its answers, and
 a call that outlives its time limit, or a program that dies, costs that call only: the program
 is imported afresh for the next one.
 """
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.engines import sandbox
-from logic.engines.contained import (
+from logic.contain import sandbox
+from logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
@@ -29,7 +29,7 @@ from logic.engines.contained import (
     reply_field,
     text_or_none,
 )
-from logic.engines.harness import LoadReport, ProgramError
+from logic.contain.harness import LoadReport, ProgramError
 from logic.quote import quoted
 
 _HARNESS = ".harness.py"
@@ -102,7 +102,7 @@ class PythonProgram(ContainedProgram):
             sandbox.remove_workspace(self.folder)
         self.folder = sandbox.workspace(self.paths)
         harness = self.folder / _HARNESS
-        shutil.copy(Path(str(resources.files("logic.engines") / "python_harness.py")), harness)
+        shutil.copy(Path(str(resources.files("logic.contain") / "python_harness.py")), harness)
         module = self.folder / self._in_workspace(self.module)
         containment = self._launch(
             self.python.argv(str(harness), str(module),

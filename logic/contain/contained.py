@@ -1,8 +1,8 @@
 """A contained program the grader talks to: questions on its descriptor 3, one JSON answer per
-line on its descriptor 4, its own output on a pipe of its own (`logic.engines.sandbox`).
+line on its descriptor 4, its own output on a pipe of its own (`logic.contain.sandbox`).
 
-The base of the Prolog harness (`logic.engines.harness`) and the Python one
-(`logic.engines.python_program`): starting, reading within a deadline, telling how a program
+The base of the Prolog harness (`logic.contain.harness`) and the Python one
+(`logic.contain.python_program`): starting, reading within a deadline, telling how a program
 died, stopping and cleaning up.
 
 The student's code runs in the harness's process and could write on descriptor 4 too, so
@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from logic.engines import sandbox
+from logic.contain import sandbox
 
 GRACE = 5.0
 """Seconds past a question's own time limit before the program is killed."""

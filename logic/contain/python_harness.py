@@ -2,7 +2,7 @@
 functions as asked, one question a line on descriptor 3, one JSON answer a line on descriptor 4,
 each answer carrying its question's "id" (the first line read is the import's: `N.`).
 
-Run contained by `logic.engines.python_program`, as a script that imports nothing of this
+Run contained by `logic.contain.python_program`, as a script that imports nothing of this
 project. The program's output is captured and sent, bounded, with each answer; its standard
 input is empty. Values cross as JSON, with tuples, sets and other objects tagged (`encode`).
 """
