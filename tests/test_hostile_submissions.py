@@ -38,12 +38,25 @@ needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
                                  reason="swipl is not installed (Debian package swi-prolog-nox)")
 
 
-def opened_to_the_grader(monkeypatch) -> None:
-    """The sandbox as it was before: the grader's checkout visible to every submission."""
-    wider = sandbox._bwrap_prefix
-    monkeypatch.setattr(sandbox, "grader_folders", lambda: ())
-    monkeypatch.setattr(sandbox, "_bwrap_prefix",
-                        lambda folder, readable=(): wider(folder, (*readable, str(ROOT))))
+@pytest.fixture
+def opened_to_the_grader(monkeypatch):
+    """The sandbox as it was before: a copy of the grader's packages, readable by every user,
+    visible to every submission (`opened_to_the_grader()` opens it)."""
+    shown = Path(tempfile.mkdtemp(prefix="minimax-lab-grader-"))
+
+    def opened() -> None:
+        for package in ("logic", "facts"):
+            shutil.copytree(ROOT / package, shown / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        for path in [shown, *shown.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        wider = sandbox._bwrap_prefix
+        monkeypatch.setattr(sandbox, "grader_folders", lambda: ())
+        monkeypatch.setattr(sandbox, "_bwrap_prefix",
+                            lambda folder, readable=(): wider(folder, (*readable, str(shown))))
+
+    yield opened
+    shutil.rmtree(shown, ignore_errors=True)
 
 
 def left_behind() -> list[str]:
@@ -77,7 +90,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 @needs_swipl
 @needs_bwrap
-def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(monkeypatch):
+def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
+        opened_to_the_grader):
     program = HOSTILE / "peeks_at_the_solution.pl"
     grade = grade_submission("peeks", program, Options(
         predicates=("terminal_state", "minimax_decision"), budget_seconds=120))
@@ -87,14 +101,15 @@ def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(m
     finished = 2 * sum(map(is_terminal, STATES))
     assert states.checked == 2 * len(STATES) and states.correct == states.checked - finished
 
-    opened_to_the_grader(monkeypatch)  # the same attack where the grader's files are seen
+    opened_to_the_grader()  # the same attack where the grader's files are seen
     stolen = grade_submission("peeks", program, Options(predicates=("terminal_state",),
                                                         budget_seconds=120))
     assert stolen.predicates["terminal_state"].correct == 2 * len(STATES)
 
 
 @needs_bwrap
-def test_a_python_submission_that_imports_the_graders_reference_scores_nothing(monkeypatch):
+def test_a_python_submission_that_imports_the_graders_reference_scores_nothing(
+        opened_to_the_grader):
     program = HOSTILE / "imports_the_reference.py"
     options = Options(interface="cs50", functions=("minimax",), budget_seconds=120)
     grade = grade_python("imports", program, options)
@@ -102,7 +117,7 @@ def test_a_python_submission_that_imports_the_graders_reference_scores_nothing(m
     assert grade.predicates["minimax"].correct == 0
     assert any("NameError" in problem.message for problem in grade.problems)
 
-    opened_to_the_grader(monkeypatch)
+    opened_to_the_grader()
     stolen = grade_python("imports", program, options)
     assert stolen.predicates["minimax"].correct == 5478
 
