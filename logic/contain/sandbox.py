@@ -70,6 +70,10 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+COMMAND_LIMITS = Limits(memory_bytes=16 * 2**30, file_bytes=256 * 2**20, open_files=1024)
+"""What an external command may use (`compare --command`): the user's own program, often a
+runtime that maps much memory and opens many files, kept from running away all the same; the
+process limit is a sandbox user's alone."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +111,10 @@ def start(
     argv: Sequence[str], folder: Path, limits: Limits, fds: Mapping[int, int] = {},
     readable: Sequence[str] = (),
 ) -> tuple[subprocess.Popen, Containment]:
-    """Start `argv` contained in `folder`; `fds` maps this process's descriptors to the ones
-    the program gets (3, 4, ...); `readable` are folders it may read besides the system's (an
-    interpreter's own). Standard output and error are one pipe; input is closed."""
+    """Start a student's `argv` contained in its workspace `folder`: as a user of its own
+    (run by root) and in `bwrap` where it works; `fds` maps this process's descriptors to the
+    ones the program gets (3, 4, ...); `readable` are folders it may read besides the
+    system's (an interpreter's own). Standard output and error are one pipe; input is closed."""
     uid = BASE_UID + next(_UIDS) % 1000 if os.geteuid() == 0 else None
     if uid is not None:
         for path in (folder, *folder.rglob("*")):
@@ -118,10 +123,29 @@ def start(
             os.fchown(source, uid, uid)
     bwrap = bwrap_works()
     command = [*_bwrap_prefix(folder, readable), *argv] if bwrap else list(argv)
-    command[0] = shutil.which(command[0]) or command[0]
+    process = launch(command, folder, limits, uid=uid, fds=fds,
+                     env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+                          "HOME": str(folder), "TMPDIR": "/tmp"})
+    process.sandbox_uid = None if bwrap else uid  # without bwrap, how to find what it left
+    return process, Containment(bwrap, uid is not None)
+
+
+def launch(
+    argv: Sequence[str], folder: Path | str, limits: Limits | None, *, uid: int | None = None,
+    fds: Mapping[int, int] = {}, stdin: int = subprocess.DEVNULL,
+    stderr: int = subprocess.STDOUT, env: Mapping[str, str] | None = None, **popen: object,
+) -> subprocess.Popen:
+    """The one way every process the grader and the engines run is started: `argv` in
+    `folder`, in a process group of its own (`kill` ends it all), under `limits` and as `uid`
+    (set by a launcher before the program starts; none for the lab's own programs), with
+    standard output a pipe; `popen` passes text-mode settings on."""
+    argv = [shutil.which(argv[0]) or argv[0], *argv[1:]]
+    if limits is None and uid is None and not fds:
+        return subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
+                                cwd=folder, env=env, start_new_session=True, **popen)
     config = {
         "fds": [[source, target] for source, target in fds.items()],
-        "limits": {
+        "limits": {} if limits is None else {
             "RLIMIT_CPU": limits.cpu_seconds,
             "RLIMIT_AS": limits.memory_bytes,
             "RLIMIT_FSIZE": limits.file_bytes,
@@ -130,22 +154,14 @@ def start(
             **({"RLIMIT_NPROC": limits.processes} if uid is not None else {}),
         },
         "uid": uid,
-        "argv": command,
+        "argv": argv,
         "folder": str(folder),
     }
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        cwd="/",
-        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(folder),
-             "TMPDIR": "/tmp"},
-        start_new_session=True,
-        pass_fds=tuple(fds),
+        stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, cwd="/", env=env,
+        start_new_session=True, pass_fds=tuple(fds), **popen,
     )
-    process.sandbox_uid = None if bwrap else uid  # without bwrap, how to find what it left
-    return process, Containment(bwrap, uid is not None)
 
 
 def kill(process: subprocess.Popen) -> None:

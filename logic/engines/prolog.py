@@ -10,6 +10,7 @@ Both play the lab's objective only.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import subprocess
 import threading
@@ -62,16 +63,9 @@ class PrologEngine(Engine):
     def _start(self) -> None:
         """Start a `swipl` in a process group of its own, so a Ctrl-C typed at the terminal
         reaches minimax-lab alone, which then cancels the question (see `_ask`)."""
-        self._process = subprocess.Popen(
-            self._command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            bufsize=1,
-            start_new_session=True,
+        self._process = sandbox.launch(
+            self._command, os.getcwd(), None, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, encoding="utf-8", errors="replace", bufsize=1,
         )
         self._stderr_tail: deque[str] = deque(maxlen=20)
         self._stderr_reader = threading.Thread(

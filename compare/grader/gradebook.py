@@ -1,0 +1,168 @@
+"""What `grade` writes: a report per submission, the class's summary table, the gradebook CSV
+and the JSON report. Text a submission chose (its name, output, messages, answers) is data:
+on one line, escaped, in text (`one_line`), and never a formula in the CSV (`spreadsheet_cell`);
+the JSON keeps it exact.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from compare.grader.interface import UNDEFINED_CATEGORIES
+from compare.judge.categories import Category
+from compare.judge.results import SubmissionGrade
+from compare.judge.truth import Policy
+from logic.quote import escaped, one_line, spreadsheet_cell
+from logic.state import draw_board
+
+BACKTRACKING = tuple(category for category in Category if category.on_backtracking)
+"""The notes on answers a Prolog goal gives on backtracking, always counted in the JSON."""
+SHOWN = 5
+"""Findings listed per check and category in a submission's report."""
+
+
+def load_status(grade: SubmissionGrade) -> str:
+    """`ok`, `problems` (it loaded, with errors or warnings) or `failed` (it did not load)."""
+    if grade.load.problem is not None:
+        return "failed"
+    return "ok" if grade.load.ok else "problems"
+
+
+def summary_line(grade: SubmissionGrade) -> str:
+    """`name: load ok; terminal_state 17066/17066, max_value 12872/12872, ... (95.1 s)`."""
+    unasked = Category.NOT_ASKED
+    parts = [f"{check} {result.correct}/{result.checked}"
+             + (f" ({result.counts[unasked]} not asked)" if result.counts[unasked] else "")
+             for check, result in grade.checks.items()]
+    verdict = ("all right" if grade.clean else "faults found" if grade.faulty
+               else "right as far as asked")
+    return one_line(f"{grade.name}: load {load_status(grade)}; "
+                    f"{', '.join(parts) or 'nothing checked'}; {verdict} ({grade.seconds:.1f} s)")
+
+
+def submission_report(grade: SubmissionGrade) -> str:
+    """One submission's report: loading, each check's counts and first findings, the
+    problems reported once per kind, and the answers on backtracking."""
+    lines = [f"== {grade.name} ==", f"containment: {grade.load.containment or 'none'}"]
+    if grade.load.problem is not None:
+        lines.append(f"load: FAILED: {grade.load.problem}")
+    else:
+        lines.append("load: ok" if grade.load.ok else "load: with problems")
+    for message in grade.load.messages:  # SWI-Prolog's messages go on over indented lines
+        first, *rest = str(message).splitlines() or [""]
+        lines += [f"  {first}", *(f"    {line.strip()}" for line in rest)]
+    lines += [f"  not checked: {reason}" for reason in grade.not_checked]
+    for problem in grade.problems:
+        times = f" ({problem.count} times, first in {problem.first})" if problem.count > 1 else ""
+        lines.append(f"problem: {problem.message}{times}")
+    for check, result in grade.checks.items():
+        lines += ["", f"-- {check}: {result.correct} of {result.checked} right"]
+        asked = sum(result.counts.values())
+        for category, count in result.counts.most_common():
+            if category != Category.RIGHT:
+                on_finished = result.finished[category]
+                lines.append(f"  {category}: {count} of {asked}" + (
+                    f", on {on_finished} of the {result.finished['']} finished boards asked"
+                    if on_finished else ""))
+        for note, count in result.notes.items():
+            said = f"on backtracking, {note}" if note.on_backtracking else note
+            lines.append(f"  ({said}: {count} questions)")
+        order = [category for category, _ in result.counts.most_common()]
+        findings = sorted(result.findings, key=lambda found: order.index(found.category))
+        shown: Counter = Counter()
+        for finding in findings:
+            if finding.category in UNDEFINED_CATEGORIES:  # said once, as a problem
+                continue
+            shown[finding.category] += 1
+            if shown[finding.category] > SHOWN:
+                continue
+            lines.append(f"  {finding.category}: {finding.asked}: {finding.detail}")
+            if shown[finding.category] == 1:  # the first of each category drawn
+                lines += ["      " + row for row in draw_board(finding.position[0]).splitlines()]
+    if grade.log:
+        said = (f"{grade.printed} questions printed something" if grade.printed
+                else "loading printed something")
+        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{report_stem(grade)}.log"]
+    return "".join(one_line(line) + "\n" for line in lines)
+
+
+def report_stem(grade: SubmissionGrade) -> str:
+    """The name of a submission's files in `--reports DIR`: its name, on one line."""
+    return one_line(grade.name)
+
+
+def output_log(grade: SubmissionGrade) -> str:
+    """What the submission printed, escaped (`NAME.log` in `--reports DIR`)."""
+    return escaped("\n".join(grade.log)) + "\n"
+
+
+def class_summary(grades: Sequence[SubmissionGrade]) -> str:
+    """One line per submission, then how many are right everywhere."""
+    clean = sum(grade.clean for grade in grades)
+    return ("".join(summary_line(grade) + "\n" for grade in grades)
+            + f"{clean} of {len(grades)} submissions right everywhere\n")
+
+
+def gradebook_csv(grades: Sequence[SubmissionGrade], checks: Sequence[str]) -> str:
+    """The gradebook: a row per submission, its load status, correct and checked per
+    check, and seconds; text cells as `spreadsheet_cell` writes them."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["name", "load"]
+    for check in checks:  # a function's name is the submission's choice
+        header += [spreadsheet_cell(f"{check}_correct"), spreadsheet_cell(f"{check}_checked")]
+    writer.writerow([*header, "seconds"])
+    for grade in grades:
+        row: list[Any] = [spreadsheet_cell(grade.name), load_status(grade)]
+        for check in checks:
+            result = grade.checks.get(check)
+            row += [result.correct, result.checked] if result else ["", ""]
+        writer.writerow([*row, f"{grade.seconds:.1f}"])
+    return out.getvalue()
+
+
+def json_report(grades: Sequence[SubmissionGrade], status: int,
+                policy: Policy | None = None) -> dict[str, Any]:
+    """The whole class as JSON: per submission its load, per check (under "predicates") its
+    counts and findings, its problems and its seconds."""
+    policy = policy or Policy()
+    return {"status": status, "policy": {"ties": policy.ties, "values": policy.values},
+            "submissions": [_json_submission(grade) for grade in grades]}
+
+
+def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
+    return {
+        "name": grade.name,
+        "clean": grade.clean,
+        "load": {
+            "ok": grade.load.ok,
+            "status": load_status(grade),
+            "containment": grade.load.containment,
+            "problems": ([grade.load.problem] if grade.load.problem else [])
+            + [str(message) for message in grade.load.messages],
+        },
+        "predicates": {
+            check: {
+                "checked": result.checked,
+                "correct": result.correct,
+                "counts": {category.key: count for category, count in result.counts.items()},
+                "backtracking": {note.key: result.notes[note] for note in BACKTRACKING},
+                "notes": {note.key: count for note, count in result.notes.items()},
+                "findings": [
+                    {"category": finding.category.key, "state": finding.position[0],
+                     "player": finding.position[1], "detail": finding.detail}
+                    for finding in result.findings
+                ],
+            }
+            for check, result in grade.checks.items()
+        },
+        "problems": [{"kind": problem.kind, "message": problem.message, "first": problem.first,
+                      "count": problem.count} for problem in grade.problems],
+        "not_checked": grade.not_checked,
+        "seconds": round(grade.seconds, 3),
+    }
+

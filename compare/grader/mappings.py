@@ -1,0 +1,191 @@
+"""How a Python program states the game: CS50 AI's `tictactoe.py`, or a declared mapping for a
+function of its own (docs/grading.md). Boards, players and moves translated both ways.
+
+A mapping is read from a TOML file and `--set KEY=VALUE` options; every key is checked here,
+at the boundary, so that grading never meets a mapping it cannot follow.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from logic.errors import LabError
+from logic.objective import MODES
+from logic.quote import quoted
+from logic.state import BLANK, PLAYERS, SIDE, SIZE, Player, State, marks_made
+
+CS50_FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
+"""The functions of CS50 AI's tic-tac-toe project, in the order they are reported."""
+BOARDS = ("rows", "flat", "string")
+RETURNS = ("row_col", "cell0", "cell1", "row_col_value", "move_value", "value")
+VALUE_SIDES = ("x", "mover")
+ARGUMENTS = ("board", "player", "is_x", "is_o", "blanks")
+"""The words a mapping's `args` may use; anything else is passed as it is written."""
+MAPPING_FILE = "minimax-lab.toml"
+"""The mapping's file name when it sits next to the program."""
+
+
+class MappingError(LabError, ValueError):
+    """A mapping that cannot be followed: an unknown key, or a value out of its choices."""
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """How to call a program's function on a position and read its answer."""
+
+    function: str = ""
+    file: str | None = None
+    board: str = "rows"
+    x: object = "X"
+    o: object = "O"
+    blank: object = " "
+    plays: str | None = None
+    args: tuple = ("board", "player")
+    returns: str = "row_col"
+    value_side: str = "x"
+    win_value: int = 1
+    objective: str = "win"
+
+    @property
+    def gives_values(self) -> bool:
+        """True when the function's answer carries a value."""
+        return self.returns in ("row_col_value", "move_value", "value")
+
+    def encode_board(self, state: State) -> object:
+        """`state` as the program's board."""
+        marks = [self.mark(cell) for cell in state]
+        if self.board == "string":
+            return "".join(str(mark) for mark in marks)
+        if self.board == "flat":
+            return marks
+        return [marks[row : row + SIDE] for row in range(0, SIZE, SIDE)]
+
+    def mark(self, cell: str) -> object:
+        """The program's mark for one of the lab's cells (`x`, `o`, `-`)."""
+        return {PLAYERS[0]: self.x, PLAYERS[1]: self.o, BLANK: self.blank}[cell]
+
+    def arguments(self, state: State, mover: Player) -> list:
+        """The call's arguments at a position, as the harness decodes them."""
+        words = {"board": self.encode_board(state), "player": self.mark(mover),
+                 "is_x": mover == PLAYERS[0], "is_o": mover == PLAYERS[1],
+                 "blanks": SIZE - marks_made(state)}
+        return [words.get(item, item) if isinstance(item, str) else item for item in self.args]
+
+    @property
+    def reads_the_mover(self) -> bool:
+        """True when the program is told no player and finds it on the board, as CS50's
+        `player(board)` does: X moves first."""
+        return self.plays is None and not {"player", "is_x", "is_o"} & set(self.args)
+
+    def movers(self) -> tuple[Player, ...]:
+        """The players the function is asked to move for."""
+        if self.plays is None:
+            return PLAYERS
+        return tuple(player for player in PLAYERS if self.mark(player) == self.plays)
+
+
+def read_mapping(path: Path | None, settings: list[str]) -> Mapping:
+    """The mapping in the TOML file at `path` (if any), then each `KEY=VALUE` of `settings`."""
+    values: dict[str, object] = {}
+    if path is not None:
+        try:
+            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as error:
+            raise MappingError(f"cannot read the mapping {quoted(str(path))}: {error}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise MappingError(f"the mapping {quoted(str(path))} is not TOML: {error}") from None
+    for setting in settings:
+        key, equals, text = setting.partition("=")
+        if not equals:
+            raise MappingError(f"--set {quoted(setting)}: expected KEY=VALUE")
+        try:
+            values[key.strip()] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError as error:
+            if text.strip().startswith(("[", "{", '"', "'")):  # meant as TOML, and not TOML
+                raise MappingError(f"--set {quoted(setting)}: the value is not TOML: "
+                                   f"{error}") from None
+            values[key.strip()] = text  # a bare word: the text itself
+    return checked_mapping(values)
+
+
+def checked_mapping(values: dict[str, object]) -> Mapping:
+    """A `Mapping` from raw values; `MappingError` naming the first key that is wrong."""
+    known = {field.name for field in fields(Mapping)}
+    for key in values:
+        if key not in known:
+            raise MappingError(f"unknown mapping key {quoted(key)}; the keys are "
+                               f"{', '.join(sorted(known))}")
+    marks = {key: _mark(values[key]) for key in ("x", "o", "blank", "plays") if key in values}
+    mapping = replace(Mapping(), **{**values, **marks})
+    if not isinstance(mapping.function, str) or not mapping.function.isidentifier():
+        raise MappingError("the mapping names no function: set function = \"NAME\"")
+    _choice("board", mapping.board, BOARDS)
+    _choice("returns", mapping.returns, RETURNS)
+    _choice("value_side", mapping.value_side, VALUE_SIDES)
+    _choice("objective", mapping.objective, MODES)
+    if len({repr(mapping.x), repr(mapping.o), repr(mapping.blank)}) != 3:
+        raise MappingError("the marks x, o and blank must differ")
+    if mapping.plays is not None and mapping.plays not in (mapping.x, mapping.o):
+        raise MappingError(f"plays = {mapping.plays!r} is neither x's mark nor o's")
+    if not isinstance(mapping.args, (list, tuple)) or "board" not in mapping.args:
+        raise MappingError("args must be a list that holds \"board\"")
+    if type(mapping.win_value) is not int or mapping.win_value <= 0:
+        raise MappingError("win_value is the whole number a win is worth, 1 or more")
+    if mapping.board == "string" and not all(
+            isinstance(mark, str) and len(mark) == 1 for mark in (mapping.x, mapping.o,
+                                                                   mapping.blank)):
+        raise MappingError("a board that is a string needs marks of one character")
+    return replace(mapping, args=tuple(mapping.args))
+
+
+def _mark(value: object) -> object:
+    """A mark as TOML gives it; the text `None` stands for Python's None (CS50's blank)."""
+    return None if value == "None" else value
+
+
+def _choice(key: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise MappingError(f"{key} = {value!r}: expected one of {', '.join(choices)}")
+
+
+CS50 = Mapping(function="minimax", x="X", o="O", blank=None, args=("board",),
+               plays=None, returns="row_col")
+"""CS50's boards: 3 lists of 3 of `"X"`, `"O"` or None, X moving first."""
+
+
+def move_cell(answer: object, returns: str) -> tuple[int | None, object]:
+    """The cell (1..9) a move answer names, and its value part; (None, None) if unreadable."""
+    move, value = answer, None
+    if returns in ("row_col_value", "move_value"):
+        items = _items(answer)
+        if items is None or len(items) < 2 + (returns == "row_col_value"):
+            return None, None
+        move, value = ([items[0], items[1]], items[2]) if returns == "row_col_value" else (
+            items[0], items[1])
+    if returns in ("cell0", "cell1"):
+        if not _integer(move):
+            return None, value
+        cell = move + (returns == "cell0")
+        return (cell if 1 <= cell <= SIZE else None), value
+    items = _items(move)
+    if items is None or len(items) != 2 or not all(_integer(item) for item in items):
+        return None, value
+    row, column = items
+    if not (0 <= row < SIDE and 0 <= column < SIDE):
+        return None, value
+    return row * SIDE + column + 1, value
+
+
+def _items(value: object) -> list | None:
+    """The items of a list or tuple as the harness encodes them."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("tuple"), list):
+        return value["tuple"]
+    return None
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

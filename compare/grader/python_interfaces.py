@@ -1,0 +1,215 @@
+"""Python submissions in their own interfaces (`compare.grader.mappings`): CS50 AI's
+`tictactoe.py`, or a function a mapping declares; each program imported in its own sandbox and
+its functions called on every board they apply to (`compare.grader.python`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from compare.grader.interface import Options, refuse_python_options
+from compare.grader.mappings import (
+    CS50,
+    CS50_FUNCTIONS,
+    MAPPING_FILE,
+    Mapping,
+    MappingError,
+    read_mapping,
+)
+from compare.grader.python import (
+    Question,
+    cs50_arguments,
+    cs50_questions,
+    function_questions,
+    judge_cs50,
+    judge_function,
+)
+from compare.grader.run import did_you_mean
+from compare.judge.categories import Category
+from compare.judge.results import Problem, Verdict
+from compare.judge.truth import Policy, truth
+from logic.contain.harness import ProgramError
+from logic.contain.python_program import (
+    Called,
+    Interpreter,
+    PythonProgram,
+    course_python,
+    python_files,
+)
+from logic.errors import LabError
+from logic.objective import Objective
+from logic.state import is_terminal
+
+CS50_FILE = "tictactoe.py"
+
+
+class PythonInterface:
+    """What both Python interfaces share: the course's Python, and whether only the module's
+    definitions are imported (a demo at its top level left out)."""
+
+    name = ""
+    checks: tuple[str, ...] = ()
+    check_noun = "function"
+    load_label = "import"
+
+    def __init__(self, python: Interpreter | None = None, definitions_only: bool = False,
+                 mapping_file: str | None = None, settings: tuple[str, ...] = ()) -> None:
+        self.python = python
+        self.definitions_only = definitions_only
+        self.mapping_file = mapping_file
+        self.settings = settings
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> PythonInterface:
+        refuse_python_options(args, cls.name)
+        return cls._made(args)
+
+    @classmethod
+    def _made(cls, args: argparse.Namespace) -> PythonInterface:
+        python = course_python(args.python) if args.python is not None else None
+        return cls(python, args.definitions_only, args.mapping, tuple(args.settings))
+
+    def open(self, path: Path, options: Options) -> PythonSession:
+        mapping = self.mapping_for(path)
+        program = PythonProgram([path], module_file(path, options.main, mapping, self.name),
+                                options.limits, options.load_seconds, self.python,
+                                self.definitions_only)
+        return PythonSession(program, mapping, self.name == "cs50")
+
+    def mapping_for(self, path: Path) -> Mapping:
+        """How the submission at `path` is called."""
+        raise NotImplementedError
+
+
+class CS50Interface(PythonInterface):
+    """CS50 AI's `tictactoe.py`: `player`, `actions`, `result`, `winner`, `terminal`,
+    `utility` and `minimax`."""
+
+    name = "cs50"
+    checks = CS50_FUNCTIONS
+
+    def mapping_for(self, path: Path) -> Mapping:
+        return CS50
+
+
+class FunctionInterface(PythonInterface):
+    """A function of the program's own, declared by a mapping (`--mapping`, else the
+    submission's own `minimax-lab.toml`, then `--set`)."""
+
+    name = "function"
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> PythonInterface:
+        if args.predicates is not None:
+            raise LabError("--predicates: a declared function is the one function checked")
+        _check_mapping(args)
+        return cls._made(args)
+
+    def mapping_for(self, path: Path) -> Mapping:
+        file = Path(self.mapping_file) if self.mapping_file else None
+        if file is None:
+            own = (path if path.is_dir() else path.parent) / MAPPING_FILE
+            file = own if own.is_file() else None
+        return read_mapping(file, list(self.settings))
+
+
+class PythonSession:
+    """One Python submission: its functions called, their answers judged."""
+
+    def __init__(self, program: PythonProgram, mapping: Mapping, cs50: bool) -> None:
+        self.program = program
+        self.mapping = mapping
+        self.cs50 = cs50
+
+    def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
+                                                                         list[str]]:
+        return (checks if self.cs50 else (self.mapping.function,)), []
+
+    def defines(self, check: str, defined: set[str]) -> bool:
+        return check in defined
+
+    def undefined(self, check: str, defined: set[str]) -> tuple[Problem, Verdict]:
+        hint = did_you_mean(check, defined)
+        return (Problem(Category.UNDEFINED_FUNCTION, f"{check}() is not defined{hint}", check),
+                Verdict(Category.UNDEFINED_FUNCTION, f"{check}() is not defined"))
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        return cs50_questions(checks) if self.cs50 else function_questions(self.mapping)
+
+    def ask(self, question: Question, seconds: float) -> Called:
+        arguments = (cs50_arguments(question) if self.cs50
+                     else self.mapping.arguments(question.state, question.player))
+        return self.program.call(question.check, arguments, seconds)
+
+    def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
+        if self.cs50:
+            return judge_cs50(question, reply, policy)
+        return judge_function(question, reply, self.mapping, policy)
+
+    def ask_again(self, question: Question, reply: Called) -> bool:
+        return reply.end == "returned" and _has_ties(question, self.mapping, self.cs50)
+
+    def same(self, reply: Called, again: Called) -> bool:
+        return again.end != "returned" or again.value == reply.value
+
+    def problem(self, question: Question, reply: Called, verdict: Verdict,
+                defined: set[str]) -> Problem | None:
+        if verdict.category is not Category.EXCEPTION or not reply.error_type:
+            return None
+        return Problem(f"{question.check}: {reply.error_type}",
+                       f"{question.check}() raises {reply.error}", str(question))
+
+
+def module_file(path: Path, main: str | None, mapping: Mapping, interface: str) -> Path:
+    """The module to import of a submission: `--main`, the mapping's `file`, CS50's
+    `tictactoe.py` when there is one, else the only `.py` file."""
+    if path.is_file():
+        return path
+    files = python_files([path])
+    wanted = main or mapping.file
+    if wanted is None and interface == "cs50" and (path / CS50_FILE).is_file():
+        wanted = CS50_FILE
+    if wanted is not None:
+        named = [file for file in files
+                 if file.name in (wanted, f"{wanted}.py") or str(file.relative_to(path)) == wanted]
+        if not named:
+            raise ProgramError(f"no file {wanted!r} in the submission")
+        return named[0]
+    if len(files) == 1:
+        return files[0]
+    if not files:
+        raise ProgramError("no Python (.py) file in the submission")
+    names = ", ".join(str(file.relative_to(path)) for file in files[:3])
+    more = ", ..." if len(files) > 3 else ""
+    raise ProgramError(f"cannot tell which .py file to import ({names}{more}); name it with "
+                       f"--main, or, if {path.name} holds a class, give FOLDER/* to grade "
+                       "each submission in it")
+
+
+def _has_ties(question: Question, mapping: Mapping, cs50: bool) -> bool:
+    """True for a move asked where several moves are optimal: a random program shows there."""
+    if (cs50 and question.check != "minimax") or mapping.returns == "value" or (
+            is_terminal(question.state)):
+        return False
+    judged_by = truth(Objective(mapping.objective, "lab"))
+    values = judged_by.move_values((question.state, question.player))
+    best = judged_by.decision((question.state, question.player)).value
+    return sum(value == best for value in values.values()) > 1
+
+
+def _check_mapping(args: argparse.Namespace) -> None:
+    """A mapping given on the command line must be whole and right before any grading."""
+    if args.mapping is not None:
+        read_mapping(Path(args.mapping), args.settings)
+    elif not any(setting.partition("=")[0].strip() == "function"
+                 for setting in args.settings) and not all(
+            (Path(path) if Path(path).is_dir() else Path(path).parent).joinpath(
+                MAPPING_FILE).is_file() for path in args.paths):
+        raise MappingError(f"--interface function needs the function declared: --mapping "
+                           f"FILE, --set function=NAME, or a {MAPPING_FILE} beside each "
+                           "program (see docs/grading.md)")
+    else:  # the function may come from each submission's own file: check the rest
+        named = any(setting.partition("=")[0].strip() == "function"
+                    for setting in args.settings)
+        read_mapping(None, [*args.settings, *([] if named else ['function="f"'])])

@@ -1,0 +1,200 @@
+"""A class's submissions graded, whatever their interface: each opened in its own contained
+process, every question of its checks asked and judged (`ask_all`), several submissions at once.
+
+A submission's faults are its own: a program that cannot load, loops, crashes or runs out of
+its time budget is graded as far as it got, and the class goes on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from compare.grader.interface import Options, Question, Session
+from compare.judge.categories import Category
+from compare.judge.results import CheckResult, Problem, SubmissionGrade, Verdict
+from logic.contain.contained import ContainedProgram
+from logic.contain.harness import LoadReport
+from logic.errors import LabError
+from logic.state import is_terminal
+
+LOG_CHARS = 65536
+"""Characters of a program's output kept in its log."""
+
+
+def grade_submission(
+    name: str, path: Path, options: Options, running: Running | None = None
+) -> SubmissionGrade:
+    """Open one submission through its interface, load it in its sandbox and ask it every
+    question; never raises for what the submission does. `running`, shared by a class, can
+    stop it from another thread."""
+    start = time.monotonic()
+    running = running or Running()
+    try:
+        session = options.interface.open(path, options)
+    except LabError as error:
+        return SubmissionGrade(name, LoadReport(problem=str(error)),
+                               seconds=time.monotonic() - start)
+    with session.program as program, running.holding(program):
+        grade = SubmissionGrade(name, program.load())
+        if grade.load.output:
+            log_output(grade, options.interface.load_label, grade.load.output,
+                       len(grade.load.output), question=False)
+        ask_all(session, grade, options, start, running)
+    grade.seconds = time.monotonic() - start
+    return grade
+
+
+def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: float,
+            running: Running) -> None:
+    """Ask every question of the submission's checks, the cheapest first, within the time
+    limits and the budget; judge each reply, asking again where a random answer would show;
+    keep what it printed and count its problems by kind."""
+    defined = set(grade.load.defined)
+    asked, grade.not_checked = session.plan(options.checks, defined)
+    loaded = grade.load.problem is None
+    undefined: dict[str, Verdict] = {}
+    for check in asked:
+        if loaded and not session.defines(check, defined):
+            problem, undefined[check] = session.undefined(check, defined)
+            grade.problems.append(problem)
+    grade.checks = {check: CheckResult() for check in asked}
+    problems: dict[str, Problem] = {}
+    deadline = start + options.budget_seconds
+    for question in session.questions(asked):
+        if running.cancelled.is_set():
+            return
+        result = grade.checks[question.check]
+        left = time_to_ask(question, result, grade, options, deadline,
+                           undefined.get(question.check))
+        if left is None:
+            continue
+        reply = session.ask(question, left)
+        verdict = session.judge(question, reply, options.policy)
+        if session.ask_again(question, reply) and not session.same(
+                reply, session.ask(question, left)):
+            verdict = replace(verdict, notes=(*verdict.notes, Category.NOT_REPEATABLE))
+        _add(result, question, verdict)
+        if reply.output:
+            log_output(grade, str(question), reply.output, reply.output_chars)
+        problem = session.problem(question, reply, verdict, defined)
+        if problem is not None:
+            known = problems.get(problem.kind)
+            problems[problem.kind] = problem if known is None else replace(
+                known, count=known.count + 1)
+    grade.problems += problems.values()
+
+
+def time_to_ask(question: Question, result: CheckResult, grade: SubmissionGrade,
+                options: Options, deadline: float, undefined: Verdict | None) -> float | None:
+    """The seconds `question` may take; None, with the question counted in `result`, when it
+    is not asked: its check `undefined`, the program not loaded, the budget spent."""
+    if undefined is not None:
+        _add(result, question, undefined)
+        return None
+    if grade.load.problem is not None:
+        _add(result, question, Verdict(Category.NOT_ASKED, f"not loaded: {grade.load.problem}"))
+        return None
+    if time.monotonic() >= deadline:
+        why = f"the time budget of {options.budget_seconds:g} s ran out"
+        _add(result, question, Verdict(Category.NOT_ASKED, why))
+        return None
+    return max(0.1, min(options.query_seconds, deadline - time.monotonic()))
+
+
+def _add(result: CheckResult, question: Question, verdict: Verdict) -> None:
+    result.add((question.state, question.player), str(question), verdict,
+               is_terminal(question.state))
+
+
+def submission_name(path: Path, taken: set[str]) -> str:
+    """A name for the submission at `path`, its file's stem or folder's name, made unique."""
+    base = path.stem if path.is_file() else path.name
+    name, number = base, 2
+    while name in taken:
+        name, number = f"{base}-{number}", number + 1
+    taken.add(name)
+    return name
+
+
+class Running:
+    """The programs a class is running, so that an interrupt stops them all at once."""
+
+    def __init__(self) -> None:
+        self.cancelled = threading.Event()
+        self._programs: set[ContainedProgram] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def holding(self, program: ContainedProgram) -> Iterator[None]:
+        with self._lock:
+            self._programs.add(program)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._programs.discard(program)
+
+    def cancel(self) -> None:
+        """Stop asking, and kill every program running now."""
+        self.cancelled.set()
+        with self._lock:
+            programs = list(self._programs)
+        for program in programs:
+            program.stop()
+
+
+def did_you_mean(wanted: str, names: set[str]) -> str:
+    """`; did you mean minimax_decision/4?` for a near name, or nothing."""
+    close = difflib.get_close_matches(wanted, sorted(names), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
+               question: bool = True) -> None:
+    """Keep what a question (or the loading) printed, up to `LOG_CHARS` for the whole
+    submission; count the questions that printed."""
+    grade.printed += question
+    used = sum(len(piece) for piece in grade.log)
+    if used >= LOG_CHARS:
+        return
+    cut = "" if total <= len(output) else f"\n... ({total - len(output)} more characters)"
+    grade.log.append(f"--- output of {label}\n{output[:LOG_CHARS - used]}{cut}")
+
+
+def grade_class(
+    paths: Sequence[Path], options: Options, jobs: int,
+    on_done: Callable[[SubmissionGrade], None] = lambda grade: None,
+    grade_one: Callable[..., SubmissionGrade] = grade_submission,
+) -> list[SubmissionGrade]:
+    """Grade every submission with `grade_one`, `jobs` at a time; the grades in the order of
+    `paths`."""
+    taken: set[str] = set()
+    named = [(submission_name(path, taken), path) for path in paths]
+    running = Running()
+
+    def one(item: tuple[str, Path]) -> SubmissionGrade:
+        try:
+            grade = grade_one(item[0], item[1], options, running)
+        except Exception as error:  # noqa: BLE001 - one submission's, never the class's
+            grade = SubmissionGrade(item[0], LoadReport(
+                problem=f"the grader failed on this submission ({type(error).__name__}: "
+                f"{error}); please report it"))
+        if not running.cancelled.is_set():
+            on_done(grade)
+        return grade
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        return list(pool.map(one, named))
+    except BaseException:
+        running.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

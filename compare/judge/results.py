@@ -1,0 +1,118 @@
+"""What judging gives: a verdict on one question, a finding placed at its position, the
+result of one check (a predicate or a function) over every question asked of it, and one
+submission's results.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from compare.judge.categories import Category, Kind
+from compare.judge.truth import Answer
+from logic.contain.harness import LoadReport
+from logic.engines import Turn
+from logic.terms import Decision
+
+KEEP_FINDINGS = 50
+"""Findings a check keeps per category for the reports of `grade` (all are counted)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of one question: its category, why (in the submission's notation), and
+    notes (answers on backtracking, tie breaks, answers that differ when asked again)."""
+
+    category: Category
+    detail: str = ""
+    notes: tuple[Category, ...] = ()
+
+    @property
+    def right(self) -> bool:
+        return self.category is Category.RIGHT
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing to report: its category, the position (if known), why, and where it was
+    found: the question asked (`asked`, in the submission's notation) or a source's line."""
+
+    category: Category
+    position: Turn | None
+    detail: str
+    line: int | None = None
+    answer: Answer | None = None
+    expected: Decision | None = None
+    move_values: dict[int, int] | None = None
+    asked: str | None = None
+
+
+@dataclass
+class CheckResult:
+    """One check's questions: how many were checked and right, by category, the notes, and
+    the first findings of each category."""
+
+    checked: int = 0
+    correct: int = 0
+    counts: Counter = field(default_factory=Counter)
+    notes: Counter = field(default_factory=Counter)
+    findings: list[Finding] = field(default_factory=list)
+    finished: Counter = field(default_factory=Counter)
+    """The categories of the questions asked on finished boards, and (under "") how many."""
+
+    def add(self, position: Turn, asked: str, verdict: Verdict, finished: bool) -> None:
+        """Count one question's verdict; keep it as a finding if it is among the first
+        wrong ones of its category."""
+        self.counts[verdict.category] += 1
+        if finished:
+            self.finished[""] += 1
+            self.finished[verdict.category] += 1
+        self.notes.update(verdict.notes)
+        if verdict.category.kind is Kind.UNASKED:
+            return
+        self.checked += 1
+        if verdict.right:
+            self.correct += 1
+        elif self.counts[verdict.category] <= KEEP_FINDINGS:
+            self.findings.append(Finding(verdict.category, position, verdict.detail,
+                                         asked=asked))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A fault reported once per kind: an exception or an undefined check, how often."""
+
+    kind: str
+    message: str
+    first: str
+    count: int = 1
+
+
+@dataclass
+class SubmissionGrade:
+    """Everything found in one submission: how it loaded, each check's result, the problems,
+    what it printed (`log`, and how many questions printed) and the checks left out."""
+
+    name: str
+    load: LoadReport
+    checks: dict[str, CheckResult] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    printed: int = 0
+    seconds: float = 0.0
+    not_checked: list[str] = field(default_factory=list)
+
+    @property
+    def faulty(self) -> bool:
+        """True when loading had problems or a question asked was answered wrong."""
+        return not self.load.ok or any(
+            result.correct < result.checked for result in self.checks.values()
+        )
+
+    @property
+    def clean(self) -> bool:
+        """True when it loaded cleanly and every question asked was answered right."""
+        return self.load.ok and all(
+            result.correct == result.checked and not result.counts[Category.NOT_ASKED]
+            for result in self.checks.values()
+        )

@@ -1,0 +1,131 @@
+"""Answers graded against the reference engine: agreement, the kind of disagreement, and faults.
+
+An answer agrees when it is the reference's decision: the same cell (the lowest optimal one)
+and the same value (`Decision.value`, in the objective's scoring, from the player's side).
+Otherwise it is a suboptimal move (the move is worth less than the best), a wrong value (an
+optimal move, another value), another optimal move (legal play that breaks only the
+lowest-cell tie rule), or an illegal move (the cell is taken). "Worth less" follows the mode:
+playing to lose, the best move has the lowest value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from compare.judge.categories import Category
+from logic.engines import Turn, make_engine
+from logic.objective import Objective
+from logic.terms import Decision
+
+TIES = ("lowest", "any")
+"""`--ties`: the lab's lowest-cell rule, or any optimal move agrees."""
+VALUES = ("all", "none")
+"""`--values`: answers are graded on their values too, or on their moves only."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What counts as agreeing: the tie rule, and whether values are graded."""
+
+    ties: str = "lowest"
+    values: str = "all"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A source's answer for one position: the cell it marks and the value it claims."""
+
+    position: Turn
+    cell: int
+    value: int | None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """An answer's move and value against the reference's decision: right (perhaps another
+    optimal move than the lab's, `tie_break`) or the kind of disagreement, with what it
+    takes to say why in any notation."""
+
+    category: Category
+    answer: Answer
+    expected: Decision
+    move_values: dict[int, int]
+    graded: bool = True
+    """Whether the value was judged (`--values all`)."""
+    tie_break: bool = False
+
+    @property
+    def right(self) -> bool:
+        return self.category is Category.RIGHT
+
+
+class Truth:
+    """The reference's decision and every move's value, per position, for one objective, and
+    answers judged by them under a policy; one per objective and policy (`truth`)."""
+
+    def __init__(self, objective: Objective, policy: Policy = Policy()) -> None:
+        self.objective = objective
+        self.policy = policy
+        self._engine = make_engine("reference", objective)
+
+    def decision(self, position: Turn) -> Decision:
+        """The reference's decision at a non-terminal position."""
+        return self._engine.minimax_decision(*position)
+
+    def move_values(self, position: Turn) -> dict[int, int]:
+        """The value of each legal move, as a decision reports it."""
+        return self._engine.move_values(*position)
+
+    def judge(self, answer: Answer) -> Judgement:
+        """Right when the answer agrees under the policy (under `--ties any` another optimal
+        move agrees, a tie break); else the disagreement."""
+        expected = self.decision(answer.position)
+        graded = self.policy.values == "all"
+        if answer.cell == expected.action.cell and (
+                not graded or answer.value == expected.value):
+            return Judgement(Category.RIGHT, answer, expected, {}, graded)
+        values = self.move_values(answer.position)
+        sign = self.objective.sign
+        if answer.cell not in values:
+            category = Category.ILLEGAL_MOVE
+        elif sign * values[answer.cell] < sign * expected.value:
+            category = Category.SUBOPTIMAL
+        elif graded and answer.value != values[answer.cell]:
+            category = Category.WRONG_VALUE
+        elif self.policy.ties == "any":
+            return Judgement(Category.RIGHT, answer, expected, values, graded, tie_break=True)
+        else:
+            category = Category.OTHER_OPTIMAL
+        return Judgement(category, answer, expected, values, graded)
+
+
+def truth(objective: Objective, policy: Policy = Policy()) -> Truth:
+    """The one `Truth` of an objective and policy: the reference's answers computed once."""
+    return _truth(objective, policy)
+
+
+@cache
+def _truth(objective: Objective, policy: Policy) -> Truth:
+    return Truth(objective, policy)
+
+
+def lab_words(judgement: Judgement) -> str:
+    """Why a move disagrees, in the lab's notation: `answered [x,3] value 1; that move is
+    worth 0; the best move, [x,5], is worth 1`."""
+    answer, expected = judgement.answer, judgement.expected
+    values, player = judgement.move_values, answer.position[1]
+    said = f"answered [{player},{answer.cell}]"
+    if judgement.graded:
+        said += f" value {answer.value}"
+    if judgement.category is Category.ILLEGAL_MOVE:
+        why = f"cell {answer.cell} is taken"
+    elif judgement.category is Category.SUBOPTIMAL:
+        why = (f"that move is worth {values[answer.cell]}; the best move, {expected.action}, "
+               f"is worth {expected.value}")
+    elif judgement.category is Category.WRONG_VALUE:
+        why = f"that move is optimal and worth {values[answer.cell]}"
+    else:
+        why = f"optimal too, but the lowest optimal cell is {expected.action.cell}"
+    return f"{said}; {why}"

@@ -1,0 +1,346 @@
+"""What a class hands in, taken safely: a submission sees only its own files, cannot forge the
+harness's replies, outlive the run or touch what is not its own, and its name is data in every
+report; the Python that runs submissions can be a course's own."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import stat
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from compare.grader.interface import Options
+from compare.grader.prolog import PrologInterface
+from compare.grader.python_interfaces import CS50Interface
+from compare.grader.run import grade_class, grade_submission
+from compare.judge.categories import Category
+from logic.commands.cli import EXIT_USAGE, main
+from logic.contain import sandbox
+from logic.positions import reachable_states
+from logic.quote import FORMULA_STARTS, one_line, unescape_line
+from logic.state import PLAYERS, is_terminal
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+HOSTILE = SUBMISSIONS / "hostile"
+PYTHON = SUBMISSIONS / "python"
+ROOT = Path(__file__).resolve().parent.parent
+MARKER = "minimax-lab-daemon-marker"
+STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
+
+needs_bwrap = pytest.mark.skipif(not sandbox.bwrap_works(),
+                                 reason="bwrap cannot make a sandbox here (Debian package "
+                                 "bubblewrap); .ci/run installs it")
+needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
+                                 reason="swipl is not installed (Debian package swi-prolog-nox)")
+
+
+@pytest.fixture
+def opened_to_the_grader(monkeypatch):
+    """The sandbox as it was before: a copy of the grader's packages, readable by every user,
+    visible to every submission (`opened_to_the_grader()` opens it)."""
+    shown = Path(tempfile.mkdtemp(prefix="minimax-lab-grader-"))
+
+    def opened() -> None:
+        for package in ("logic", "facts"):
+            shutil.copytree(ROOT / package, shown / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        for path in [shown, *shown.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        wider = sandbox._bwrap_prefix
+        monkeypatch.setattr(sandbox, "grader_folders", lambda: ())
+        monkeypatch.setattr(sandbox, "_bwrap_prefix",
+                            lambda folder, readable=(): wider(folder, (*readable, str(shown))))
+
+    yield opened
+    shutil.rmtree(shown, ignore_errors=True)
+
+
+def left_behind() -> list[str]:
+    """The command lines of processes a hostile submission meant to leave running."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            line = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if MARKER.encode() in line and b"pytest" not in line:
+            found.append(line.decode(errors="replace"))
+    return found
+
+
+def world_writable_canary() -> Path:
+    """A folder any user may write in, with a file any user may change."""
+    folder = Path(tempfile.mkdtemp(prefix="minimax-lab-canary-"))
+    (folder / "kept.txt").write_text("as it was\n")
+    folder.chmod(0o777)
+    (folder / "kept.txt").chmod(0o666)
+    return folder
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(folder)): path.read_bytes() if path.is_file() else b"/"
+            for path in sorted(folder.rglob("*"))}
+
+
+# --- a submission sees only its own files -----------------------------------------------------
+
+@needs_swipl
+@needs_bwrap
+def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
+        opened_to_the_grader):
+    program = HOSTILE / "peeks_at_the_solution.pl"
+    grade = grade_submission("peeks", program, Options(
+        PrologInterface(), checks=("terminal_state", "minimax_decision"), budget_seconds=120))
+    decisions = grade.checks["minimax_decision"]
+    assert decisions.checked == 9040 and decisions.correct == 0
+    states = grade.checks["terminal_state"]
+    finished = 2 * sum(map(is_terminal, STATES))
+    assert states.checked == 2 * len(STATES) and states.correct == states.checked - finished
+
+    opened_to_the_grader()  # the same attack where the grader's files are seen
+    stolen = grade_submission("peeks", program, Options(
+        PrologInterface(), checks=("terminal_state",), budget_seconds=120))
+    assert stolen.checks["terminal_state"].correct == 2 * len(STATES)
+
+
+@needs_bwrap
+def test_a_python_submission_that_imports_the_graders_reference_scores_nothing(
+        opened_to_the_grader):
+    program = HOSTILE / "imports_the_reference.py"
+    options = Options(CS50Interface(), checks=("minimax",), budget_seconds=120)
+    grade = grade_submission("imports", program, options)
+    assert grade.checks["minimax"].checked == 5478
+    assert grade.checks["minimax"].correct == 0
+    assert any("NameError" in problem.message for problem in grade.problems)
+
+    opened_to_the_grader()
+    stolen = grade_submission("imports", program, options)
+    assert stolen.checks["minimax"].correct == 5478
+
+
+def test_the_graders_own_packages_are_hidden_wherever_they_are_installed():
+    folders = sandbox.grader_folders()
+    assert {Path(folder).name for folder in folders} == set(sandbox.GRADER_PACKAGES)
+    prefix = sandbox._bwrap_prefix(Path("/tmp/x"), readable=(str(ROOT),))
+    hidden = {prefix[index + 1] for index, word in enumerate(prefix) if word == "--tmpfs"}
+    assert set(folders) <= hidden
+    assert "/" not in prefix[prefix.index("--ro-bind") + 1:prefix.index("--ro-bind") + 2]
+
+
+# --- the harness's channel is the harness's -------------------------------------------------
+
+@needs_swipl
+def test_a_forged_reply_costs_the_forger_alone_and_the_class_goes_on():
+    options = Options(PrologInterface(), checks=("terminal_state",), budget_seconds=60)
+    right = SUBMISSIONS / "lab_style.pl"
+    alone = grade_submission("lab_style", right, options)
+    forger, lab_style = grade_class([HOSTILE / "forges_a_reply.pl", right], options, jobs=2)
+    result = forger.checks["terminal_state"]
+    assert result.correct == 0 and result.counts[Category.DIED] == result.checked > 0
+    assert "what the harness did not" in forger.problems[0].message
+    assert lab_style.checks["terminal_state"].correct == (
+        alone.checks["terminal_state"].correct) == 2 * len(STATES)
+
+
+# --- names are data ------------------------------------------------------------------------------
+
+NAMES = {
+    "bob\x1b]0;owned\x07\x1b[2J\x1b[31m": "cs50_right.py",
+    "carol: load ok; terminal_state 17066 of 17066; all right (1.0 s)\nzz":
+        "cs50_winner_no_anti_diagonal.py",
+    '=HYPERLINK("example.invalid","click")': "cs50_right.py",
+    "@SUM(1+1)*cmd|calc": "cs50_right.py",
+    "-2+3": "cs50_right.py",
+}
+
+
+def test_names_chosen_by_students_are_data_in_the_summary_the_reports_and_the_gradebook(
+        tmp_path, capsys):
+    folders = []
+    for name, program in NAMES.items():
+        folder = tmp_path / "class" / name
+        folder.mkdir(parents=True)
+        shutil.copy(PYTHON / program, folder / "tictactoe.py")
+        folders.append(str(folder))
+    reports, book, whole = tmp_path / "reports", tmp_path / "book.csv", tmp_path / "all.json"
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner", *folders,
+                   "--reports", str(reports), "--csv", str(book), "--json", str(whole)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "\x1b" not in out and "\x07" not in out
+    lines = out.splitlines()
+    assert len(lines) == len(NAMES) + 1  # a name cannot start a line of its own
+    for line, (name, program) in zip(lines, NAMES.items(), strict=False):
+        shown = unescape_line(line)
+        assert shown.startswith(f"{name}: load ok; winner ")
+        assert shown.endswith("all right" if program == "cs50_right.py" else "faults found",
+                              0, shown.rindex(" ("))
+
+    rows = list(csv.reader(io.StringIO(book.read_text())))
+    cells = [cell for row in rows for cell in row]
+    assert not [cell for cell in cells if cell.startswith((*FORMULA_STARTS, "\t", "\r"))]
+    assert [unescape_line(row[0].removeprefix("'")) for row in rows[1:]] == list(NAMES)
+
+    assert [sub["name"] for sub in json.loads(whole.read_text())["submissions"]] == list(NAMES)
+    for path in reports.iterdir():
+        text = path.read_text()
+        assert "\x1b" not in text and "\x07" not in text and "\n" not in path.name
+    first = (reports / f"{one_line(list(NAMES)[1])}.txt").read_text().splitlines()
+    assert unescape_line(first[0]) == f"== {list(NAMES)[1]} =="
+    assert sum(line.startswith("-- ") for line in first) == 1
+
+
+# --- a hostile class ----------------------------------------------------------------------------
+
+@needs_bwrap
+def test_a_hostile_class_costs_each_its_own_grade_and_leaves_nothing_behind(tmp_path, capsys):
+    canary = world_writable_canary()
+    try:
+        alice = tmp_path / "class" / "alice"
+        alice.mkdir(parents=True)
+        shutil.copy(PYTHON / "cs50_right.py", alice / "tictactoe.py")
+        hostile = ["outlives_the_run", "fork_bomb", "memory_bomb", "writes_everywhere",
+                   "reads_other_submissions", "imitates_the_grader"]
+        paths = [str(alice), *(str(HOSTILE / f"{name}.py") for name in hostile)]
+        before = snapshot(tmp_path / "class"), snapshot(canary)
+        reports, book = tmp_path / "reports", tmp_path / "book.csv"
+        status = main(["grade", "--interface", "cs50", "--predicates", "winner", *paths,
+                       "--reports", str(reports), "--csv", str(book), "--budget", "120"])
+        out = capsys.readouterr().out
+        assert status == 1
+        assert (snapshot(tmp_path / "class"), snapshot(canary)) == before
+        assert not left_behind()
+        lines = out.splitlines()
+        assert [line.split(":")[0] for line in lines[:-1]] == ["alice", *hostile]
+        assert lines[0].startswith("alice: load ok; winner 5478/5478; all right")
+        rows = {row["name"]: row for row in csv.DictReader(io.StringIO(book.read_text()))}
+        assert rows["reads_other_submissions"]["winner_correct"] == "0"
+        assert rows["imitates_the_grader"]["winner_correct"] == "0"
+        assert sorted(path.name for path in reports.iterdir()) == sorted(
+            f"{name}.{kind}" for name in ["alice", *hostile] for kind in ("txt", "log"))
+        for name in ["alice", *hostile]:
+            report = (reports / f"{name}.txt").read_text().splitlines()
+            assert report[0] == f"== {name} ==" and "-- winner: " in " ".join(report)
+    finally:
+        shutil.rmtree(canary, ignore_errors=True)
+
+
+@needs_swipl
+def test_a_prolog_daemon_does_not_outlive_its_grading():
+    grade = grade_submission("daemon", HOSTILE / "outlives_the_run.pl",
+                             Options(PrologInterface(), checks=("terminal_state",),
+                                     budget_seconds=5))
+    assert grade.load.problem is None
+    assert not left_behind()
+
+
+# --- the submissions' Python ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def course_python():
+    """A course's Python: a virtual environment of the system's Python, every user may read,
+    with a package of the course's own (as numpy would be) installed."""
+    system = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if system is None or not sandbox.bwrap_works():
+        pytest.skip("needs the system's python3 and a working bwrap")
+    folder = Path(tempfile.mkdtemp(prefix="minimax-lab-course-"))
+    folder.chmod(0o755)
+    try:
+        subprocess.run([system, "-m", "venv", "--without-pip", str(folder / "venv")],
+                       check=True, timeout=120, capture_output=True)
+        site = next((folder / "venv").glob("lib/python3*/site-packages"))
+        (site / "coursepkg.py").write_text("def other(mark):\n    return {'X': 'O', "
+                                           "'O': 'X'}[mark]\n")
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(path.stat().st_mode | stat.S_IROTH | (
+                stat.S_IXOTH if path.is_dir() else 0))
+        yield folder / "venv" / "bin" / "python"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def uses_the_course_package(tmp_path: Path) -> Path:
+    source = (PYTHON / "cs50_right.py").read_text()
+    program = tmp_path / "tictactoe.py"
+    program.write_text("import coursepkg\n" + source)
+    return program
+
+
+@needs_bwrap
+def test_a_missing_module_is_named_with_what_the_teacher_can_do(tmp_path, capsys):
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner",
+                   str(uses_the_course_package(tmp_path))])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert ("importing raised ModuleNotFoundError: No module named 'coursepkg' (line 1); the "
+            "submissions' Python has no module 'coursepkg': give grade --python PATH") in out
+
+
+def test_the_course_python_runs_submissions_with_its_packages(tmp_path, capsys, course_python):
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner",
+                   "--python", str(course_python), str(uses_the_course_package(tmp_path))])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "winner 5478/5478; all right" in out
+
+
+@pytest.mark.parametrize("python, said", [
+    ("/no/such/python", "is not a Python that runs here"),
+    ("/bin/true", "is not a Python that runs here"),
+])
+def test_a_python_that_cannot_run_submissions_is_a_usage_error(python, said, capsys):
+    status = main(["grade", "--interface", "cs50", "--python", python,
+                   str(PYTHON / "cs50_right.py")])
+    assert status == EXIT_USAGE
+    assert said in capsys.readouterr().err
+
+
+def test_python_options_are_refused_for_prolog(capsys):
+    status = main(["grade", "--definitions-only", str(SUBMISSIONS / "lab_style.pl")])
+    assert status == EXIT_USAGE
+    assert "are for Python submissions" in capsys.readouterr().err
+
+
+# --- a module that runs a demo on import ---------------------------------------------------------
+
+@needs_bwrap
+def test_a_demo_at_import_is_named_by_its_line_and_definitions_only_grades_the_functions(
+        capsys):
+    program = PYTHON / "cs50_demo_at_import.py"
+    line = next(number for number, text in enumerate(program.read_text().splitlines(), 1)
+                if "input(" in text)
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner", str(program)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert (f"importing raised EOFError: EOF when reading a line (line {line}); line {line} "
+            "runs when the module is imported, as a demo at its top level does: grade "
+            "--definitions-only") in out
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner,minimax",
+                   "--definitions-only", str(program)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "winner 5478/5478, minimax 5478/5478; all right" in out
+
+
+# --- a student's modules never stand in for the grader's ----------------------------------------
+
+@needs_bwrap
+def test_a_students_logic_compare_and_facts_modules_shadow_nothing_of_the_grader(tmp_path,
+                                                                               capsys):
+    # json.py once ran as root: the sandbox's launcher imported it from the workspace.
+    folder = tmp_path / "dana"
+    folder.mkdir()
+    shutil.copy(PYTHON / "cs50_right.py", folder / "tictactoe.py")
+    for name in ("logic", "compare", "facts", "json", "ast"):
+        (folder / f"{name}.py").write_text("raise SystemExit('the grader imported me')\n")
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner,minimax",
+                   "--main", "tictactoe.py", str(folder)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "winner 5478/5478, minimax 5478/5478; all right" in out

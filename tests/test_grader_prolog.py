@@ -1,0 +1,418 @@
+"""Grading students' Prolog submissions: a corpus of typical programs (tests/submissions/), each
+fault found in the right predicate and category, containment, and the class's gradebook."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compare.grader import prolog
+from compare.grader.interface import Options
+from compare.grader.prolog import PrologInterface
+from compare.grader.run import grade_submission
+from compare.judge.categories import Category
+from logic.commands.cli import EXIT_USAGE, main
+from logic.contain import sandbox
+from logic.contain.harness import Proof, Reply
+from logic.positions import reachable_states
+from logic.state import PLAYERS, is_full, is_terminal, winner
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("swipl") is None,
+    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
+)
+SUBMISSIONS = Path(__file__).parent / "submissions"
+STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
+
+
+def graded(name: str, *predicates: str, budget: float = 4.0, **options) -> object:
+    chosen = Options(PrologInterface(), checks=predicates, budget_seconds=budget, **options)
+    return grade_submission(name, SUBMISSIONS / f"{name}.pl", chosen)
+
+
+def line_of(name: str, text: str) -> int:
+    lines = (SUBMISSIONS / f"{name}.pl").read_text().splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+# --- the corpus: each typical fault, in its predicate and category --------------------------
+
+def test_the_labs_style_with_debug_output_is_right_on_every_question_asked():
+    grade = graded("lab_style", "terminal_state", "minimax_decision")
+    assert grade.load.ok and not grade.faulty
+    states = grade.checks["terminal_state"]
+    assert states.checked > 1000 and states.correct == states.checked
+    decisions = grade.checks["minimax_decision"]
+    assert decisions.checked > 0 and decisions.correct == decisions.checked
+    assert decisions.notes[Category.SAME_AGAIN] > 0  # its find_max_sv offers the same sv again
+    assert any("best value" in piece for piece in grade.log)  # output captured, not an answer
+
+
+@pytest.mark.slow
+def test_the_labs_style_checks_clean_on_every_predicate_and_question():
+    grade = graded("lab_style", *prolog.PREDICATES, budget=1800)
+    assert grade.clean
+    assert {name: result.checked for name, result in grade.checks.items()} == {
+        "terminal_state": 2 * len(STATES),
+        "max_value": 9040 + 2 * sum(map(is_terminal, STATES)),
+        "min_value": 9040 + 2 * sum(map(is_terminal, STATES)),
+        "minimax_decision": 9040,
+    }
+    assert grade.not_checked == ["successor/3: not defined by the submission (the lab's "
+                                 "helper answers it)"]
+
+
+def test_a_missing_draw_clause_leaves_every_full_board_draw_unanswered():
+    grade = graded("no_draw", "terminal_state", budget=60)
+    draws = [state for state in STATES if is_full(state) and winner(state) is None]
+    result = grade.checks["terminal_state"]
+    assert result.counts[Category.NO_ANSWER] == 2 * len(draws)
+    assert result.correct == result.checked - 2 * len(draws)
+    assert {finding.position[0] for finding in result.findings} <= set(draws)
+
+
+def test_values_from_the_wrong_side_are_wrong_on_every_won_board():
+    grade = graded("wrong_side", "terminal_state", budget=60)
+    won = [state for state in STATES if winner(state) is not None]
+    assert grade.checks["terminal_state"].counts[Category.WRONG_VALUE] == 2 * len(won)
+
+
+def test_min_value_moving_the_agent_keeps_states_no_adversary_move_reaches():
+    grade = graded("min_moves_agent", "min_value")
+    result = grade.checks["min_value"]
+    assert result.counts[Category.NOT_A_SUCCESSOR] > 0
+    for finding in result.findings:
+        if finding.category == Category.NOT_A_SUCCESSOR:
+            assert "no move of" in finding.detail
+    assert any("Singleton variables: [Other]" in message.text
+               for message in grade.load.messages)
+
+
+def test_a_missing_terminal_guard_offers_wrong_answers_on_backtracking_at_finished_games():
+    grade = graded("no_guard", "max_value", "min_value")
+    wrong = [finding.position for finding in grade.checks["max_value"].findings
+             if finding.category == Category.WRONG_ON_BACKTRACKING]
+    assert wrong and all(is_terminal(state) for state, _ in wrong)
+    assert all(not is_full(state) for state, _ in wrong)
+    min_value = grade.checks["min_value"]
+    assert min_value.correct == min_value.checked > 0
+
+
+def test_an_infinite_loop_is_stopped_by_the_time_limit_and_the_asking_goes_on():
+    grade = graded("loops", "max_value", "min_value", query_seconds=0.5, budget=4.0)
+    max_value = grade.checks["max_value"]
+    assert max_value.counts[Category.TIME_LIMIT] >= 1
+    assert max_value.correct > 0  # finished games answer before the loop
+    assert grade.checks["min_value"].checked > 0
+
+
+def test_a_misspelt_predicate_is_undefined_once_with_a_near_name():
+    grade = graded("misspelt", "minimax_decision", budget=10)
+    assert [problem.message for problem in grade.problems] == [
+        "minimax_decision/4 is not defined; did you mean minimax_decison/4?"
+    ]
+    assert grade.checks["minimax_decision"].counts[Category.UNDEFINED] == 9040
+
+
+def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_graded():
+    grade = graded("syntax_error", "terminal_state", budget=60)
+    (message,) = grade.load.messages
+    assert (message.kind, message.file, message.line) == (
+        "error", "syntax_error.pl", line_of("syntax_error", "broken(")
+    )
+    assert "Syntax error" in message.text and "/tmp/" not in message.text
+    result = grade.checks["terminal_state"]
+    assert result.correct == result.checked == 2 * len(STATES)
+
+
+def test_a_file_that_halts_when_loaded_is_a_load_problem_and_is_graded_still():
+    grade = graded("halts", "terminal_state", budget=60)
+    line = line_of("halts", "bye")
+    assert any(message.line == line and "halt" in message.text
+               for message in grade.load.messages)
+    assert not grade.load.ok and grade.load.problem is None
+    assert grade.checks["terminal_state"].correct == 2 * len(STATES)
+
+
+def test_a_file_that_reads_standard_input_when_loaded_is_refused_the_read():
+    grade = graded("reads_input", "terminal_state", budget=60)
+    assert any("standard input" in message.text for message in grade.load.messages)
+    assert grade.checks["terminal_state"].correct == 2 * len(STATES)
+
+
+def test_a_file_that_never_finishes_loading_is_a_load_problem_and_nothing_is_asked():
+    grade = graded("never_loads", "terminal_state", load_seconds=1.0)
+    assert grade.load.problem == "loading did not finish within 1 s"
+    result = grade.checks["terminal_state"]
+    assert result.checked == 0 and result.counts[Category.NOT_ASKED] == 2 * len(STATES)
+
+
+def test_a_program_that_dies_costs_its_question_only(tmp_path):
+    dies = tmp_path / "dies.pl"
+    dies.write_text((SUBMISSIONS / "lab_style.pl").read_text().replace(
+        "terminal_state(State, Player, Value) :-\n",
+        "terminal_state([o,o,o,x,x,-,x,-,-], x, _) :- !, shell('kill -9 $PPID'), halt.\n"
+        "terminal_state(State, Player, Value) :-\n", 1))
+    grade = grade_submission("dies", dies, Options(PrologInterface(), checks=("terminal_state",),
+                                                   budget_seconds=60))
+    result = grade.checks["terminal_state"]
+    died = [finding.position for finding in result.findings
+            if finding.category == Category.DIED]
+    assert died == [("oooxx-x--", "x")]
+    assert result.correct == result.checked - result.counts[Category.DIED]
+
+
+# --- containment -------------------------------------------------------------------------------
+
+HOSTILE = """
+:- catch(delete_file('{victim}'), _, true).
+:- catch(( open('{victim}', write, S), write(S, overwritten), close(S) ), _, true).
+:- catch(( open('{beside}', write, S), write(S, planted), close(S) ), _, true).
+:- catch(( open('own.txt', write, S), write(S, mine), close(S) ), _, true).
+:- catch(shell('sleep 300 &'), _, true).
+terminal_state(_, _, 0).
+"""
+
+
+@pytest.mark.parametrize("bwrap", [True, False], ids=["bwrap", "process limits"])
+def test_a_submission_cannot_touch_files_outside_its_folder(tmp_path, monkeypatch, bwrap):
+    if bwrap and not sandbox.bwrap_works():
+        pytest.skip("bwrap cannot make a sandbox here (Debian package bubblewrap)")
+    if not bwrap and os.geteuid() != 0:
+        pytest.skip("without bwrap only a grader run by root keeps files safe (a user of "
+                    "its own); see docs/grading.md")
+    monkeypatch.setattr(sandbox, "bwrap_works", lambda: bwrap)
+    victim, beside = tmp_path / "report.json", tmp_path / "planted.txt"
+    victim.write_text("the grader's report\n")
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "hostile.pl").write_text(HOSTILE.format(victim=victim, beside=beside))
+    before = _sleepers()
+    grade = grade_submission("hostile", student, Options(PrologInterface(),
+                                                         checks=("terminal_state",),
+                                                         budget_seconds=2))
+    assert grade.load.problem is None
+    assert victim.read_text() == "the grader's report\n"
+    assert not beside.exists()
+    assert not (student / "own.txt").exists()  # it wrote in its copy, not in the original
+    deadline = time.monotonic() + 10
+    while _sleepers() - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _sleepers() - before  # what it started ended with it
+
+
+def _sleepers() -> set[int]:
+    found = set()
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if Path(f"/proc/{pid}/cmdline").read_bytes() == b"sleep\x00300\x00":
+                    found.add(int(pid))
+            except OSError:
+                pass
+    return found
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def test_a_class_is_graded_into_a_gradebook_csv_json_and_reports(capsys, tmp_path):
+    book, report, reports = tmp_path / "book.csv", tmp_path / "class.json", tmp_path / "r"
+    status = main(["grade", str(SUBMISSIONS / "lab_style.pl"), str(SUBMISSIONS / "wrong_side.pl"),
+                   str(SUBMISSIONS / "never_loads.pl"), "--predicates", "terminal_state",
+                   "--jobs", "2", "--load-timeout", "2", "--csv", str(book), "--json",
+                   str(report), "--reports", str(reports)])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert out.splitlines()[-1] == "1 of 3 submissions right everywhere"
+    rows = list(csv.DictReader(book.open()))
+    assert [(row["name"], row["load"]) for row in rows] == [
+        ("lab_style", "ok"), ("wrong_side", "ok"), ("never_loads", "failed")]
+    assert rows[0]["terminal_state_correct"] == rows[0]["terminal_state_checked"] == str(
+        2 * len(STATES))
+    data = json.loads(report.read_text())
+    first = data["submissions"][0]
+    assert set(first) >= {"name", "load", "predicates", "seconds"}
+    assert set(first["load"]) >= {"ok", "problems"}
+    assert set(first["predicates"]["terminal_state"]) >= {"checked", "correct", "counts"}
+    assert data["submissions"][1]["predicates"]["terminal_state"]["counts"]["wrong_value"] > 0
+    assert sorted(path.name for path in reports.iterdir()) == [
+        "lab_style.log", "lab_style.txt", "never_loads.log", "never_loads.txt",
+        "wrong_side.log", "wrong_side.txt"]
+    assert "wrong value: terminal_state(" in (reports / "wrong_side.txt").read_text()
+
+
+def test_a_folder_submission_with_its_own_helper_copy_and_a_named_main(capsys, tmp_path):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "lab3.pl")
+    ours = (Path(sandbox.__file__).parent.parent / "prolog" / "minimax_helper.pl").read_text()
+    as_the_lab_hands_it_out = re.sub(r":- module\(.*?\]\)\.", "", ours, flags=re.DOTALL)
+    (folder / "minimax_helper.pl").write_text(as_the_lab_hands_it_out)
+    (folder / "notes.pl").write_text("minimax_decision(_, _, _, _) :- fail.\n")
+    status = main(["grade", str(folder), "--main", "lab3", "--predicates", "terminal_state"])
+    out, _ = capsys.readouterr()
+    assert status == 0, out
+    checked = re.search(r"ada: load ok; terminal_state (\d+)/(\d+); all right", out)
+    assert checked and checked.group(1) == checked.group(2), out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--predicates", "max_valeu"], "unknown predicate 'max_valeu'"),
+        (["--jobs", "0"], "a number of jobs is 1 or more"),
+        (["--budget", "inf"], "expected a number of seconds"),
+        (["--answers", "0"], "a number of answers is 1 or more"),
+    ],
+)
+def test_bad_options_are_one_line_and_status_2(capsys, argv, message):
+    status = main(["grade", str(SUBMISSIONS / "lab_style.pl"), *argv])
+    _, err = capsys.readouterr()
+    assert status == EXIT_USAGE
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_missing_submission_is_a_usage_error(capsys, tmp_path):
+    assert main(["grade", str(tmp_path / "nobody.pl")]) == EXIT_USAGE
+    assert "no file or folder" in capsys.readouterr().err
+
+
+def test_an_interrupted_class_leaves_no_process_behind(tmp_path):
+    from processes import started, stop, wait_for_caught
+
+    running = started("grade", str(SUBMISSIONS / "loops.pl"), "--predicates", "max_value",
+                      "--query-timeout", "60")
+    try:
+        wait_for_caught(running.pid, signal.SIGTERM)
+        time.sleep(2.0)
+        running.send_signal(signal.SIGTERM)
+        _, err = stop(running)
+    finally:
+        running.kill()
+    assert running.returncode == 143
+    assert err.endswith("interrupted by SIGTERM\n")
+    deadline = time.monotonic() + 10
+    while _harnesses() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _harnesses()
+
+
+def _harnesses() -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if b"loops.pl" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(int(pid))
+            except OSError:
+                pass
+    return found
+
+
+# --- property tests: whatever a program answers, and whatever is typed ------------------------
+
+json_terms = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.text(max_size=12),
+              st.sampled_from(["x", "o", "-", 1, 0, -1])),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=10),
+        st.fixed_dictionaries({"f": st.sampled_from(["sv", "-", "foo"]),
+                               "args": st.lists(inner, max_size=3)}),
+        st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    ),
+    max_leaves=30,
+)
+replies = st.builds(
+    Reply,
+    answers=st.lists(st.builds(Proof, term=json_terms, text=st.text(max_size=40)),
+                     max_size=3).map(tuple),
+    end=st.sampled_from(["exhausted", "more", "error", "time", "died"]),
+    error=st.one_of(st.none(), st.text(max_size=40)),
+)
+some_questions = st.sampled_from(prolog.questions(prolog.PREDICATES)[::997])
+
+
+@given(some_questions, replies)
+@settings(max_examples=300, deadline=None)
+def test_any_reply_gets_a_verdict_of_a_known_category(question, reply):
+    verdict = prolog.judge(question, reply)
+    assert verdict.category in KNOWN_CATEGORIES
+    assert verdict.right == (verdict.category == Category.RIGHT)
+
+
+KNOWN_CATEGORIES = set(Category)
+
+
+@given(st.text(max_size=60))
+def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
+    from logic.commands.cli import UsageError
+    from logic.commands.grade import predicate_list
+
+    try:
+        chosen = predicate_list(text, prolog.PrologInterface)
+    except UsageError as error:
+        assert "\n" not in str(error)
+        return
+    assert chosen and set(chosen) <= set(prolog.PREDICATES)
+
+
+@pytest.mark.parametrize("term", [True, False, None, "1", {"number": "1.0"}])
+def test_an_answer_that_is_not_an_integer_is_no_value(term):
+    question = prolog.Question("terminal_state", "xxxoo----", "x")
+    verdict = prolog.judge(question, Reply((Proof(term, str(term)),), "exhausted"))
+    assert verdict.category == Category.UNREADABLE
+
+
+def _decision_reply(player: str, cell: int, value: int) -> Reply:
+    term = {"f": "-", "args": [[player, cell], value]}
+    return Reply((Proof(term, f"[{player},{cell}]-{value}"),), "exhausted")
+
+
+def _sv_reply(state: str, value: int) -> Reply:
+    term = {"f": "sv", "args": [list(state), value]}
+    return Reply((Proof(term, f"sv({state},{value})"),), "exhausted")
+
+
+def test_the_grading_policy_reaches_the_prolog_checks():
+    """`--ties any` takes any optimal move (or successor) as right, with a note; `--values
+    none` judges the move alone."""
+    from compare.judge.categories import Category
+    from compare.judge.truth import Policy
+    from logic.engines.reference import ReferenceEngine
+
+    state, player = "xo-------", "x"
+    engine = ReferenceEngine()
+    lowest = engine.minimax_decision(state, player)
+    values = engine.move_values(state, player)
+    other = max(cell for cell, value in values.items() if value == lowest.value)
+    worse = next(cell for cell, value in values.items() if value < lowest.value)
+    assert other != lowest.action.cell
+    question = prolog.Question("minimax_decision", state, player)
+    strict = prolog.judge(question, _decision_reply(player, other, lowest.value))
+    assert strict.category == "other optimal move"
+    relaxed = prolog.judge(question, _decision_reply(player, other, lowest.value),
+                               Policy("any"))
+    assert relaxed.right and relaxed.notes == (Category.TIE_BREAK,)
+    no_values = prolog.judge(question, _decision_reply(player, lowest.action.cell, 7),
+                                 Policy("lowest", "none"))
+    assert no_values.right
+    assert prolog.judge(question, _decision_reply(player, worse, lowest.value),
+                            Policy("any", "none")).category == "suboptimal move"
+    next_state = state[:other - 1] + player + state[other:]
+    sv_question = prolog.Question("max_value", state, player)
+    assert prolog.judge(sv_question, _sv_reply(next_state, lowest.value)).category == (
+        Category.OTHER_OPTIMAL_SUCCESSOR)
+    assert prolog.judge(sv_question, _sv_reply(next_state, lowest.value),
+                            Policy("any")).right
+    assert prolog.judge(sv_question, _sv_reply(next_state, 5),
+                            Policy("any", "none")).right

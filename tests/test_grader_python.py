@@ -1,0 +1,377 @@
+"""`grade --interface cs50|function`: Python programs graded in their own interfaces, contained;
+each fault of the corpus (tests/submissions/python) found against the right function."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compare.grader.mappings import CS50, Mapping, MappingError, move_cell, read_mapping
+from compare.grader.python import Question, cs50_questions, function_questions
+from compare.judge.truth import Answer, Policy, Truth
+from logic.commands.cli import EXIT_USAGE, main
+from logic.contain.python_program import sandboxed_python
+from logic.objective import LAB
+from logic.positions import all_positions, reachable_states
+from logic.state import is_terminal
+
+CORPUS = Path(__file__).parent / "submissions" / "python"
+pytestmark = pytest.mark.skipif(sandboxed_python() is None,
+                                reason="no Python a contained program may run")
+
+
+def graded(capsys, tmp_path, *argv):
+    """Run `grade` with a JSON report; the exit status, the report by submission, stdout."""
+    report = tmp_path / "report.json"
+    status = main(["grade", *argv, "--json", str(report)])
+    out, err = capsys.readouterr()
+    assert err == "" or "grading" in err
+    data = json.loads(report.read_text())
+    return status, {sub["name"]: sub for sub in data["submissions"]}, out
+
+
+@pytest.fixture(scope="module")
+def cs50_class(tmp_path_factory):
+    """The CS50 corpus graded once, as a class, two at a time."""
+    folder = tmp_path_factory.mktemp("cs50")
+    report = folder / "report.json"
+    paths = sorted(str(path) for path in CORPUS.glob("cs50_*.py"))
+    status = main(["grade", "--interface", "cs50", "--jobs", "2", "--query-timeout", "2",
+                   *paths, "--json", str(report), "--reports", str(folder / "reports")])
+    data = json.loads(report.read_text())
+    return status, {sub["name"]: sub for sub in data["submissions"]}, folder / "reports"
+
+
+def counts(submission: dict, function: str) -> dict:
+    return submission["predicates"][function]["counts"]
+
+
+def test_every_cs50_state_is_asked_as_the_issue_counts_them():
+    asked = cs50_questions(("player", "winner", "utility", "minimax"))
+    by_function = {name: sum(q.check == name for q in asked)
+                   for name in ("player", "winner", "utility", "minimax")}
+    states = reachable_states("x")
+    finished = sum(map(is_terminal, states))
+    assert by_function == {"player": len(states) - finished, "winner": len(states),
+                           "utility": finished, "minimax": len(states)}
+    assert (len(states), finished) == (5478, 958)
+
+
+def test_a_right_cs50_program_is_right_on_every_function(cs50_class):
+    status, subs, _ = cs50_class
+    right = subs["cs50_right"]
+    assert status == 1  # the others have faults
+    assert right["clean"]
+    for function, result in right["predicates"].items():
+        assert result["checked"] == result["correct"] > 0, function
+
+
+def test_a_winner_that_misses_a_diagonal_is_wrong_on_winner_terminal_and_utility(cs50_class):
+    sub = cs50_class[1]["cs50_winner_no_anti_diagonal"]
+    for function in ("winner", "terminal", "utility"):
+        assert counts(sub, function)["wrong_answer"] > 0, function
+    assert counts(sub, "player") == {"right": 4520}
+    found = sub["predicates"]["winner"]["findings"][0]
+    x_cells = [found["state"][cell - 1] for cell in (3, 5, 7)]
+    assert x_cells == ["x", "x", "x"] and "the answer is 'X'" in found["detail"]
+
+
+def test_a_winner_that_stops_at_the_first_blank_row_misses_later_lines(cs50_class):
+    sub = cs50_class[1]["cs50_winner_stops_at_empty_row"]
+    assert counts(sub, "winner")["wrong_answer"] > 0
+    for finding in sub["predicates"]["winner"]["findings"]:
+        assert "-" in finding["state"] and "answers None" in finding["detail"]
+
+
+def test_a_result_that_marks_its_argument_is_reported_as_changing_it(cs50_class):
+    sub = cs50_class[1]["cs50_result_mutates"]
+    assert counts(sub, "result")["changes_its_argument"] == 16167
+    assert counts(sub, "result")["right"] == 4519  # the illegal actions still raise
+
+
+def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_tie_rule(cs50_class):
+    sub = cs50_class[1]["cs50_last_optimal"]
+    minimax = counts(sub, "minimax")
+    assert minimax["other_optimal_move"] > 0 and "suboptimal_move" not in minimax
+
+
+def test_a_minimax_that_loops_costs_one_question(cs50_class):
+    sub = cs50_class[1]["cs50_loops"]
+    assert counts(sub, "minimax") == {"right": 5477, "time_limit": 1}
+    assert sub["predicates"]["minimax"]["findings"][0]["state"] == "---------"
+
+
+def test_a_program_that_crashes_on_import_is_graded_as_not_loaded(cs50_class):
+    sub = cs50_class[1]["cs50_import_crash"]
+    assert sub["load"]["status"] == "failed"
+    assert "ZeroDivisionError" in sub["load"]["problems"][0]
+    assert all(result["checked"] == 0 for result in sub["predicates"].values())
+
+
+def test_a_program_that_reads_input_raises_where_it_reads_and_its_output_is_logged(cs50_class):
+    status, subs, reports = cs50_class
+    sub = subs["cs50_asks_input"]
+    assert counts(sub, "player") == {"exception": 4520}
+    assert any(problem["kind"] == "player: EOFError" for problem in sub["problems"])
+    assert "whose turn?" in (reports / "cs50_asks_input.log").read_text()
+
+
+def test_a_random_program_is_seen_to_answer_differently(cs50_class):
+    sub = cs50_class[1]["cs50_random_ties"]
+    assert sub["predicates"]["minimax"]["notes"]["answers_differ_when_asked_again"] > 0
+
+
+def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(capsys, tmp_path):
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--ties", "any",
+                               "--predicates", "minimax",
+                               str(CORPUS / "cs50_last_optimal.py"))
+    minimax = subs["cs50_last_optimal"]["predicates"]["minimax"]
+    assert status == 0 and minimax["correct"] == minimax["checked"] == 5478
+    tie_breaks = minimax["notes"]["broke_only_the_lab's_tie_rule"]
+    assert f"(broke only the lab's tie rule: {tie_breaks} questions)" in out
+    lowest = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "minimax",
+                    str(CORPUS / "cs50_last_optimal.py"))[1]["cs50_last_optimal"]
+    assert counts(lowest, "minimax")["other_optimal_move"] == tie_breaks
+
+
+def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys, tmp_path):
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--ties", "any",
+                             str(CORPUS / "plays_to_lose"))
+    sub = subs["plays_to_lose"]
+    moves = sub["predicates"]["find_worst_move"]
+    assert status == 0 and moves["checked"] == moves["correct"] == sum(
+        player == "x" for _, player in all_positions())
+    assert moves["notes"]["answers_differ_when_asked_again"] > 0  # it shuffles its ties
+
+
+def test_the_same_program_judged_as_playing_to_win_makes_suboptimal_moves(capsys, tmp_path):
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
+                             "--set", 'objective="win"', str(CORPUS / "plays_to_lose"))
+    assert status == 1
+    assert counts(subs["plays_to_lose"], "find_worst_move")["suboptimal_move"] > 0
+
+
+STRING_MAPPING = ["--set", "function=choose", "--set", "board=string", "--set", "x=x",
+                  "--set", "o=o", "--set", "blank=.", "--set", "returns=cell1"]
+
+
+def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
+    program = str(CORPUS / "string_board.py")
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
+                             program)
+    assert status == 0 and subs["string_board"]["predicates"]["choose"]["correct"] == 9040
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
+                             "--set", "returns=cell0", program)
+    shifted = counts(subs["string_board"], "choose")  # every cell read one too high
+    assert status == 1 and shifted.get("right", 0) < 9040
+    assert shifted["illegal_move"] > 0 and shifted["unreadable_answer"] > 0  # cell 9 + 1
+
+
+def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
+    program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
+                             "--mapping", str(mapping), str(program))
+    assert status == 0 and subs["number_board"]["predicates"]["best_move"]["correct"] == 9040
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--mapping",
+                             str(mapping), "--set", 'value_side="mover"', str(program))
+    wrong = counts(subs["number_board"], "best_move")["wrong_value"]
+    assert status == 1 and wrong > 0
+    status, _, _ = graded(capsys, tmp_path, "--interface", "function", "--mapping", str(mapping),
+                          "--set", 'value_side="mover"', "--values", "none", str(program))
+    assert status == 0
+
+
+def test_a_folder_without_the_module_named_is_its_own_fault(capsys, tmp_path):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(CORPUS / "cs50_right.py", folder / "game.py")
+    shutil.copy(CORPUS / "cs50_right.py", folder / "other.py")
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", str(folder))
+    problem = subs["ada"]["load"]["problems"][0]
+    assert status == 1 and "(game.py, other.py); name it with --main" in problem
+    assert "give FOLDER/* to grade each submission in it" in problem
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--main", "game",
+                             "--predicates", "winner", str(folder))
+    assert status == 0 and subs["ada"]["clean"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--interface", "cs50", "--predicates", "winer"], "unknown function 'winer'"),
+        (["--interface", "function"], "needs the function declared"),
+        (["--interface", "function", "--set", "function=f", "--set", "nope=1"],
+         "unknown mapping key 'nope'"),
+        (["--interface", "function", "--set", "function=f", "--set", 'board="diag"'],
+         "board = 'diag': expected one of rows, flat, string"),
+        (["--set", "function=f"], "use --interface function"),
+        (["--interface", "cs50", "--ties", "some"], "invalid choice: 'some'"),
+        (["--interface", "function", "--set", "function=f", "--set", "x=[1,"],
+         "--set 'x=[1,': the value is not TOML"),
+        (["--interface", "cs50", "--set", "x=1"], "use --interface function"),
+        (["--interface", "cs50", "--mapping", "m.toml"], "use --interface function"),
+    ],
+)
+def test_bad_options_are_one_line_and_status_2(capsys, argv, message):
+    assert main(["grade", *argv, str(CORPUS / "cs50_right.py")]) == EXIT_USAGE
+    _, err = capsys.readouterr()
+    assert message in err and err.count("\n") == 1
+
+
+def test_under_ties_any_and_values_none_the_truth_accepts_any_optimal_move():
+    position = ("xo-------", "x")  # several optimal moves
+    truth = Truth(LAB)
+    lowest = truth.decision(position)
+    optimal = [cell for cell, value in truth.move_values(position).items()
+               if value == lowest.value]
+    other = next(cell for cell in optimal if cell != lowest.action.cell)
+    assert truth.judge(Answer(position, other, lowest.value)).category == "other optimal move"
+    relaxed = Truth(LAB, Policy("any", "none"))
+    assert relaxed.judge(Answer(position, other, None)).right
+    assert relaxed.judge(Answer(position, other, None)).tie_break
+    worse = next(cell for cell, value in truth.move_values(position).items()
+                 if value < lowest.value)
+    assert relaxed.judge(Answer(position, worse, None)).category == "suboptimal move"
+
+
+@pytest.mark.parametrize("board", ["rows", "flat", "string"])
+def test_a_mapping_encodes_the_board_and_reads_the_move_back(board):
+    mapping = read_mapping(None, ["function=f", f'board="{board}"', 'x="X"', 'o="O"',
+                                 'blank="."'])
+    encoded = mapping.encode_board("x-o------")
+    flat = encoded if board != "rows" else [cell for row in encoded for cell in row]
+    assert list(flat) == ["X", ".", "O", *["."] * 6]
+    assert move_cell({"tuple": [2, 1]}, "row_col") == (8, None)
+    assert move_cell(4, "cell0") == (5, None) and move_cell(4, "cell1") == (4, None)
+    assert move_cell([1, 1, -1, "extra"], "row_col_value") == (5, -1)
+
+
+def test_cs50_boards_use_none_for_blank_and_function_questions_follow_the_mover():
+    assert CS50.encode_board("x--------")[0] == ["X", None, None]
+    only_x = Mapping(function="f", x="X", o="O", blank="-", plays="X", args=("board",))
+    assert {q.player for q in function_questions(only_x)} == {"x"}
+    assert str(Question("result", "x--------", "o", 2)) == "result(x--------, (0, 1))"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=4))
+def test_any_set_text_is_a_mapping_or_a_mapping_error(texts):
+    try:
+        mapping = read_mapping(None, ["function=f", *texts])
+    except MappingError as error:
+        assert "\n" not in str(error)
+    else:
+        assert mapping.function.isidentifier()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.builds(lambda items: {"tuple": items}, st.lists(inner, max_size=4)),
+                    max_leaves=10),
+       st.sampled_from(["row_col", "cell0", "cell1", "row_col_value", "move_value"]))
+def test_any_answer_reads_as_a_cell_on_the_board_or_none(answer, returns):
+    cell, _ = move_cell(answer, returns)
+    assert cell is None or 1 <= cell <= 9
+
+
+def _toggling_cs50(folder: Path) -> Path:
+    """A CS50 program whose minimax answers the highest optimal move, then the lowest, in
+    turn: deterministic, and never the same answer twice running where there are ties."""
+    text = (CORPUS / "cs50_random_ties.py").read_text()
+    text = text.replace("import random\n", "import itertools\n_CALLS = itertools.count()\n")
+    text = text.replace(
+        "return random.choice([a for value, a in scored if value == target])",
+        "best = sorted(a for value, a in scored if value == target)\n"
+        "    return best[-1] if next(_CALLS) % 2 == 0 else best[0]")
+    path = folder / "toggles.py"
+    path.write_text(text)
+    return path
+
+
+def test_a_program_that_answers_differently_is_seen_even_where_its_first_answer_is_wrong(
+        capsys, tmp_path):
+    """Under the lab's tie rule the first answer (the highest optimal move) is "other optimal";
+    asked again, the program answers otherwise, and that is noted all the same."""
+    program = _toggling_cs50(tmp_path)
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                             "minimax", str(program))
+    minimax = subs["toggles"]["predicates"]["minimax"]
+    assert status == 1 and minimax["counts"]["other_optimal_move"] > 0
+    assert minimax["notes"]["answers_differ_when_asked_again"] == sum(
+        1 for state, player in all_positions() if player == "x"
+        and sum(value == Truth(LAB).decision((state, player)).value
+                for value in Truth(LAB).move_values((state, player)).values()) > 1)
+
+
+def test_what_a_program_prints_on_import_and_per_question_is_logged_and_counted(
+        capsys, tmp_path):
+    text = (CORPUS / "cs50_right.py").read_text()
+    text = text.replace("def player(board):", "print('IMPORTED')\n\n\ndef player(board):\n"
+                        "    print('x' * 1000)", 1)
+    program = tmp_path / "chatty.txt"  # a file name that is not .py imports all the same
+    program.write_text(text)
+    reports = tmp_path / "reports"
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                               "player", "--reports", str(reports), str(program))
+    assert status == 0 and subs["chatty"]["predicates"]["player"]["correct"] == 4520
+    log = (reports / "chatty.log").read_text()
+    assert log.startswith("--- output of import\nIMPORTED")
+    assert ("output: 4520 questions printed something; --reports DIR keeps it in "
+            "DIR/chatty.log") in out
+    assert len(log) < 70_000  # the log is bounded; the count is not
+
+
+def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
+        capsys, tmp_path):
+    numbers = tmp_path / "numbers"
+    numbers.mkdir()
+    shutil.copy(CORPUS / "number_board.py", numbers)
+    shutil.copy(CORPUS / "number_board.toml", numbers / "minimax-lab.toml")
+    csv_file = tmp_path / "book.csv"
+    status = main(["grade", "--interface", "function", "--budget", "1", "--csv", str(csv_file),
+                   str(CORPUS / "plays_to_lose"), str(numbers)])
+    capsys.readouterr()
+    header, *rows = csv_file.read_text().splitlines()
+    assert status == 1  # the budget runs out
+    assert header == ("name,load,find_worst_move_correct,find_worst_move_checked,"
+                      "best_move_correct,best_move_checked,seconds")
+    assert [row.split(",")[0] for row in rows] == ["plays_to_lose", "numbers"]
+    assert rows[1].split(",")[2:4] == ["", ""] and rows[1].split(",")[4] != ""
+
+
+def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_path):
+    program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
+    status, subs, out = graded(capsys, tmp_path, "--interface", "function", "--mapping",
+                               str(mapping), "--set", "win_value=10", str(program))
+    findings = subs["number_board"]["predicates"]["best_move"]["findings"]
+    assert status == 1 and findings
+    for finding in findings:
+        assert finding["category"] == "wrong_value"
+        assert "that move is optimal and worth " in finding["detail"]
+        assert finding["detail"].split("worth ")[-1] in ("10", "-10", "0")
+        assert "[x," not in finding["detail"] and "[o," not in finding["detail"]
+        assert "(cell " in finding["detail"]
+
+
+def test_the_report_says_how_many_finished_boards_a_function_gets_wrong(cs50_class):
+    _, subs, reports = cs50_class
+    winner = subs["cs50_winner_no_anti_diagonal"]["predicates"]["winner"]
+    wrong = winner["counts"]["wrong_answer"]
+    finished = sum(map(is_terminal, reachable_states("x")))
+    text = (reports / "cs50_winner_no_anti_diagonal.txt").read_text()
+    assert (f"wrong answer: {wrong} of 5478, on {wrong} of the {finished} finished boards "
+            "asked") in text
+
+
+def test_the_json_report_records_the_policy(capsys, tmp_path):
+    report = tmp_path / "report.json"
+    main(["grade", "--interface", "cs50", "--predicates", "player", "--ties", "any",
+          "--values", "none", str(CORPUS / "cs50_right.py"), "--json", str(report)])
+    capsys.readouterr()
+    assert json.loads(report.read_text())["policy"] == {"ties": "any", "values": "none"}
