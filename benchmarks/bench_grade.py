@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "tests" / "submissions" / "lab_style.pl"
 sys.path.insert(0, str(ROOT))
 
-from compare.lab_checks import PREDICATES, questions  # noqa: E402
+from compare.grader.prolog import PREDICATES, questions  # noqa: E402
 
 YARDSTICK = """
 :- initialization(main, main).

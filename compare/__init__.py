@@ -1,3 +1,3 @@
 """Checking implementations against the reference on every position of the lab (docs/lab.md):
-engines, decision tables and external commands (`compare`), students' Prolog submissions
-(`grade`); the CSV decision table."""
+the judge (`compare.judge`), engines, decision tables and external commands for `compare`
+(`compare.sources`), and students' submissions for `grade` (`compare.grader`)."""

@@ -52,6 +52,39 @@ def wait_for_caught(pid: int, signum: int, timeout: float = 30) -> None:
     raise AssertionError(f"process {pid} never caught signal {signum}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process `pid` and every process below it have used so far (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            used[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    family, grew = {pid}, True
+    while grew:
+        below = {child for child, parent in parents.items() if parent in family} - family
+        family |= below
+        grew = bool(below)
+    return sum(used.get(member, 0.0) for member in family)
+
+
+def wait_for_work(pid: int, seconds: float, timeout: float = WAIT) -> None:
+    """Wait until process `pid` (with the processes it started) has computed for `seconds` of
+    CPU time: it is busy with the work a test means to interrupt, however loaded the machine."""
+    start = cpu_seconds(pid)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cpu_seconds(pid) - start >= seconds:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not compute for {seconds} s within {timeout} s")
+
+
 class Terminal:
     """`python -m logic ARGS` on a pseudo-terminal of its own."""
 

@@ -10,12 +10,15 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from agreement import decision_tables, disagreements
+from boards import LAB_CASES
 
-from compare.agreement import decision_tables, disagreements
-from compare.table import write_table
+from compare.sources.table import write_table
 from logic.engines import make_engine
+from logic.engines.reference import ReferenceEngine
 from logic.objective import Objective
 from logic.positions import all_positions
+from logic.terms import Action, Decision
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +117,34 @@ def test_the_plain_program_agrees_on_every_position_for_every_objective(objectiv
     tables = decision_tables(engines, positions)
     assert len(tables["logic-plain"]) == len(positions)
     assert disagreements(tables, positions) == []
+
+
+class OneWrongMove(ReferenceEngine):
+    """The reference, except that on one position it answers another cell."""
+
+    name = "one-wrong-move"
+
+    def __init__(self, position, decision):
+        super().__init__()
+        self.position, self.decision = position, decision
+
+    def decisions(self, positions):
+        answers = super().decisions(positions)
+        answers[self.position] = self.decision
+        return answers
+
+
+def test_a_disagreement_is_reported_with_both_answers():
+    state, player, _, value = LAB_CASES["lab: o answers a corner with the centre"]
+    wrong = Decision(Action(player, 2), value)
+    faulty = OneWrongMove((state, player), wrong)
+    positions = all_positions()
+    found = disagreements(decision_tables([ReferenceEngine(), faulty], positions), positions)
+    assert len(found) == 1
+    (disagreement,) = found
+    assert disagreement.position == (state, player)
+    assert disagreement.answers["one-wrong-move"] == wrong
+    assert str(disagreement) == (
+        "x-------- o: reference: Action = [o,5], Value = 0.; "
+        "one-wrong-move: Action = [o,2], Value = 0."
+    )

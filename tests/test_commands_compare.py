@@ -9,11 +9,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from processes import started, stop, wait_for_caught
+from processes import started, stop, wait_for_caught, wait_for_work
 
 from logic import engines
 from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
@@ -225,7 +224,7 @@ def test_a_signalled_run_leaves_the_last_json_report_whole(tmp_path, signum):
     running = started("compare", "--engines", "logic", "--json", str(report))
     try:
         wait_for_caught(running.pid, signal.SIGTERM)
-        time.sleep(0.5)
+        wait_for_work(running.pid, 0.3)  # comparing, the report not yet written
         running.send_signal(signum)
         _, err = stop(running)
     finally:

@@ -288,13 +288,17 @@ def test_a_missing_submission_is_a_usage_error(capsys, tmp_path):
 
 
 def test_an_interrupted_class_leaves_no_process_behind(tmp_path):
-    from processes import started, stop, wait_for_caught
+    from processes import started, stop, wait_for_caught, wait_for_work
 
     running = started("grade", str(SUBMISSIONS / "loops.pl"), "--predicates", "max_value",
                       "--query-timeout", "60")
     try:
         wait_for_caught(running.pid, signal.SIGTERM)
-        time.sleep(2.0)
+        deadline = time.monotonic() + 60
+        while not _harnesses() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _harnesses()
+        wait_for_work(running.pid, 0.5)  # the program is looping in its question
         running.send_signal(signal.SIGTERM)
         _, err = stop(running)
     finally:

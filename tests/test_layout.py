@@ -1,5 +1,6 @@
 """The layers show: the lab, containment, the engines, the tools, the command line; no import
-cycles, and `compare` depends on `logic`, never the reverse."""
+cycles; `compare` depends on `logic`, never the reverse, and its subpackages (the judge, the
+sources of `compare`, the grader) meet only in the judge."""
 
 from __future__ import annotations
 
@@ -112,6 +113,26 @@ def test_each_layer_imports_only_the_layers_below_it():
             above = {other for other in imports(path, known)
                      if other.startswith("logic") and layer(other) > layer(name)}
             assert not above, (name, sorted(above))
+
+
+def test_compares_subpackages_meet_only_in_the_judge():
+    """The judge imports neither the sources nor the grader; they import the judge, never each
+    other; nothing in `compare` imports the command line."""
+    known = modules()
+    allowed = {"compare.judge": {"compare.judge"},
+               "compare.sources": {"compare.judge", "compare.sources"},
+               "compare.grader": {"compare.judge", "compare.grader"}}
+    packages = {name for name in known if name.startswith("compare.") and name.count(".") == 1}
+    assert packages == set(allowed)
+    for name, path in known.items():
+        if not name.startswith("compare."):
+            continue
+        own = ".".join(name.split(".")[:2])
+        used = imports(path, known)
+        assert not {other for other in used if other.startswith("logic.commands")}, name
+        sideways = {".".join(other.split(".")[:2]) for other in used
+                    if other.startswith("compare.")} - allowed[own]
+        assert not sideways, (name, sorted(sideways))
 
 
 CLAUSE_START = re.compile(r"^#\s*[a-z_]+\([^:]*\)( :-|\.)$")

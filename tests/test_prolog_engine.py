@@ -11,13 +11,12 @@ import random
 import shutil
 import signal
 import subprocess
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
-from processes import Terminal, started, stop
+from processes import Terminal, started, stop, wait_for_work
 
 from logic.commands.cli import EXIT_USAGE, main
 from logic.engines import EngineError, make_engine
@@ -210,7 +209,7 @@ def test_sigint_to_minimax_lab_alone_cancels_the_query_and_the_session_goes_on()
         session.stdin.write("minimax_decision(---------, x, A, V).\n")
         session.stdin.flush()
         assert session.stdout.readline() == "?- minimax_decision(---------, x, A, V).\n"
-        time.sleep(1.0)
+        wait_for_work(session.pid, 0.5)  # swipl is deep in the question
         session.send_signal(signal.SIGINT)
         out, err = stop(session, "minimax_decision(x--------, o, A, V).\nother_player(x, O).\n")
     finally:

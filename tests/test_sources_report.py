@@ -17,20 +17,19 @@ POSITION = ("x--------", "o")
 
 def a_grade() -> Grade:
     """A small table's grade: one suboptimal move, a duplicate, garbage and two missing."""
-    suboptimal = disagreement(Truth(LAB).judge(Answer(POSITION, 2, 0, line=3)))
-    return Grade(
-        "table t.csv",
-        positions=9040,
-        checked=9037,
-        agree=9036,
-        findings=[
-            suboptimal,
-            Finding(Category.DUPLICATE, POSITION, "answered again ([o,5] value 0, the same)", 7),
-            Finding(Category.UNPARSABLE, None, "1 field; a row has 4: 'junk'", 9),
-            Finding(Category.MISSING, ("--------x", "o"), "no answer"),
-            Finding(Category.MISSING, ("-------x-", "o"), "no answer"),
-        ],
-    )
+    grade = Grade("table t.csv", positions=9040)
+    grade.result.judged(Category.SUBOPTIMAL,
+                        finding=disagreement(Truth(LAB).judge(Answer(POSITION, 2, 0, line=3))))
+    for _ in range(9036):
+        grade.result.judged(Category.RIGHT)
+    for finding in [
+        Finding(Category.DUPLICATE, POSITION, "answered again ([o,5] value 0, the same)", 7),
+        Finding(Category.UNPARSABLE, None, "1 field; a row has 4: 'junk'", 9),
+        Finding(Category.MISSING, ("--------x", "o"), "no answer"),
+        Finding(Category.MISSING, ("-------x-", "o"), "no answer"),
+    ]:
+        grade.result.fault(finding)
+    return grade
 
 
 def test_counts_are_worded_in_the_plural_where_needed():
@@ -46,7 +45,8 @@ def test_the_summary_line_counts_everything():
         "table t.csv: 9037 of 9040 positions checked: 9036 agree, 1 disagree "
         "(1 suboptimal move); 2 missing, 1 duplicated row, 1 unparsable row"
     )
-    clean = Grade("engine reference", 9040, 9040, 9040, seconds=0.456)
+    clean = Grade("engine reference", 9040, seconds=0.456)
+    clean.result.checked = clean.result.correct = 9040
     assert summary_line(clean) == (
         "engine reference: 9040 of 9040 positions checked: 9040 agree, 0 disagree; "
         "0 missing (0.46 s)"
@@ -87,7 +87,8 @@ def test_show_0_draws_no_board_and_list_all_lists_everything():
 
 
 def test_a_clean_source_gets_its_summary_line_only():
-    clean = Grade("table t.csv", 9040, 9040, 9040)
+    clean = Grade("table t.csv", 9040)
+    clean.result.checked = clean.result.correct = 9040
     assert text_report([clean]) == (
         "table t.csv: 9040 of 9040 positions checked: 9040 agree, 0 disagree; 0 missing\n"
     )

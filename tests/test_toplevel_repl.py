@@ -10,13 +10,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from processes import Terminal, environment
+from processes import Terminal, environment, wait_for_work
 
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.commands.toplevel import repl
@@ -456,7 +455,7 @@ def test_on_a_terminal_ctrl_c_stops_a_long_query(terminal):
         "successor(C, o, D), successor(D, x, E), terminal_state(E, x, 2)\r"
     )
     terminal.read_until("terminal_state(E, x, 2)")
-    time.sleep(1.0)
+    wait_for_work(terminal.pid, 0.5)  # deep in the query
     terminal.send("\x03")
     assert terminal.read_until("?- ") == "\n% interrupted\n?- "
     terminal.send("minimax_decision(o-x------, o, Action, Value)\r")

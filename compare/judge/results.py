@@ -49,8 +49,9 @@ class Finding:
 
 @dataclass
 class CheckResult:
-    """One check's questions: how many were checked and right, by category, the notes, and
-    the first findings of each category."""
+    """One check's questions (a predicate or a function; a source's decisions): how many were
+    checked and right, by category, the notes, the findings (the first `keep` of each
+    category, or all) and the faults found besides the questions."""
 
     checked: int = 0
     correct: int = 0
@@ -59,23 +60,37 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     finished: Counter = field(default_factory=Counter)
     """The categories of the questions asked on finished boards, and (under "") how many."""
+    keep: int | None = KEEP_FINDINGS
 
-    def add(self, position: Turn, asked: str, verdict: Verdict, finished: bool) -> None:
-        """Count one question's verdict; keep it as a finding if it is among the first
-        wrong ones of its category."""
-        self.counts[verdict.category] += 1
+    def judged(self, category: Category, notes: tuple[Category, ...] = (),
+               finding: Finding | None = None, finished: bool = False) -> None:
+        """Count one question's judgement and its notes; keep its finding (a wrong answer's)
+        if it is among the first of its category."""
+        self.counts[category] += 1
         if finished:
             self.finished[""] += 1
-            self.finished[verdict.category] += 1
-        self.notes.update(verdict.notes)
-        if verdict.category.kind is Kind.UNASKED:
+            self.finished[category] += 1
+        self.notes.update(notes)
+        if category.kind is Kind.UNASKED:
             return
         self.checked += 1
-        if verdict.right:
+        if category is Category.RIGHT:
             self.correct += 1
-        elif self.counts[verdict.category] <= KEEP_FINDINGS:
-            self.findings.append(Finding(verdict.category, position, verdict.detail,
-                                         asked=asked))
+        elif finding is not None and (self.keep is None or self.counts[category] <= self.keep):
+            self.findings.append(finding)
+
+    def add(self, position: Turn, asked: str, verdict: Verdict, finished: bool) -> None:
+        """Count a question's verdict; a wrong one is a finding at `position`, `asked` as the
+        submission was asked."""
+        finding = None if verdict.right else Finding(verdict.category, position,
+                                                     verdict.detail, asked=asked)
+        self.judged(verdict.category, verdict.notes, finding, finished)
+
+    def fault(self, finding: Finding) -> None:
+        """Count and keep a fault found besides the questions (a source's row that is
+        missing, duplicated or unreadable)."""
+        self.counts[finding.category] += 1
+        self.findings.append(finding)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from compare.judge.categories import Category
-from compare.judge.results import Finding
+from compare.judge.results import CheckResult, Finding
 from compare.judge.truth import Answer, Judgement, Truth, lab_words
 from compare.sources.external import Run
 from compare.sources.rows import RowError, Table, parse_row
@@ -20,21 +20,38 @@ from logic.terms import Decision
 
 @dataclass
 class Grade:
-    """One source's result over the positions: how many checked and agreeing, every finding."""
+    """One source's result: its decisions judged on every position (one check, every finding
+    kept), where its rows were read, and how long it took."""
 
     name: str
     positions: int
-    checked: int = 0
-    agree: int = 0
-    findings: list[Finding] = field(default_factory=list)
+    result: CheckResult = field(default_factory=lambda: CheckResult(keep=None))
     seconds: float | None = None
     line_label: str = "line"
-    tie_breaks: int = 0
-    """Agreeing answers that are another optimal move than the lab's (`--ties any`)."""
 
-    def count(self, category: str) -> int:
+    @property
+    def checked(self) -> int:
+        """How many positions were answered once, legibly, and judged."""
+        return self.result.checked
+
+    @property
+    def agree(self) -> int:
+        """How many judged positions agree."""
+        return self.result.correct
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every disagreement and fault, in the order found."""
+        return self.result.findings
+
+    @property
+    def tie_breaks(self) -> int:
+        """Agreeing answers that are another optimal move than the lab's (`--ties any`)."""
+        return self.result.notes[Category.TIE_BREAK]
+
+    def count(self, category: Category) -> int:
         """How many findings of `category`."""
-        return sum(1 for finding in self.findings if finding.category == category)
+        return self.result.counts[category]
 
     @property
     def disagree(self) -> int:
@@ -57,47 +74,33 @@ def grade_answers(
     """Grade a source's answers; `findings` are faults found while reading it.
     The first answer for a position counts; later ones are duplicates."""
     known = set(positions)
-    grade = Grade(name, len(positions), findings=list(findings))
+    grade = Grade(name, len(positions))
+    result = grade.result
+    for finding in findings:
+        result.fault(finding)
     first: dict[Turn, Answer] = {}
     for answer in answers:
         if answer.position not in known:
-            grade.findings.append(
-                Finding(
-                    Category.ILLEGAL_POSITION,
-                    answer.position,
-                    position_fault(answer.position),
-                    answer.line,
-                    answer,
-                )
-            )
+            result.fault(Finding(Category.ILLEGAL_POSITION, answer.position,
+                                 position_fault(answer.position), answer.line, answer))
         elif answer.position in first:
-            grade.findings.append(_duplicate(answer, first[answer.position]))
+            result.fault(_duplicate(answer, first[answer.position]))
         elif answer.value is None and truth.policy.values == "all":
-            grade.findings.append(
-                Finding(
-                    Category.UNPARSABLE,
-                    answer.position,
-                    "the row gives no value (--values none grades moves alone)",
-                    answer.line,
-                    answer,
-                )
-            )
+            result.fault(Finding(Category.UNPARSABLE, answer.position,
+                                 "the row gives no value (--values none grades moves alone)",
+                                 answer.line, answer))
         else:
             first[answer.position] = answer
-            grade.checked += 1
             judgement = truth.judge(answer)
             if judgement.right:
-                grade.agree += 1
-                grade.tie_breaks += judgement.tie_break
+                result.judged(Category.RIGHT, (Category.TIE_BREAK,) * judgement.tie_break)
             else:
-                grade.findings.append(disagreement(judgement))
+                result.judged(judgement.category, finding=disagreement(judgement))
     # a position that no answer and no finding names is missing
     named = {finding.position for finding in grade.findings} | set(first)
-    grade.findings.extend(
-        Finding(Category.MISSING, position, "no answer")
-        for position in positions
-        if position not in named
-    )
+    for position in positions:
+        if position not in named:
+            result.fault(Finding(Category.MISSING, position, "no answer"))
     return grade
 
 

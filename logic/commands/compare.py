@@ -9,11 +9,11 @@ import sys
 import time
 from collections.abc import Callable
 
-from compare.external import GIVE_UP, run_command
-from compare.grading import Grade, Truth, grade_command, grade_decisions, grade_table
-from compare.progress import Progress
-from compare.report import json_report, text_report
-from compare.sources import Table, read_table
+from compare.judge.truth import truth
+from compare.sources.external import GIVE_UP, run_command
+from compare.sources.grades import Grade, grade_command, grade_decisions, grade_table
+from compare.sources.report import json_report, text_report
+from compare.sources.rows import Table, read_table
 from logic.commands.cli import (
     EXIT_OK,
     UsageError,
@@ -23,6 +23,7 @@ from logic.commands.cli import (
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import count, listing, seconds
 from logic.commands.policy import add_policy_options, policy_from
+from logic.commands.progress import Progress
 from logic.engines import (
     Engine,
     Turn,
@@ -136,7 +137,7 @@ def grade_all(
     objective: Objective, engines: list[Engine], tables: list[Table], args: argparse.Namespace
 ) -> list[Grade]:
     """Each source graded in turn: engines, then tables, then commands."""
-    truth = Truth(objective, policy_from(args))
+    judged_by = truth(objective, policy_from(args))
     positions = all_positions()
     grades = []
     for engine in engines:
@@ -145,10 +146,10 @@ def grade_all(
             f"engine {engine.name}", positions,
             lambda progress, engine=engine: engine.decisions(progress.iterate(positions)),
         )
-        grade = grade_decisions(truth, f"engine {engine.name}", decisions, positions)
+        grade = grade_decisions(judged_by, f"engine {engine.name}", decisions, positions)
         grade.seconds = took
         grades.append(grade)
-    grades += [grade_table(truth, f"table {table.name}", table, positions) for table in tables]
+    grades += [grade_table(judged_by, f"table {table.name}", table, positions) for table in tables]
     for command in args.command:
         result, _ = timed(
             f"command {command}", positions,
@@ -157,7 +158,7 @@ def grade_all(
                 args.give_up,
             ),
         )
-        grades.append(grade_command(truth, f"command {command}", result, positions))
+        grades.append(grade_command(judged_by, f"command {command}", result, positions))
     return grades
 
 

@@ -11,12 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
-from compare.class_grading import Options, SubmissionGrade, grade_class, grade_submission
-from compare.gradebook import (
+from compare.grader.gradebook import (
     class_summary,
     gradebook_csv,
     json_report,
@@ -24,23 +22,17 @@ from compare.gradebook import (
     report_stem,
     submission_report,
 )
-from compare.interfaces import (
-    CS50_FUNCTIONS,
-    INTERFACES,
-    MAPPING_FILE,
-    MappingError,
-    read_mapping,
-)
-from compare.lab_checks import PREDICATES
-from compare.progress import Progress
-from compare.python_grading import grade_python
+from compare.grader.interface import Interface, Options
+from compare.grader.mappings import MAPPING_FILE
+from compare.grader.registry import INTERFACES
+from compare.grader.run import grade_class
+from compare.judge.results import SubmissionGrade
 from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, seconds
 from logic.commands.policy import add_policy_options, policy_from
+from logic.commands.progress import Progress
 from logic.contain import sandbox
-from logic.contain.harness import SWIPL
-from logic.contain.python_program import course_python
 from logic.quote import quoted, say
 
 EXIT_FAULTS = 1
@@ -68,7 +60,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "that defines minimax_decision/4; cs50, tictactoe.py; else the only one)")
     parser.add_argument("--predicates", metavar="P,Q,...",
                         help=f"the predicates (Prolog) or functions (cs50) to check (default: "
-                        f"all: {','.join(PREDICATES)}; {','.join(CS50_FUNCTIONS)})")
+                        f"all: {','.join(INTERFACES['prolog'].checks)}; "
+                        f"{','.join(INTERFACES['cs50'].checks)})")
     parser.add_argument("--mapping", metavar="FILE",
                         help="--interface function: the TOML file that declares the function "
                         f"(default: the submission's own {MAPPING_FILE})")
@@ -104,14 +97,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def predicate_list(text: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
-    """The names of `--predicates`, each one of `known`, in `known`'s order (all if None)."""
+def predicate_list(text: str | None, interface: type[Interface]) -> tuple[str, ...]:
+    """The names of `--predicates`, each a check of `interface`, in its order (all if None)."""
+    known, noun = interface.checks, interface.check_noun
     if text is None:
         return known
     names = {name.strip() for name in text.split(",")}
     unknown = sorted(names - set(known))
     if unknown or not names:
-        noun = "predicate" if known == PREDICATES else "function"
         raise UsageError(
             f"argument --predicates: unknown {noun} "
             f"{quoted(unknown[0]) if unknown else quoted(text)}; the {noun}s are "
@@ -122,10 +115,6 @@ def predicate_list(text: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     """Grade every submission; print the summary (a lone submission's whole report); write
     the reports asked for. 0 if all are right everywhere, else 1."""
-    prolog = args.interface == "prolog"
-    if prolog and shutil.which(SWIPL) is None:
-        raise UsageError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
-                         "swi-prolog-nox (Debian, Ubuntu)")
     paths = [Path(path) for path in args.paths]
     missing = [path for path in paths if not path.exists()]
     if missing:
@@ -134,25 +123,11 @@ def run(args: argparse.Namespace) -> int:
     check_writable(args.json)
     if args.reports is not None:
         _make_folder(args.reports)
-    if args.interface != "function" and (args.mapping or args.settings):
-        raise UsageError("--mapping and --set declare a Python function: use --interface "
-                         "function")
-    if prolog and (args.python or args.definitions_only):
-        raise UsageError("--python and --definitions-only are for Python submissions: use "
-                         "--interface cs50 or function")
-    python = course_python(args.python) if args.python is not None else None
-    known = PREDICATES if prolog else CS50_FUNCTIONS
-    if args.interface == "function":
-        if args.predicates is not None:
-            raise UsageError("--predicates: a declared function is the one function checked")
-        _check_mapping(args)
-    checked = predicate_list(args.predicates, known) if args.interface != "function" else ()
-    options = Options(checked if prolog else PREDICATES, args.main, args.query_timeout,
-                      args.budget, args.load_timeout, args.answers,
-                      interface=args.interface, functions=checked if not prolog else (),
-                      mapping_file=args.mapping, settings=tuple(args.settings),
-                      policy=policy_from(args), python=python,
-                      definitions_only=args.definitions_only)
+    kind = INTERFACES[args.interface]
+    interface = kind.from_args(args)
+    checked = predicate_list(args.predicates, kind)
+    options = Options(interface, checked, args.main, args.query_timeout, args.budget,
+                      args.load_timeout, policy=policy_from(args))
     if not sandbox.bwrap_works():
         say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
             "with process limits alone and can read every file any user may read, the "
@@ -164,40 +139,19 @@ def run(args: argparse.Namespace) -> int:
             if args.reports is not None:
                 _write_reports(Path(args.reports), grade)
 
-        grades = grade_class(paths, options, args.jobs, done,
-                             grade_submission if prolog else grade_python)
+        grades = grade_class(paths, options, args.jobs, done)
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
     if len(grades) == 1:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
     if args.csv is not None:
-        columns = checked if prolog else list(dict.fromkeys(
-            predicate for grade in grades for predicate in grade.predicates))
+        columns = checked or list(dict.fromkeys(
+            check for grade in grades for check in grade.checks))
         write_whole(args.csv, gradebook_csv(grades, columns))
     if args.json is not None:
         report = json_report(grades, status, options.policy)
         write_whole(args.json, json.dumps(report, indent=1) + "\n")
     return status
-
-
-def _check_mapping(args: argparse.Namespace) -> None:
-    """A mapping given on the command line must be whole and right before any grading."""
-    try:
-        if args.mapping is not None:
-            read_mapping(Path(args.mapping), args.settings)
-        elif not any(setting.partition("=")[0].strip() == "function"
-                     for setting in args.settings) and not all(
-                (Path(path) if Path(path).is_dir() else Path(path).parent).joinpath(
-                    MAPPING_FILE).is_file() for path in args.paths):
-            raise MappingError(f"--interface function needs the function declared: --mapping "
-                               f"FILE, --set function=NAME, or a {MAPPING_FILE} beside each "
-                               "program (see docs/grading.md)")
-        else:  # the function may come from each submission's own file: check the rest
-            named = any(setting.partition("=")[0].strip() == "function"
-                        for setting in args.settings)
-            read_mapping(None, [*args.settings, *([] if named else ['function="f"'])])
-    except MappingError as error:
-        raise UsageError(str(error)) from None
 
 
 def _make_folder(path: str) -> None:

@@ -1,11 +1,11 @@
-"""`minimax-lab table`: the decision table of all 9040 positions, as CSV (see compare.table)."""
+"""`minimax-lab table`: the decision table of all 9040 positions, as CSV."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from compare.table import write_table
+from compare.sources.table import write_table
 from logic.commands.cli import EXIT_OK, add_engine_options, engine_from
 from logic.positions import all_positions
 
