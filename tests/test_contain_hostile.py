@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
+import os
 import shutil
 import stat
 import subprocess
@@ -135,6 +137,7 @@ def test_the_graders_own_packages_are_hidden_wherever_they_are_installed():
 
 # --- the harness's channel is the harness's -------------------------------------------------
 
+@pytest.mark.slow
 @needs_swipl
 def test_a_forged_reply_costs_the_forger_alone_and_the_class_goes_on():
     options = Options(PrologInterface(), checks=("terminal_state",), budget_seconds=60)
@@ -198,6 +201,7 @@ def test_names_chosen_by_students_are_data_in_the_summary_the_reports_and_the_gr
 
 # --- a hostile class ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_bwrap
 def test_a_hostile_class_costs_each_its_own_grade_and_leaves_nothing_behind(tmp_path, capsys):
     canary = world_writable_canary()
@@ -344,3 +348,17 @@ def test_a_students_logic_compare_and_facts_modules_shadow_nothing_of_the_grader
     out = capsys.readouterr().out
     assert status == 0, out
     assert "winner 5478/5478, minimax 5478/5478; all right" in out
+
+
+# --- a sandbox's user is its own ----------------------------------------------------------------
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandboxes have users of their own only as root")
+def test_a_sandbox_never_takes_a_user_a_running_process_has(monkeypatch):
+    # Another grader's sandbox (here a process of the next uid in turn) keeps its user.
+    monkeypatch.setattr(sandbox, "_UIDS", itertools.count(7))
+    other = subprocess.Popen(["sleep", "60"], user=sandbox.BASE_UID + 7)
+    try:
+        assert sandbox._free_uid() == sandbox.BASE_UID + 8
+    finally:
+        other.kill()
+        other.wait(timeout=10)

@@ -80,6 +80,7 @@ def test_every_predicate_answers_as_the_reference_on_a_sample(prolog, reference)
         assert prolog.get_action(state, state) is None
 
 
+@pytest.mark.slow
 @needs_swipl
 def test_the_untabled_lab_agrees_with_the_reference_on_every_position(reference):
     # The lab's program as the lab runs it, no tabling: about 16 s for the 9040 positions.

@@ -174,8 +174,8 @@ def svg_height_px(path) -> float:
 @pytest.mark.parametrize("options", [
     ("o-x------", "o", "--search", "alphabeta"), ("-x--o----", "o", "--search", "alphabeta"),
     ("xx-oo----", "x", "--search", "alphabeta"), ("xo--x-o--", "x"),
-    ("---------", "x", "--only-best"), ("o-x------", "o", "--search", "alphabeta",
-                                       "--rankdir", "LR"),
+    pytest.param(("---------", "x", "--only-best"), marks=pytest.mark.slow),  # dot takes long
+    ("o-x------", "o", "--search", "alphabeta", "--rankdir", "LR"),
     ("o-x------", "o", "--depth", "2"),
 ])
 def test_every_default_picture_fits_a_slide_as_dot_lays_it_out(capsys, tmp_path, options):

@@ -33,7 +33,7 @@ SWIPL = "swipl"
 """SWI-Prolog's program, for the lab's engines and the students' programs alike."""
 BASE_UID = 61000
 """Run by root, each sandbox runs as uid BASE_UID + n (n < 1000), one no other process has."""
-_UIDS = itertools.count()
+_UIDS = itertools.count(os.getpid())  # two graders at once start apart
 
 _LAUNCHER = """
 import fcntl, json, os, resource, sys
@@ -115,7 +115,7 @@ def start(
     (run by root) and in `bwrap` where it works; `fds` maps this process's descriptors to the
     ones the program gets (3, 4, ...); `readable` are folders it may read besides the
     system's (an interpreter's own). Standard output and error are one pipe; input is closed."""
-    uid = BASE_UID + next(_UIDS) % 1000 if os.geteuid() == 0 else None
+    uid = _free_uid() if os.geteuid() == 0 else None
     if uid is not None:
         for path in (folder, *folder.rglob("*")):
             os.chown(path, uid, uid, follow_symlinks=False)
@@ -187,6 +187,21 @@ def how_it_ended(code: int | None, said: str | None = None) -> str:
     ended = ("could not be stopped" if code is None else f"was killed by signal {-code}"
              if code < 0 else f"exited with status {code}")
     return ended + (f"; it said: {quoted(said)}" if said else "")
+
+
+def _free_uid() -> int:
+    """The next sandbox uid that no running process has (another grader's sandboxes, or a
+    program left by one)."""
+    taken = set()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                taken.add(entry.stat().st_uid)
+    for _ in range(1000):
+        uid = BASE_UID + next(_UIDS) % 1000
+        if uid not in taken:
+            return uid
+    raise OSError("every sandbox uid is in use")
 
 
 def _processes_of(uid: int) -> list[int]:
