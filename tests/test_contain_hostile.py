@@ -183,7 +183,7 @@ def test_names_chosen_by_students_are_data_in_the_summary_the_reports_and_the_gr
         shown = unescape_line(line)
         assert shown.startswith(f"{name}: load ok; winner ")
         assert shown.endswith("all right" if program == "cs50_right.py" else "faults found",
-                              0, shown.rindex(" ("))
+                              0, shown.rindex("; score "))
 
     rows = list(csv.reader(io.StringIO(book.read_text())))
     cells = [cell for row in rows for cell in row]

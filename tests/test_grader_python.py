@@ -340,7 +340,7 @@ def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
     header, *rows = csv_file.read_text().splitlines()
     assert status == 1  # the budget runs out
     assert header == ("name,load,find_worst_move_correct,find_worst_move_checked,"
-                      "best_move_correct,best_move_checked,seconds")
+                      "best_move_correct,best_move_checked,score,max_score,seconds")
     assert [row.split(",")[0] for row in rows] == ["plays_to_lose", "numbers"]
     assert rows[1].split(",")[2:4] == ["", ""] and rows[1].split(",")[4] != ""
 

@@ -334,6 +334,7 @@ def test_random_goals_get_the_same_text_from_both_engines(logic_engine, referenc
 @given(CONJUNCTIONS)
 @example("minimax_decision(xxx------, x, ---------, ---------)")
 @example("successor(xxx------, o, N), max_value(N, x, SV)")
+@example("successor(oo-x-oxox, o, ---------)")  # o asked to move where x moves
 def test_no_engine_is_handed_a_state_the_lab_would_refuse(reference_engine, goal):
     checked = Checked(reference_engine)
     transcript(goal, checked)

@@ -14,7 +14,7 @@ from typing import Any
 
 from compare.grader.interface import UNDEFINED_CATEGORIES
 from compare.judge.categories import Category
-from compare.judge.results import SubmissionGrade
+from compare.judge.results import CheckResult, SubmissionGrade
 from compare.judge.truth import Policy
 from logic.quote import escaped, one_line, spreadsheet_cell
 from logic.state import draw_board
@@ -41,13 +41,40 @@ def summary_line(grade: SubmissionGrade) -> str:
     verdict = ("all right" if grade.clean else "faults found" if grade.faulty
                else "right as far as asked")
     return one_line(f"{grade.name}: load {load_status(grade)}; "
-                    f"{', '.join(parts) or 'nothing checked'}; {verdict} ({grade.seconds:.1f} s)")
+                    f"{', '.join(parts) or 'nothing checked'}; {verdict}{_points(grade)} "
+                    f"({grade.seconds:.1f} s)")
+
+
+def points(value: float) -> str:
+    """A score as people write it: `87.5`, `100`."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _points(grade: SubmissionGrade) -> str:
+    score = grade.score
+    return "" if score is None else f"; score {points(score.score)}/{points(score.max_score)}"
 
 
 def submission_report(grade: SubmissionGrade) -> str:
     """One submission's report: loading, each check's counts and first findings, the
     problems reported once per kind, and the answers on backtracking."""
-    lines = [f"== {grade.name} ==", f"containment: {grade.load.containment or 'none'}"]
+    lines = [f"== {grade.name} ==", *load_report(grade)]
+    if grade.score is not None:
+        lines.append(f"score: {points(grade.score.score)} of {points(grade.score.max_score)}")
+    lines += problems_report(grade)
+    for check, result in grade.checks.items():
+        lines += ["", *check_report(check, result, grade)]
+    if grade.log:
+        said = (f"{grade.printed} questions printed something" if grade.printed
+                else "loading printed something")
+        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{report_stem(grade)}.log"]
+    return "".join(one_line(line) + "\n" for line in lines)
+
+
+def load_report(grade: SubmissionGrade) -> list[str]:
+    """How the submission loaded: its containment, ok or not, the messages, what was not
+    checked and why."""
+    lines = [f"containment: {grade.load.containment or 'none'}"]
     if grade.load.problem is not None:
         lines.append(f"load: FAILED: {grade.load.problem}")
     else:
@@ -55,39 +82,58 @@ def submission_report(grade: SubmissionGrade) -> str:
     for message in grade.load.messages:  # SWI-Prolog's messages go on over indented lines
         first, *rest = str(message).splitlines() or [""]
         lines += [f"  {first}", *(f"    {line.strip()}" for line in rest)]
-    lines += [f"  not checked: {reason}" for reason in grade.not_checked]
-    for problem in grade.problems:
-        times = f" ({problem.count} times, first in {problem.first})" if problem.count > 1 else ""
-        lines.append(f"problem: {problem.message}{times}")
-    for check, result in grade.checks.items():
-        lines += ["", f"-- {check}: {result.correct} of {result.checked} right"]
-        asked = sum(result.counts.values())
-        for category, count in result.counts.most_common():
-            if category != Category.RIGHT:
-                on_finished = result.finished[category]
-                lines.append(f"  {category}: {count} of {asked}" + (
-                    f", on {on_finished} of the {result.finished['']} finished boards asked"
-                    if on_finished else ""))
-        for note, count in result.notes.items():
-            said = f"on backtracking, {note}" if note.on_backtracking else note
-            lines.append(f"  ({said}: {count} questions)")
-        order = [category for category, _ in result.counts.most_common()]
-        findings = sorted(result.findings, key=lambda found: order.index(found.category))
-        shown: Counter = Counter()
-        for finding in findings:
-            if finding.category in UNDEFINED_CATEGORIES:  # said once, as a problem
-                continue
-            shown[finding.category] += 1
-            if shown[finding.category] > SHOWN:
-                continue
-            lines.append(f"  {finding.category}: {finding.asked}: {finding.detail}")
-            if shown[finding.category] == 1:  # the first of each category drawn
-                lines += ["      " + row for row in draw_board(finding.position[0]).splitlines()]
-    if grade.log:
-        said = (f"{grade.printed} questions printed something" if grade.printed
-                else "loading printed something")
-        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{report_stem(grade)}.log"]
+    return lines + [f"  not checked: {reason}" for reason in grade.not_checked]
+
+
+def check_text(grade: SubmissionGrade, check: str) -> str:
+    """One check's part of the report, as text for a course platform: its lines, or why it
+    was not graded."""
+    result = grade.checks.get(check)
+    if result is not None:
+        lines = check_report(check, result, grade)
+    else:
+        lines = [f"-- {check}: not checked",
+                 *(f"  {reason}" for reason in grade.not_checked if reason.startswith(check)),
+                 *([f"  load: FAILED: {grade.load.problem}"] if grade.load.problem else [])]
     return "".join(one_line(line) + "\n" for line in lines)
+
+
+def problems_report(grade: SubmissionGrade) -> list[str]:
+    """The problems reported once per kind, with how often and where first."""
+    return [f"problem: {problem.message}" + (
+        f" ({problem.count} times, first in {problem.first})" if problem.count > 1 else "")
+        for problem in grade.problems]
+
+
+def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> list[str]:
+    """One check's lines of a report: right of checked (and its points), each category's
+    count, the notes, and the first findings of each category, the first drawn."""
+    earned = grade.score.of(check) if grade.score is not None else None
+    lines = [f"-- {check}: {result.correct} of {result.checked} right" + (
+        f"; {points(earned.score)} of {points(earned.max_score)} points" if earned else "")]
+    asked = sum(result.counts.values())
+    for category, count in result.counts.most_common():
+        if category != Category.RIGHT:
+            on_finished = result.finished[category]
+            lines.append(f"  {category}: {count} of {asked}" + (
+                f", on {on_finished} of the {result.finished['']} finished boards asked"
+                if on_finished else ""))
+    for note, count in result.notes.items():
+        said = f"on backtracking, {note}" if note.on_backtracking else note
+        lines.append(f"  ({said}: {count} questions)")
+    order = [category for category, _ in result.counts.most_common()]
+    findings = sorted(result.findings, key=lambda found: order.index(found.category))
+    shown: Counter = Counter()
+    for finding in findings:
+        if finding.category in UNDEFINED_CATEGORIES:  # said once, as a problem
+            continue
+        shown[finding.category] += 1
+        if shown[finding.category] > SHOWN:
+            continue
+        lines.append(f"  {finding.category}: {finding.asked}: {finding.detail}")
+        if shown[finding.category] == 1:  # the first of each category drawn
+            lines += ["      " + row for row in draw_board(finding.position[0]).splitlines()]
+    return lines
 
 
 def report_stem(grade: SubmissionGrade) -> str:
@@ -109,18 +155,23 @@ def class_summary(grades: Sequence[SubmissionGrade]) -> str:
 
 def gradebook_csv(grades: Sequence[SubmissionGrade], checks: Sequence[str]) -> str:
     """The gradebook: a row per submission, its load status, correct and checked per
-    check, and seconds; text cells as `spreadsheet_cell` writes them."""
+    check, its score and the possible (when scored), and seconds; text cells as
+    `spreadsheet_cell` writes them."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["name", "load"]
     for check in checks:  # a function's name is the submission's choice
         header += [spreadsheet_cell(f"{check}_correct"), spreadsheet_cell(f"{check}_checked")]
-    writer.writerow([*header, "seconds"])
+    scored = any(grade.score is not None for grade in grades)
+    writer.writerow([*header, *(["score", "max_score"] if scored else []), "seconds"])
     for grade in grades:
         row: list[Any] = [spreadsheet_cell(grade.name), load_status(grade)]
         for check in checks:
             result = grade.checks.get(check)
             row += [result.correct, result.checked] if result else ["", ""]
+        if scored:
+            row += ([points(grade.score.score), points(grade.score.max_score)]
+                    if grade.score is not None else ["", ""])
         writer.writerow([*row, f"{grade.seconds:.1f}"])
     return out.getvalue()
 
@@ -128,7 +179,7 @@ def gradebook_csv(grades: Sequence[SubmissionGrade], checks: Sequence[str]) -> s
 def json_report(grades: Sequence[SubmissionGrade], status: int,
                 policy: Policy | None = None) -> dict[str, Any]:
     """The whole class as JSON: per submission its load, per check (under "predicates") its
-    counts and findings, its problems and its seconds."""
+    counts, findings and points, its problems, its score and its seconds."""
     policy = policy or Policy()
     return {"status": status, "policy": {"ties": policy.ties, "values": policy.values},
             "submissions": [_json_submission(grade) for grade in grades]}
@@ -157,12 +208,20 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
                      "player": finding.position[1], "detail": finding.detail}
                     for finding in result.findings
                 ],
+                **_json_points(grade, check),
             }
             for check, result in grade.checks.items()
         },
         "problems": [{"kind": problem.kind, "message": problem.message, "first": problem.first,
                       "count": problem.count} for problem in grade.problems],
         "not_checked": grade.not_checked,
+        **({} if grade.score is None else {"score": grade.score.score,
+                                          "max_score": grade.score.max_score}),
         "seconds": round(grade.seconds, 3),
     }
+
+
+def _json_points(grade: SubmissionGrade, check: str) -> dict[str, float]:
+    earned = grade.score.of(check) if grade.score is not None else None
+    return {} if earned is None else {"score": earned.score, "max_score": earned.max_score}
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from compare.grader.assignment import Assignment
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy
@@ -25,7 +26,8 @@ from logic.state import Player, State
 @dataclass(frozen=True)
 class Options:
     """How a class is graded, whatever the interface: which checks, the program's main file,
-    the limits and the policy. What belongs to one interface lives in its object."""
+    the limits, the policy and the assignment that scores it (none: no score). What belongs
+    to one interface lives in its object."""
 
     interface: Interface
     checks: tuple[str, ...] = ()
@@ -35,6 +37,7 @@ class Options:
     load_seconds: float = 30.0
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
     policy: Policy = Policy()
+    assignment: Assignment | None = None
 
 
 class Question(Protocol):

@@ -186,6 +186,8 @@ def grade_class(
             grade = SubmissionGrade(item[0], LoadReport(
                 problem=f"the grader failed on this submission ({type(error).__name__}: "
                 f"{error}); please report it"))
+        if options.assignment is not None:
+            grade.score = options.assignment.score(grade)
         if not running.cancelled.is_set():
             on_done(grade)
         return grade

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from compare.judge.categories import Category, Kind
+from compare.judge.scores import Score
 from compare.judge.truth import Answer
 from logic.contain.harness import LoadReport
 from logic.engines import Turn
@@ -106,7 +107,8 @@ class Problem:
 @dataclass
 class SubmissionGrade:
     """Everything found in one submission: how it loaded, each check's result, the problems,
-    what it printed (`log`, and how many questions printed) and the checks left out."""
+    what it printed (`log`, and how many questions printed), the checks left out, and its
+    score under the class's assignment."""
 
     name: str
     load: LoadReport
@@ -116,6 +118,7 @@ class SubmissionGrade:
     printed: int = 0
     seconds: float = 0.0
     not_checked: list[str] = field(default_factory=list)
+    score: Score | None = None
 
     @property
     def faulty(self) -> bool:

@@ -12,8 +12,10 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from compare.grader.assignment import default_assignment, load_assignment
 from compare.grader.gradebook import (
     class_summary,
     gradebook_csv,
@@ -24,15 +26,20 @@ from compare.grader.gradebook import (
 )
 from compare.grader.interface import Interface, Options
 from compare.grader.mappings import MAPPING_FILE
+from compare.grader.platforms import github_classroom, gradescope, prairielearn
+from compare.grader.platforms.junit import junit_xml
 from compare.grader.registry import INTERFACES
 from compare.grader.run import grade_class
 from compare.judge.results import SubmissionGrade
+from compare.judge.scores import Score
 from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, seconds
 from logic.commands.policy import add_policy_options, policy_from
 from logic.commands.progress import Progress
 from logic.contain import sandbox
+from logic.contain.harness import LoadReport
+from logic.errors import LabError
 from logic.quote import quoted, say
 
 EXIT_FAULTS = 1
@@ -94,6 +101,21 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "into DIR")
     parser.add_argument("--csv", metavar="FILE", help="write the gradebook to FILE as CSV")
     parser.add_argument("--json", metavar="FILE", help="write the whole report to FILE as JSON")
+    parser.add_argument("--assignment", metavar="FILE",
+                        help="the TOML file that gives each check its points, its partial "
+                        "credit and when students see it (default: the interface's own; see "
+                        "docs/grading.md, Scores)")
+    parser.add_argument("--gradescope", metavar="DIR",
+                        help="one submission: write Gradescope's results.json into DIR "
+                        "(/autograder/results on Gradescope)")
+    parser.add_argument("--prairielearn", metavar="DIR",
+                        help="one submission: write PrairieLearn's results.json into DIR "
+                        "(/grade/results on PrairieLearn)")
+    parser.add_argument("--github-classroom", metavar="FILE",
+                        help="one submission: write the JSON result GitHub Classroom's "
+                        "grading reporter reads to FILE")
+    parser.add_argument("--junit", metavar="FILE",
+                        help="write the class to FILE as JUnit XML: a test case per check")
     parser.set_defaults(run=run)
 
 
@@ -116,18 +138,13 @@ def run(args: argparse.Namespace) -> int:
     """Grade every submission; print the summary (a lone submission's whole report); write
     the reports asked for. 0 if all are right everywhere, else 1."""
     paths = [Path(path) for path in args.paths]
-    missing = [path for path in paths if not path.exists()]
-    if missing:
-        raise UsageError(f"no file or folder {quoted(str(missing[0]))}")
-    check_writable(args.csv)
-    check_writable(args.json)
-    if args.reports is not None:
-        _make_folder(args.reports)
-    kind = INTERFACES[args.interface]
-    interface = kind.from_args(args)
-    checked = predicate_list(args.predicates, kind)
-    options = Options(interface, checked, args.main, args.query_timeout, args.budget,
-                      args.load_timeout, policy=policy_from(args))
+    _check_outputs(args, paths)
+    try:
+        options = _options(args)
+    except LabError as error:
+        _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(
+            problem=f"the grader could not start: {error}"))])
+        raise
     if not sandbox.bwrap_works():
         say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
             "with process limits alone and can read every file any user may read, the "
@@ -145,13 +162,74 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
     if args.csv is not None:
-        columns = checked or list(dict.fromkeys(
+        columns = options.checks or list(dict.fromkeys(
             check for grade in grades for check in grade.checks))
         write_whole(args.csv, gradebook_csv(grades, columns))
     if args.json is not None:
         report = json_report(grades, status, options.policy)
         write_whole(args.json, json.dumps(report, indent=1) + "\n")
+    _write_platforms(args, grades)
     return status
+
+
+def _check_outputs(args: argparse.Namespace, paths: list[Path]) -> None:
+    """Usage errors, before any work, for a missing submission or an output not writable."""
+    missing = [path for path in paths if not path.exists()]
+    if missing:
+        raise UsageError(f"no file or folder {quoted(str(missing[0]))}")
+    single = [f"--{name.replace('_', '-')}" for name in ONE_SUBMISSION
+              if getattr(args, name) is not None]
+    if single and len(paths) > 1:
+        raise UsageError(f"{single[0]} writes one submission's results (a platform grades "
+                         f"each in its own container), not {len(paths)}")
+    for path in (args.csv, args.json, args.junit, args.github_classroom):
+        check_writable(path)
+    for folder in (args.reports, args.gradescope, args.prairielearn):
+        if folder is not None:
+            _make_folder(folder)
+
+
+def _options(args: argparse.Namespace) -> Options:
+    """How the class is graded: the interface and its checks (`--predicates`; else those an
+    assignment file names, or all), the limits, the policy and the assignment that scores
+    it."""
+    kind = INTERFACES[args.interface]
+    interface = kind.from_args(args)
+    checked = predicate_list(args.predicates, kind)
+    if args.assignment is None:
+        assignment = default_assignment(args.interface, kind.checks)
+    else:
+        assignment = load_assignment(args.assignment, args.interface, kind.checks)
+        if args.predicates is None and assignment.default is None and kind.checks:
+            checked = tuple(check for check in kind.checks if check in assignment.checks)
+    return Options(interface, checked, args.main, args.query_timeout, args.budget,
+                   args.load_timeout, policy=policy_from(args), assignment=assignment)
+
+
+ONE_SUBMISSION = ("gradescope", "prairielearn", "github_classroom")
+"""The outputs of a platform that grades one submission a run."""
+
+
+def _write_platforms(args: argparse.Namespace, grades: list[SubmissionGrade]) -> None:
+    """The course platforms' files asked for; a grade with no score (the grader could not
+    start) scores nothing of nothing."""
+    scored = [grade if grade.score is not None else replace(grade, score=Score(()))
+              for grade in grades]
+    if args.gradescope is not None:
+        _write_json(Path(args.gradescope) / gradescope.RESULTS,
+                    gradescope.results(scored[0], scored[0].score))
+    if args.prairielearn is not None:
+        _write_json(Path(args.prairielearn) / prairielearn.RESULTS,
+                    prairielearn.results(scored[0], scored[0].score))
+    if args.github_classroom is not None:
+        _write_json(Path(args.github_classroom),
+                    github_classroom.results(scored[0], scored[0].score))
+    if args.junit is not None:
+        write_whole(args.junit, junit_xml(scored))
+
+
+def _write_json(path: Path, value: dict) -> None:
+    write_whole(str(path), json.dumps(value, indent=1) + "\n")
 
 
 def _make_folder(path: str) -> None:

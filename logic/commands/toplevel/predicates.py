@@ -161,7 +161,7 @@ def successor(engine: Engine, args: tuple[Term, ...]) -> Answers:
     """`successor(State, Player, Next)`: every Next in cell order, for each player asked."""
     state = read_state(args[0], "successor/3", "State")
     for player in players_asked(state, read_player(args[1]), _itself, "successor/3"):
-        for next_state in answering(engine, state).successor(state, player):
+        for next_state in answering(engine, state, player).successor(state, player):
             yield state_term(state), Atom(player), state_term(next_state)
 
 
@@ -210,7 +210,7 @@ def get_action(engine: Engine, args: tuple[Term, ...]) -> Answers:
         targets = [
             next_state
             for player in players_asked(from_state, None, _itself, "get_action/3")
-            for next_state in answering(engine, from_state).successor(from_state, player)
+            for next_state in answering(engine, from_state, player).successor(from_state, player)
         ]
     for to_state in targets:
         for action in lab_actions(from_state, to_state):

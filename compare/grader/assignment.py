@@ -1,0 +1,149 @@
+"""An assignment: each check's points, how partial credit is given and when students see it,
+read from a TOML file (docs/grading.md, "Scores"); each interface ships a default
+(`compare/grader/assignments/`). Every key is checked here, at the boundary.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compare.judge.categories import Category
+from compare.judge.results import SubmissionGrade
+from compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
+from logic.errors import LabError
+from logic.quote import quoted
+
+SHIPPED = Path(__file__).resolve().parent / "assignments"
+"""The default assignment of each interface, `NAME.toml`."""
+RULE_KEYS = ("points", "credit", "thresholds", "visibility")
+
+
+class AssignmentError(LabError, ValueError):
+    """An assignment file that cannot be read or followed."""
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """The checks that earn points, in report order, each with its rule; `default` gives the
+    rule of a check the file does not name (None: such a check earns nothing)."""
+
+    name: str
+    checks: dict[str, Rule] = field(default_factory=dict)
+    default: Rule | None = None
+
+    def rules(self, graded: Sequence[str]) -> dict[str, Rule]:
+        """The rule of every check that earns points: the file's, then those `graded`
+        that only the default rule covers."""
+        rules = dict(self.checks)
+        if self.default is not None:
+            rules.update({check: self.default for check in graded if check not in rules})
+        return rules
+
+    def score(self, grade: SubmissionGrade) -> Score:
+        """The submission's score: each check's questions are those judged and those left
+        unasked; a check not graded earns none of its points."""
+        scores: list[CheckScore] = []
+        for check, rule in self.rules(list(grade.checks)).items():
+            result = grade.checks.get(check)
+            if result is None:
+                scores.append(rule.unchecked(check))
+            else:
+                questions = result.checked + result.counts[Category.NOT_ASKED]
+                scores.append(rule.score(check, result.correct, questions))
+        return Score(tuple(scores))
+
+
+def load_assignment(path: str, interface: str, known: Sequence[str]) -> Assignment:
+    """The assignment in the TOML file at `path`, for `interface`, whose checks are `known`
+    (any name, when `known` is empty)."""
+    try:
+        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise AssignmentError(f"cannot read the assignment {quoted(path)}: "
+                              f"{error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise AssignmentError(f"assignment {quoted(path)} is not TOML: {error}") from None
+    try:
+        return assignment_from(table, interface, known)
+    except AssignmentError as error:
+        raise AssignmentError(f"assignment {quoted(path)}: {error}") from None
+
+
+def default_assignment(interface: str, known: Sequence[str]) -> Assignment:
+    """The assignment shipped for `interface`; a point a check, in proportion, if none is."""
+    shipped = SHIPPED / f"{interface}.toml"
+    if not shipped.is_file():
+        return Assignment(interface, {check: Rule() for check in known}, Rule())
+    return load_assignment(str(shipped), interface, known)
+
+
+def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assignment:
+    """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`."""
+    _only(table, ("name", "interface", "default", "checks"), "the file")
+    wanted = table.get("interface", interface)
+    if wanted != interface:
+        raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
+                              f"{quoted(interface)}")
+    checks = table.get("checks", {})
+    if not isinstance(checks, dict):
+        raise AssignmentError("`checks` must be a table: [checks.NAME]")
+    unknown = [name for name in checks if known and name not in known]
+    if unknown:
+        raise AssignmentError(f"unknown check {quoted(unknown[0])}; the checks of "
+                              f"{interface} are {', '.join(known)}")
+    default = table.get("default")
+    order = [name for name in known if name in checks] + [n for n in checks if n not in known]
+    name = table.get("name", interface)
+    if not isinstance(name, str):
+        raise AssignmentError("`name` must be a string")
+    return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
+                      None if default is None else _rule(default, "default"))
+
+
+def _rule(table: object, where: str) -> Rule:
+    if not isinstance(table, dict):
+        raise AssignmentError(f"[{where}] must be a table")
+    _only(table, RULE_KEYS, f"[{where}]")
+    points = table.get("points", 1)
+    if isinstance(points, bool) or not isinstance(points, int | float) or points < 0:
+        raise AssignmentError(f"[{where}] points must be a number, 0 or more")
+    credit = _choice(table.get("credit", Credit.PROPORTIONAL.value), Credit,
+                     f"[{where}] credit")
+    visibility = _choice(table.get("visibility", Visibility.VISIBLE.value), Visibility,
+                         f"[{where}] visibility")
+    thresholds = _thresholds(table.get("thresholds", []), where)
+    if (credit is Credit.THRESHOLDS) != bool(thresholds):
+        raise AssignmentError(f"[{where}] thresholds go with credit = \"thresholds\", and "
+                              "it needs them")
+    return Rule(float(points), credit, thresholds, visibility)
+
+
+def _thresholds(value: object, where: str) -> tuple[tuple[float, float], ...]:
+    pairs = []
+    for pair in value if isinstance(value, list) else [value]:
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= 1
+                        for x in pair)):
+            raise AssignmentError(f"[{where}] thresholds must be pairs [share right, share of "
+                                  "the points], each from 0 to 1: [[1.0, 1.0], [0.9, 0.5]]")
+        pairs.append((float(pair[0]), float(pair[1])))
+    return tuple(pairs)
+
+
+def _choice(value: object, choices: type[Credit] | type[Visibility], what: str):
+    try:
+        return choices(value)
+    except ValueError:
+        raise AssignmentError(f"{what} must be one of "
+                              f"{', '.join(choice.value for choice in choices)}, not "
+                              f"{quoted(str(value))}") from None
+
+
+def _only(table: dict, keys: Sequence[str], where: str) -> None:
+    unknown = [key for key in table if key not in keys]
+    if unknown:
+        raise AssignmentError(f"unknown key {quoted(str(unknown[0]))} in {where}; the keys "
+                              f"are {', '.join(keys)}")

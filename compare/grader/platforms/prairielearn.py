@@ -1,0 +1,61 @@
+"""PrairieLearn's `results.json`: the score as a share from 0 to 1, one test per check with
+its points, message and output, the first wrong board as an image; a submission that does not
+load is `gradable: false` with its `format_errors`, so the student keeps the attempt
+(docs/grading.md, "PrairieLearn").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compare.grader.gradebook import check_text, load_report, points, problems_report
+from compare.judge.results import SubmissionGrade
+from compare.judge.scores import CheckScore, Score, Visibility
+from logic.quote import one_line
+from logic.state import draw_board
+from logic.tools.board_svg import board_svg, data_url
+
+RESULTS = "results.json"
+"""The file PrairieLearn reads, in `/grade/results/`."""
+HIDDEN = "its details are shown after the deadline"
+
+
+def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
+    """The submission's results as PrairieLearn reads them."""
+    loading = [*load_report(grade), *problems_report(grade)]
+    if grade.load.problem is not None:
+        return {"gradable": False, "format_errors": [one_line(grade.load.problem)],
+                "output": _text(loading)}
+    return {
+        "gradable": True,
+        "score": round(score.fraction, 4),
+        "message": f"score {points(score.score)} of {points(score.max_score)}",
+        "output": _text(loading),
+        "tests": [_test(grade, check) for check in score.checks],
+    }
+
+
+def _test(grade: SubmissionGrade, check: CheckScore) -> dict[str, Any]:
+    test: dict[str, Any] = {
+        "name": check.check,
+        "points": check.score,
+        "max_points": check.max_score,
+        "message": (f"{check.right} of {check.questions} right" if check.questions
+                    else check.why or "not checked"),
+    }
+    if check.visibility is not Visibility.VISIBLE:
+        test["message"] += f"; {HIDDEN}"
+        return test
+    test["output"] = check_text(grade, check.check)
+    result = grade.checks.get(check.check)
+    first = next((finding for finding in result.findings if finding.position), None
+                 ) if result is not None else None
+    if first is not None:
+        state = first.position[0]
+        test["images"] = [{"label": f"first {first.category}: {state}",
+                           "url": data_url(board_svg(state, draw_board(state)))}]
+    return test
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(one_line(line) + "\n" for line in lines)

@@ -1,0 +1,97 @@
+"""Points: what share of a check's points its right answers earn (all or nothing, in
+proportion, or by thresholds), and a submission's score, check by check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Credit(StrEnum):
+    """How a check's points are given for a share of its questions answered right."""
+
+    ALL_OR_NOTHING = "all-or-nothing"
+    PROPORTIONAL = "proportional"
+    THRESHOLDS = "thresholds"
+
+
+class Visibility(StrEnum):
+    """When students see a check's result: Gradescope's words, read the same way elsewhere."""
+
+    VISIBLE = "visible"
+    AFTER_DUE_DATE = "after_due_date"
+    AFTER_PUBLISHED = "after_published"
+    HIDDEN = "hidden"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One check's points, how they are given, and when students see its result.
+    `thresholds` are (at least this share right, this share of the points), in any order."""
+
+    points: float = 1.0
+    credit: Credit = Credit.PROPORTIONAL
+    thresholds: tuple[tuple[float, float], ...] = ()
+    visibility: Visibility = Visibility.VISIBLE
+
+    def earned(self, right: int, questions: int) -> float:
+        """The points earned for `right` of `questions`, to two decimals."""
+        if questions <= 0:
+            return 0.0
+        share = right / questions
+        if self.credit is Credit.ALL_OR_NOTHING:
+            part = 1.0 if right == questions else 0.0
+        elif self.credit is Credit.PROPORTIONAL:
+            part = share
+        else:
+            part = max((given for least, given in self.thresholds if share >= least),
+                       default=0.0)
+        return round(self.points * part, 2)
+
+    def score(self, check: str, right: int, questions: int) -> CheckScore:
+        """The check's score for `right` of `questions` (the judged and the unasked)."""
+        return CheckScore(check, self.earned(right, questions), self.points, right, questions,
+                          self.visibility)
+
+    def unchecked(self, check: str) -> CheckScore:
+        """The score of a check that was not graded: none of its points."""
+        return CheckScore(check, 0.0, self.points, 0, 0, self.visibility, "not checked")
+
+
+@dataclass(frozen=True)
+class CheckScore:
+    """A check's points: earned, possible, for how many right of how many questions, and
+    why none were earned when it was not graded."""
+
+    check: str
+    score: float
+    max_score: float
+    right: int
+    questions: int
+    visibility: Visibility = Visibility.VISIBLE
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Score:
+    """A submission's score: each check's, and their sums."""
+
+    checks: tuple[CheckScore, ...]
+
+    @property
+    def score(self) -> float:
+        return round(sum(check.score for check in self.checks), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(check.max_score for check in self.checks), 2)
+
+    def of(self, check: str) -> CheckScore | None:
+        """The score of one check, or None if it earns no points."""
+        return next((score for score in self.checks if score.check == check), None)
+
+    @property
+    def fraction(self) -> float:
+        """The score as a share of the possible, 0 to 1 (0 when nothing is possible)."""
+        return self.score / self.max_score if self.max_score else 0.0

@@ -1,0 +1,53 @@
+"""`minimax-lab autograder gradescope`: the zip a teacher uploads to Gradescope, which grades
+each submission with `grade` and gives Gradescope its results (docs/grading.md, "Gradescope").
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from compare.grader.assignment import default_assignment, load_assignment
+from compare.grader.platforms import gradescope_autograder
+from compare.grader.registry import INTERFACES
+from logic.commands.cli import EXIT_OK
+from logic.commands.files import check_writable
+from logic.quote import quoted
+
+PLATFORMS = ("gradescope",)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "autograder",
+        help="build the autograder a course platform runs: Gradescope's zip",
+        description="Write the zip to upload as a Gradescope programming assignment's "
+        "autograder: setup.sh installs SWI-Prolog, bubblewrap and a Python for the grader; "
+        "run_autograder grades /autograder/submission into /autograder/results/results.json "
+        "with the assignment's points.",
+    )
+    parser.add_argument("platform", choices=PLATFORMS, help="the platform: gradescope")
+    parser.add_argument("--interface", choices=INTERFACES, default="prolog",
+                        help="what students hand in (default: prolog, the lab's predicates)")
+    parser.add_argument("--assignment", metavar="FILE",
+                        help="the assignment's points (default: the interface's own)")
+    parser.add_argument("--out", metavar="FILE", default="autograder.zip",
+                        help="the zip to write (default: autograder.zip)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the assignment as `grade` will read it, then write the zip."""
+    known = INTERFACES[args.interface].checks
+    if args.assignment is not None:
+        load_assignment(args.assignment, args.interface, known)
+    else:
+        default_assignment(args.interface, known)
+    check_writable(args.out)
+    names = gradescope_autograder.build(
+        Path(args.out), args.interface,
+        Path(args.assignment) if args.assignment is not None else None)
+    print(f"wrote {quoted(args.out)}: setup.sh, run_autograder, assignment.toml and the "
+          f"grader ({len(names) - 3} files); upload it as the autograder of a Gradescope "
+          "programming assignment on an Ubuntu 24.04 base image")
+    return EXIT_OK

@@ -1,0 +1,154 @@
+"""Scores: each way of giving partial credit, the assignment file read and checked at the
+boundary, the shipped defaults, and a submission's score from its check results."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from compare.grader.assignment import (
+    SHIPPED,
+    Assignment,
+    AssignmentError,
+    assignment_from,
+    default_assignment,
+    load_assignment,
+)
+from compare.grader.registry import INTERFACES
+from compare.judge.categories import Category
+from compare.judge.results import CheckResult, SubmissionGrade
+from compare.judge.scores import Credit, Rule, Visibility
+from logic.commands.cli import EXIT_USAGE, main
+from logic.contain.harness import LoadReport
+from logic.quote import quoted
+
+LAB = INTERFACES["prolog"].checks
+
+
+# --- partial credit ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("credit", "right", "questions", "earned"), [
+    (Credit.PROPORTIONAL, 3, 4, 18.75),
+    (Credit.PROPORTIONAL, 0, 4, 0.0),
+    (Credit.ALL_OR_NOTHING, 99, 100, 0.0),
+    (Credit.ALL_OR_NOTHING, 100, 100, 25.0),
+    (Credit.PROPORTIONAL, 0, 0, 0.0),  # nothing asked earns nothing
+])
+def test_partial_credit_in_proportion_or_all_or_nothing(credit, right, questions, earned):
+    assert Rule(25, credit).earned(right, questions) == earned
+
+
+@pytest.mark.parametrize(("right", "earned"), [(100, 10.0), (95, 5.0), (90, 5.0), (89, 0.0)])
+def test_thresholds_give_the_share_of_the_highest_threshold_reached(right, earned):
+    rule = Rule(10, Credit.THRESHOLDS, ((0.9, 0.5), (1.0, 1.0)))
+    assert rule.earned(right, 100) == earned
+
+
+def test_a_submissions_score_counts_unasked_questions_and_unchecked_checks_as_earning_nothing():
+    result = CheckResult()
+    for category in [Category.RIGHT] * 6 + [Category.WRONG_VALUE] * 2 + [Category.NOT_ASKED] * 2:
+        result.judged(category)
+    grade = SubmissionGrade("ada", LoadReport(), checks={"max_value": result})
+    score = default_assignment("prolog", LAB).score(grade)
+    assert [check.check for check in score.checks] == [
+        "terminal_state", "max_value", "min_value", "minimax_decision"]
+    assert score.of("max_value").score == 15.0  # 6 right of 10 questions, of 25 points
+    assert score.of("terminal_state").why == "not checked"
+    assert (score.score, score.max_score) == (15.0, 100.0)
+
+
+# --- the assignment file -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("interface", sorted(INTERFACES))
+def test_every_interface_has_a_shipped_assignment_that_loads(interface):
+    assignment = default_assignment(interface, INTERFACES[interface].checks)
+    written = tomllib.loads((SHIPPED / f"{interface}.toml").read_text())
+    assert written["interface"] == interface
+    possible = sum(rule.points for rule in assignment.rules(["a_function"]).values())
+    assert possible == 100
+
+
+def test_a_check_the_file_does_not_name_scores_by_the_default_rule_or_not_at_all():
+    table = {"checks": {"winner": {"points": 5}}, "default": {"points": 2}}
+    assignment = assignment_from(table, "function", ())
+    assert assignment.rules(["winner", "minimax"]) == {
+        "winner": Rule(5.0), "minimax": Rule(2.0)}
+    assert Assignment("x", {"winner": Rule(5.0)}).rules(["minimax"]) == {"winner": Rule(5.0)}
+
+
+def test_every_key_of_a_rule_is_read():
+    table = {"checks": {"max_value": {"points": 7, "credit": "thresholds",
+                                      "thresholds": [[1, 1], [0.5, 0.25]],
+                                      "visibility": "after_due_date"}}}
+    rule = assignment_from(table, "prolog", LAB).checks["max_value"]
+    assert rule == Rule(7.0, Credit.THRESHOLDS, ((1.0, 1.0), (0.5, 0.25)),
+                        Visibility.AFTER_DUE_DATE)
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"check": {}}, "unknown key 'check' in the file"),
+    ({"interface": "cs50"}, "it is for --interface 'cs50', not 'prolog'"),
+    ({"checks": {"max_valeu": {}}}, "unknown check 'max_valeu'"),
+    ({"checks": {"max_value": {"points": -1}}}, "points must be a number, 0 or more"),
+    ({"checks": {"max_value": {"points": True}}}, "points must be a number"),
+    ({"checks": {"max_value": {"credit": "most"}}}, "credit must be one of all-or-nothing"),
+    ({"checks": {"max_value": {"credit": "thresholds"}}}, "thresholds go with"),
+    ({"checks": {"max_value": {"thresholds": [[2, 1]], "credit": "thresholds"}}},
+     "thresholds must be pairs"),
+    ({"checks": {"max_value": {"visibility": "never"}}}, "visibility must be one of visible"),
+    ({"default": 3}, "[default] must be a table"),
+])
+def test_a_bad_assignment_says_what_is_wrong(table, message):
+    with pytest.raises(AssignmentError) as raised:
+        assignment_from(table, "prolog", LAB)
+    assert message in str(raised.value)
+
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 200) | st.floats(-1, 2, allow_nan=False)
+    | st.sampled_from(["proportional", "thresholds", "visible", "hidden", "prolog", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["points", "credit", "thresholds", "visibility", "max_value",
+                         "checks", "default", "name", "interface", "nope"]), inner, max_size=4),
+    max_leaves=12)
+
+
+@given(st.dictionaries(st.sampled_from(["name", "interface", "default", "checks", "extra"]),
+                       values, max_size=4))
+def test_any_table_gives_an_assignment_or_an_assignment_error(table):
+    try:
+        assignment = assignment_from(table, "prolog", LAB)
+    except AssignmentError as error:
+        assert "\n" not in str(error)
+    else:
+        assert all(rule.points >= 0 for rule in assignment.checks.values())
+
+
+def test_the_command_line_says_in_one_line_what_is_wrong_with_an_assignment(tmp_path, capsys):
+    bad = tmp_path / "lab.toml"
+    bad.write_text("[checks.max_value]\npoints = 'ten'\n")
+    assert main(["grade", "x.pl", "--assignment", str(bad)]) == EXIT_USAGE  # no such x.pl
+    tmp_path.joinpath("x.pl").write_text("")
+    assert main(["grade", str(tmp_path / "x.pl"), "--assignment", str(bad)]) == EXIT_USAGE
+    bad.write_text("[checks\n")
+    assert main(["grade", str(tmp_path / "x.pl"), "--assignment", str(bad)]) == EXIT_USAGE
+    assert main(["grade", str(tmp_path / "x.pl"), "--assignment", str(tmp_path)]) == EXIT_USAGE
+    errors = capsys.readouterr().err.splitlines()
+    assert errors[1].endswith(f"assignment {quoted(str(bad))}: [checks.max_value] points must "
+                              "be a number, 0 or more")
+    assert errors[2].startswith(f"minimax-lab: error: assignment {quoted(str(bad))} is not TOML")
+    assert errors[3].startswith("minimax-lab: error: cannot read the assignment "
+                                f"{quoted(str(tmp_path))}: Is a directory")
+    assert len(errors) == 4
+
+
+def test_load_assignment_reads_a_file(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text('name = "week 3"\n[checks.winner]\npoints = 4\ncredit = "all-or-nothing"\n')
+    assignment = load_assignment(str(path), "cs50", INTERFACES["cs50"].checks)
+    assert assignment.name == "week 3"
+    assert assignment.checks == {"winner": Rule(4.0, Credit.ALL_OR_NOTHING)}
+    assert list(assignment.rules(["winner", "minimax"])) == ["winner"]  # no default rule
