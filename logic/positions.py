@@ -63,3 +63,14 @@ def to_move(state: State, first: str = PLAYERS[0]) -> str:
 def fullest_first(state: State) -> tuple[int, str]:
     """A sort key: the fullest boards first (the cheapest to answer), then in text order."""
     return state.count(BLANK), state
+
+
+@cache
+def game_tree_size(state: State, player: str) -> int:
+    """The nodes of the game tree below `state` with `player` to move, `state` included: the
+    calls the lab's plain minimax makes there (how much a question costs a program)."""
+    if is_terminal(state):
+        return 1
+    other = reference.other_player(player)
+    return 1 + sum(game_tree_size(next_state, other)
+                   for next_state in reference.successor(state, player))

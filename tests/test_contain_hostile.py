@@ -13,6 +13,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,16 @@ def left_behind() -> list[str]:
         if MARKER.encode() in line and b"pytest" not in line:
             found.append(line.decode(errors="replace"))
     return found
+
+
+def gone_within(seconds: float) -> bool:
+    """True once no process a hostile submission left is running, waiting up to `seconds`."""
+    deadline = time.monotonic() + seconds
+    while left_behind():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def world_writable_canary() -> Path:
@@ -219,7 +230,7 @@ def test_a_hostile_class_costs_each_its_own_grade_and_leaves_nothing_behind(tmp_
         out = capsys.readouterr().out
         assert status == 1
         assert (snapshot(tmp_path / "class"), snapshot(canary)) == before
-        assert not left_behind()
+        assert gone_within(10.0)
         lines = out.splitlines()
         assert [line.split(":")[0] for line in lines[:-1]] == ["alice", *hostile]
         assert lines[0].startswith("alice: load ok; winner 5478/5478; all right")
@@ -241,7 +252,7 @@ def test_a_prolog_daemon_does_not_outlive_its_grading():
                              Options(PrologInterface(), checks=("terminal_state",),
                                      budget_seconds=5))
     assert grade.load.problem is None
-    assert not left_behind()
+    assert gone_within(10.0)  # killed at once; a loaded machine may take a moment to reap it
 
 
 # --- the submissions' Python ---------------------------------------------------------------------

@@ -43,8 +43,16 @@ class Asked:
 
 
 class WinnerSession:
+    work_unit = "CPU seconds"
+
     def __init__(self, program):
         self.program = program
+
+    def work_limit(self, question):
+        return 10.0
+
+    def work_budget(self, questions):
+        return 60.0
 
     def plan(self, checks, defined):
         return checks, []
@@ -60,8 +68,8 @@ class WinnerSession:
         states = sorted(reachable_states(PLAYERS[0]), key=fullest_first)
         return [Asked(check, state, to_move(state)) for check in checks for state in states]
 
-    def ask(self, question, seconds):
-        return self.program.call(question.check, [question.state], seconds)
+    def ask(self, question, seconds, work):
+        return self.program.call(question.check, [question.state], seconds, work)
 
     def judge(self, question, reply, policy):
         expected = winner(question.state) or ""

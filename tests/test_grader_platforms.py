@@ -216,7 +216,7 @@ def test_each_case_reads_as_what_it_is(outputs):
         assert written["github"]["status"] == "error"
         assert written["junit"].find("testsuite/testcase/error") is not None
     if case == "looping":
-        assert "time limit" in tests[checked]["output"]
+        assert "inference limit" in tests[checked]["output"]
         assert written["returncode"] == 1
 
 

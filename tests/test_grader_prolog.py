@@ -6,9 +6,12 @@ from __future__ import annotations
 import csv
 import json
 import os
+import random
 import re
 import shutil
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -17,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compare.grader import prolog
-from compare.grader.interface import Options
+from compare.grader.interface import Options, WorkLimits
 from compare.grader.prolog import PrologInterface
 from compare.grader.run import grade_submission
 from compare.judge.categories import Category
 from logic.commands.cli import EXIT_USAGE, main
 from logic.contain import sandbox
-from logic.contain.harness import Proof, Reply
+from logic.contain.harness import Proof, Reply, StudentProgram
 from logic.positions import reachable_states
 from logic.state import PLAYERS, is_full, is_terminal, winner
 
@@ -108,12 +111,61 @@ def test_a_missing_terminal_guard_offers_wrong_answers_on_backtracking_at_finish
     assert min_value.correct == min_value.checked > 0
 
 
-def test_an_infinite_loop_is_stopped_by_the_time_limit_and_the_asking_goes_on():
-    grade = graded("loops", "max_value", "min_value", query_seconds=0.5, budget=4.0)
+def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_on():
+    grade = graded("loops", "max_value", "min_value", budget=60.0)
     max_value = grade.checks["max_value"]
-    assert max_value.counts[Category.TIME_LIMIT] >= 1
+    assert max_value.counts[Category.INFERENCE_LIMIT] == max_value.checked - max_value.correct
     assert max_value.correct > 0  # finished games answer before the loop
+    assert not max_value.counts[Category.TIME_LIMIT]
     assert grade.checks["min_value"].checked > 0
+
+
+def test_a_program_that_waits_is_stopped_by_the_wall_clock_guard(tmp_path):
+    waits = tmp_path / "waits.pl"
+    waits.write_text(":- [minimax_helper].\nmax_value(_, _, _) :- sleep(60).\n")
+    options = Options(PrologInterface(), ("max_value",), query_seconds=0.5, budget_seconds=3)
+    grade = grade_submission("waits", waits, options)
+    result = grade.checks["max_value"]
+    assert result.counts[Category.TIME_LIMIT] >= 1
+    finding = next(found for found in result.findings
+                   if found.category is Category.TIME_LIMIT)
+    assert finding.detail == "no answer within the time limit (wall clock)"
+
+
+def test_the_labs_own_solution_stays_within_the_labs_cost_on_every_kind_of_question():
+    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
+    asked = prolog.questions(prolog.PREDICATES)
+    sample = random.Random(7).sample(asked, 150) + [
+        question for question in asked
+        if question.state == "---------" and question.check == "minimax_decision"]
+    with program:
+        assert program.load().ok
+        for question in sample:
+            reply = program.ask(question.goal, "A", 3, 120)
+            assert reply.end in ("exhausted", "more")
+            assert 0 < reply.work <= prolog.lab_cost(question), str(question)
+
+
+def test_the_same_submission_gets_the_same_grade_beside_a_cpu_hog():
+    work = WorkLimits(ratio=2, budget_ratio=0.2)  # the loops spend the budget in seconds
+
+    def grade_json():
+        grade = graded("loops", "terminal_state", "max_value", budget=600.0, work=work)
+        return {check: (result.correct, result.checked, dict(result.counts), result.work)
+                for check, result in grade.checks.items()}
+
+    alone = grade_json()
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        beside = grade_json()
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait(timeout=10)
+    assert beside == alone
+    assert alone["max_value"][2][Category.INFERENCE_LIMIT] > 0
+    assert alone["max_value"][2][Category.NOT_ASKED] > 0  # the inference budget ran out
 
 
 def test_a_misspelt_predicate_is_undefined_once_with_a_near_name():

@@ -41,8 +41,9 @@ def cs50_class(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cs50")
     report = folder / "report.json"
     paths = sorted(str(path) for path in CORPUS.glob("cs50_*.py"))
-    status = main(["grade", "--interface", "cs50", "--jobs", "2", "--query-timeout", "2",
-                   *paths, "--json", str(report), "--reports", str(folder / "reports")])
+    status = main(["grade", "--interface", "cs50", "--jobs", "2", "--cpu-seconds", "3",
+                   "--query-timeout", "60", *paths, "--json", str(report),
+                   "--reports", str(folder / "reports")])
     data = json.loads(report.read_text())
     return status, {sub["name"]: sub for sub in data["submissions"]}, folder / "reports"
 
@@ -100,9 +101,10 @@ def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_tie_rule(cs5
     assert minimax["other_optimal_move"] > 0 and "suboptimal_move" not in minimax
 
 
-def test_a_minimax_that_loops_costs_one_question(cs50_class):
+def test_a_minimax_that_loops_costs_one_question_stopped_by_its_cpu_time(cs50_class):
     sub = cs50_class[1]["cs50_loops"]
-    assert counts(sub, "minimax") == {"right": 5477, "time_limit": 1}
+    assert counts(sub, "minimax") == {"right": 5477, "CPU_time_limit": 1}
+    assert 2 < sub["predicates"]["minimax"]["work"] < 3 + 60  # the loop's CPU seconds, about 3
     assert sub["predicates"]["minimax"]["findings"][0]["state"] == "---------"
 
 

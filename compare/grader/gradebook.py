@@ -208,6 +208,7 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
                      "player": finding.position[1], "detail": finding.detail}
                     for finding in result.findings
                 ],
+                "work": result.work,
                 **_json_points(grade, check),
             }
             for check, result in grade.checks.items()

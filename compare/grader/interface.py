@@ -24,20 +24,38 @@ from logic.state import Player, State
 
 
 @dataclass(frozen=True)
+class WorkLimits:
+    """Limits that count a program's work, not the time a machine takes, so that a submission
+    gets the same grade on an idle machine, a loaded one and a slow one (docs/grading.md,
+    "Limits"). Prolog: inferences, `ratio` times the lab's own cost per question and
+    `budget_ratio` times it for the whole submission. Python: CPU seconds."""
+
+    ratio: float = 10.0
+    budget_ratio: float = 1.0
+    cpu_seconds: float = 60.0
+    cpu_budget: float = 900.0
+
+
+DEFAULT_WORK = WorkLimits()
+
+
+@dataclass(frozen=True)
 class Options:
     """How a class is graded, whatever the interface: which checks, the program's main file,
-    the limits, the policy and the assignment that scores it (none: no score). What belongs
-    to one interface lives in its object."""
+    the limits (of work; of the wall clock per question and per submission, as guards
+    against a program that waits; of the sandbox), the policy and the assignment that scores
+    it (none: no score). What belongs to one interface lives in its object."""
 
     interface: Interface
     checks: tuple[str, ...] = ()
     main: str | None = None
-    query_seconds: float = 60.0
-    budget_seconds: float = 900.0
+    query_seconds: float = 600.0
+    budget_seconds: float = 3600.0
     load_seconds: float = 30.0
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
     policy: Policy = Policy()
     assignment: Assignment | None = None
+    work: WorkLimits = DEFAULT_WORK
 
 
 class Question(Protocol):
@@ -52,16 +70,20 @@ class Question(Protocol):
 
 
 class Reply(Protocol):
-    """What a question got back, as far as the loop reads it: what the program printed."""
+    """What a question got back, as far as the loop reads it: what the program printed, and
+    the work it took (in its session's `work_unit`)."""
 
     output: str
     output_chars: int
+    work: float
 
 
 class Session(Protocol):
     """One submission, started contained and bound to its interface."""
 
     program: ContainedProgram
+    work_unit: str
+    """What its work is counted in: inferences, CPU seconds."""
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
@@ -76,8 +98,14 @@ class Session(Protocol):
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, the cheapest (fullest boards) first."""
 
-    def ask(self, question: Question, seconds: float) -> Reply:
-        """Put the question to the program, within `seconds`."""
+    def work_limit(self, question: Question) -> float:
+        """The most work the question may take."""
+
+    def work_budget(self, questions: list[Question]) -> float:
+        """The most work the submission's questions may take together."""
+
+    def ask(self, question: Question, seconds: float, work: float) -> Reply:
+        """Put the question to the program, within `work` and `seconds` of the wall clock."""
 
     def judge(self, question: Question, reply: Reply, policy: Policy) -> Verdict:
         """The verdict on the reply, against the reference, under `policy`."""

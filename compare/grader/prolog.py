@@ -14,7 +14,12 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from compare.grader.interface import Options, refuse_python_options
+from compare.grader.interface import (
+    DEFAULT_WORK,
+    Options,
+    WorkLimits,
+    refuse_python_options,
+)
 from compare.grader.run import did_you_mean
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
@@ -24,7 +29,7 @@ from logic.contain.harness import Reply, StudentProgram, answer_state, is_intege
 from logic.contain.sandbox import SWIPL
 from logic.errors import LabError
 from logic.objective import LAB
-from logic.positions import all_positions, fullest_first, reachable_states
+from logic.positions import all_positions, fullest_first, game_tree_size, reachable_states
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
 
 PREDICATES = ("terminal_state", "max_value", "min_value", "minimax_decision", "successor")
@@ -87,14 +92,35 @@ def questions(predicates: tuple[str, ...]) -> list[Question]:
     return asked
 
 
+LAB_BASE = 50_000
+LAB_PER_NODE = 300
+"""The lab's own cost of a question, in inferences, at most: `LAB_BASE` plus `LAB_PER_NODE`
+for each node of the game tree the lab's recursion visits below it (a solution in the lab's
+style stays within it on every question, as the tests check)."""
+
+
+def lab_cost(question: Question) -> int:
+    """The inferences the lab's own solution takes for `question`, at most: the measure of
+    the inference limits (`--inference-ratio`, `--inference-budget`)."""
+    if question.check in ("max_value", "minimax_decision"):
+        nodes = game_tree_size(question.state, question.player)
+    elif question.check == "min_value":  # its adversary moves
+        nodes = game_tree_size(question.state, reference.other_player(question.player))
+    else:
+        nodes = 1
+    return LAB_BASE + LAB_PER_NODE * nodes
+
+
 def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Verdict:
     """The verdict on a question's reply under `policy` (the lab's, unless told): its first
     answer, then those on backtracking."""
     policy = policy or Policy()
     if reply.end == "died" and not reply.answers:
         return Verdict(Category.DIED, reply.error or "the program died")
+    if reply.end == "inferences" and not reply.answers:
+        return Verdict(Category.INFERENCE_LIMIT, "no answer within the inference limit")
     if reply.end == "time" and not reply.answers:
-        return Verdict(Category.TIME_LIMIT, "no answer within the time limit")
+        return Verdict(Category.TIME_LIMIT, "no answer within the time limit (wall clock)")
     if reply.end == "error" and not reply.answers:
         return Verdict(Category.EXCEPTION, reply.error or "an exception")
     if not reply.answers:
@@ -119,8 +145,9 @@ def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Ver
         else:
             return Verdict(Category.WRONG_ON_BACKTRACKING,
                            f"on backtracking it answers {other.text}: {again.detail}")
-    if reply.end in ("error", "time", "died"):
-        why = reply.error or "the time limit ran out"
+    if reply.end in ("error", "inferences", "time", "died"):
+        why = reply.error or {"inferences": "the inference limit ran out"}.get(
+            reply.end, "the time limit ran out")
         return Verdict(Category.FAILS_ON_BACKTRACKING, f"asked for more answers: {why}")
     return Verdict(Category.RIGHT, notes=verdict.notes + tuple(notes))
 
@@ -255,15 +282,26 @@ class PrologInterface:
 
     def open(self, path: Path, options: Options) -> PrologSession:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)
-        return PrologSession(program, self.answers)
+        return PrologSession(program, self.answers, options.work)
 
 
 class PrologSession:
-    """One Prolog submission: goals asked, answers judged as the lab's predicates."""
+    """One Prolog submission: goals asked within inference limits, answers judged as the
+    lab's predicates."""
 
-    def __init__(self, program: StudentProgram, answers: int) -> None:
+    work_unit = "inferences"
+
+    def __init__(self, program: StudentProgram, answers: int,
+                 work: WorkLimits = DEFAULT_WORK) -> None:
         self.program = program
         self.answers = answers
+        self.work = work
+
+    def work_limit(self, question: Question) -> float:
+        return round(self.work.ratio * lab_cost(question))
+
+    def work_budget(self, questions: list[Question]) -> float:
+        return round(self.work.budget_ratio * sum(lab_cost(question) for question in questions))
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
@@ -285,8 +323,8 @@ class PrologSession:
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         return questions(checks)
 
-    def ask(self, question: Question, seconds: float) -> Reply:
-        return self.program.ask(question.goal, "A", self.answers, seconds)
+    def ask(self, question: Question, seconds: float, work: float) -> Reply:
+        return self.program.ask(question.goal, "A", self.answers, seconds, round(work))
 
     def judge(self, question: Question, reply: Reply, policy: Policy) -> Verdict:
         return judge(question, reply, policy)

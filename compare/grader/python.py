@@ -221,8 +221,10 @@ def _program_value(value: int, mover: Player, mapping: Mapping) -> int:
 def _failed(called: Called) -> Verdict | None:
     if called.end == "raised":
         return Verdict(Category.EXCEPTION, f"raises {called.error}")
+    if called.end == "cpu":
+        return Verdict(Category.CPU_LIMIT, "no answer within the CPU time limit")
     if called.end == "time":
-        return Verdict(Category.TIME_LIMIT, "no answer within the time limit")
+        return Verdict(Category.TIME_LIMIT, "no answer within the time limit (wall clock)")
     if called.end == "died":
         return Verdict(Category.DIED, called.error or "the program died")
     return None

@@ -8,7 +8,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compare.grader.interface import Options, refuse_python_options
+from compare.grader.interface import (
+    DEFAULT_WORK,
+    Options,
+    WorkLimits,
+    refuse_python_options,
+)
 from compare.grader.mappings import (
     CS50,
     CS50_FUNCTIONS,
@@ -75,7 +80,7 @@ class PythonInterface:
         program = PythonProgram([path], module_file(path, options.main, mapping, self.name),
                                 options.limits, options.load_seconds, self.python,
                                 self.definitions_only)
-        return PythonSession(program, mapping, self.name == "cs50")
+        return PythonSession(program, mapping, self.name == "cs50", options.work)
 
     def mapping_for(self, path: Path) -> Mapping:
         """How the submission at `path` is called."""
@@ -115,12 +120,23 @@ class FunctionInterface(PythonInterface):
 
 
 class PythonSession:
-    """One Python submission: its functions called, their answers judged."""
+    """One Python submission: its functions called within CPU time limits, their answers
+    judged."""
 
-    def __init__(self, program: PythonProgram, mapping: Mapping, cs50: bool) -> None:
+    work_unit = "CPU seconds"
+
+    def __init__(self, program: PythonProgram, mapping: Mapping, cs50: bool,
+                 work: WorkLimits = DEFAULT_WORK) -> None:
         self.program = program
         self.mapping = mapping
         self.cs50 = cs50
+        self.work = work
+
+    def work_limit(self, question: Question) -> float:
+        return self.work.cpu_seconds
+
+    def work_budget(self, questions: list[Question]) -> float:
+        return self.work.cpu_budget
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
@@ -137,10 +153,10 @@ class PythonSession:
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         return cs50_questions(checks) if self.cs50 else function_questions(self.mapping)
 
-    def ask(self, question: Question, seconds: float) -> Called:
+    def ask(self, question: Question, seconds: float, work: float) -> Called:
         arguments = (cs50_arguments(question) if self.cs50
                      else self.mapping.arguments(question.state, question.player))
-        return self.program.call(question.check, arguments, seconds)
+        return self.program.call(question.check, arguments, seconds, work)
 
     def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
         if self.cs50:

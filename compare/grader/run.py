@@ -53,9 +53,10 @@ def grade_submission(
 
 def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: float,
             running: Running) -> None:
-    """Ask every question of the submission's checks, the cheapest first, within the time
-    limits and the budget; judge each reply, asking again where a random answer would show;
-    keep what it printed and count its problems by kind."""
+    """Ask every question of the submission's checks, the cheapest first, within the limits
+    of work (per question, and the session's budget for the submission) and the wall-clock
+    guards; judge each reply, asking again where a random answer would show; keep what it
+    printed and count its problems by kind."""
     defined = set(grade.load.defined)
     asked, grade.not_checked = session.plan(options.checks, defined)
     loaded = grade.load.problem is None
@@ -67,7 +68,9 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
     grade.checks = {check: CheckResult() for check in asked}
     problems: dict[str, Problem] = {}
     deadline = start + options.budget_seconds
-    for question in session.questions(asked):
+    questions = session.questions(asked)
+    budget, spent = session.work_budget(questions), 0.0
+    for question in questions:
         if running.cancelled.is_set():
             return
         result = grade.checks[question.check]
@@ -75,11 +78,21 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
                            undefined.get(question.check))
         if left is None:
             continue
-        reply = session.ask(question, left)
+        if spent >= budget:
+            why = f"the budget of {budget:.4g} {session.work_unit} ran out"
+            _add(result, question, Verdict(Category.NOT_ASKED, why))
+            continue
+        work = session.work_limit(question)
+        reply = session.ask(question, left, work)
         verdict = session.judge(question, reply, options.policy)
-        if session.ask_again(question, reply) and not session.same(
-                reply, session.ask(question, left)):
-            verdict = replace(verdict, notes=(*verdict.notes, Category.NOT_REPEATABLE))
+        used = reply.work
+        if session.ask_again(question, reply):
+            again = session.ask(question, left, work)
+            used += again.work
+            if not session.same(reply, again):
+                verdict = replace(verdict, notes=(*verdict.notes, Category.NOT_REPEATABLE))
+        result.work += used
+        spent += used
         _add(result, question, verdict)
         if reply.output:
             log_output(grade, str(question), reply.output, reply.output_chars)

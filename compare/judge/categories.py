@@ -47,7 +47,9 @@ class Category(StrEnum):
     NO_EXCEPTION = "no exception for an illegal action"
     OVER_ANSWERED = "a move on a finished board"
     EXCEPTION = "exception"
-    TIME_LIMIT = "time limit"
+    INFERENCE_LIMIT = "inference limit"
+    CPU_LIMIT = "CPU time limit"
+    TIME_LIMIT = "time limit"  # of the wall clock: a guard against a program that waits
     DIED = "program died"
     UNDEFINED = "undefined predicate"
     UNDEFINED_FUNCTION = "undefined function"

@@ -62,6 +62,8 @@ class CheckResult:
     finished: Counter = field(default_factory=Counter)
     """The categories of the questions asked on finished boards, and (under "") how many."""
     keep: int | None = KEEP_FINDINGS
+    work: float = 0.0
+    """The work its questions took (inferences, CPU seconds)."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:

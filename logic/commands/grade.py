@@ -24,7 +24,7 @@ from compare.grader.gradebook import (
     report_stem,
     submission_report,
 )
-from compare.grader.interface import Interface, Options
+from compare.grader.interface import DEFAULT_WORK, Interface, Options, WorkLimits
 from compare.grader.mappings import MAPPING_FILE
 from compare.grader.platforms import github_classroom, gradescope, prairielearn
 from compare.grader.platforms.junit import junit_xml
@@ -34,7 +34,7 @@ from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
 from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
-from logic.commands.options import answers, jobs, seconds
+from logic.commands.options import answers, jobs, ratio, seconds
 from logic.commands.policy import add_policy_options, policy_from
 from logic.commands.progress import Progress
 from logic.contain import sandbox
@@ -86,11 +86,29 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_policy_options(parser)
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
-    parser.add_argument("--query-timeout", type=seconds, default=60.0, metavar="SECONDS",
-                        help="time limit for one question (default: 60)")
-    parser.add_argument("--budget", type=seconds, default=900.0, metavar="SECONDS",
-                        help="time limit for one submission; what is left is reported as not "
-                        "asked (default: 900)")
+    parser.add_argument("--inference-ratio", type=ratio, default=DEFAULT_WORK.ratio,
+                        metavar="R",
+                        help="Prolog: the inferences one question may take, as a multiple of "
+                        f"the lab's own solution's (default: {DEFAULT_WORK.ratio:g})")
+    parser.add_argument("--inference-budget", type=ratio, default=DEFAULT_WORK.budget_ratio,
+                        metavar="R",
+                        help="Prolog: the inferences one submission may take, as a multiple "
+                        "of the lab's own solution's for the same questions; what is left is "
+                        f"reported as not asked (default: {DEFAULT_WORK.budget_ratio:g})")
+    parser.add_argument("--cpu-seconds", type=seconds, default=DEFAULT_WORK.cpu_seconds,
+                        metavar="SECONDS",
+                        help="Python: the CPU time one call may take (default: "
+                        f"{DEFAULT_WORK.cpu_seconds:g})")
+    parser.add_argument("--cpu-budget", type=seconds, default=DEFAULT_WORK.cpu_budget,
+                        metavar="SECONDS",
+                        help="Python: the CPU time one submission may take; what is left is "
+                        f"reported as not asked (default: {DEFAULT_WORK.cpu_budget:g})")
+    parser.add_argument("--query-timeout", type=seconds, default=600.0, metavar="SECONDS",
+                        help="wall-clock limit for one question, a guard against a program "
+                        "that waits (default: 600)")
+    parser.add_argument("--budget", type=seconds, default=3600.0, metavar="SECONDS",
+                        help="wall-clock limit for one submission, a guard; what is left is "
+                        "reported as not asked (default: 3600)")
     parser.add_argument("--load-timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="time limit for loading a submission (default: 30)")
     parser.add_argument("--answers", type=answers, default=3, metavar="N",
@@ -202,8 +220,11 @@ def _options(args: argparse.Namespace) -> Options:
         assignment = load_assignment(args.assignment, args.interface, kind.checks)
         if args.predicates is None and assignment.default is None and kind.checks:
             checked = tuple(check for check in kind.checks if check in assignment.checks)
+    work = WorkLimits(args.inference_ratio, args.inference_budget, args.cpu_seconds,
+                      args.cpu_budget)
     return Options(interface, checked, args.main, args.query_timeout, args.budget,
-                   args.load_timeout, policy=policy_from(args), assignment=assignment)
+                   args.load_timeout, policy=policy_from(args), assignment=assignment,
+                   work=work)
 
 
 ONE_SUBMISSION = ("gradescope", "prairielearn", "github_classroom")

@@ -79,3 +79,15 @@ def seconds(text: str) -> float:
             f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, not {text!r}"
         )
     return value
+
+
+def ratio(text: str) -> float:
+    """A multiple of the lab's own cost: a number above 0 and at most 1000."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 1000:
+        raise argparse.ArgumentTypeError(
+            f"expected a ratio above 0 and at most 1000, not {text!r}")
+    return value

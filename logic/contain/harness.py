@@ -35,7 +35,7 @@ STACK_LIMIT = "512m"
 """SWI-Prolog's stack limit for a student's program: deeper recursion is a resource error."""
 
 
-ENDS = ("exhausted", "more", "error", "time")
+ENDS = ("exhausted", "more", "error", "inferences", "time")
 """Why the harness stopped asking a question, as it writes it."""
 
 
@@ -57,13 +57,16 @@ class Reply:
 
     answers: tuple[Proof, ...]
     # exhausted (no more answers), more (as many as asked for), error (an exception, in
-    # `error`), time (the time limit), or died (the program ended or was killed; `error` says how)
+    # `error`), inferences (the inference limit), time (the wall-clock guard), or died (the
+    # program ended or was killed; `error` says how)
     end: str
     error: str | None = None
     error_term: str | None = None
     output: str = ""
     output_chars: int = 0
     seconds: float = 0.0
+    work: float = 0.0
+    """The inferences the question took (its limit, when the program was stopped)."""
 
 
 @dataclass(frozen=True)
@@ -188,15 +191,20 @@ class StudentProgram(ContainedProgram):
             self.report = report
         return report
 
-    def ask(self, goal: str, template: str, most: int, seconds: float) -> Reply:
-        """Prove `goal` at most `most` times within `seconds`; the values of `template`."""
+    def ask(self, goal: str, template: str, most: int, seconds: float,
+            inferences: int | None = None) -> Reply:
+        """Prove `goal` at most `most` times within `inferences` (None: no limit) and
+        `seconds` of the wall clock; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
             self._release()
             self.restarts += 1
             if self.load().problem is not None:
                 return Reply((), "died", self.report.problem if self.report else "not loaded")
         number = new_id()
-        question = f"ask({number}, ({goal}), ({template}), {most}, {seconds:g}).\n".encode()
+        limit = "none" if inferences is None else str(int(inferences))
+        question = (f"ask({number}, ({goal}), ({template}), {most}, {seconds:g}, {limit}).\n"
+                    .encode())
+        stopped = float(inferences or 0)
         try:
             reply = self._exchange(question, number, time.monotonic() + seconds + GRACE)
             answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""))
@@ -208,13 +216,14 @@ class StudentProgram(ContainedProgram):
             return Reply(answers, end, _first_line(text_or_none(reply, "error")),
                          text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
                          reply_field(reply, "output_chars", int, 0),
-                         reply_field(reply, "seconds", float, 0.0))
+                         reply_field(reply, "seconds", float, 0.0),
+                         float(reply_field(reply, "inferences", int, 0)))
         except Died as died:
             self.stop()
-            return Reply((), "died", f"the program {died}")
+            return Reply((), "died", f"the program {died}", work=stopped)
         except Late:
             self.stop()
-            return Reply((), "time")
+            return Reply((), "time", work=stopped)
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise

@@ -13,6 +13,7 @@ import importlib.util
 import io
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -91,6 +92,18 @@ def decode(value):
     if isinstance(value, dict) and "tuple" in value:
         return tuple(decode(item) for item in value["tuple"])
     return value
+
+
+class CpuLimit(BaseException):
+    """A call used its CPU time: raised into the program by SIGPROF, again every
+    `CPU_AGAIN` seconds of CPU should the program catch it."""
+
+
+CPU_AGAIN = 0.05
+
+
+def over_cpu(signum, frame):
+    raise CpuLimit
 
 
 def error_text(error):
@@ -183,19 +196,29 @@ def serve(path, definitions_only, number, questions, answers):
                      if callable(value) and not name.startswith("__")) if module else []
     send(answers, {**loaded, "id": number, "defined": defined, "output": output,
                    "output_chars": count})
+    signal.signal(signal.SIGPROF, over_cpu)
     for line in questions:
         question = json.loads(line)
         args = decode(question["args"])
         before = json.dumps(encode(args))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         answer = {}
         try:
             function = getattr(module, question["function"])
-            answer["value"] = encode(function(*args))
+            if question.get("cpu"):
+                signal.setitimer(signal.ITIMER_PROF, question["cpu"], CPU_AGAIN)
+            value = function(*args)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            answer["value"] = encode(value)
             answer["end"] = "returned"
+        except CpuLimit:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            answer["end"] = "cpu"
         except BaseException as error:  # noqa: BLE001 - what the program raised is its answer
+            signal.setitimer(signal.ITIMER_PROF, 0)
             answer.update(end="raised", error=error_text(error), error_type=type(error).__name__)
         answer["seconds"] = time.perf_counter() - start
+        answer["cpu_seconds"] = time.process_time() - cpu
         after = encode(args)
         if json.dumps(after) != before:
             answer["changed"] = after

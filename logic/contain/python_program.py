@@ -39,8 +39,9 @@ _CANDIDATES = ("/usr/local/bin/python3", "/usr/bin/python3")
 @dataclass(frozen=True)
 class Called:
     """What one call got: `end` is `returned` (its `value`, as the harness encodes it),
-    `raised` (`error`), `time` or `died`; `changed` is the arguments after the call when it
-    changed them."""
+    `raised` (`error`), `cpu` (its CPU time ran out), `time` (the wall-clock guard) or
+    `died`; `changed` is the arguments after the call when it changed them; `work` the CPU
+    seconds it took (its limit, when the program was stopped)."""
 
     end: str
     value: object = None
@@ -49,6 +50,7 @@ class Called:
     changed: object = None
     output: str = ""
     output_chars: int = 0
+    work: float = 0.0
 
 
 def python_files(paths: list[Path]) -> list[Path]:
@@ -127,32 +129,37 @@ class PythonProgram(ContainedProgram):
             self.report = report
         return report
 
-    def call(self, function: str, args: list, seconds: float) -> Called:
-        """Call `function(*args)` within `seconds` (arguments as the harness decodes them)."""
+    def call(self, function: str, args: list, seconds: float,
+             cpu_seconds: float | None = None) -> Called:
+        """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
+        `seconds` of the wall clock (arguments as the harness decodes them)."""
         if self.process is None or self.process.poll() is not None:
             self._release()
             if self.load().problem is not None:
                 return Called("died", error=self.report.problem if self.report else None)
         number = new_id()
-        question = json.dumps({"id": number, "function": function, "args": args}).encode()
+        question = json.dumps({"id": number, "function": function, "args": args,
+                               "cpu": cpu_seconds}).encode()
+        stopped = cpu_seconds or 0.0
         try:
             reply = self._exchange(question + b"\n", number,
                                    time.monotonic() + seconds + GRACE)
-            if reply_field(reply, "seconds", float, 0.0) > seconds:
-                return Called("time")
             end = reply_field(reply, "end", str)
-            if end not in ("returned", "raised"):
+            if end not in ("returned", "raised", "cpu"):
                 raise Died("wrote an answer that could not be read")
+            if end == "returned" and reply_field(reply, "seconds", float, 0.0) > seconds:
+                end = "time"  # it returned, but past the wall-clock guard
             return Called(end, reply.get("value"), text_or_none(reply, "error"),
                           text_or_none(reply, "error_type"), reply.get("changed"),
                           reply_field(reply, "output", str, ""),
-                          reply_field(reply, "output_chars", int, 0))
+                          reply_field(reply, "output_chars", int, 0),
+                          reply_field(reply, "cpu_seconds", float, 0.0))
         except Died as died:
             self.stop()
-            return Called("died", error=f"the program {died}")
+            return Called("died", error=f"the program {died}", work=stopped)
         except Late:
             self.stop()
-            return Called("time")
+            return Called("time", work=stopped)
         except BaseException:  # interrupted: no later call may read this one's answer
             self.stop()
             raise

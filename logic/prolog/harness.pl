@@ -9,12 +9,13 @@
 % own output never reaches either: standard output and standard error are captured, a little
 % of it kept with each answer, and standard input refuses every read.
 %
-%     ask(Id, Goal, Template, Max, Seconds).
-%         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, ...}
+%     ask(Id, Goal, Template, Max, Seconds, Inferences).
+%         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
 %
-% Goal is proved at most Max times within Seconds (wall time); each proof's Template is an
-% answer, as JSON (T) and as Prolog text (W). E says why the asking stopped: `exhausted` (no
-% more answers), `more` (Max answers were found), `error` (with "error" and "error_term") or
+% Goal is proved at most Max times within Inferences (`none`: no limit) and Seconds (wall
+% time, a guard); each proof's Template is an answer, as JSON (T) and as Prolog text (W); I
+% is the inferences it took. E says why the asking stopped: `exhausted` (no more answers),
+% `more` (Max answers were found), `error` (with "error" and "error_term"), `inferences` or
 % `time`. The first line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
@@ -143,23 +144,39 @@ reply(Answers, Dict) :-
     nl(Answers),
     flush_output(Answers).
 
-answer(ask(Id, Goal, Template, Max, Seconds), Reply) :-
+% Inferences is the most the question may take (none: no limit); Seconds, of the wall clock,
+% only guards against a program that waits.
+answer(ask(Id, Goal, Template, Max, Seconds, Inferences), Reply) :-
     !,
     Found = found(0, []),
     statistics(cputime, Start),
-    catch(call_with_time_limit(Seconds, prove(Goal, Template, Max, Found, End0)),
+    statistics(inferences, Before),
+    catch(call_with_time_limit(Seconds,
+                               limited(Inferences, prove(Goal, Template, Max, Found, End0),
+                                       Result)),
           Error, stopped(Error, End0)),
-    (   var(End0) -> End = exhausted ; End = End0 ),
+    statistics(inferences, After),
+    (   Result == inference_limit_exceeded -> End = inferences
+    ;   var(End0) -> End = exhausted
+    ;   End = End0
+    ),
     statistics(cputime, Stop),
     Time is Stop - Start,
+    Used is After - Before,
     arg(2, Found, Reversed),
     reverse(Reversed, Proofs),
     take_output(Output, Count),
-    Reply0 = _{id: Id, answers: Proofs, output: Output, output_chars: Count, seconds: Time},
+    Reply0 = _{id: Id, answers: Proofs, output: Output, output_chars: Count, seconds: Time,
+               inferences: Used},
     ending(End, Reply0, Reply).
 answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: Text,
                    output: "", output_chars: 0, seconds: 0}) :-
     format(string(Text), "not a question: ~q", [Question]).
+
+limited(none, Goal, true) :- !,
+    call(Goal).
+limited(Inferences, Goal, Result) :-
+    call_with_inference_limit(Goal, Inferences, Result).
 
 prove(Goal, Template, Max, Found, End) :-
     (   call(user:Goal),
