@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from compare.grader.interface import UNDEFINED_CATEGORIES
 from compare.judge.categories import Category
-from compare.judge.results import CheckResult, SubmissionGrade
+from compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade
+from compare.judge.scores import CheckScore, Score, Visibility
 from compare.judge.truth import Policy
+from logic.contain.harness import LoadReport
 from logic.quote import escaped, one_line, spreadsheet_cell
 from logic.state import draw_board
 
@@ -177,12 +181,29 @@ def gradebook_csv(grades: Sequence[SubmissionGrade], checks: Sequence[str]) -> s
 
 
 def json_report(grades: Sequence[SubmissionGrade], status: int,
-                policy: Policy | None = None) -> dict[str, Any]:
+                policy: Policy | None = None, shard: Shard | None = None) -> dict[str, Any]:
     """The whole class as JSON: per submission its load, per check (under "predicates") its
-    counts, findings and points, its problems, its score and its seconds."""
+    counts, findings, work and points, its problems, its score and its seconds; a shard's
+    part, and each submission's place in the whole class (`index`)."""
     policy = policy or Policy()
-    return {"status": status, "policy": {"ties": policy.ties, "values": policy.values},
-            "submissions": [_json_submission(grade) for grade in grades]}
+    report: dict[str, Any] = {
+        "status": status, "policy": {"ties": policy.ties, "values": policy.values},
+        "submissions": [_json_submission(grade) for grade in grades]}
+    if shard is not None:
+        report["shard"] = {"part": shard.part, "parts": shard.parts}
+        for submission, index in zip(report["submissions"], shard.indices, strict=True):
+            submission["index"] = index
+    return report
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One of `parts` equal parts of a class (`grade --shard PART/PARTS`): the places of its
+    submissions in the whole class, in a stable order."""
+
+    part: int
+    parts: int
+    indices: tuple[int, ...] = ()
 
 
 def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
@@ -203,9 +224,12 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
                 "counts": {category.key: count for category, count in result.counts.items()},
                 "backtracking": {note.key: result.notes[note] for note in BACKTRACKING},
                 "notes": {note.key: count for note, count in result.notes.items()},
+                "finished": {FINISHED if category == "" else category.key: count
+                             for category, count in result.finished.items()},
                 "findings": [
                     {"category": finding.category.key, "state": finding.position[0],
-                     "player": finding.position[1], "detail": finding.detail}
+                     "player": finding.position[1], "detail": finding.detail,
+                     "asked": finding.asked}
                     for finding in result.findings
                 ],
                 "work": result.work,
@@ -216,13 +240,88 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
         "problems": [{"kind": problem.kind, "message": problem.message, "first": problem.first,
                       "count": problem.count} for problem in grade.problems],
         "not_checked": grade.not_checked,
-        **({} if grade.score is None else {"score": grade.score.score,
-                                          "max_score": grade.score.max_score}),
+        "printed": grade.printed,
+        **({} if grade.score is None else {
+            "score": grade.score.score, "max_score": grade.score.max_score,
+            "scores": [asdict(check) for check in grade.score.checks]}),
         "seconds": round(grade.seconds, 3),
     }
+
+
+FINISHED = "boards"
+"""The key, among a check's counts on finished boards, of how many were asked."""
 
 
 def _json_points(grade: SubmissionGrade, check: str) -> dict[str, float]:
     earned = grade.score.of(check) if grade.score is not None else None
     return {} if earned is None else {"score": earned.score, "max_score": earned.max_score}
 
+
+_CATEGORIES = {category.key: category for category in Category}
+
+
+def grades_from_json(report: dict[str, Any]) -> list[SubmissionGrade]:
+    """The grades a JSON report holds, as `json_report` wrote them (what the submissions
+    printed, kept in the reports' logs, is left out); a `ValueError` for what it never
+    writes."""
+    try:
+        return [_grade_from_json(submission) for submission in report["submissions"]]
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"not a report grade --json writes ({type(error).__name__}: "
+                         f"{error})") from None
+
+
+def _grade_from_json(data: dict[str, Any]) -> SubmissionGrade:
+    load = data["load"]
+    problems = list(load["problems"])
+    failed = load["status"] == "failed"
+    report = LoadReport(messages=problems[1:] if failed else problems,
+                        problem=problems[0] if failed else None,
+                        containment=load["containment"])
+    grade = SubmissionGrade(data["name"], report, not_checked=list(data["not_checked"]),
+                            printed=data.get("printed", 0), seconds=data["seconds"])
+    for check, result in data["predicates"].items():
+        checked = CheckResult(keep=None, work=result.get("work", 0.0))
+        checked.checked, checked.correct = result["checked"], result["correct"]
+        checked.counts.update({_CATEGORIES[key]: n for key, n in result["counts"].items()})
+        checked.notes.update({_CATEGORIES[key]: n for key, n in result["notes"].items()})
+        checked.finished.update({"" if key == FINISHED else _CATEGORIES[key]: n
+                                 for key, n in result.get("finished", {}).items()})
+        checked.findings = [
+            Finding(_CATEGORIES[found["category"]], (found["state"], found["player"]),
+                    found["detail"], asked=found.get("asked"))
+            for found in result["findings"]]
+        grade.checks[check] = checked
+    grade.problems = [Problem(problem["kind"], problem["message"], problem["first"],
+                              problem["count"]) for problem in data["problems"]]
+    if "scores" in data:
+        grade.score = Score(tuple(
+            CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
+            for check in data["scores"]))
+    return grade
+
+
+def merge_reports(parts: Sequence[dict[str, Any]]) -> tuple[list[SubmissionGrade], Policy]:
+    """The grades of a class from the JSON reports of its shards, in the class's order, and
+    its policy; a `ValueError` that says which part is missing, repeated or of another run."""
+    shards = [part.get("shard") for part in parts]
+    if any(not isinstance(shard, dict) for shard in shards):
+        raise ValueError("a report has no shard: merge the --json of grade --shard K/N runs")
+    counts = {shard["parts"] for shard in shards}
+    if len(counts) != 1:
+        raise ValueError(f"the reports are parts of different splits: {sorted(counts)} parts")
+    (total,) = counts
+    numbers = sorted(shard["part"] for shard in shards)
+    if numbers != list(range(1, total + 1)):
+        missing = sorted(set(range(1, total + 1)) - set(numbers))
+        twice = sorted({number for number in numbers if numbers.count(number) > 1})
+        raise ValueError(f"part {missing[0]} of {total} is missing" if missing
+                         else f"part {twice[0]} of {total} is given twice")
+    policies = {json.dumps(part["policy"], sort_keys=True) for part in parts}
+    if len(policies) != 1:
+        raise ValueError("the parts were graded under different policies (--ties, --values)")
+    placed = sorted(((submission["index"], grade) for part in parts
+                     for submission, grade in zip(part["submissions"], grades_from_json(part),
+                                                  strict=True)), key=lambda item: item[0])
+    policy = Policy(**parts[0]["policy"])
+    return [grade for _, grade in placed], policy

@@ -181,15 +181,22 @@ def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
     grade.log.append(f"--- output of {label}\n{output[:LOG_CHARS - used]}{cut}")
 
 
+def submission_names(paths: Sequence[Path]) -> list[str]:
+    """A name for each submission, unique in the class."""
+    taken: set[str] = set()
+    return [submission_name(path, taken) for path in paths]
+
+
 def grade_class(
     paths: Sequence[Path], options: Options, jobs: int,
     on_done: Callable[[SubmissionGrade], None] = lambda grade: None,
     grade_one: Callable[..., SubmissionGrade] = grade_submission,
+    names: Sequence[str] | None = None,
 ) -> list[SubmissionGrade]:
-    """Grade every submission with `grade_one`, `jobs` at a time; the grades in the order of
-    `paths`."""
-    taken: set[str] = set()
-    named = [(submission_name(path, taken), path) for path in paths]
+    """Grade every submission with `grade_one`, `jobs` at a time, under `names` (default:
+    `submission_names`); the grades in the order of `paths`."""
+    named = list(zip(names if names is not None else submission_names(paths), paths,
+                     strict=True))
     running = Running()
 
     def one(item: tuple[str, Path]) -> SubmissionGrade:

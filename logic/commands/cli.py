@@ -28,8 +28,8 @@ from logic.quote import say
 PROG = "minimax-lab"
 EXIT_OK, EXIT_FALSE = 0, 1
 COMMANDS = (
-    "decide", "table", "compare", "grade", "autograder", "play", "explain", "trace", "stats",
-    "tree", "query", "repl",
+    "decide", "table", "compare", "grade", "gradebook", "autograder", "play", "explain",
+    "trace", "stats", "tree", "query", "repl",
 )
 """The subcommands, in help order; command NAME lives in the module `logic.commands.NAME`."""
 _STATE_LIKE = re.compile(r"[-xoXO]{2,}")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from compare.grader.assignment import default_assignment, load_assignment
 from compare.grader.gradebook import (
+    Shard,
     class_summary,
     gradebook_csv,
     json_report,
@@ -29,7 +30,7 @@ from compare.grader.mappings import MAPPING_FILE
 from compare.grader.platforms import github_classroom, gradescope, prairielearn
 from compare.grader.platforms.junit import junit_xml
 from compare.grader.registry import INTERFACES
-from compare.grader.run import grade_class
+from compare.grader.run import grade_class, submission_names
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
 from logic.commands.cli import EXIT_OK, PROG, UsageError
@@ -119,6 +120,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "into DIR")
     parser.add_argument("--csv", metavar="FILE", help="write the gradebook to FILE as CSV")
     parser.add_argument("--json", metavar="FILE", help="write the whole report to FILE as JSON")
+    parser.add_argument("--shard", type=shard, metavar="K/N",
+                        help="grade the K-th of N equal parts of the submissions (in the order "
+                        "of their paths); minimax-lab gradebook merge joins the parts' --json")
     parser.add_argument("--assignment", metavar="FILE",
                         help="the TOML file that gives each check its points, its partial "
                         "credit and when students see it (default: the interface's own; see "
@@ -135,6 +139,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--junit", metavar="FILE",
                         help="write the class to FILE as JUnit XML: a test case per check")
     parser.set_defaults(run=run)
+
+
+def shard(text: str) -> tuple[int, int]:
+    """`--shard K/N`: the K-th of N parts, 1 <= K <= N."""
+    part, _, parts = text.partition("/")
+    if not (part.isdigit() and parts.isdigit() and 1 <= int(part) <= int(parts)):
+        raise argparse.ArgumentTypeError(
+            f"expected K/N with 1 <= K <= N (the K-th of N parts), not {text!r}")
+    return int(part), int(parts)
 
 
 def predicate_list(text: str | None, interface: type[Interface]) -> tuple[str, ...]:
@@ -167,6 +180,14 @@ def run(args: argparse.Namespace) -> int:
         say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
             "with process limits alone and can read every file any user may read, the "
             "grader's own solution included")
+    names = submission_names(paths)
+    part = None
+    if args.shard is not None:
+        order = sorted(range(len(paths)), key=lambda index: str(paths[index]))
+        chosen = order[args.shard[0] - 1::args.shard[1]]
+        place = {index: number for number, index in enumerate(order)}
+        part = Shard(*args.shard, tuple(place[index] for index in chosen))
+        paths, names = [paths[index] for index in chosen], [names[index] for index in chosen]
     with Progress("grading", len(paths)) as progress:
 
         def done(grade: SubmissionGrade) -> None:
@@ -174,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
             if args.reports is not None:
                 _write_reports(Path(args.reports), grade)
 
-        grades = grade_class(paths, options, args.jobs, done)
+        grades = grade_class(paths, options, args.jobs, done, names=names)
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
     if len(grades) == 1:
         sys.stdout.write(submission_report(grades[0]) + "\n")
@@ -184,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
             check for grade in grades for check in grade.checks))
         write_whole(args.csv, gradebook_csv(grades, columns))
     if args.json is not None:
-        report = json_report(grades, status, options.policy)
+        report = json_report(grades, status, options.policy, part)
         write_whole(args.json, json.dumps(report, indent=1) + "\n")
     _write_platforms(args, grades)
     return status

@@ -1,0 +1,133 @@
+"""A class beyond one machine: `grade --shard K/N` grades one part, `gradebook merge` joins the
+parts' JSON into the gradebook one run would have written; the JSON reads back as it was
+written; parts that do not make one class are refused in one line."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from compare.grader.gradebook import grades_from_json, json_report
+from logic.commands.cli import EXIT_USAGE, main
+from logic.commands.grade import shard
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("swipl") is None,
+    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
+)
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "tests" / "submissions"
+CLASS = [SUBMISSIONS / f"{name}.pl" for name in
+         ("wrong_side", "lab_style", "never_loads", "no_draw", "misspelt")]
+QUICK = ["--predicates", "terminal_state,minimax_decision", "--load-timeout", "1",
+         "--inference-budget", "0.05", "--jobs", "2"]
+
+
+def grade(folder: Path, paths: list[Path], *options: str) -> int:
+    return subprocess.run([sys.executable, "-m", "logic", "grade", *map(str, paths), *QUICK,
+                           *options], cwd=folder, capture_output=True, timeout=240).returncode
+
+
+def without_times(value):
+    """A report with its seconds left out: the one thing two runs never share."""
+    if isinstance(value, dict):
+        return {key: without_times(item) for key, item in value.items()
+                if key not in ("seconds", "time")}
+    if isinstance(value, list):
+        return [without_times(item) for item in value]
+    return value
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The class graded in one run (its paths in order), and in three parts merged."""
+    folder = tmp_path_factory.mktemp("shards")
+    whole = grade(folder, sorted(CLASS), "--json", "whole.json", "--csv", "whole.csv",
+                  "--junit", "whole.xml")
+    parts = [grade(folder, CLASS, "--shard", f"{part}/3", "--json", f"part{part}.json")
+             for part in (1, 2, 3)]  # in another order: the parts sort the paths
+    merged = main(["gradebook", "merge", *(str(folder / f"part{part}.json")
+                                           for part in (3, 1, 2)),
+                   "--json", str(folder / "merged.json"), "--csv", str(folder / "merged.csv"),
+                   "--junit", str(folder / "merged.xml")])
+    return folder, whole, parts, merged
+
+
+def test_each_part_grades_its_share_of_the_class_in_a_stable_order(runs):
+    folder, _, _, _ = runs
+    names = [[submission["name"] for submission in
+              json.loads((folder / f"part{part}.json").read_text())["submissions"]]
+             for part in (1, 2, 3)]
+    everyone = sorted(path.stem for path in CLASS)  # the paths' order, sorted
+    assert names == [everyone[0::3], everyone[1::3], everyone[2::3]]
+
+
+def test_the_merged_parts_are_the_one_runs_gradebook(runs):
+    folder, whole, parts, merged = runs
+    assert whole == merged == 1 and set(parts) == {1}
+    one = json.loads((folder / "whole.json").read_text())
+    joined = json.loads((folder / "merged.json").read_text())
+    assert without_times(joined) == without_times(one)
+    assert [row[:-1] for row in csv.reader(io.StringIO((folder / "merged.csv").read_text()))] \
+        == [row[:-1] for row in csv.reader(io.StringIO((folder / "whole.csv").read_text()))]
+    trees = [ElementTree.parse(folder / name).getroot() for name in ("whole.xml", "merged.xml")]
+    for tree in trees:
+        for element in tree.iter():
+            element.attrib.pop("time", None)
+    assert ElementTree.tostring(trees[0]) == ElementTree.tostring(trees[1])
+
+
+def test_the_json_reads_back_as_it_was_written(runs):
+    folder, _, _, _ = runs
+    report = json.loads((folder / "whole.json").read_text())
+    again = json_report(grades_from_json(report), report["status"])
+    assert again == report
+    assert any(submission["predicates"]["terminal_state"]["findings"]
+               for submission in report["submissions"])  # findings were read back too
+
+
+@pytest.mark.parametrize(("parts", "message"), [
+    (["part1.json"], "part 2 of 3 is missing"),
+    (["part1.json", "part1.json", "part2.json", "part3.json"], "part 1 of 3 is given twice"),
+    (["whole.json"], "a report has no shard"),
+])
+def test_parts_that_do_not_make_one_class_are_refused(runs, capsys, parts, message):
+    folder, _, _, _ = runs
+    assert main(["gradebook", "merge", *(str(folder / part) for part in parts)]) == EXIT_USAGE
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"minimax-lab: error: {message}")
+
+
+@given(st.text(max_size=12))
+def test_any_shard_text_is_a_part_or_a_usage_error(text):
+    try:
+        part, parts = shard(text)
+    except argparse.ArgumentTypeError as error:
+        assert "expected K/N" in str(error)
+    else:
+        assert 1 <= part <= parts and text == f"{text.split('/')[0]}/{text.split('/')[1]}"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.sampled_from(["shard", "part", "parts", "policy",
+                                                       "submissions", "index", "name"]),
+                                      inner, max_size=4), max_leaves=10)
+
+
+@given(JSON)
+def test_any_json_given_to_merge_is_merged_or_refused_in_one_line(tmp_path_factory, value):
+    path = tmp_path_factory.mktemp("any") / "part.json"
+    path.write_text(json.dumps(value))
+    assert main(["gradebook", "merge", str(path)]) == EXIT_USAGE
