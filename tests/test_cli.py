@@ -256,10 +256,11 @@ def test_terminal_escapes_in_an_error_are_shown_escaped():
 
 
 INTERNAL_ERRORS = {
-    "Died", "Late",  # a contained program's end, turned into its grade where it happens
+    "Died", "Late",  # a contained program's end or silence, turned into its grade
+    "TooLong",  # a line too long to read, turned into the program's death
     "RowError",  # one row of a table, turned into a finding of that row
     "EndOfInput",  # play's end of input, a normal end of the game
-    "_Stopped", "_TimedOut",  # an external command's, turned into its failed answer
+    "_Stopped",  # an external command's end, turned into its failed answer
 }
 
 

@@ -3,6 +3,7 @@ boundary, the shipped defaults, and a submission's score from its check results.
 
 from __future__ import annotations
 
+import shutil
 import tomllib
 
 import pytest
@@ -13,6 +14,7 @@ from compare.grader.assignment import (
     SHIPPED,
     Assignment,
     AssignmentError,
+    WorkLimits,
     assignment_from,
     default_assignment,
     load_assignment,
@@ -21,7 +23,8 @@ from compare.grader.registry import INTERFACES
 from compare.judge.categories import Category
 from compare.judge.results import CheckResult, SubmissionGrade
 from compare.judge.scores import Credit, Rule, Visibility
-from logic.commands.cli import EXIT_USAGE, main
+from logic.commands.cli import EXIT_USAGE, build_parser, main
+from logic.commands.grade import options_from
 from logic.contain.harness import LoadReport
 from logic.quote import quoted
 
@@ -152,3 +155,27 @@ def test_load_assignment_reads_a_file(tmp_path):
     assert assignment.name == "week 3"
     assert assignment.checks == {"winner": Rule(4.0, Credit.ALL_OR_NOTHING)}
     assert list(assignment.rules(["winner", "minimax"])) == ["winner"]  # no default rule
+
+
+def test_an_assignment_sets_the_limits_of_work_and_the_command_line_overrides_them(tmp_path):
+    table = {"limits": {"inference-ratio": 4, "cpu-budget": 120}}
+    assignment = assignment_from(table, "prolog", LAB)
+    assert assignment.work(WorkLimits()) == WorkLimits(ratio=4.0, cpu_budget=120.0)
+    path = tmp_path / "week.toml"
+    path.write_text("[limits]\ninference-ratio = 4\ninference-budget = 0.5\n")
+    args = build_parser("grade").parse_args(
+        ["grade", "x.pl", "--assignment", str(path), "--inference-budget", "2"])
+    if shutil.which("swipl") is None:
+        pytest.skip("swipl is not installed (Debian package swi-prolog-nox)")
+    assert options_from(args).work == WorkLimits(ratio=4.0, budget_ratio=2.0)
+
+
+@pytest.mark.parametrize(("limits", "message"), [
+    ({"inference_ratio": 2}, "unknown key 'inference_ratio' in [limits]"),
+    ({"cpu-seconds": 0}, "[limits] cpu-seconds must be a number above 0"),
+    ({"cpu-seconds": "ten"}, "[limits] cpu-seconds must be a number above 0"),
+])
+def test_bad_limits_say_what_is_wrong(limits, message):
+    with pytest.raises(AssignmentError) as raised:
+        assignment_from({"limits": limits}, "prolog", LAB)
+    assert message in str(raised.value)

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
 CLASS = [SUBMISSIONS / f"{name}.pl" for name in
          ("wrong_side", "lab_style", "never_loads", "no_draw", "misspelt")]
-QUICK = ["--predicates", "terminal_state,minimax_decision", "--load-timeout", "1",
-         "--inference-budget", "0.05", "--jobs", "2"]
+QUICK = ["--predicates", "terminal_state,max_value", "--load-timeout", "1",
+         "--inference-budget", "0.005", "--jobs", "2"]
 
 
 def grade(folder: Path, paths: list[Path], *options: str) -> int:

@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compare.grader import prolog
-from compare.grader.interface import Options, WorkLimits
+from compare.grader.assignment import WorkLimits
+from compare.grader.interface import Options
 from compare.grader.prolog import PrologInterface
 from compare.grader.run import grade_submission
 from compare.judge.categories import Category
@@ -146,6 +147,7 @@ def test_the_labs_own_solution_stays_within_the_labs_cost_on_every_kind_of_quest
             assert 0 < reply.work <= prolog.lab_cost(question), str(question)
 
 
+@pytest.mark.slow
 def test_the_same_submission_gets_the_same_grade_beside_a_cpu_hog():
     work = WorkLimits(ratio=2, budget_ratio=0.2)  # the loops spend the budget in seconds
 

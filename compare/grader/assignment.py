@@ -1,13 +1,13 @@
 """An assignment: each check's points, how partial credit is given and when students see it,
-read from a TOML file (docs/grading.md, "Scores"); each interface ships a default
-(`compare/grader/assignments/`). Every key is checked here, at the boundary.
+and the limits of work, read from a TOML file (docs/grading.md, "Scores"); each interface
+ships a default (`compare/grader/assignments/`). Every key is checked here, at the boundary.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from compare.judge.categories import Category
@@ -19,6 +19,25 @@ from logic.quote import quoted
 SHIPPED = Path(__file__).resolve().parent / "assignments"
 """The default assignment of each interface, `NAME.toml`."""
 RULE_KEYS = ("points", "credit", "thresholds", "visibility")
+LIMITS = {"inference-ratio": "ratio", "inference-budget": "budget_ratio",
+          "cpu-seconds": "cpu_seconds", "cpu-budget": "cpu_budget"}
+"""The keys of `[limits]`, named as `grade`'s options, and the `WorkLimits` field of each."""
+
+
+@dataclass(frozen=True)
+class WorkLimits:
+    """Limits that count a program's work, not the time a machine takes, so that a submission
+    gets the same grade on an idle machine, a loaded one and a slow one (docs/grading.md,
+    "Limits"). Prolog: inferences, `ratio` times the lab's own cost per question and
+    `budget_ratio` times it for the whole submission. Python: CPU seconds."""
+
+    ratio: float = 10.0
+    budget_ratio: float = 1.0
+    cpu_seconds: float = 60.0
+    cpu_budget: float = 900.0
+
+
+DEFAULT_WORK = WorkLimits()
 
 
 class AssignmentError(LabError, ValueError):
@@ -33,6 +52,12 @@ class Assignment:
     name: str
     checks: dict[str, Rule] = field(default_factory=dict)
     default: Rule | None = None
+    limits: dict[str, float] = field(default_factory=dict)
+    """The limits of work it sets (`[limits]`), by `WorkLimits` field."""
+
+    def work(self, base: WorkLimits) -> WorkLimits:
+        """`base` with the limits the assignment sets."""
+        return replace(base, **self.limits)
 
     def rules(self, graded: Sequence[str]) -> dict[str, Rule]:
         """The rule of every check that earns points: the file's, then those `graded`
@@ -82,7 +107,7 @@ def default_assignment(interface: str, known: Sequence[str]) -> Assignment:
 
 def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assignment:
     """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`."""
-    _only(table, ("name", "interface", "default", "checks"), "the file")
+    _only(table, ("name", "interface", "default", "checks", "limits"), "the file")
     wanted = table.get("interface", interface)
     if wanted != interface:
         raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
@@ -100,7 +125,19 @@ def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assign
     if not isinstance(name, str):
         raise AssignmentError("`name` must be a string")
     return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
-                      None if default is None else _rule(default, "default"))
+                      None if default is None else _rule(default, "default"),
+                      _limits(table.get("limits", {})))
+
+
+def _limits(table: object) -> dict[str, float]:
+    if not isinstance(table, dict):
+        raise AssignmentError("[limits] must be a table")
+    _only(table, tuple(LIMITS), "[limits]")
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                0 < value <= 1_000_000):
+            raise AssignmentError(f"[limits] {key} must be a number above 0")
+    return {LIMITS[key]: float(value) for key, value in table.items()}
 
 
 def _rule(table: object, where: str) -> Rule:

@@ -29,6 +29,11 @@ SHOWN = 5
 """Findings listed per check and category in a submission's report."""
 
 
+def text_of(lines: Sequence[str]) -> str:
+    """Lines of a report as text: each on one line, escaped (`one_line`)."""
+    return "".join(one_line(line) + "\n" for line in lines)
+
+
 def load_status(grade: SubmissionGrade) -> str:
     """`ok`, `problems` (it loaded, with errors or warnings) or `failed` (it did not load)."""
     if grade.load.problem is not None:
@@ -72,7 +77,7 @@ def submission_report(grade: SubmissionGrade) -> str:
         said = (f"{grade.printed} questions printed something" if grade.printed
                 else "loading printed something")
         lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{report_stem(grade)}.log"]
-    return "".join(one_line(line) + "\n" for line in lines)
+    return text_of(lines)
 
 
 def load_report(grade: SubmissionGrade) -> list[str]:
@@ -99,7 +104,7 @@ def check_text(grade: SubmissionGrade, check: str) -> str:
         lines = [f"-- {check}: not checked",
                  *(f"  {reason}" for reason in grade.not_checked if reason.startswith(check)),
                  *([f"  load: FAILED: {grade.load.problem}"] if grade.load.problem else [])]
-    return "".join(one_line(line) + "\n" for line in lines)
+    return text_of(lines)
 
 
 def problems_report(grade: SubmissionGrade) -> list[str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from compare.grader.assignment import Assignment
+from compare.grader.assignment import DEFAULT_WORK, Assignment, WorkLimits
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy
@@ -21,22 +21,6 @@ from logic.contain import sandbox
 from logic.contain.contained import ContainedProgram
 from logic.errors import LabError
 from logic.state import Player, State
-
-
-@dataclass(frozen=True)
-class WorkLimits:
-    """Limits that count a program's work, not the time a machine takes, so that a submission
-    gets the same grade on an idle machine, a loaded one and a slow one (docs/grading.md,
-    "Limits"). Prolog: inferences, `ratio` times the lab's own cost per question and
-    `budget_ratio` times it for the whole submission. Python: CPU seconds."""
-
-    ratio: float = 10.0
-    budget_ratio: float = 1.0
-    cpu_seconds: float = 60.0
-    cpu_budget: float = 900.0
-
-
-DEFAULT_WORK = WorkLimits()
 
 
 @dataclass(frozen=True)

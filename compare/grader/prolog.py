@@ -14,12 +14,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from compare.grader.interface import (
-    DEFAULT_WORK,
-    Options,
-    WorkLimits,
-    refuse_python_options,
-)
+from compare.grader.assignment import DEFAULT_WORK, WorkLimits
+from compare.grader.interface import Options, refuse_python_options
 from compare.grader.run import did_you_mean
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict

@@ -8,12 +8,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compare.grader.interface import (
-    DEFAULT_WORK,
-    Options,
-    WorkLimits,
-    refuse_python_options,
-)
+from compare.grader.assignment import DEFAULT_WORK, WorkLimits
+from compare.grader.interface import Options, refuse_python_options
 from compare.grader.mappings import (
     CS50,
     CS50_FUNCTIONS,

@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from compare.sources.rows import is_header, is_skipped
-from logic.contain import sandbox
+from logic.contain import reading, sandbox
+from logic.contain.reading import Late
 from logic.engines import Turn
 
 GIVE_UP = 5
@@ -36,7 +37,6 @@ MAX_LINE_BYTES = 4096
 """Bytes kept of an output line; the rest of a longer line, up to its line break, is dropped."""
 STDERR_TAIL = 4096
 """Bytes kept of the end of the command's standard error, to quote its last line."""
-_CHUNK = 65536
 _POLL = 0.05
 _STOP_SECONDS = 2.0
 _CLOSE_SECONDS = 1.0
@@ -74,10 +74,6 @@ class _Stopped(Exception):
     """The command's output ended: it exited or closed its standard output."""
 
 
-class _TimedOut(Exception):
-    """No row came within the time left."""
-
-
 class _Child:
     """One run of the command, its output read line by line against deadlines.
 
@@ -91,35 +87,28 @@ class _Child:
         )
         self.stdout = self.process.stdout.fileno()
         self.stderr: int | None = self.process.stderr.fileno()
-        self.pending = bytearray()
-        self.line = bytearray()
-        self.stderr_tail = bytearray()
+        self.lines = reading.Lines(MAX_LINE_BYTES, cut=True)
+        self.stderr_tail = reading.Tail(STDERR_TAIL)
         self.answered = 0
         self.killed = False
 
-    def _wait_for(self, reading: list[int], writing: list[int], deadline: float) -> set[int]:
-        """The descriptors ready before the deadline, standard error already read; `_TimedOut`
+    def _wait_for(self, readable: list[int], writing: list[int], deadline: float) -> set[int]:
+        """The descriptors ready before the deadline, standard error already read; `Late`
         if none is."""
-        watched = reading + ([self.stderr] if self.stderr is not None else [])
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise _TimedOut
-        readable, writable, _ = select.select(watched, writing, [], left)
-        if not readable and not writable:
-            raise _TimedOut
-        if self.stderr in readable:
+        watched = readable + ([self.stderr] if self.stderr is not None else [])
+        ready = reading.ready(watched, deadline, writing)
+        if self.stderr in ready:
             self._read_stderr()
-        return set(readable) | set(writable)
+        return ready
 
     def _read_stderr(self) -> None:
-        chunk = os.read(self.stderr, _CHUNK)
+        chunk = os.read(self.stderr, reading.CHUNK)
         if not chunk:
             self.stderr = None
-        self.stderr_tail += chunk
-        del self.stderr_tail[:-STDERR_TAIL]
+        self.stderr_tail.add(chunk)
 
     def send(self, text: str, deadline: float) -> None:
-        """Write one line; `_TimedOut` if the command will not take it before the deadline
+        """Write one line; `Late` if the command will not take it before the deadline
         (a command that never reads its input fills the pipe), `_Stopped` if it is gone."""
         data = text.encode() + b"\n"
         stdin = self.process.stdin.fileno()
@@ -133,28 +122,18 @@ class _Child:
 
     def read_line(self, deadline: float) -> str:
         """The next line of output, cut to `MAX_LINE_BYTES` bytes; `_Stopped` at the end of the
-        output, `_TimedOut` past the deadline. Memory stays bounded however long a line is."""
-        while True:
-            end = self.pending.find(b"\n")
-            length = len(self.pending) if end < 0 else end
-            self.line += self.pending[: min(length, MAX_LINE_BYTES - len(self.line))]
-            if end >= 0:
-                del self.pending[: end + 1]
-                return self._take_line()
-            self.pending.clear()
+        output, `Late` past the deadline. Memory stays bounded however long a line is."""
+        while (line := self.lines.take()) is None:
             if self.stdout not in self._wait_for([self.stdout], [], deadline):
                 continue
-            chunk = os.read(self.stdout, _CHUNK)
+            chunk = os.read(self.stdout, reading.CHUNK)
             if not chunk:
-                if self.line:
-                    return self._take_line()
+                rest = self.lines.rest()
+                if rest:
+                    return rest.decode(errors="replace").rstrip("\r")
                 raise _Stopped
-            self.pending += chunk
-
-    def _take_line(self) -> str:
-        text = self.line.decode(errors="replace").rstrip("\r")
-        self.line.clear()
-        return text
+            self.lines.feed(chunk)
+        return line.decode(errors="replace").rstrip("\r")
 
     def _settle(self, seconds: float) -> int | None:
         """Its exit status if it ends within `seconds`, else None; its standard error is read
@@ -180,11 +159,8 @@ class _Child:
         return self.stderr is not None
 
     def last_said(self) -> str | None:
-        """The last non-empty line the command wrote to standard error, stripped, unescaped."""
-        for line in reversed(self.stderr_tail.decode(errors="replace").split("\n")):
-            if line.strip():
-                return line.strip()
-        return None
+        """The last non-empty line the command wrote to standard error, stripped."""
+        return self.stderr_tail.last_line()
 
     def why_stopped(self) -> str:
         """How it ended, and the last line it wrote to standard error, escaped."""
@@ -276,7 +252,7 @@ def run_command(
                         continue
                     run.failures.append(Failure(position, reason))
                     failed_in_a_row += 1
-                except _TimedOut:
+                except Late:
                     child.kill()
                     child = None
                     if time.monotonic() >= total_deadline:

@@ -15,7 +15,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from compare.grader.assignment import default_assignment, load_assignment
+from compare.grader.assignment import DEFAULT_WORK, default_assignment, load_assignment
 from compare.grader.gradebook import (
     Shard,
     class_summary,
@@ -25,7 +25,7 @@ from compare.grader.gradebook import (
     report_stem,
     submission_report,
 )
-from compare.grader.interface import DEFAULT_WORK, Interface, Options, WorkLimits
+from compare.grader.interface import Interface, Options
 from compare.grader.mappings import MAPPING_FILE
 from compare.grader.platforms import github_classroom, gradescope, prairielearn
 from compare.grader.platforms.junit import junit_xml
@@ -87,23 +87,26 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_policy_options(parser)
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
-    parser.add_argument("--inference-ratio", type=ratio, default=DEFAULT_WORK.ratio,
+    parser.add_argument("--inference-ratio", type=ratio, default=None,
                         metavar="R",
                         help="Prolog: the inferences one question may take, as a multiple of "
-                        f"the lab's own solution's (default: {DEFAULT_WORK.ratio:g})")
-    parser.add_argument("--inference-budget", type=ratio, default=DEFAULT_WORK.budget_ratio,
+                        f"the lab's own solution's (default: the assignment's, else "
+                        f"{DEFAULT_WORK.ratio:g})")
+    parser.add_argument("--inference-budget", type=ratio, default=None,
                         metavar="R",
                         help="Prolog: the inferences one submission may take, as a multiple "
                         "of the lab's own solution's for the same questions; what is left is "
-                        f"reported as not asked (default: {DEFAULT_WORK.budget_ratio:g})")
-    parser.add_argument("--cpu-seconds", type=seconds, default=DEFAULT_WORK.cpu_seconds,
+                        "reported as not asked (default: the assignment's, else "
+                        f"{DEFAULT_WORK.budget_ratio:g})")
+    parser.add_argument("--cpu-seconds", type=seconds, default=None,
                         metavar="SECONDS",
-                        help="Python: the CPU time one call may take (default: "
-                        f"{DEFAULT_WORK.cpu_seconds:g})")
-    parser.add_argument("--cpu-budget", type=seconds, default=DEFAULT_WORK.cpu_budget,
+                        help="Python: the CPU time one call may take (default: the "
+                        f"assignment's, else {DEFAULT_WORK.cpu_seconds:g})")
+    parser.add_argument("--cpu-budget", type=seconds, default=None,
                         metavar="SECONDS",
                         help="Python: the CPU time one submission may take; what is left is "
-                        f"reported as not asked (default: {DEFAULT_WORK.cpu_budget:g})")
+                        "reported as not asked (default: the assignment's, else "
+                        f"{DEFAULT_WORK.cpu_budget:g})")
     parser.add_argument("--query-timeout", type=seconds, default=600.0, metavar="SECONDS",
                         help="wall-clock limit for one question, a guard against a program "
                         "that waits (default: 600)")
@@ -171,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     paths = [Path(path) for path in args.paths]
     _check_outputs(args, paths)
     try:
-        options = _options(args)
+        options = options_from(args)
     except LabError as error:
         _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(
             problem=f"the grader could not start: {error}"))])
@@ -228,7 +231,7 @@ def _check_outputs(args: argparse.Namespace, paths: list[Path]) -> None:
             _make_folder(folder)
 
 
-def _options(args: argparse.Namespace) -> Options:
+def options_from(args: argparse.Namespace) -> Options:
     """How the class is graded: the interface and its checks (`--predicates`; else those an
     assignment file names, or all), the limits, the policy and the assignment that scores
     it."""
@@ -241,8 +244,10 @@ def _options(args: argparse.Namespace) -> Options:
         assignment = load_assignment(args.assignment, args.interface, kind.checks)
         if args.predicates is None and assignment.default is None and kind.checks:
             checked = tuple(check for check in kind.checks if check in assignment.checks)
-    work = WorkLimits(args.inference_ratio, args.inference_budget, args.cpu_seconds,
-                      args.cpu_budget)
+    given = {"ratio": args.inference_ratio, "budget_ratio": args.inference_budget,
+             "cpu_seconds": args.cpu_seconds, "cpu_budget": args.cpu_budget}
+    work = replace(assignment.work(DEFAULT_WORK),
+                   **{name: value for name, value in given.items() if value is not None})
     return Options(interface, checked, args.main, args.query_timeout, args.budget,
                    args.load_timeout, policy=policy_from(args), assignment=assignment,
                    work=work)

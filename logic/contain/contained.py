@@ -17,18 +17,17 @@ import contextlib
 import json
 import os
 import secrets
-import select
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from logic.contain import sandbox
+from logic.contain import reading, sandbox
 
 GRACE = 5.0
 """Seconds past a question's own time limit before the program is killed."""
 MAX_REPLY = 2**20
 """Bytes of one answer line at most; the harnesses keep answers far smaller."""
 _TAIL = 4096
+"""Bytes kept of the end of a program's own output, to say how it died."""
 
 
 class ContainedProgram:
@@ -62,8 +61,8 @@ class ContainedProgram:
         finally:
             os.close(questions_read)
             os.close(answers_write)
-        self._pending = b""
-        self._tail = b""
+        self._replies = reading.Lines(MAX_REPLY, cut=False)
+        self._tail = reading.Tail(_TAIL)
         self._loading = new_id()
         os.write(self._questions, f"{self._loading}.\n".encode())
         return containment
@@ -86,24 +85,21 @@ class ContainedProgram:
         writes anything else, `Late` past `deadline`. Its output is read meanwhile, its last
         bytes kept for `Died`'s reason."""
         output = self.process.stdout.fileno()
-        while b"\n" not in self._pending:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Late
-            ready, _, _ = select.select([self._answers, output], [], [], left)
+        while (line := self._replies.take()) is None:
+            ready = reading.ready([self._answers, output], deadline)
             if output in ready:
-                chunk = os.read(output, 65536)
-                self._tail = (self._tail + chunk)[-_TAIL:]
+                chunk = os.read(output, reading.CHUNK)
+                self._tail.add(chunk)
                 if not chunk and self._answers not in ready:
                     self._wait_dead()
             if self._answers in ready:
-                chunk = os.read(self._answers, 65536)
+                chunk = os.read(self._answers, reading.CHUNK)
                 if not chunk:
                     self._wait_dead()
-                self._pending += chunk
-                if len(self._pending) > MAX_REPLY:
-                    raise Died("wrote an answer too long to read")
-        line, self._pending = self._pending.split(b"\n", 1)
+                try:
+                    self._replies.feed(chunk)
+                except reading.TooLong:
+                    raise Died("wrote an answer too long to read") from None
         try:
             reply = json.loads(line.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):
@@ -120,8 +116,7 @@ class ContainedProgram:
             code = self.process.wait(timeout=GRACE)
         except Exception:
             code = None
-        said = self._tail.decode("utf-8", errors="replace").strip().splitlines()
-        raise Died(sandbox.how_it_ended(code, said[-1] if said else None))
+        raise Died(sandbox.how_it_ended(code, self._tail.last_line()))
 
     def stop(self) -> None:
         """Kill the program (its whole process group); its pipes are closed by the next
@@ -177,10 +172,6 @@ def reply_field(reply: dict, name: str, kind: type, default: object = None) -> o
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise Died(UNREADABLE)
     return value
-
-
-class Late(Exception):
-    """No answer came in time."""
 
 
 def text_or_none(reply: dict, name: str) -> str | None:

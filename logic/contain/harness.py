@@ -19,11 +19,11 @@ from logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
-    Late,
     new_id,
     reply_field,
     text_or_none,
 )
+from logic.contain.reading import Late
 from logic.contain.sandbox import SWIPL
 from logic.errors import LabError
 from logic.quote import quoted

@@ -24,12 +24,12 @@ from logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
-    Late,
     new_id,
     reply_field,
     text_or_none,
 )
 from logic.contain.harness import LoadReport, ProgramError
+from logic.contain.reading import Late
 from logic.quote import quoted
 
 _HARNESS = ".harness.py"

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from compare.grader.gradebook import check_text, load_report, problems_report
+from compare.grader.gradebook import check_text, load_report, problems_report, text_of
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score, Visibility
-from logic.quote import one_line
 
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
@@ -19,7 +18,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     if not grade.load.ok:
         lines = [*load_report(grade), *problems_report(grade)]
         tests.append({"name": "loading", "status": "error" if grade.load.problem else "fail",
-                      "score": 0, "message": "".join(one_line(line) + "\n" for line in lines)})
+                      "score": 0, "message": text_of(lines)})
     for check in score.checks:
         passed = check.questions and check.right == check.questions
         tests.append({

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from compare.grader.gradebook import check_text, load_report, points, problems_report
+from compare.grader.gradebook import (
+    check_text,
+    load_report,
+    points,
+    problems_report,
+    text_of,
+)
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
-from logic.quote import one_line
 
 RESULTS = "results.json"
 """The file Gradescope reads, in `/autograder/results/`."""
@@ -24,7 +29,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
         "score": 0.0,
         "max_score": 0.0,
         "status": "passed" if grade.load.ok else "failed",
-        "output": _text(loading),
+        "output": text_of(loading),
         "visibility": "visible",
     }]
     for number, check in enumerate(score.checks, start=1):
@@ -42,12 +47,8 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     return {
         "score": score.score,
         "execution_time": round(grade.seconds),
-        "output": _text([summary, *loading]),
+        "output": text_of([summary, *loading]),
         "output_format": "text",
         "test_output_format": "text",
         "tests": tests,
     }
-
-
-def _text(lines: list[str]) -> str:
-    return "".join(one_line(line) + "\n" for line in lines)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.etree import ElementTree
 
-from compare.grader.gradebook import check_text, load_report, points, problems_report
+from compare.grader.gradebook import check_text, load_report, points, problems_report, text_of
 from compare.judge.results import SubmissionGrade
 from logic.quote import one_line
 
@@ -58,4 +58,4 @@ def _property(properties: ElementTree.Element, name: str, value: str) -> None:
 
 def _say(case: ElementTree.Element, tag: str, message: str, lines: list[str]) -> None:
     element = ElementTree.SubElement(case, tag, message=message, type=tag)
-    element.text = "".join(one_line(line) + "\n" for line in lines)
+    element.text = text_of(lines)

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from compare.grader.gradebook import check_text, load_report, points, problems_report
+from compare.grader.gradebook import (
+    check_text,
+    load_report,
+    points,
+    problems_report,
+    text_of,
+)
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import CheckScore, Score, Visibility
 from logic.quote import one_line
@@ -25,12 +31,12 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     loading = [*load_report(grade), *problems_report(grade)]
     if grade.load.problem is not None:
         return {"gradable": False, "format_errors": [one_line(grade.load.problem)],
-                "output": _text(loading)}
+                "output": text_of(loading)}
     return {
         "gradable": True,
         "score": round(score.fraction, 4),
         "message": f"score {points(score.score)} of {points(score.max_score)}",
-        "output": _text(loading),
+        "output": text_of(loading),
         "tests": [_test(grade, check) for check in score.checks],
     }
 
@@ -55,7 +61,3 @@ def _test(grade: SubmissionGrade, check: CheckScore) -> dict[str, Any]:
         test["images"] = [{"label": f"first {first.category}: {state}",
                            "url": data_url(board_svg(state, draw_board(state)))}]
     return test
-
-
-def _text(lines: list[str]) -> str:
-    return "".join(one_line(line) + "\n" for line in lines)
