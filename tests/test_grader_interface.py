@@ -88,6 +88,15 @@ class WinnerSession:
     def problem(self, question, reply, verdict, defined):
         return None
 
+    def calls_below(self, question):
+        return []
+
+    def said(self, reply):
+        return repr(reply.value)
+
+    def clause(self, check):
+        return ""
+
 
 class WinnerInterface:
     name, checks, check_noun, load_label = "winner", ("who_won",), "function", "import"

@@ -16,7 +16,13 @@ from typing import Any
 
 from compare.grader.interface import UNDEFINED_CATEGORIES
 from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade
+from compare.judge.results import (
+    CheckResult,
+    Finding,
+    Problem,
+    SubmissionGrade,
+    WrongCall,
+)
 from compare.judge.scores import CheckScore, Score, Visibility
 from compare.judge.truth import Policy
 from logic.contain.harness import LoadReport
@@ -94,6 +100,25 @@ def load_report(grade: SubmissionGrade) -> list[str]:
     return lines + [f"  not checked: {reason}" for reason in grade.not_checked]
 
 
+def wrong_call_report(wrong: WrongCall) -> list[str]:
+    """Where the smallest wrong answer goes wrong: the first wrong call with its board, the
+    calls below it (all right), the lab's clause to read beside it."""
+    call = wrong.call
+    lines = [f"  first wrong call: {call.asked}: {call.detail}",
+             *("      " + row for row in draw_board(call.position[0]).splitlines())]
+    if wrong.below:
+        lines.append("    the calls it makes below are right:")
+        lines += [f"      {below.asked}: {below.detail}" for below in wrong.below]
+    else:
+        lines.append("    it makes no call below that the grader asks")
+    if not wrong.concluded:
+        lines.append(f"    (the walk did not conclude: {wrong.why}; the fault may lie deeper)")
+    else:
+        lines.append("    so its own clause goes wrong there; the lab's clause:")
+    lines += [f"      {line}" for line in wrong.clause.split("\n") if line]
+    return lines
+
+
 def check_text(grade: SubmissionGrade, check: str) -> str:
     """One check's part of the report, as text for a course platform: its lines, or why it
     was not graded."""
@@ -120,6 +145,8 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
     earned = grade.score.of(check) if grade.score is not None else None
     lines = [f"-- {check}: {result.correct} of {result.checked} right" + (
         f"; {points(earned.score)} of {points(earned.max_score)} points" if earned else "")]
+    if result.first_wrong is not None:
+        lines += wrong_call_report(result.first_wrong)
     asked = sum(result.counts.values())
     for category, count in result.counts.most_common():
         if category != Category.RIGHT:
@@ -238,6 +265,7 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
                     for finding in result.findings
                 ],
                 "work": result.work,
+                **_json_wrong_call(result.first_wrong),
                 **_json_points(grade, check),
             }
             for check, result in grade.checks.items()
@@ -251,6 +279,31 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
             "scores": [asdict(check) for check in grade.score.checks]}),
         "seconds": round(grade.seconds, 3),
     }
+
+
+def _json_wrong_call(wrong: WrongCall | None) -> dict[str, Any]:
+    if wrong is None:
+        return {}
+    return {"first_wrong_call": {
+        **_json_call(wrong.call), "category": wrong.call.category.key,
+        "below": [_json_call(below) for below in wrong.below],
+        "questions": wrong.asked, "concluded": wrong.concluded, "why": wrong.why,
+        "clause": wrong.clause}}
+
+
+def _json_call(call: Finding) -> dict[str, Any]:
+    return {"call": call.asked, "state": call.position[0], "player": call.position[1],
+            "detail": call.detail}
+
+
+def _wrong_call(data: dict[str, Any]) -> WrongCall:
+    def call(item: dict[str, Any], category: Category) -> Finding:
+        return Finding(category, (item["state"], item["player"]), item["detail"],
+                       asked=item["call"])
+
+    return WrongCall(call(data, _CATEGORIES[data["category"]]),
+                     tuple(call(below, Category.RIGHT) for below in data["below"]),
+                     data["questions"], data["concluded"], data["why"], data["clause"])
 
 
 FINISHED = "boards"
@@ -296,6 +349,8 @@ def _grade_from_json(data: dict[str, Any]) -> SubmissionGrade:
             Finding(_CATEGORIES[found["category"]], (found["state"], found["player"]),
                     found["detail"], asked=found.get("asked"))
             for found in result["findings"]]
+        if "first_wrong_call" in result:
+            checked.first_wrong = _wrong_call(result["first_wrong_call"])
         grade.checks[check] = checked
     grade.problems = [Problem(problem["kind"], problem["message"], problem["first"],
                               problem["count"]) for problem in data["problems"]]

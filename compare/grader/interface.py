@@ -105,6 +105,16 @@ class Session(Protocol):
                 defined: set[str]) -> Problem | None:
         """A fault to report once per kind (an exception, by its kind), or None."""
 
+    def calls_below(self, question: Question) -> list[Question]:
+        """The calls the lab's clause for `question` makes (a recursive check's), each a
+        question of its own; none for a check that calls nothing the grader can ask."""
+
+    def said(self, reply: Reply) -> str:
+        """The reply's answer, as the program wrote it."""
+
+    def clause(self, check: str) -> str:
+        """The lab's own clause for `check`, shown beside a first wrong call ("" if none)."""
+
 
 class Interface(Protocol):
     """A kind of submission: its name, the checks it knows, and how a submission is opened."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import shutil
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from compare.grader.assignment import DEFAULT_WORK, WorkLimits
@@ -105,6 +107,41 @@ def lab_cost(question: Question) -> int:
     else:
         nodes = 1
     return LAB_BASE + LAB_PER_NODE * nodes
+
+
+@cache
+def lab_clauses(predicate: str) -> str:
+    """The lab's clauses for `predicate`, as this project states the lab in Prolog
+    (`logic/prolog/lab.pl`): from its first clause to the blank line after its last."""
+    lines = (resources.files("logic.prolog") / "lab.pl").read_text(encoding="utf-8").split("\n")
+    start = next((number for number, line in enumerate(lines)
+                  if line.startswith(f"{predicate}(")), len(lines))
+    end = start
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    return "\n".join(lines[start:end])
+
+
+def calls_below(question: Question) -> list[Question]:
+    """The calls the lab's clauses make for `question` (docs/lab.md): `minimax_decision`
+    calls `max_value` on its state; `max_value` and `min_value` call `terminal_state`, then,
+    where the game goes on, `min_value` (after the player's moves) or `max_value` (after its
+    adversary's) on each successor, in cell order; `terminal_state` and `successor` call
+    nothing the grader asks."""
+    state, player = question.state, question.player
+    if question.check == "minimax_decision":
+        return [Question("max_value", state, player)]
+    if question.check not in ("max_value", "min_value"):
+        return []
+    calls = [Question("terminal_state", state, player)]
+    if is_terminal(state):
+        return calls
+    if question.check == "max_value":
+        return calls + [Question("min_value", next_state, player)
+                        for next_state in reference.successor(state, player)]
+    other = reference.other_player(player)
+    return calls + [Question("max_value", next_state, player)
+                    for next_state in reference.successor(state, other)]
 
 
 def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Verdict:
@@ -321,6 +358,15 @@ class PrologSession:
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
         return self.program.ask(question.goal, "A", self.answers, seconds, round(work))
+
+    def calls_below(self, question: Question) -> list[Question]:
+        return calls_below(question)
+
+    def said(self, reply: Reply) -> str:
+        return f"answers {reply.answers[0].text}" if reply.answers else "no answer"
+
+    def clause(self, check: str) -> str:
+        return lab_clauses(check)
 
     def judge(self, question: Question, reply: Reply, policy: Policy) -> Verdict:
         return judge(question, reply, policy)

@@ -154,6 +154,15 @@ class PythonSession:
                      else self.mapping.arguments(question.state, question.player))
         return self.program.call(question.check, arguments, seconds, work)
 
+    def calls_below(self, question: Question) -> list[Question]:
+        return []  # a Python program's own calls are not walked yet
+
+    def said(self, reply: Called) -> str:
+        return repr(reply.value) if reply.end == "returned" else reply.end
+
+    def clause(self, check: str) -> str:
+        return ""
+
     def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
         if self.cs50:
             return judge_cs50(question, reply, policy)

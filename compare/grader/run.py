@@ -16,9 +16,17 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from compare.grader.interface import Options, Question, Session
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Problem, SubmissionGrade, Verdict
+from compare.grader.diagnosis import first_wrong_call
+from compare.grader.interface import Options, Question, Reply, Session
+from compare.judge.categories import Category, Kind
+from compare.judge.results import (
+    CheckResult,
+    Finding,
+    Problem,
+    SubmissionGrade,
+    Verdict,
+    WrongCall,
+)
 from logic.contain.contained import ContainedProgram
 from logic.contain.harness import LoadReport
 from logic.errors import LabError
@@ -70,6 +78,7 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
     deadline = start + options.budget_seconds
     questions = session.questions(asked)
     budget, spent = session.work_budget(questions), 0.0
+    first_wrong: dict[str, tuple[Question, Verdict]] = {}
     for question in questions:
         if running.cancelled.is_set():
             return
@@ -94,6 +103,8 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
         result.work += used
         spent += used
         _add(result, question, verdict)
+        if verdict.category.kind is Kind.FAULT:  # the first is the smallest computation
+            first_wrong.setdefault(question.check, (question, verdict))
         if reply.output:
             log_output(grade, str(question), reply.output, reply.output_chars)
         problem = session.problem(question, reply, verdict, defined)
@@ -102,6 +113,22 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
             problems[problem.kind] = problem if known is None else replace(
                 known, count=known.count + 1)
     grade.problems += problems.values()
+    for check, (question, verdict) in first_wrong.items():
+        if not running.cancelled.is_set() and session.calls_below(question):
+            grade.checks[check].first_wrong = walk(session, question, verdict, options)
+
+
+def walk(session: Session, question: Question, verdict: Verdict,
+         options: Options) -> WrongCall:
+    """Where the wrong answer to `question` goes wrong in the program's recursion."""
+
+    def ask(call: Question) -> tuple[Reply, Verdict]:
+        reply = session.ask(call, options.query_seconds, session.work_limit(call))
+        return reply, session.judge(call, reply, options.policy)
+
+    wrong = Finding(verdict.category, (question.state, question.player), verdict.detail,
+                    asked=str(question))
+    return first_wrong_call(session, wrong, question, ask)
 
 
 def time_to_ask(question: Question, result: CheckResult, grade: SubmissionGrade,

@@ -48,6 +48,22 @@ class Finding:
     asked: str | None = None
 
 
+@dataclass(frozen=True)
+class WrongCall:
+    """Where a wrong answer goes wrong in the program's own recursion: the first call found
+    wrong while every call its clause makes below it is right (`below`, each a finding of
+    category right whose detail is the answer), found with the reference as the oracle in
+    `asked` questions; `concluded` is False, with `why`, when the walk stopped short."""
+
+    call: Finding
+    below: tuple[Finding, ...]
+    asked: int
+    concluded: bool = True
+    why: str = ""
+    clause: str = ""
+    """The lab's own clause for the call's predicate, to read beside it."""
+
+
 @dataclass
 class CheckResult:
     """One check's questions (a predicate or a function; a source's decisions): how many were
@@ -64,6 +80,8 @@ class CheckResult:
     keep: int | None = KEEP_FINDINGS
     work: float = 0.0
     """The work its questions took (inferences, CPU seconds)."""
+    first_wrong: WrongCall | None = None
+    """Where its smallest wrong answer goes wrong in the program's recursion, if walked."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:

@@ -1,0 +1,45 @@
+"""The first wrong call: for a wrong answer of a recursive check, the program's own computation
+walked with the reference as the oracle (algorithmic debugging). The calls its clause makes
+below a wrong call are asked of the program and judged; the walk descends into the first
+wrong one, until a call is wrong while every call below it is right: there the program's
+clause goes wrong (docs/grading.md, "The first wrong call").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from compare.grader.interface import Question, Reply, Session
+from compare.judge.categories import Category, Kind
+from compare.judge.results import Finding, Verdict, WrongCall
+
+MOST_CALLS = 100
+"""Questions one walk asks at most; past them it says it could not conclude."""
+
+
+def first_wrong_call(session: Session, wrong: Finding, question: Question,
+                     ask: Callable[[Question], tuple[Reply, Verdict]]) -> WrongCall:
+    """Walk down from `question`, whose answer was judged wrong (`wrong`), asking each call
+    with `ask`; the first call wrong with every call below it right."""
+    current, asked = wrong, 0
+    while True:
+        below: list[Finding] = []
+        deeper = None
+        for call in session.calls_below(question):
+            if asked >= MOST_CALLS:
+                return WrongCall(current, tuple(below), asked, False,
+                                 f"stopped after {MOST_CALLS} calls",
+                                 session.clause(question.check))
+            reply, verdict = ask(call)
+            asked += 1
+            position = (call.state, call.player)
+            if verdict.category.kind is not Kind.RIGHT:
+                deeper = Finding(verdict.category, position, verdict.detail, asked=str(call))
+                question = call
+                break
+            below.append(Finding(Category.RIGHT, position, session.said(reply),
+                                 asked=str(call)))
+        if deeper is None:
+            return WrongCall(current, tuple(below), asked,
+                             clause=session.clause(question.check))
+        current = deeper
