@@ -188,8 +188,10 @@ def test_names_chosen_by_students_are_data_in_the_summary_the_reports_and_the_gr
     out = capsys.readouterr().out
     assert status == 1
     assert "\x1b" not in out and "\x07" not in out
-    lines = out.splitlines()
+    summary, _, bugs = out.partition("\n== bugs: ")
+    lines = summary.splitlines()
     assert len(lines) == len(NAMES) + 1  # a name cannot start a line of its own
+    assert "(1.0 s)\\nzz" in bugs and "\nzz" not in bugs  # carol's bug: her name escaped
     for line, (name, program) in zip(lines, NAMES.items(), strict=False):
         shown = unescape_line(line)
         assert shown.startswith(f"{name}: load ok; winner ")

@@ -107,6 +107,7 @@ JUNIT = {  # the JUnit XML that Jenkins, GitLab and CodeGrade read: element -> a
     "property": ({"name", "value"}, set()),
     "testcase": ({"name", "classname", "time"},
                  {"failure", "error", "skipped", "system-out", "system-err"}),
+    "system-out": (set(), set()),
     "failure": ({"message", "type"}, set()),
     "error": ({"message", "type"}, set()),
 }

@@ -287,7 +287,9 @@ def test_a_class_is_graded_into_a_gradebook_csv_json_and_reports(capsys, tmp_pat
                    str(report), "--reports", str(reports)])
     out, err = capsys.readouterr()
     assert status == 1
-    assert out.splitlines()[-1] == "1 of 3 submissions right everywhere"
+    summary, _, bugs = out.partition("\n== bugs: ")
+    assert summary.splitlines()[-1] == "1 of 3 submissions right everywhere"
+    assert bugs.startswith("1 ==") and "1 of the class: wrong_side" in bugs
     rows = list(csv.DictReader(book.open()))
     assert [(row["name"], row["load"]) for row in rows] == [
         ("lab_style", "ok"), ("wrong_side", "ok"), ("never_loads", "failed")]

@@ -76,6 +76,7 @@ def submission_report(grade: SubmissionGrade) -> str:
     lines = [f"== {grade.name} ==", *load_report(grade)]
     if grade.score is not None:
         lines.append(f"score: {points(grade.score.score)} of {points(grade.score.max_score)}")
+    lines += bug_report(grade)
     lines += problems_report(grade)
     for check, result in grade.checks.items():
         lines += ["", *check_report(check, result, grade)]
@@ -130,6 +131,14 @@ def check_text(grade: SubmissionGrade, check: str) -> str:
                  *(f"  {reason}" for reason in grade.not_checked if reason.startswith(check)),
                  *([f"  load: FAILED: {grade.load.problem}"] if grade.load.problem else [])]
     return text_of(lines)
+
+
+def bug_report(grade: SubmissionGrade) -> list[str]:
+    """The submission's bug (the fingerprint of its wrong answers, shared with the others of
+    its group) and the teacher's explanation of it."""
+    if grade.bug is None:
+        return []
+    return [f"bug: {grade.bug}", *(f"feedback: {line}" for line in grade.feedback.splitlines())]
 
 
 def problems_report(grade: SubmissionGrade) -> list[str]:
@@ -265,6 +274,7 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
                     for finding in result.findings
                 ],
                 "work": result.work,
+                "wrong": f"{result.wrong:x}",
                 **_json_wrong_call(result.first_wrong),
                 **_json_points(grade, check),
             }
@@ -273,6 +283,8 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
         "problems": [{"kind": problem.kind, "message": problem.message, "first": problem.first,
                       "count": problem.count} for problem in grade.problems],
         "not_checked": grade.not_checked,
+        "bug": grade.bug,
+        "feedback": grade.feedback,
         "printed": grade.printed,
         **({} if grade.score is None else {
             "score": grade.score.score, "max_score": grade.score.max_score,
@@ -337,9 +349,11 @@ def _grade_from_json(data: dict[str, Any]) -> SubmissionGrade:
                         problem=problems[0] if failed else None,
                         containment=load["containment"])
     grade = SubmissionGrade(data["name"], report, not_checked=list(data["not_checked"]),
-                            printed=data.get("printed", 0), seconds=data["seconds"])
+                            printed=data.get("printed", 0), seconds=data["seconds"],
+                            bug=data.get("bug"), feedback=data.get("feedback", ""))
     for check, result in data["predicates"].items():
-        checked = CheckResult(keep=None, work=result.get("work", 0.0))
+        checked = CheckResult(keep=None, work=result.get("work", 0.0),
+                              wrong=int(result.get("wrong", "0"), 16))
         checked.checked, checked.correct = result["checked"], result["correct"]
         checked.counts.update({_CATEGORIES[key]: n for key, n in result["counts"].items()})
         checked.notes.update({_CATEGORIES[key]: n for key, n in result["notes"].items()})

@@ -82,11 +82,15 @@ class CheckResult:
     """The work its questions took (inferences, CPU seconds)."""
     first_wrong: WrongCall | None = None
     """Where its smallest wrong answer goes wrong in the program's recursion, if walked."""
+    wrong: int = 0
+    """Which of its questions, in the order asked, were answered wrong: bit i, the i-th."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:
         """Count one question's judgement and its notes; keep its finding (a wrong answer's)
-        if it is among the first of its category."""
+        if it is among the first of its category, and mark a fault in `wrong`."""
+        if category.kind is Kind.FAULT:
+            self.wrong |= 1 << sum(self.counts.values())
         self.counts[category] += 1
         if finished:
             self.finished[""] += 1
@@ -139,6 +143,10 @@ class SubmissionGrade:
     seconds: float = 0.0
     not_checked: list[str] = field(default_factory=list)
     score: Score | None = None
+    bug: str | None = None
+    """Its bug: the fingerprint of its wrong answers, shared by its group (`grader.groups`)."""
+    feedback: str = ""
+    """The teacher's explanation of its group's bug (`grade --feedback`)."""
 
     @property
     def faulty(self) -> bool:

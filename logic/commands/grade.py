@@ -24,7 +24,9 @@ from compare.grader.gradebook import (
     output_log,
     report_stem,
     submission_report,
+    text_of,
 )
+from compare.grader.groups import group_class, groups_report, read_feedback
 from compare.grader.interface import Interface, Options
 from compare.grader.mappings import MAPPING_FILE
 from compare.grader.platforms import github_classroom, gradescope, prairielearn
@@ -126,6 +128,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--shard", type=shard, metavar="K/N",
                         help="grade the K-th of N equal parts of the submissions (in the order "
                         "of their paths); minimax-lab gradebook merge joins the parts' --json")
+    parser.add_argument("--feedback", metavar="FILE",
+                        help="a TOML file of explanations, one per bug (bug-XXXXXXXX = "
+                        "\"...\"), added to the report of every submission with that bug")
     parser.add_argument("--assignment", metavar="FILE",
                         help="the TOML file that gives each check its points, its partial "
                         "credit and when students see it (default: the interface's own; see "
@@ -173,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     the reports asked for. 0 if all are right everywhere, else 1."""
     paths = [Path(path) for path in args.paths]
     _check_outputs(args, paths)
+    feedback = read_feedback(args.feedback) if args.feedback is not None else {}
     try:
         options = options_from(args)
     except LabError as error:
@@ -199,10 +205,19 @@ def run(args: argparse.Namespace) -> int:
                 _write_reports(Path(args.reports), grade)
 
         grades = grade_class(paths, options, args.jobs, done, names=names)
+    groups = group_class(grades, feedback)
+    unused = sorted(set(feedback) - {group.fingerprint for group in groups})
+    if unused and args.shard is None:
+        say(f"grade: note: no submission has {', '.join(unused)} (--feedback)")
+    if args.reports is not None:  # again, now with each one's bug
+        for grade in grades:
+            _write_reports(Path(args.reports), grade)
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
     if len(grades) == 1:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
+    if len(grades) > 1:
+        sys.stdout.write(text_of(groups_report(groups)))
     if args.csv is not None:
         columns = options.checks or list(dict.fromkeys(
             check for grade in grades for check in grade.checks))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from compare.grader.gradebook import gradebook_csv, json_report, merge_reports
+from compare.grader.gradebook import gradebook_csv, json_report, merge_reports, text_of
+from compare.grader.groups import group_class, groups_report
 from compare.grader.platforms.junit import junit_xml
 from logic.commands.cli import EXIT_OK, UsageError
 from logic.commands.files import check_writable, write_whole
@@ -59,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     clean = sum(grade.clean for grade in grades)
     print(f"{len(parts)} parts, {len(grades)} submissions; {clean} of {len(grades)} "
           "submissions right everywhere")
+    sys.stdout.write(text_of(groups_report(group_class(
+        grades, {grade.bug: grade.feedback for grade in grades if grade.bug}))))
     return status
 
 

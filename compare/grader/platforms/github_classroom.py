@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from compare.grader.gradebook import check_text, load_report, problems_report, text_of
+from compare.grader.gradebook import (
+    bug_report,
+    check_text,
+    load_report,
+    problems_report,
+    text_of,
+)
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score, Visibility
 
@@ -19,6 +25,9 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
         lines = [*load_report(grade), *problems_report(grade)]
         tests.append({"name": "loading", "status": "error" if grade.load.problem else "fail",
                       "score": 0, "message": text_of(lines)})
+    if grade.feedback:
+        tests.append({"name": "feedback", "status": "pass", "score": 0,
+                      "message": text_of(bug_report(grade))})
     for check in score.checks:
         passed = check.questions and check.right == check.questions
         tests.append({

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from compare.grader.gradebook import (
+    bug_report,
     check_text,
     load_report,
     points,
@@ -47,7 +48,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     return {
         "score": score.score,
         "execution_time": round(grade.seconds),
-        "output": text_of([summary, *loading]),
+        "output": text_of([summary, *bug_report(grade), *loading]),
         "output_format": "text",
         "test_output_format": "text",
         "tests": tests,

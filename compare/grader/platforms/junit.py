@@ -8,7 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.etree import ElementTree
 
-from compare.grader.gradebook import check_text, load_report, points, problems_report, text_of
+from compare.grader.gradebook import (
+    bug_report,
+    check_text,
+    load_report,
+    points,
+    problems_report,
+    text_of,
+)
 from compare.judge.results import SubmissionGrade
 from logic.quote import one_line
 
@@ -42,6 +49,8 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
                 message = (f"{check.right} of {check.questions} right" if check.questions
                            else check.why or "not checked")
                 _say(case, "failure", message, check_text(grade, check.check).splitlines())
+        if grade.bug is not None:
+            ElementTree.SubElement(suite, "system-out").text = text_of(bug_report(grade))
         suite.set("time", f"{grade.seconds:.3f}")
         for key, value in counts.items():
             suite.set(key, str(value))

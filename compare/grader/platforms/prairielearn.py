@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from compare.grader.gradebook import (
+    bug_report,
     check_text,
     load_report,
     points,
@@ -35,7 +36,8 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     return {
         "gradable": True,
         "score": round(score.fraction, 4),
-        "message": f"score {points(score.score)} of {points(score.max_score)}",
+        "message": text_of([f"score {points(score.score)} of {points(score.max_score)}",
+                            *bug_report(grade)]).rstrip("\n"),
         "output": text_of(loading),
         "tests": [_test(grade, check) for check in score.checks],
     }

@@ -1,0 +1,124 @@
+"""A class's bugs, grouped so that a teacher explains each once: two submissions share a bug
+when they answer wrong the same questions of the same checks (the fingerprint of their wrong
+answers); groups whose wrong answers are mostly the same are related, never merged; a
+feedback file gives each group the teacher's explanation (docs/grading.md, "Bugs grouped").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from compare.judge.results import SubmissionGrade
+from logic.errors import LabError
+from logic.quote import quoted
+
+RELATED = 0.8
+"""The share of wrong answers two groups have in common (of all either has), at least, to be
+listed as related."""
+
+
+class FeedbackError(LabError, ValueError):
+    """A feedback file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Submissions with one bug: its fingerprint, its members (by name), the wrong answers per
+    check, the related groups and the teacher's explanation."""
+
+    fingerprint: str
+    members: tuple[str, ...]
+    wrong: dict[str, int]
+    related: tuple[str, ...] = ()
+    feedback: str = ""
+    first_wrong: tuple[str, ...] = ()
+    """The first wrong calls its first member's walks found, shared by the group."""
+
+
+def fingerprint(grade: SubmissionGrade) -> str | None:
+    """`bug-` and 8 hex digits naming the submission's wrong answers, the same on every run and
+    machine; None for a submission with none (or one that did not load)."""
+    if grade.load.problem is not None:
+        return None
+    wrong = {check: result.wrong for check, result in grade.checks.items() if result.wrong}
+    if not wrong:
+        return None
+    text = ";".join(f"{check}:{mask:x}" for check, mask in sorted(wrong.items()))
+    return "bug-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def group_class(grades: Sequence[SubmissionGrade],
+                feedback: dict[str, str] | None = None) -> list[Group]:
+    """The class's bugs, the most common first; each grade's `bug` and `feedback` set."""
+    feedback = feedback or {}
+    members: dict[str, list[SubmissionGrade]] = {}
+    for grade in grades:
+        grade.bug = fingerprint(grade)
+        if grade.bug is not None:
+            members.setdefault(grade.bug, []).append(grade)
+            grade.feedback = feedback.get(grade.bug, "")
+    masks = {bug: _union(group[0]) for bug, group in members.items()}
+    groups = [
+        Group(bug, tuple(grade.name for grade in group),
+              {check: result.wrong.bit_count() for check, result in group[0].checks.items()
+               if result.wrong},
+              tuple(other for other in members if other != bug
+                    and _overlap(masks[bug], masks[other]) >= RELATED),
+              feedback.get(bug, ""),
+              tuple(f"{result.first_wrong.call.asked}" for result in group[0].checks.values()
+                    if result.first_wrong is not None))
+        for bug, group in members.items()
+    ]
+    return sorted(groups, key=lambda group: (-len(group.members), group.fingerprint))
+
+
+def _union(grade: SubmissionGrade) -> dict[str, int]:
+    return {check: result.wrong for check, result in grade.checks.items() if result.wrong}
+
+
+def _overlap(one: dict[str, int], other: dict[str, int]) -> float:
+    both = sum((one.get(check, 0) & other.get(check, 0)).bit_count()
+               for check in one.keys() | other.keys())
+    either = sum((one.get(check, 0) | other.get(check, 0)).bit_count()
+                 for check in one.keys() | other.keys())
+    return both / either if either else 0.0
+
+
+def read_feedback(path: str) -> dict[str, str]:
+    """The teacher's explanations, from a TOML file of `bug-... = "text"` lines."""
+    try:
+        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FeedbackError(f"cannot read the feedback {quoted(path)}: "
+                            f"{error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise FeedbackError(f"feedback {quoted(path)} is not TOML: {error}") from None
+    bad = [key for key, value in table.items() if not isinstance(value, str)]
+    if bad:
+        raise FeedbackError(f"feedback {quoted(path)}: {quoted(bad[0])} must be text: "
+                            f'{bad[0]} = "what the bug is, and how to fix it"')
+    return table
+
+
+def groups_report(groups: Sequence[Group]) -> list[str]:
+    """One section per bug: how many students, who, what is wrong, the related bugs, and the
+    teacher's explanation (or where to write it)."""
+    if not groups:
+        return []
+    lines = ["", f"== bugs: {len(groups)} ==",
+             "(each group answers wrong the same questions; --feedback FILE explains one to "
+             "all its members)"]
+    for group in groups:
+        wrong = ", ".join(f"{check} wrong on {count}" for check, count in group.wrong.items())
+        lines += ["", f"-- {group.fingerprint}: {len(group.members)} of the class: "
+                  + ", ".join(group.members), f"  {wrong}"]
+        lines += [f"  first wrong call: {call}" for call in dict.fromkeys(group.first_wrong)]
+        if group.related:
+            lines.append(f"  related (most of the same wrong answers): {', '.join(group.related)}")
+        lines.append(f"  feedback: {group.feedback}" if group.feedback
+                     else f'  feedback: none yet ({group.fingerprint} = "..." in --feedback FILE)')
+    return lines
