@@ -1,6 +1,6 @@
 """The first wrong call: for each typical bug of the corpus, the walk down the program's own
-recursion stops in the predicate that holds the bug, on a call whose calls below are right;
-a right program is never walked; a looping program's walk is bounded."""
+recursion stops in the predicate (or CS50 function) that holds the bug, on a call whose calls
+below are right; a right program is never walked; a looping program's walk is bounded."""
 
 from __future__ import annotations
 
@@ -14,16 +14,24 @@ from compare.grader.assignment import WorkLimits
 from compare.grader.gradebook import check_report
 from compare.grader.interface import Options
 from compare.grader.prolog import PrologInterface, Question
+from compare.grader.python import Question as Call
+from compare.grader.python import cs50_calls_below
+from compare.grader.python_interfaces import CS50Interface
 from compare.grader.run import grade_submission
 from compare.judge.categories import Category
 from logic import reference
+from logic.contain.python_program import sandboxed_python
+from logic.state import is_terminal
 
-pytestmark = pytest.mark.skipif(
+needs_swipl = pytest.mark.skipif(
     shutil.which("swipl") is None,
     reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
 )
+needs_python = pytest.mark.skipif(sandboxed_python() is None,
+                                  reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"
 QUICK = WorkLimits(budget_ratio=0.005)  # the smallest wrong answers come first: a few suffice
+QUICK_CPU = WorkLimits(cpu_budget=5.0)
 
 
 def walked(name: str, check: str):
@@ -31,6 +39,7 @@ def walked(name: str, check: str):
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options).checks[check]
 
 
+@needs_swipl
 @pytest.mark.parametrize(("name", "check", "bug"), [
     ("min_moves_agent", "max_value", "min_value"),  # min_value moves the agent
     ("min_moves_agent", "minimax_decision", "min_value"),
@@ -54,6 +63,7 @@ def test_the_first_wrong_call_lands_in_the_predicate_that_holds_the_bug(name, ch
     assert f"first wrong call: {wrong.call.asked}" in text
 
 
+@needs_swipl
 def test_the_walk_starts_from_the_smallest_wrong_answer():
     result = walked("min_moves_agent", "min_value")
     wrong = result.first_wrong
@@ -62,6 +72,7 @@ def test_the_walk_starts_from_the_smallest_wrong_answer():
     assert wrong.call.position[0].count("-") <= blanks
 
 
+@needs_swipl
 def test_a_right_program_is_never_walked():
     assert walked("lab_style", "max_value").first_wrong is None
 
@@ -80,11 +91,73 @@ def test_the_calls_below_are_the_labs_clauses_calls():
     assert prolog.calls_below(Question("terminal_state", state, player)) == []
 
 
+@needs_swipl
 def test_a_walk_that_cannot_conclude_says_so_within_its_bound(monkeypatch):
     monkeypatch.setattr(diagnosis, "MOST_CALLS", 2)
     wrong = walked("loops", "minimax_decision").first_wrong
     assert wrong is not None and not wrong.concluded
     assert wrong.asked == 2 and wrong.why == "stopped after 2 calls"
+
+
+def cs50_walked(name: str, check: str):
+    options = Options(CS50Interface(), (check,), budget_seconds=120, work=QUICK_CPU)
+    return grade_submission(name, SUBMISSIONS / "python" / f"{name}.py", options).checks[check]
+
+
+@needs_python
+@pytest.mark.parametrize(("name", "check", "bug"), [
+    ("cs50_winner_no_anti_diagonal", "minimax", "winner"),  # winner misses a diagonal
+    ("cs50_winner_no_anti_diagonal", "terminal", "winner"),
+    ("cs50_winner_stops_at_empty_row", "minimax", "winner"),  # stops at the first blank row
+    ("cs50_result_mutates", "minimax", "result"),  # result marks the board it is given
+    ("cs50_last_optimal", "minimax", "minimax"),  # the last optimal move, not the first
+])
+def test_the_first_wrong_call_lands_in_the_cs50_function_that_holds_the_bug(name, check, bug):
+    result = cs50_walked(name, check)
+    wrong = result.first_wrong
+    assert wrong is not None and wrong.concluded
+    assert wrong.call.asked.startswith(f"{bug}(")
+    assert wrong.call.category is not Category.RIGHT
+    state, player = wrong.call.position
+    cell = _cell(wrong.call.asked)
+    called = [str(call) for call in cs50_calls_below(Call(bug, state, player, cell))]
+    assert [below.asked for below in wrong.below] == called
+    assert all(below.category is Category.RIGHT for below in wrong.below)
+    text = "\n".join(check_report(check, result, _Graded()))
+    assert f"first wrong call: {wrong.call.asked}" in text
+    assert "{'set'" not in text and "{'tuple'" not in text  # answers as Python shows them
+    assert "the lab's clause" not in text  # a Prolog clause is no help beside Python
+
+
+@needs_python
+def test_a_right_cs50_program_is_never_walked():
+    assert cs50_walked("cs50_right", "minimax").first_wrong is None
+
+
+def test_the_calls_below_are_cs50s_specifications_calls():
+    state = "xo-x-o---"
+    below = cs50_calls_below(Call("minimax", state, "x"))
+    children = [after for _, after in reference.moves(state, "x")]
+    assert [str(call) for call in below[:3]] == [f"terminal({state})", f"player({state})",
+                                                f"actions({state})"]
+    assert [call.cell for call in below[3:3 + len(children)]] == [
+        cell for cell, _ in reference.moves(state, "x")]
+    after = below[3 + len(children):]
+    assert [call.state for call in after] == [child for child in children for _ in "ab"]
+    assert [call.check for call in after[1::2]] == [
+        "utility" if is_terminal(child) else "minimax" for child in children]
+    assert cs50_calls_below(Call("terminal", state, "x")) == [Call("winner", state, "x")]
+    assert cs50_calls_below(Call("winner", state, "x")) == []
+    assert cs50_calls_below(Call("minimax", "xxxoo----", "o"))[0].check == "terminal"
+    assert len(cs50_calls_below(Call("minimax", "xxxoo----", "o"))) == 1  # the game is over
+
+
+def _cell(asked: str) -> int | None:
+    """The action's cell of a `result(board, (i, j))` call, as CS50 counts rows and columns."""
+    if ", (" not in asked:
+        return None
+    row, column = asked.split(", (")[1].rstrip(")").split(", ")
+    return int(row) * 3 + int(column) + 1
 
 
 class _Graded:

@@ -103,7 +103,7 @@ def load_report(grade: SubmissionGrade) -> list[str]:
 
 def wrong_call_report(wrong: WrongCall) -> list[str]:
     """Where the smallest wrong answer goes wrong: the first wrong call with its board, the
-    calls below it (all right), the lab's clause to read beside it."""
+    calls below it (all right), the lab's clause to read beside it (for Prolog)."""
     call = wrong.call
     lines = [f"  first wrong call: {call.asked}: {call.detail}",
              *("      " + row for row in draw_board(call.position[0]).splitlines())]
@@ -115,7 +115,8 @@ def wrong_call_report(wrong: WrongCall) -> list[str]:
     if not wrong.concluded:
         lines.append(f"    (the walk did not conclude: {wrong.why}; the fault may lie deeper)")
     else:
-        lines.append("    so its own clause goes wrong there; the lab's clause:")
+        lines.append("    so it goes wrong there itself"
+                     + ("; the lab's clause:" if wrong.clause else ""))
     lines += [f"      {line}" for line in wrong.clause.split("\n") if line]
     return lines
 

@@ -75,6 +75,30 @@ def function_questions(mapping: Mapping) -> list[Question]:
     return [Question(mapping.function, state, player) for state, player in positions]
 
 
+def cs50_calls_below(question: Question) -> list[Question]:
+    """The calls CS50's functions make for `question`, as its specification has them:
+    `minimax` calls `terminal`, then on a game in progress `player`, `actions` and `result`
+    for each action in cell order, and on each board that results `terminal`, then `utility`
+    where the game is over, else `minimax`; `terminal` and `utility` call `winner`."""
+    state = question.state
+    if question.check in ("terminal", "utility"):
+        return [Question("winner", state, question.player)]
+    if question.check != "minimax":
+        return []
+    calls = [Question("terminal", state, question.player)]
+    if is_terminal(state):
+        return calls
+    mover = to_move(state)
+    cells = [cell for cell, _ in reference.moves(state, mover)]
+    calls += [Question("player", state, mover), Question("actions", state, mover)]
+    calls += [Question("result", state, mover, cell) for cell in cells]
+    for _, after in reference.moves(state, mover):
+        calls.append(Question("terminal", after, to_move(after)))
+        calls.append(Question("utility" if is_terminal(after) else "minimax", after,
+                              to_move(after)))
+    return calls
+
+
 def cs50_arguments(question: Question) -> list:
     """The call's arguments: the board, and for `result` the action `(i, j)`."""
     board = CS50.encode_board(question.state)
@@ -92,7 +116,7 @@ def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
         failed = _failed(called)
         if failed is not None:
             return failed
-        return Verdict(Category.NO_EXCEPTION, f"answers {_shown(called.value)} for the taken cell "
+        return Verdict(Category.NO_EXCEPTION, f"answers {shown(called.value)} for the taken cell "
                        f"{divmod(question.cell - 1, SIDE)}; CS50 asks for an exception")
     failed = _failed(called)
     if failed is not None:
@@ -106,23 +130,23 @@ def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
             if answer is None:
                 return Verdict(Category.RIGHT)
             return Verdict(Category.OVER_ANSWERED,
-                           f"answers {_shown(answer)}; the game is over, so None")
+                           f"answers {shown(answer)}; the game is over, so None")
         return judge_move(question, answer, "row_col", _lab_truth(policy))
     if question.check == "actions":
         items = _pairs(answer)
         if items is None:
-            return Verdict(Category.UNREADABLE, f"answers {_shown(answer)}, not a set of (i, j)")
+            return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a set of (i, j)")
         if len(items) != len(set(items)):
             return Verdict(Category.WRONG_ANSWER, "answers some action twice")
         answer = set(items)
     elif question.check == "result":
         answer = _board(answer)
         if answer is None:
-            return Verdict(Category.UNREADABLE, f"answers {_shown(called.value)}, not a board")
+            return Verdict(Category.UNREADABLE, f"answers {shown(called.value)}, not a board")
     elif question.check == "terminal" and isinstance(answer, int):
         answer = bool(answer)
     if answer != expected or type(answer) is not type(expected):
-        return Verdict(Category.WRONG_ANSWER, f"answers {_shown(called.value)}; the answer is "
+        return Verdict(Category.WRONG_ANSWER, f"answers {shown(called.value)}; the answer is "
                        f"{_python(expected)}")
     return Verdict(Category.RIGHT)
 
@@ -134,12 +158,12 @@ def judge_move(question: Question, answer: object, returns: str, truth: Truth,
     (`shown_value` turns a lab value into the program's)."""
     cell, value = move_cell(answer, returns)
     if cell is None:
-        return Verdict(Category.UNREADABLE, f"answers {_shown(answer)}, not a move on the board")
+        return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a move on the board")
     if truth.policy.values == "all" and value_of is not None:
         value = value_of(value)
         if value is None:
             return Verdict(Category.UNREADABLE,
-                           f"answers {_shown(answer)}, whose value is no number")
+                           f"answers {shown(answer)}, whose value is no number")
     else:
         value = None
     judgement = truth.judge(Answer((question.state, question.player), cell, value))
@@ -155,8 +179,8 @@ def _move_detail(judgement: Judgement, answer: object, returns: str,
         return str(shown_value(value) if shown_value is not None else value)
 
     cell, best = judgement.answer.cell, judgement.expected.action.cell
-    said = (f"answers {_shown(answer)} (cell {cell})" if returns.startswith(("row_col", "move"))
-            else f"answers {_shown(answer)}, {_move_words(cell)}")
+    said = (f"answers {shown(answer)} (cell {cell})" if returns.startswith(("row_col", "move"))
+            else f"answers {shown(answer)}, {_move_words(cell)}")
     if judgement.category is Category.ILLEGAL_MOVE:
         return f"{said}: that cell is taken"
     if judgement.category is Category.SUBOPTIMAL:
@@ -194,11 +218,11 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:
     value = _lab_value(answer, question.player, mapping)
     if value is None:
-        return Verdict(Category.UNREADABLE, f"answers {_shown(answer)}, not a value")
+        return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a value")
     expected = truth.decision((question.state, question.player)).value
     if value != expected:
         said = _program_value(expected, question.player, mapping)
-        return Verdict(Category.WRONG_VALUE, f"answers {_shown(answer)}; the value is {said}")
+        return Verdict(Category.WRONG_VALUE, f"answers {shown(answer)}; the value is {said}")
     return Verdict(Category.RIGHT)
 
 
@@ -285,18 +309,18 @@ def _python(value: object) -> str:
     return repr(value)
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """An answer as the program wrote it, near enough: tuples and sets as Python shows them."""
     if isinstance(value, dict):
         if "tuple" in value:
-            items = [_shown(item) for item in value["tuple"]]
+            items = [shown(item) for item in value["tuple"]]
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
         if "set" in value:
-            return "{" + ", ".join(_shown(item) for item in value["set"]) + "}" if value[
+            return "{" + ", ".join(shown(item) for item in value["set"]) + "}" if value[
                 "set"] else "set()"
         return str(value.get("repr", "?"))
     if isinstance(value, list):
-        return "[" + ", ".join(_shown(item) for item in value) + "]"
+        return "[" + ", ".join(shown(item) for item in value) + "]"
     return repr(value)
 
 

@@ -21,10 +21,12 @@ from compare.grader.mappings import (
 from compare.grader.python import (
     Question,
     cs50_arguments,
+    cs50_calls_below,
     cs50_questions,
     function_questions,
     judge_cs50,
     judge_function,
+    shown,
 )
 from compare.grader.run import did_you_mean
 from compare.judge.categories import Category
@@ -155,10 +157,12 @@ class PythonSession:
         return self.program.call(question.check, arguments, seconds, work)
 
     def calls_below(self, question: Question) -> list[Question]:
-        return []  # a Python program's own calls are not walked yet
+        """CS50's functions are walked as its specification calls them; a declared function's
+        own calls are the program's to choose, so it is not walked."""
+        return cs50_calls_below(question) if self.cs50 else []
 
     def said(self, reply: Called) -> str:
-        return repr(reply.value) if reply.end == "returned" else reply.end
+        return shown(reply.value) if reply.end == "returned" else reply.end
 
     def clause(self, check: str) -> str:
         return ""
