@@ -254,16 +254,23 @@ def test_a_score_with_nothing_possible_is_no_fraction():
 def test_the_gradescope_zip_grades_a_submission_where_gradescope_puts_it(tmp_path):
     assignment = tmp_path / "quick.toml"
     assignment.write_text("[checks.terminal_state]\npoints = 10\n")
+    submission = tmp_path / "lab3.pl"
+    shutil.copy(SUBMISSIONS / "no_draw.pl", submission)
+    graded = tmp_path / "graded.json"
+    main(["grade", str(submission), "--assignment", str(assignment), "--json", str(graded)])
+    bug = json.loads(graded.read_text())["submissions"][0]["bug"]
+    feedback = tmp_path / "feedback.toml"  # written once, after grading the class
+    feedback.write_text(f'{bug} = "A full board with no line is a draw: value 0."\n')
     autograder = tmp_path / "autograder.zip"
     assert main(["autograder", "gradescope", "--assignment", str(assignment),
-                 "--out", str(autograder)]) == 0
+                 "--feedback", str(feedback), "--out", str(autograder)]) == 0
     root = tmp_path / "autograder"
     with zipfile.ZipFile(autograder) as archive:
         for name in ("setup.sh", "run_autograder"):
             assert archive.getinfo(name).external_attr >> 16 & 0o111  # executable
         archive.extractall(root / "source")
     (root / "submission").mkdir()
-    shutil.copy(SUBMISSIONS / "no_draw.pl", root / "submission" / "lab3.pl")
+    shutil.copy(submission, root / "submission" / "lab3.pl")
     run = subprocess.run(
         ["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
         timeout=120, cwd=tmp_path,
@@ -275,6 +282,17 @@ def test_the_gradescope_zip_grades_a_submission_where_gradescope_puts_it(tmp_pat
     assert set(tests) == {"loading", "terminal_state"}  # the assignment's one check, asked
     assert 9 < results["score"] == tests["terminal_state"]["score"] < 10
     assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x" in tests["terminal_state"]["output"]
+    assert "A full board with no line is a draw: value 0." in results["output"]
+
+
+def test_the_gradescope_zip_refuses_a_bad_feedback_file_before_writing(tmp_path, capsys):
+    bad = tmp_path / "feedback.toml"
+    bad.write_text("bug-0000000a = 3\n")
+    assert main(["autograder", "gradescope", "--feedback", str(bad), "--out",
+                 str(tmp_path / "a.zip")]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "must be text" in err
+    assert not (tmp_path / "a.zip").exists()
 
 
 def test_the_gradescope_zip_refuses_a_bad_assignment_before_writing(tmp_path, capsys):

@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from compare.grader.assignment import default_assignment, load_assignment
+from compare.grader.groups import read_feedback
 from compare.grader.platforms import gradescope_autograder
 from compare.grader.registry import INTERFACES
 from logic.commands.cli import EXIT_OK
@@ -31,6 +32,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="what students hand in (default: prolog, the lab's predicates)")
     parser.add_argument("--assignment", metavar="FILE",
                         help="the assignment's points (default: the interface's own)")
+    parser.add_argument("--feedback", metavar="FILE",
+                        help="the teacher's explanations of known bugs (bug-... = \"text\", "
+                        "as grade --feedback reads them), shown to each student with that bug")
     parser.add_argument("--out", metavar="FILE", default="autograder.zip",
                         help="the zip to write (default: autograder.zip)")
     parser.set_defaults(run=run)
@@ -43,11 +47,15 @@ def run(args: argparse.Namespace) -> int:
         load_assignment(args.assignment, args.interface, known)
     else:
         default_assignment(args.interface, known)
+    if args.feedback is not None:
+        read_feedback(args.feedback)
     check_writable(args.out)
     names = gradescope_autograder.build(
         Path(args.out), args.interface,
-        Path(args.assignment) if args.assignment is not None else None)
-    print(f"wrote {quoted(args.out)}: setup.sh, run_autograder, assignment.toml and the "
-          f"grader ({len(names) - 3} files); upload it as the autograder of a Gradescope "
+        Path(args.assignment) if args.assignment is not None else None,
+        Path(args.feedback) if args.feedback is not None else None)
+    own = [name for name in names if not name.startswith("minimax-lab/")]
+    print(f"wrote {quoted(args.out)}: {', '.join(own)} and the grader "
+          f"({len(names) - len(own)} files); upload it as the autograder of a Gradescope "
           "programming assignment on an Ubuntu 24.04 base image")
     return EXIT_OK

@@ -1,6 +1,7 @@
 """The Gradescope autograder zip: `setup.sh` (SWI-Prolog, bubblewrap, a Python with pyDatalog),
 `run_autograder` (grades `/autograder/submission` into `/autograder/results/results.json`),
-the assignment file and this grader's own packages (docs/grading.md, "Gradescope").
+the assignment file, the teacher's feedback file if any, and this grader's own packages
+(docs/grading.md, "Gradescope").
 """
 
 from __future__ import annotations
@@ -36,9 +37,13 @@ set -uo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 PYTHON="${MINIMAX_LAB_PYTHON:-$ROOT/venv/bin/python}"
 mkdir -p "$ROOT/results"
+FEEDBACK=()
+if [ -f "$ROOT/source/feedback.toml" ]; then
+  FEEDBACK=(--feedback "$ROOT/source/feedback.toml")
+fi
 PYTHONPATH="$ROOT/source/minimax-lab" "$PYTHON" -m logic grade "$ROOT/submission" \\
   --interface INTERFACE --assignment "$ROOT/source/assignment.toml" --jobs 1 \\
-  --gradescope "$ROOT/results"
+  ${FEEDBACK[@]+"${FEEDBACK[@]}"} --gradescope "$ROOT/results"
 status=$?
 # 0 (right everywhere) and 1 (faults found) are grades; anything else is the grader's failure.
 if [ "$status" -le 1 ]; then exit 0; fi
@@ -46,9 +51,11 @@ exit "$status"
 """
 
 
-def build(out: Path, interface: str, assignment: Path | None) -> list[str]:
+def build(out: Path, interface: str, assignment: Path | None,
+          feedback: Path | None = None) -> list[str]:
     """Write the autograder zip to `out` for `interface`, scored by `assignment` (default:
-    the interface's own); return the names it holds."""
+    the interface's own), with the teacher's `feedback` on known bugs if given; return the
+    names it holds."""
     chosen = assignment if assignment is not None else SHIPPED / f"{interface}.toml"
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         _add(archive, "setup.sh", SETUP)
@@ -57,6 +64,8 @@ def build(out: Path, interface: str, assignment: Path | None) -> list[str]:
             archive.writestr("assignment.toml", chosen.read_text(encoding="utf-8"))
         else:  # an interface with no shipped assignment: a point a check
             archive.writestr("assignment.toml", f'interface = "{interface}"\n\n[default]\n')
+        if feedback is not None:
+            archive.writestr("feedback.toml", feedback.read_text(encoding="utf-8"))
         for folder in grader_folders():
             base = Path(folder)
             for pattern in SOURCE_FILES:
