@@ -123,7 +123,8 @@ def test_feedback_reaches_every_member_and_the_platforms(the_class, tmp_path, ca
     assert "no submission has bug-00000000" in err
     for name in ("ada", "bob"):
         report = (reports / f"{name}.txt").read_text()
-        assert f"bug: {bug}\nfeedback: A full board with no line is a draw" in report
+        assert f"bug: {bug}\n" in report
+        assert "\nfeedback: A full board with no line is a draw" in report
     assert "feedback:" not in (reports / "dee.txt").read_text()
     main(["grade", str(folder / "ada.pl"), *QUICK, "--feedback", str(feedback),
           "--gradescope", str(tmp_path / "gs"), "--prairielearn", str(tmp_path / "pl"),

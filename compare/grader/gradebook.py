@@ -136,10 +136,13 @@ def check_text(grade: SubmissionGrade, check: str) -> str:
 
 def bug_report(grade: SubmissionGrade) -> list[str]:
     """The submission's bug (the fingerprint of its wrong answers, shared with the others of
-    its group) and the teacher's explanation of it."""
+    its group), the known bugs it looks like and the teacher's explanation of it."""
     if grade.bug is None:
         return []
-    return [f"bug: {grade.bug}", *(f"feedback: {line}" for line in grade.feedback.splitlines())]
+    return [f"bug: {grade.bug}",
+            *(f"this looks like {hypothesis} (a guess from which answers are wrong)"
+              for hypothesis in grade.hypotheses),
+            *(f"feedback: {line}" for line in grade.feedback.splitlines())]
 
 
 def problems_report(grade: SubmissionGrade) -> list[str]:
@@ -286,6 +289,7 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
         "not_checked": grade.not_checked,
         "bug": grade.bug,
         "feedback": grade.feedback,
+        "hypotheses": list(grade.hypotheses),
         "printed": grade.printed,
         **({} if grade.score is None else {
             "score": grade.score.score, "max_score": grade.score.max_score,
@@ -351,7 +355,8 @@ def _grade_from_json(data: dict[str, Any]) -> SubmissionGrade:
                         containment=load["containment"])
     grade = SubmissionGrade(data["name"], report, not_checked=list(data["not_checked"]),
                             printed=data.get("printed", 0), seconds=data["seconds"],
-                            bug=data.get("bug"), feedback=data.get("feedback", ""))
+                            bug=data.get("bug"), feedback=data.get("feedback", ""),
+                            hypotheses=tuple(data.get("hypotheses", ())))
     for check, result in data["predicates"].items():
         checked = CheckResult(keep=None, work=result.get("work", 0.0),
                               wrong=int(result.get("wrong", "0"), 16))

@@ -37,6 +37,8 @@ class Group:
     feedback: str = ""
     first_wrong: tuple[str, ...] = ()
     """The first wrong calls its first member's walks found, shared by the group."""
+    hypotheses: tuple[str, ...] = ()
+    """The known bugs its wrong answers look like."""
 
 
 def fingerprint(grade: SubmissionGrade) -> str | None:
@@ -70,7 +72,8 @@ def group_class(grades: Sequence[SubmissionGrade],
                     and _overlap(masks[bug], masks[other]) >= RELATED),
               feedback.get(bug, ""),
               tuple(f"{result.first_wrong.call.asked}" for result in group[0].checks.values()
-                    if result.first_wrong is not None))
+                    if result.first_wrong is not None),
+              group[0].hypotheses)
         for bug, group in members.items()
     ]
     return sorted(groups, key=lambda group: (-len(group.members), group.fingerprint))
@@ -117,6 +120,7 @@ def groups_report(groups: Sequence[Group]) -> list[str]:
         lines += ["", f"-- {group.fingerprint}: {len(group.members)} of the class: "
                   + ", ".join(group.members), f"  {wrong}"]
         lines += [f"  first wrong call: {call}" for call in dict.fromkeys(group.first_wrong)]
+        lines += [f"  this looks like {hypothesis}" for hypothesis in group.hypotheses]
         if group.related:
             lines.append(f"  related (most of the same wrong answers): {', '.join(group.related)}")
         lines.append(f"  feedback: {group.feedback}" if group.feedback

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from compare.grader.diagnosis import first_wrong_call
 from compare.grader.interface import Options, Question, Reply, Session
+from compare.grader.signatures import hypotheses
 from compare.judge.categories import Category, Kind
 from compare.judge.results import (
     CheckResult,
@@ -55,6 +56,7 @@ def grade_submission(
             log_output(grade, options.interface.load_label, grade.load.output,
                        len(grade.load.output), question=False)
         ask_all(session, grade, options, start, running)
+    grade.hypotheses = hypotheses(grade)
     grade.seconds = time.monotonic() - start
     return grade
 

@@ -147,6 +147,8 @@ class SubmissionGrade:
     """Its bug: the fingerprint of its wrong answers, shared by its group (`grader.groups`)."""
     feedback: str = ""
     """The teacher's explanation of its group's bug (`grade --feedback`)."""
+    hypotheses: tuple[str, ...] = ()
+    """The known bugs its wrong answers look like (`grader.signatures`): guesses, not verdicts."""
 
     @property
     def faulty(self) -> bool:
