@@ -169,7 +169,8 @@ def judge_move(question: Question, answer: object, returns: str, truth: Truth,
     judgement = truth.judge(Answer((question.state, question.player), cell, value))
     if judgement.right:
         return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break)
-    return Verdict(judgement.category, _move_detail(judgement, answer, returns, shown_value))
+    return Verdict(judgement.category, _move_detail(judgement, answer, returns, shown_value),
+                   judgement=judgement)
 
 
 def _move_detail(judgement: Judgement, answer: object, returns: str,

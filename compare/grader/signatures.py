@@ -122,6 +122,15 @@ def _row(line: tuple[int, int, int]) -> int | None:
     return rows.pop() if len(rows) == 1 else None
 
 
+def _last_optimal(grade: SubmissionGrade) -> bool:
+    result = grade.checks.get("minimax")
+    if result is None or result.notes[Category.NOT_REPEATABLE]:
+        return False  # a random choice among the optimal moves is no bug to guess
+    others = result.counts[Category.OTHER_OPTIMAL]
+    return (0 < others == _faults_of(result) == sum(result.last_optimal.values())
+            and any(ties > 2 for ties in result.last_optimal))
+
+
 def _result_mutates(grade: SubmissionGrade) -> bool:
     result = grade.checks.get("result")
     return result is not None and result.counts[Category.MUTATES] > 0
@@ -148,6 +157,10 @@ SIGNATURES = (
     Signature("winner stops at a blank row",
               "winner misses only lines it would reach after a row that starts with an empty "
               "cell, as if it stopped looking there", _stops_at_a_blank_row),
+    Signature("the last optimal move",
+              "minimax is wrong only where moves tie, and always answers the last of the "
+              "optimal moves, of three as of two, as if it kept a later move of equal value: "
+              "the lab's tie rule takes the first, the lowest cell", _last_optimal),
     Signature("result changes its argument",
               "result changes the board it is given, as if it marked that board instead of "
               "a copy (copy.deepcopy)", _result_mutates),
