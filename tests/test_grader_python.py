@@ -104,7 +104,7 @@ def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_tie_rule(cs5
 def test_a_minimax_that_loops_costs_one_question_stopped_by_its_cpu_time(cs50_class):
     sub = cs50_class[1]["cs50_loops"]
     assert counts(sub, "minimax") == {"right": 5477, "CPU_time_limit": 1}
-    assert 2 < sub["predicates"]["minimax"]["work"] < 3 + 60  # the loop's CPU seconds, about 3
+    assert 3 <= sub["predicates"]["minimax"]["work"] < 3 + 60  # the loop counts its whole limit
     assert sub["predicates"]["minimax"]["findings"][0]["state"] == "---------"
 
 
