@@ -20,6 +20,7 @@ from compare.grader.prolog import PrologInterface
 from compare.grader.python_interfaces import CS50Interface
 from compare.grader.run import grade_submission
 from compare.grader.signatures import SIGNATURES
+from logic.commands.cli import main
 from logic.contain.python_program import sandboxed_python
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
@@ -89,3 +90,13 @@ def test_the_hypothesis_reaches_the_report_the_bugs_section_and_the_json():
     data = json.loads(json.dumps(json_report([grade], 1)))
     assert data["submissions"][0]["hypotheses"] == list(grade.hypotheses)
     assert grades_from_json(data)[0].hypotheses == grade.hypotheses
+
+
+@needs_swipl
+def test_the_hypothesis_reaches_every_platform_with_no_feedback_written(tmp_path):
+    main(["grade", str(SUBMISSIONS / "no_draw.pl"), "--predicates", "terminal_state",
+          "--gradescope", str(tmp_path / "gs"), "--prairielearn", str(tmp_path / "pl"),
+          "--github-classroom", str(tmp_path / "gh.json"), "--junit", str(tmp_path / "j.xml")])
+    for written in (tmp_path / "gs" / "results.json", tmp_path / "pl" / "results.json",
+                    tmp_path / "gh.json", tmp_path / "j.xml"):
+        assert "this looks like no draw clause: " in written.read_text(), written

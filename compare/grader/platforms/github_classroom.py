@@ -25,7 +25,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
         lines = [*load_report(grade), *problems_report(grade)]
         tests.append({"name": "loading", "status": "error" if grade.load.problem else "fail",
                       "score": 0, "message": text_of(lines)})
-    if grade.feedback:
+    if grade.feedback or grade.hypotheses:
         tests.append({"name": "feedback", "status": "pass", "score": 0,
                       "message": text_of(bug_report(grade))})
     for check in score.checks:
