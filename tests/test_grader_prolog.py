@@ -346,14 +346,16 @@ def test_a_missing_submission_is_a_usage_error(capsys, tmp_path):
 def test_an_interrupted_class_leaves_no_process_behind(tmp_path):
     from processes import started, stop, wait_for_caught, wait_for_work
 
-    running = started("grade", str(SUBMISSIONS / "loops.pl"), "--predicates", "max_value",
+    program = tmp_path / f"loops-{os.getpid()}.pl"  # a name no other test run's harness has
+    shutil.copy(SUBMISSIONS / "loops.pl", program)
+    running = started("grade", str(program), "--predicates", "max_value",
                       "--query-timeout", "60")
     try:
         wait_for_caught(running.pid, signal.SIGTERM)
         deadline = time.monotonic() + 60
-        while not _harnesses() and time.monotonic() < deadline:
+        while not _harnesses(program.name) and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert _harnesses()
+        assert _harnesses(program.name)
         wait_for_work(running.pid, 0.5)  # the program is looping in its question
         running.send_signal(signal.SIGTERM)
         _, err = stop(running)
@@ -362,17 +364,18 @@ def test_an_interrupted_class_leaves_no_process_behind(tmp_path):
     assert running.returncode == 143
     assert err.endswith("interrupted by SIGTERM\n")
     deadline = time.monotonic() + 10
-    while _harnesses() and time.monotonic() < deadline:
+    while _harnesses(program.name) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _harnesses()
+    assert not _harnesses(program.name)
 
 
-def _harnesses() -> list[int]:
+def _harnesses(name: str) -> list[int]:
+    """The processes whose command line names the program `name`."""
     found = []
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
-                if b"loops.pl" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                if name.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
                     found.append(int(pid))
             except OSError:
                 pass
