@@ -55,6 +55,7 @@ def named(grade) -> list[str]:
     ("wrong_side", "values from the other side"),
     ("min_moves_agent", "min_value moves the agent"),
     ("no_guard", "no terminal guard"),
+    ("last_optimal", "the last optimal move"),
     ("lab_style", None),
     ("misspelt", None),  # a misspelt predicate is undefined: no bug of the lab's to guess
 ])

@@ -245,7 +245,7 @@ def _judge_decision(question: Question, term: object, text: str, policy: Policy)
     judgement = truth(LAB, policy).judge(Answer((state, player), cell, value))
     if judgement.right:
         return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break)
-    return Verdict(judgement.category, lab_words(judgement))
+    return Verdict(judgement.category, lab_words(judgement), judgement=judgement)
 
 
 def _judge_successors(question: Question, term: object, text: str) -> Verdict:

@@ -123,12 +123,18 @@ def _row(line: tuple[int, int, int]) -> int | None:
 
 
 def _last_optimal(grade: SubmissionGrade) -> bool:
-    result = grade.checks.get("minimax")
-    if result is None or result.notes[Category.NOT_REPEATABLE]:
+    moves = [result for check, result in grade.checks.items()
+             if check in ("minimax", "minimax_decision")]
+    if not moves or any(result.notes[Category.NOT_REPEATABLE] for result in moves):
         return False  # a random choice among the optimal moves is no bug to guess
+    result = moves[0]
     others = result.counts[Category.OTHER_OPTIMAL]
+    values = [result for check, result in grade.checks.items()
+              if check in ("max_value", "min_value")]
     return (0 < others == _faults_of(result) == sum(result.last_optimal.values())
-            and any(ties > 2 for ties in result.last_optimal))
+            and any(ties > 2 for ties in result.last_optimal)
+            and all(_faults_of(value) == value.counts[Category.OTHER_OPTIMAL_SUCCESSOR]
+                    for value in values))
 
 
 def _result_mutates(grade: SubmissionGrade) -> bool:
@@ -158,7 +164,7 @@ SIGNATURES = (
               "winner misses only lines it would reach after a row that starts with an empty "
               "cell, as if it stopped looking there", _stops_at_a_blank_row),
     Signature("the last optimal move",
-              "minimax is wrong only where moves tie, and always answers the last of the "
+              "the decision is wrong only where moves tie, and always answers the last of the "
               "optimal moves, of three as of two, as if it kept a later move of equal value: "
               "the lab's tie rule takes the first, the lowest cell", _last_optimal),
     Signature("result changes its argument",

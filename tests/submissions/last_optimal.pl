@@ -1,0 +1,36 @@
+% The lab-style solution keeping the last optimal successor instead of the first: it looks
+% through the successors in reverse cell order, so ties go to the highest cell.
+:- [minimax_helper].
+
+terminal_state(State, Player, Value) :-
+    other_player(Player, Other),
+    winning_config(Wins, Player),
+    winning_config(Losses, Other),
+    (   member(State, Wins), Value = 1
+    ;   member(State, Losses), Value = -1
+    ;   \+ member(State, Wins), \+ member(State, Losses), \+ member(-, State), Value = 0
+    ).
+
+minimax_decision(State, Player, Action, Value) :-
+    max_value(State, Player, sv(Next, Value)),
+    writeln(['best value', Value, 'reached in', Next]),
+    get_action(State, Next, Action).
+
+max_value(State, Player, sv(State, Value)) :-
+    terminal_state(State, Player, Value).
+max_value(State, Player, Best) :-
+    \+ terminal_state(State, Player, _),
+    findall(sv(Next, Value),
+            ( successor(State, Player, Next), min_value(Next, Player, sv(_, Value)) ),
+            Options),
+    reverse(Options, Last), find_max_sv(Last, Best).
+
+min_value(State, Player, sv(State, Value)) :-
+    terminal_state(State, Player, Value).
+min_value(State, Player, Best) :-
+    \+ terminal_state(State, Player, _),
+    other_player(Player, Other),
+    findall(sv(Next, Value),
+            ( successor(State, Other, Next), max_value(Next, Player, sv(_, Value)) ),
+            Options),
+    reverse(Options, Last), find_min_sv(Last, Best).
