@@ -60,6 +60,39 @@ def parse_state(text: str) -> State:
     return State("".join(cells))
 
 
+_SEPARATOR = re.compile(r"[-+=]*")
+_BLANKS = {"", BLANK, ".", "_"}
+
+
+def parse_drawing(text: str) -> State:
+    """Read a board drawn in rows, one a line or split by `/`: cells split by `|` or spaces, or
+    one character each; a blank is `-`, `.`, `_`, nothing or its cell number; `x`, `o` in
+    either case. Lines of `-`, `+` and `=` between rows are skipped."""
+    rows = []
+    for line in re.split(r"[\n/]", text):
+        bare = "".join(line.split())
+        if not bare or (_SEPARATOR.fullmatch(bare) and ("+" in bare or len(bare) != SIDE)):
+            continue
+        if "|" in line:
+            cells = [cell.strip() for cell in line.split("|")]
+        else:
+            cells = line.split() if len(line.split()) > 1 else list(bare)
+        rows.append(cells)
+    if len(rows) != SIDE or any(len(row) != SIDE for row in rows):
+        raise StateError(f"a drawn board has {SIDE} rows of {SIDE} cells, "
+                         f"{quoted(text.strip())} has rows of {[len(row) for row in rows]}")
+    marks = []
+    for number, cell in enumerate((cell for row in rows for cell in row), start=1):
+        if cell in _BLANKS or cell == str(number):
+            marks.append(BLANK)
+        elif cell.lower() in PLAYERS:
+            marks.append(cell.lower())
+        else:
+            raise StateError(f"cell {number} is {quoted(cell)}; each cell is x, o, or a blank "
+                             f"(-, ., _ or its number {number})")
+    return State("".join(marks))
+
+
 def parse_player(text: str) -> Player:
     """Read a player: `x` or `o`."""
     player = text.strip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from logic import api
 from logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
@@ -12,7 +13,7 @@ from logic.commands.cli import (
     engine_from,
 )
 from logic.state import is_terminal, parse_position
-from logic.tools.explain import draw_move_values, ending, explanation
+from logic.tools.explain import draw_move_values, ending
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,6 +37,5 @@ def run(args: argparse.Namespace) -> int:
         print(ending(state))
         print("false.")
         return EXIT_FALSE
-    decision = engine.minimax_decision(state, player)
-    print(explanation(engine, state, player, decision))
+    print(api.explain(state, player, engine))
     return EXIT_OK

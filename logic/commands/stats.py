@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from logic import api
 from logic.commands.cli import (
     EXIT_OK,
     add_objective_options,
@@ -11,7 +12,6 @@ from logic.commands.cli import (
     objective_from,
 )
 from logic.commands.options import plies
-from logic.engines.minimax import count_nodes
 from logic.state import parse_position
 
 
@@ -35,10 +35,5 @@ def run(args: argparse.Namespace) -> int:
     """One line per count."""
     objective = objective_from(args)
     state, player = parse_position(args.state, args.player)
-    counts = count_nodes(state, player, objective, args.depth)
-    print(f"minimax: {counts['minimax'].nodes}")
-    print(f"alphabeta: {counts['alphabeta'].nodes}")
-    print(f"memo: {counts['memo'].nodes}")
-    print(f"alpha cuts: {counts['alphabeta'].alpha_cuts}")
-    print(f"beta cuts: {counts['alphabeta'].beta_cuts}")
+    print(api.stats(state, player, args.depth, objective))
     return EXIT_OK

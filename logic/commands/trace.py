@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from logic import api
 from logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
@@ -17,21 +18,9 @@ from logic.commands.cli import (
     objective_from,
 )
 from logic.commands.options import call_levels, call_limit
-from logic.engines import Engine, engine_class_for, make_engine
-from logic.objective import Objective
-from logic.quote import escaped
-from logic.state import (
-    GAME,
-    Player,
-    State,
-    check_legal,
-    check_turn,
-    is_terminal,
-    parse_player,
-    parse_state,
-)
-from logic.tools.prolog_trace import trace_lab, trace_program
-from logic.tools.trace import MAX_CALLS, Tracer
+from logic.engines import engine_class_for
+from logic.state import parse_player, parse_state
+from logic.tools.trace import MAX_CALLS
 
 GOALS = ("minimax_decision", "max_value", "min_value")
 
@@ -71,41 +60,10 @@ def run(args: argparse.Namespace) -> int:
                          f"of the game (--depth is a search depth, as in decide and tree); "
                          f"--levels {args.depth} shows {args.depth} levels of calls")
     state, player = parse_state(args.state), parse_player(args.player)
-    check_legal(state)
-    if not is_terminal(state):  # in min_value it is the agent's adversary who moves
-        check_turn(state, player if args.goal != "min_value" else GAME.other_player(player))
-    objective = objective_from(args)
     named = engine_class_for(args.engine, args.program)
-    if not named.plays(objective):
-        raise UsageError(f"the {args.engine} engine plays the lab's objective only (mode win, "
-                         f"scoring lab), not {objective}")
-    if named.tracing == "prolog":
-        answer = _prolog(args, state, player, objective, named)
-    else:
-        engine = make_engine(args.engine, objective) if named.tracing == "proof" else None
-        tracer = Tracer(objective, args.levels, args.max_calls, engine)
-        answer = getattr(tracer, args.goal)(state, player)
-        for line in tracer.text():
-            print(line)
-    if answer is None:
-        print("false.")
-        return EXIT_FALSE
-    print(answer if args.goal == "minimax_decision" else f"SV = {answer}.")
-    return EXIT_OK
-
-
-def _prolog(args: argparse.Namespace, state: State, player: Player, objective: Objective,
-            named: type[Engine]):
-    """SWI-Prolog's tracer on the lab's program or the student's, then the engine's answer."""
-    if args.levels is not None:
+    if named.tracing == "prolog" and args.levels is not None:
         raise UsageError("--levels: SWI-Prolog's tracer is bounded by --max-calls only")
-    if args.program is not None:
-        traced = trace_program(args.program, args.goal, state, player, args.max_calls)
-    else:
-        traced = trace_lab(args.goal, state, player, named.lab_file, args.max_calls)
-    for line in traced.lines:
-        print(escaped(line))
-    if traced.stopped:
-        print(f"% the trace stopped {traced.stopped}")
-    with make_engine(args.engine, objective, args.program) as engine:
-        return getattr(engine, args.goal)(state, player)
+    traced = api.trace(state, player, args.goal, args.levels, args.max_calls,
+                       args.engine, args.program, objective_from(args))
+    print(traced.text())
+    return EXIT_OK if traced.found else EXIT_FALSE

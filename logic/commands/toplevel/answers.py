@@ -33,6 +33,8 @@ class Solution:
     text: str
     seconds: float
     last: bool
+    bindings: tuple[tuple[str, str], ...] = ()
+    """Each named variable bound, with its value as Prolog prints it."""
 
     @property
     def line(self) -> str:
@@ -43,6 +45,13 @@ class Solution:
 def format_bindings(query: Query, substitution: Substitution) -> str:
     """`X = value, Y = value` for the named variables of `query` that are bound (as SWI-Prolog
     leaves out a variable still free); `true` if none is."""
+    bindings = [f"{name} = {value}" for name, value in bound_values(query, substitution)]
+    return ", ".join(bindings) if bindings else "true"
+
+
+def bound_values(query: Query, substitution: Substitution) -> list[tuple[str, str]]:
+    """The named variables of `query` that are bound, each with its value as Prolog prints
+    it, in the order they first appear in the goal."""
     bound = [(variable, value) for variable in query.variables
              if (value := resolve(variable, substitution)) != variable]
     aliases: dict[Var, str] = {}  # a goal's variable bound to a fresh one names it, as in SWI
@@ -52,8 +61,7 @@ def format_bindings(query: Query, substitution: Substitution) -> str:
     bound = [(variable, value) for variable, value in bound
              if not (isinstance(value, Var) and aliases.get(value) == variable.name)]
     names = {**fresh_names([value for _, value in bound]), **aliases}
-    bindings = [f"{variable.name} = {format_term(value, names)}" for variable, value in bound]
-    return ", ".join(bindings) if bindings else "true"
+    return [(variable.name, format_term(value, names)) for variable, value in bound]
 
 
 def ask(text: str, engine: Engine) -> Iterator[Solution]:
@@ -67,7 +75,8 @@ def ask(text: str, engine: Engine) -> Iterator[Solution]:
         # an error met looking one answer ahead is raised only when the next answer is asked
         # for, as Prolog reports an error on backtracking after the answers before it
         following = _next_timed(solutions)
-        yield Solution(format_bindings(query, substitution), seconds, following is None)
+        yield Solution(format_bindings(query, substitution), seconds, following is None,
+                       tuple(bound_values(query, substitution)))
         pending = following
     if isinstance(pending, Exception):
         raise pending

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import sys
 import time
-from contextlib import AbstractContextManager, closing
+from contextlib import AbstractContextManager, closing, nullcontext
 from typing import Protocol, TextIO
 
 from logic import interrupts
-from logic.commands.toplevel.answers import FALSE, ask
+from logic.commands.toplevel.answers import FALSE, Solution, ask
 from logic.commands.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
 from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
 from logic.commands.toplevel.listing import listing
@@ -161,6 +161,7 @@ class Session:
         with closing(ask(text, self.engine)) as answers:
             for answer in answers:
                 answered = True
+                self.answered(answer)
                 if self.timing:
                     self.write(f"% {answer.seconds:.3f} s")
                 if answer.last or keys is None:
@@ -177,6 +178,9 @@ class Session:
             if self.timing:
                 self.write(f"% {time.perf_counter() - started:.3f} s")
             self.write(FALSE)
+
+    def answered(self, answer: Solution) -> None:
+        """Hears of each answer before it is shown (a notebook's session tabulates them)."""
 
     def command(self, text: str) -> bool:
         """Run a `:` command; False for `:quit`."""
@@ -295,11 +299,18 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
             f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
             "engine. :help for help, :quit to leave."
         )
+    converse(session, stdin, interactive)
+
+
+def converse(session: Session, stdin: TextIO, interactive: bool, wake: bool = True) -> None:
+    """Answer the goals and commands read from `stdin` until `:quit`, `halt.` or end of file;
+    a goal may span lines. Off a terminal each goal is echoed after the prompt. With `wake`,
+    a blocked read is woken now and then so that a signal is acted on."""
     pending: list[str] = []
     typed: list[str] = []  # the lines of the goal being typed, kept in the history as one
     while True:
         try:
-            with interrupts.waking_reads():
+            with interrupts.waking_reads() if wake else nullcontext():
                 if interactive:
                     line = input(CONTINUATION if pending else PROMPT)
                     typed.append(line.strip())

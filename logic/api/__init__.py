@@ -1,0 +1,393 @@
+"""The lab as a small Python API, for notebooks and scripts; the command line's commands call it.
+
+    >>> from logic import api as lab
+    >>> lab.minimax_decision("o-x------", "o").answer
+    'Action = [o,4], Value = 1.'
+
+A position is a `Board` or any notation of one (`board`); `player` is the lab's Player, and may
+be left out where only one player can move. Every answer prints as the command line prints it
+and, in Jupyter, draws itself (`logic.api.views`). Errors are `logic.errors.LabError`s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from logic.api.views import Board, Display, Move, MoveValues, Table, Trace
+from logic.engines import Engine, engine_class_for, make_engine
+from logic.engines.minimax import count_nodes
+from logic.errors import LabError
+from logic.objective import LAB, Objective
+from logic.quote import escaped, quoted
+from logic.state import (
+    BLANK,
+    GAME,
+    PLAYERS,
+    SIZE,
+    Player,
+    State,
+    StateError,
+    check_legal,
+    check_turn,
+    is_terminal,
+    mark,
+    parse_drawing,
+    parse_player,
+    parse_state,
+    players_to_move,
+)
+from logic.terms import Decision
+from logic.tools.explain import explanation
+from logic.tools.play import MoveError
+from logic.tools.prolog_trace import trace_lab, trace_program
+from logic.tools.trace import MAX_CALLS, Tracer
+from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
+
+__all__ = ["LAB", "Board", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
+           "TreeView", "board", "explain", "get_engine", "grade", "max_value", "min_value",
+           "minimax_decision", "play", "stats", "successor", "terminal_state", "trace", "tree"]
+
+Position = Board | str | Sequence
+"""A board, or any notation `board` reads."""
+TRACED = ("minimax_decision", "max_value", "min_value")
+
+
+# --- positions -------------------------------------------------------------------------------
+
+def board(notation: Position, player: str | None = None) -> Board:
+    """A legal position from any notation: compact (`o-x------`), a Prolog list
+    (`[o,-,x,-,-,-,-,-,-]`), a drawing in rows (`x|o| / |x| / | |o`, as `Board` prints),
+    9 cells or 3 rows of them (CS50's `[[X, EMPTY, O], ...]`, None or "" a blank)."""
+    given = None
+    if isinstance(notation, Board):
+        state, given = notation.state, notation.player
+    elif isinstance(notation, str):
+        state = _read(notation)
+    elif isinstance(notation, Sequence):
+        state = _from_cells(notation)
+    else:
+        raise StateError(f"a board is a text or a list of cells, not a {type(notation).__name__}")
+    check_legal(state)
+    chosen = parse_player(player) if player is not None else given
+    if chosen is not None and not is_terminal(state):
+        check_turn(state, chosen)
+    movers = players_to_move(state)
+    if chosen is None and not is_terminal(state) and len(movers) == 1:
+        chosen = movers[0]
+    return Board(state, chosen)
+
+
+def _read(text: str) -> State:
+    """A state written in one of the lab's notations, or drawn in rows."""
+    try:
+        return parse_state(text)
+    except StateError:
+        if not any(sign in text for sign in "\n|/ "):
+            raise
+    return parse_drawing(text)
+
+
+def _from_cells(cells: Sequence) -> State:
+    """A state from 9 cells, or 3 rows of 3, each `x`, `o` (either case) or a blank."""
+    flat = [cell for row in cells for cell in row] if all(
+        isinstance(row, Sequence) and not isinstance(row, str) for row in cells) else list(cells)
+    if len(flat) != SIZE:
+        raise StateError(f"a board has {SIZE} cells, this one has {len(flat)}")
+    marks = []
+    for number, cell in enumerate(flat, start=1):
+        if cell is None or cell in ("", BLANK):
+            marks.append(BLANK)
+        elif isinstance(cell, str) and cell.lower() in PLAYERS:
+            marks.append(cell.lower())
+        else:
+            raise StateError(f"cell {number} is {quoted(repr(cell))}; each cell is x, o or a "
+                             "blank (None, '' or -)")
+    return State("".join(marks))
+
+
+def _position(position: Position, player: str | None) -> tuple[State, Player]:
+    """The state and the player a question is asked for: `player`, else the one to move."""
+    place = board(position, player)
+    if place.player is None:
+        either = " or ".join(f"player={mover!r}" for mover in PLAYERS)
+        raise StateError(f"whose move is it in {place.state}? give {either}")
+    return place.state, place.player
+
+
+def get_engine(name: str | Engine = "reference", objective: Objective = LAB,
+               program: str | None = None) -> Engine:
+    """The engine called `name` (`logic.engines.ENGINES`), one kept per name, objective and
+    program; an `Engine` is used as it is."""
+    if isinstance(name, Engine):
+        return name
+    key = (name, objective, program)
+    if key not in _ENGINES:
+        _ENGINES[key] = make_engine(name, objective, program)
+    return _ENGINES[key]
+
+
+_ENGINES: dict[tuple, Engine] = {}
+_engine = get_engine
+
+
+# --- the lab's predicates --------------------------------------------------------------------
+
+def successor(position: Position, player: str | None = None,
+              engine: str | Engine = "reference") -> list[Board]:
+    """`successor(State, Player, Next)`: every board `player` (the one to move) can make."""
+    state, mover = _position(position, player)
+    other = GAME.other_player(mover)
+    return [Board(next_state, None if is_terminal(next_state) else other)
+            for next_state in _engine(engine).successor(state, mover)]
+
+
+def terminal_state(position: Position, player: str,
+                   engine: str | Engine = "reference") -> int | None:
+    """`terminal_state(State, Player, Value)`: the value of a finished game from `player`'s
+    side, None while it goes on."""
+    return _engine(engine).terminal_state(board(position).state, parse_player(player))
+
+
+def max_value(position: Position, player: str | None = None,
+              engine: str | Engine = "reference", objective: Objective = LAB) -> Move:
+    """`max_value(State, Player, sv(Next, Value))` with `player` (the agent) to move."""
+    state, agent = _position(position, player)
+    return _sv(state, _engine(engine, objective).max_value(state, agent))
+
+
+def min_value(position: Position, player: str | None = None,
+              engine: str | Engine = "reference", objective: Objective = LAB) -> Move:
+    """`min_value(State, Player, sv(Next, Value))`: `player` is the agent, its adversary moves
+    (by default the agent is the one not to move)."""
+    place = board(position)
+    agent = parse_player(player) if player is not None else (
+        GAME.other_player(place.player) if place.player is not None else None)
+    if agent is None:
+        raise StateError(f"whose move is it in {place.state}? give player='x' or player='o'")
+    state = place.state
+    if not is_terminal(state):
+        check_turn(state, GAME.other_player(agent))
+    return _sv(state, _engine(engine, objective).min_value(state, agent))
+
+
+def _sv(state: State, sv) -> Move:
+    moved = next((cell for cell in range(1, SIZE + 1)
+                  if state[cell - 1] != sv.state[cell - 1]), None)
+    return Move(sv.state, moved, f"SV = {sv}.", sv)
+
+
+def minimax_decision(position: Position, player: str | None = None,
+                     engine: str | Engine = "reference",
+                     objective: Objective = LAB) -> Move | None:
+    """`minimax_decision(State, Player, Action, Value)`: the move and its value; None (Prolog's
+    `false.`) when the game is over."""
+    if is_terminal(board(position).state):
+        return None
+    state, player = _position(position, player)
+    decision = _engine(engine, objective).minimax_decision(state, player)
+    if decision is None:
+        return None
+    return Move(mark(state, decision.action.cell, player), decision.action.cell, str(decision),
+                decision)
+
+
+# --- the tools -------------------------------------------------------------------------------
+
+def explain(position: Position, player: str | None = None,
+            engine: str | Engine = "reference", objective: Objective = LAB) -> MoveValues:
+    """Every legal move's value for `player`, the decision, and the principal variation."""
+    state, player = _position(position, player)
+    answering = _engine(engine, objective)
+    decision = answering.minimax_decision(state, player)
+    assert decision is not None, "a game that goes on has a decision"
+    return MoveValues(state, answering.move_values(state, player), decision.action.cell,
+                      explanation(answering, state, player, decision))
+
+
+def trace(position: Position, player: str | None = None, goal: str = "minimax_decision",
+          levels: int | None = None, max_calls: int = MAX_CALLS,
+          engine: str = "reference", program: str | None = None,
+          objective: Objective = LAB) -> Trace:
+    """The lab's recursion below `goal` (minimax_decision, max_value or min_value) call by call:
+    the reference's, a pyDatalog engine's proof, or SWI-Prolog's own tracer (prolog engines,
+    a student's `program`); `player` is the lab's Player, the agent."""
+    if goal not in TRACED:
+        raise TraceError(f"unknown goal {quoted(goal)}; the goals traced are {', '.join(TRACED)}")
+    place = board(position)
+    state = place.state
+    agent = parse_player(player) if player is not None else place.player
+    if agent is None:
+        raise StateError(f"whose move is it in {state}? give player='x' or player='o'")
+    if not is_terminal(state):  # in min_value it is the agent's adversary who moves
+        check_turn(state, agent if goal != "min_value" else GAME.other_player(agent))
+    named = engine_class_for(engine, program)
+    if not named.plays(objective):
+        raise TraceError(f"the {engine} engine plays the lab's objective only (mode win, "
+                         f"scoring lab), not {objective}")
+    if named.tracing == "prolog":
+        if levels is not None:
+            raise TraceError("levels: SWI-Prolog's tracer is bounded by the number of calls only")
+        traced = (trace_program(program, goal, state, agent, max_calls) if program is not None
+                  else trace_lab(goal, state, agent, named.lab_file, max_calls))
+        lines = [escaped(line) for line in traced.lines]
+        if traced.stopped:
+            lines.append(f"% the trace stopped {traced.stopped}")
+        with make_engine(engine, objective, program) as answering:
+            answer = getattr(answering, goal)(state, agent)
+    else:
+        proof = _engine(engine, objective) if named.tracing == "proof" else None
+        tracer = Tracer(objective, levels, max_calls, proof)
+        answer = getattr(tracer, goal)(state, agent)
+        lines = list(tracer.text())
+    shown = ("false." if answer is None else str(answer) if isinstance(answer, Decision)
+             else f"SV = {answer}.")
+    return Trace(tuple(lines), shown, answer is not None)
+
+
+class TraceError(LabError, ValueError):
+    """A trace that cannot be made as asked."""
+
+
+@dataclass(frozen=True)
+class TreeView(Display):
+    """A game tree: in a notebook the stepped page (`logic.tools.tree_html`), else the summary
+    and the chosen line; `save` writes the page or a picture."""
+
+    tree: GameTree
+
+    def text(self) -> str:
+        line = " ".join(f"{node.state}" for node in self.tree.principal_variation())
+        return (f"{self.tree.drawn} nodes drawn; {self.tree.search} visited "
+                f"{self.tree.counts.nodes}\nthe chosen line: {line}")
+
+    def html(self) -> str:
+        from logic.tools.tree_html import tree_html_frame
+
+        return tree_html_frame(self.tree)
+
+    def svg(self) -> str:
+        """The picture `minimax-lab tree --out FILE.svg` draws (needs Graphviz's `dot`)."""
+        with tempfile.TemporaryDirectory() as folder:
+            return self.save(Path(folder) / "tree.svg").read_text(encoding="utf-8")
+
+    def save(self, path: str | Path) -> Path:
+        """Write the tree to `path`: `.html` the stepped page; `.svg`, `.png`, `.dot` a picture."""
+        from logic.tools.tree_dot import render, to_dot
+        from logic.tools.tree_html import tree_html
+
+        target = Path(path)
+        if target.suffix == ".html":
+            target.write_text(tree_html(self.tree), encoding="utf-8")
+        else:
+            render(to_dot(self.tree), target)
+        return target
+
+
+def tree(position: Position, player: str | None = None, search: str = "minimax",
+         plies: int | None = None, depth: int | None = None, only_best: bool = False,
+         max_nodes: int = NODE_LIMIT, objective: Objective = LAB) -> TreeView:
+    """The tree `search` (minimax or alphabeta) walks below the position, `plies` deep (by
+    default as deep as fits a slide), the search stopped `depth` plies down if given."""
+    state, player = _position(position, player)
+    return TreeView(build_tree(state, player, objective, search, plies, max_nodes, depth,
+                               only_best, fit=plies is None))
+
+
+@dataclass(frozen=True)
+class Stats(Display):
+    """The nodes minimax, alpha-beta and memoised search visit, and alpha-beta's cuts."""
+
+    counts: dict[str, int]
+
+    def text(self) -> str:
+        return "\n".join(f"{name}: {count}" for name, count in self.counts.items())
+
+    def html(self) -> str:
+        return Table(("", "count"), [(name, str(count)) for name, count in self.counts.items()]
+                     ).html()
+
+
+def stats(position: Position, player: str | None = None, depth: int | None = None,
+          objective: Objective = LAB) -> Stats:
+    """The work of each search below the position, the position itself included; memo counts
+    each distinct state once."""
+    state, player = _position(position, player)
+    counts = count_nodes(state, player, objective, depth)
+    return Stats({"minimax": counts["minimax"].nodes, "alphabeta": counts["alphabeta"].nodes,
+                  "memo": counts["memo"].nodes, "alpha cuts": counts["alphabeta"].alpha_cuts,
+                  "beta cuts": counts["alphabeta"].beta_cuts})
+
+
+def play(position: Position, cell: int | None = None, player: str | None = None,
+         engine: str | Engine = "reference") -> Board:
+    """The board after one move of the player to move: `cell` (1 to 9), or the engine's
+    decision if no cell is given."""
+    state, mover = _position(position, player)
+    if is_terminal(state):
+        raise MoveError(f"the game in {state} is over: there is no move to play")
+    if cell is None:
+        decision = _engine(engine).minimax_decision(state, mover)
+        assert decision is not None, "a game that goes on has a decision"
+        cell = decision.action.cell
+    if not isinstance(cell, int) or not 1 <= cell <= SIZE:
+        raise MoveError(f"there is no cell {cell!r}; the cells are 1 to {SIZE}")
+    if state[cell - 1] != BLANK:
+        raise MoveError(f"cell {cell} is taken by {state[cell - 1]}; choose a blank cell")
+    after = mark(state, cell, mover)
+    return Board(after, None if is_terminal(after) else GAME.other_player(mover))
+
+
+# --- grading ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Grade(Display):
+    """One submission's grade: its report as `minimax-lab grade` prints it."""
+
+    report: str
+    clean: bool
+    score: float | None
+    max_score: float | None
+
+    def text(self) -> str:
+        return self.report
+
+
+def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str] | None = None,
+          assignment: str | None = None, main: str | None = None) -> Grade:
+    """Grade one submission (a file, or a folder of one student's files) as `minimax-lab
+    grade` does, in its own contained process: `interface` prolog (the lab's predicates) or
+    cs50 (CS50 AI's tictactoe.py)."""
+    from compare.grader.assignment import DEFAULT_WORK, default_assignment, load_assignment
+    from compare.grader.gradebook import submission_report
+    from compare.grader.interface import Options
+    from compare.grader.registry import INTERFACES
+    from compare.grader.run import grade_submission, submission_names
+
+    if interface not in INTERFACES or interface == "function":
+        raise LabError(f"unknown interface {quoted(interface)}; grade here with prolog or cs50 "
+                       "(minimax-lab grade --interface function for a declared function)")
+    target = Path(path)
+    if not target.exists():
+        raise LabError(f"no file or folder {quoted(str(target))}")
+    kind = INTERFACES[interface]
+    known = kind.checks
+    unknown = [name for name in predicates or () if name not in known]
+    if unknown:
+        raise LabError(f"unknown {kind.check_noun} {quoted(unknown[0])}; the "
+                       f"{kind.check_noun}s are {', '.join(known)}")
+    checked = tuple(name for name in known if name in predicates) if predicates else known
+    scoring = (default_assignment(interface, known) if assignment is None
+               else load_assignment(assignment, interface, known))
+    chosen = kind.from_args(argparse.Namespace(
+        answers=3, python=None, settings=[], mapping=None, definitions_only=False,
+        predicates=None, paths=[str(target)]))
+    options = Options(chosen, checked, main, assignment=scoring,
+                      work=scoring.work(DEFAULT_WORK))
+    graded = grade_submission(submission_names([target])[0], target, options)
+    graded.score = scoring.score(graded)
+    return Grade(submission_report(graded), graded.clean, graded.score.score,
+                 graded.score.max_score)
