@@ -1,6 +1,7 @@
-"""The layers show: the lab, containment, the engines, the tools, the command line; no import
-cycles; `compare` depends on `logic`, never the reverse, and its subpackages (the judge, the
-sources of `compare`, the grader) meet only in the judge."""
+"""The layers show: the lab, containment, the engines, the tools, the API, the command line; no
+import cycles; `compare` depends on `logic`, never the reverse (but in the command line and the
+API's `grade`), and its subpackages (the judge, the sources of `compare`, the grader) meet only
+in the judge."""
 
 from __future__ import annotations
 
@@ -39,10 +40,10 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
     return {name for name in named | parents if name in known}
 
 
-def test_no_module_of_logic_imports_compare_but_the_command_line():
+def test_no_module_of_logic_imports_compare_but_the_command_line_and_the_api():
     known = modules()
     for name, path in known.items():
-        if name.startswith("logic") and not name.startswith("logic.commands"):
+        if name.startswith("logic") and not name.startswith(("logic.commands", "logic.api")):
             uses = {other for other in imports(path, known) if other.startswith("compare")}
             assert not uses, name
 
@@ -97,13 +98,13 @@ def test_the_plain_rules_and_the_reference_read_alike():
 
 
 def test_each_layer_imports_only_the_layers_below_it():
-    """The lab, then containment, then the engines, then the tools, then the command line: a
-    module imports its own layer or one below, never one above."""
+    """The lab, then containment, then the engines, then the tools, then the API, then the
+    command line: a module imports its own layer or one below, never one above."""
     known = modules()
-    order = ["logic.contain", "logic.engines", "logic.tools", "logic.commands"]
+    order = ["logic.contain", "logic.engines", "logic.tools", "logic.api", "logic.commands"]
 
     def layer(name: str) -> int:
-        if name == "logic.__main__":  # `python -m logic`, the command line's other door
+        if name in ("logic.__main__", "logic.magics"):  # the command line's other doors
             return len(order)
         return next((rank + 1 for rank, prefix in enumerate(order)
                      if name == prefix or name.startswith(prefix + ".")), 0)

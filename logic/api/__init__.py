@@ -363,6 +363,7 @@ def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str]
     cs50 (CS50 AI's tictactoe.py)."""
     from compare.grader.assignment import DEFAULT_WORK, default_assignment, load_assignment
     from compare.grader.gradebook import submission_report
+    from compare.grader.groups import group_class
     from compare.grader.interface import Options
     from compare.grader.registry import INTERFACES
     from compare.grader.run import grade_submission, submission_names
@@ -389,5 +390,6 @@ def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str]
                       work=scoring.work(DEFAULT_WORK))
     graded = grade_submission(submission_names([target])[0], target, options)
     graded.score = scoring.score(graded)
+    group_class([graded], {})  # its bug's fingerprint, as the command gives it
     return Grade(submission_report(graded), graded.clean, graded.score.score,
                  graded.score.max_score)
