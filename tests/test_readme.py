@@ -1,11 +1,14 @@
-"""The documentation's examples, run as written: each `$ minimax-lab ...` line and its output.
+"""The documentation's examples, run as written: each `$ minimax-lab ...` line and its output,
+each `>>>` line of Python and what it prints.
 
-Every ```console block of README.md and docs/*.md is replayed; a block whose output cannot be
-fixed (timings, say) belongs in a ```text block instead.
+Every ```console block of README.md and docs/*.md is replayed, and every ```pycon block run as
+a doctest, a document's blocks in one namespace in order; a block whose output cannot be fixed
+(timings, say) belongs in a ```text block instead.
 """
 
 from __future__ import annotations
 
+import doctest
 import re
 import subprocess
 import sys
@@ -16,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
+_PYTHON = re.compile(r"```pycon\n(.*?)```", re.DOTALL)
 
 
 def examples() -> list[tuple[str, str]]:
@@ -43,3 +47,17 @@ def test_readme_example(command, expected):
         cwd=ROOT,
     )
     assert result.stdout + result.stderr == expected
+
+
+@pytest.mark.parametrize("document", [document for document in DOCUMENTS
+                                      if _PYTHON.search(document.read_text(encoding="utf-8"))],
+                         ids=lambda document: document.name)
+def test_python_examples(document, tmp_path, monkeypatch):
+    """The document's Python sessions, as doctests run in a scratch folder."""
+    monkeypatch.chdir(tmp_path)
+    text = "\n".join(_PYTHON.findall(document.read_text(encoding="utf-8")))
+    test = doctest.DocTestParser().get_doctest(text, {}, document.name, str(document), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    failures = []
+    runner.run(test, out=failures.append)
+    assert test.examples and runner.failures == 0, "".join(failures)
