@@ -274,6 +274,7 @@ def test_grade_gives_the_report_the_command_prints(tmp_path):
     wrong = lab.grade(SUBMISSIONS / "no_draw.pl", predicates=["terminal_state"])
     assert not wrong.clean and wrong.score < wrong.max_score
     assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in wrong.text()
+    assert "this looks like no draw clause" in wrong.text()
     command = subprocess.run(
         [sys.executable, "-m", "logic", "grade", str(SUBMISSIONS / "no_draw.pl"),
          "--predicates", "terminal_state", "--reports", str(tmp_path)],
@@ -298,3 +299,22 @@ def _without_times(report: str) -> str:
 
 def _svg_in(html: str) -> str:
     return html[html.index("<svg"):html.index("</svg>") + len("</svg>")]
+
+
+def test_a_depth_limited_decision_is_the_reference_search_to_that_depth():
+    from logic.engines.search import SearchEngine
+
+    searched = SearchEngine(search="memo", depth=2)
+    assert lab.minimax_decision("---------", "x", depth=2).term == \
+        searched.minimax_decision("---------", "x")
+    assert lab.explain("---------", "x", depth=2).values == searched.move_values("---------", "x")
+    with pytest.raises(LabError, match="only the reference engine searches to a depth"):
+        lab.minimax_decision("---------", "x", engine="logic", depth=2)
+
+
+def test_the_successors_draw_side_by_side():
+    state, player = LAB_CASES["lab: o takes cell 4 and wins"][:2]
+    shown = lab.successor(state, player)._repr_html_()
+    svgs = re.findall(r"<svg.*?</svg>", shown)
+    assert [svg_cells(svg)[0] for svg in svgs] == [place.state for place in
+                                                   lab.successor(state, player)]

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from logic.api.views import Board, Display, Move, MoveValues, Table, Trace
-from logic.engines import Engine, engine_class_for, make_engine
+from logic.api.views import Board, Boards, Display, Move, MoveValues, Table, Trace
+from logic.engines import Engine, EngineError, engine_class_for, make_engine
 from logic.engines.minimax import count_nodes
+from logic.engines.search import SearchEngine
 from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.quote import escaped, quoted
@@ -47,7 +48,7 @@ from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 
-__all__ = ["LAB", "Board", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
+__all__ = ["LAB", "Board", "Boards", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
            "TreeView", "board", "explain", "get_engine", "grade", "max_value", "min_value",
            "minimax_decision", "play", "stats", "successor", "terminal_state", "trace", "tree"]
 
@@ -119,14 +120,19 @@ def _position(position: Position, player: str | None) -> tuple[State, Player]:
 
 
 def get_engine(name: str | Engine = "reference", objective: Objective = LAB,
-               program: str | None = None) -> Engine:
-    """The engine called `name` (`logic.engines.ENGINES`), one kept per name, objective and
-    program; an `Engine` is used as it is."""
+               program: str | None = None, depth: int | None = None) -> Engine:
+    """The engine called `name` (`logic.engines.ENGINES`), one kept per name, objective,
+    program and depth; with `depth`, the reference's search stopped that many plies down
+    (`--depth`); an `Engine` is used as it is."""
     if isinstance(name, Engine):
         return name
-    key = (name, objective, program)
+    if depth is not None and name != "reference":
+        raise EngineError(f"depth={depth}: only the reference engine searches to a depth; "
+                          "use engine='reference'")
+    key = (name, objective, program, depth)
     if key not in _ENGINES:
-        _ENGINES[key] = make_engine(name, objective, program)
+        _ENGINES[key] = (make_engine(name, objective, program) if depth is None
+                         else SearchEngine(objective, "memo", depth))
     return _ENGINES[key]
 
 
@@ -137,12 +143,12 @@ _engine = get_engine
 # --- the lab's predicates --------------------------------------------------------------------
 
 def successor(position: Position, player: str | None = None,
-              engine: str | Engine = "reference") -> list[Board]:
+              engine: str | Engine = "reference") -> Boards:
     """`successor(State, Player, Next)`: every board `player` (the one to move) can make."""
     state, mover = _position(position, player)
     other = GAME.other_player(mover)
-    return [Board(next_state, None if is_terminal(next_state) else other)
-            for next_state in _engine(engine).successor(state, mover)]
+    return Boards(Board(next_state, None if is_terminal(next_state) else other)
+            for next_state in _engine(engine).successor(state, mover))
 
 
 def terminal_state(position: Position, player: str,
@@ -181,14 +187,14 @@ def _sv(state: State, sv) -> Move:
 
 
 def minimax_decision(position: Position, player: str | None = None,
-                     engine: str | Engine = "reference",
-                     objective: Objective = LAB) -> Move | None:
+                     engine: str | Engine = "reference", objective: Objective = LAB,
+                     depth: int | None = None) -> Move | None:
     """`minimax_decision(State, Player, Action, Value)`: the move and its value; None (Prolog's
-    `false.`) when the game is over."""
+    `false.`) when the game is over. With `depth`, the search looks that many plies ahead."""
     if is_terminal(board(position).state):
         return None
     state, player = _position(position, player)
-    decision = _engine(engine, objective).minimax_decision(state, player)
+    decision = _engine(engine, objective, depth=depth).minimax_decision(state, player)
     if decision is None:
         return None
     return Move(mark(state, decision.action.cell, player), decision.action.cell, str(decision),
@@ -198,10 +204,12 @@ def minimax_decision(position: Position, player: str | None = None,
 # --- the tools -------------------------------------------------------------------------------
 
 def explain(position: Position, player: str | None = None,
-            engine: str | Engine = "reference", objective: Objective = LAB) -> MoveValues:
-    """Every legal move's value for `player`, the decision, and the principal variation."""
+            engine: str | Engine = "reference", objective: Objective = LAB,
+            depth: int | None = None) -> MoveValues:
+    """Every legal move's value for `player`, the decision, and the principal variation; with
+    `depth`, as a search that looks that many plies ahead rates them."""
     state, player = _position(position, player)
-    answering = _engine(engine, objective)
+    answering = _engine(engine, objective, depth=depth)
     decision = answering.minimax_decision(state, player)
     assert decision is not None, "a game that goes on has a decision"
     return MoveValues(state, answering.move_values(state, player), decision.action.cell,

@@ -63,6 +63,14 @@ class Board(Display):
         return f"Board({self.state!r}{player})"
 
 
+class Boards(list):
+    """Boards side by side (`successor`'s answers): a list that draws as a row of grids."""
+
+    def _repr_html_(self) -> str:
+        figures = "".join(place.html() for place in self)
+        return f'<div style="display:flex;flex-wrap:wrap">{figures}</div>'
+
+
 @dataclass(frozen=True)
 class Move(Display):
     """A move's answer (`minimax_decision`, `max_value`, `min_value`): the board after the
