@@ -34,7 +34,7 @@ class Block:
     answers: list[Solution] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(repr=False)
 class Transcript(Display):
     """A cell's goals and answers: its text is the top level's transcript from a pipe."""
 

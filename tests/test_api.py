@@ -318,3 +318,14 @@ def test_the_successors_draw_side_by_side():
     svgs = re.findall(r"<svg.*?</svg>", shown)
     assert [svg_cells(svg)[0] for svg in svgs] == [place.state for place in
                                                    lab.successor(state, player)]
+
+
+def test_ipython_shows_each_answer_as_its_text():
+    pretty = pytest.importorskip("IPython.lib.pretty", reason="IPython is not installed").pretty
+    state, player = LAB_CASES["lab: o takes cell 4 and wins"][:2]
+    answers = [lab.minimax_decision(state, player), lab.max_value(state, player),
+               lab.explain(state, player), lab.trace(state, player, levels=1),
+               lab.stats(state, player), lab.tree(state, player, plies=1)]
+    for answer in answers:
+        assert pretty(answer) == answer.text() == str(answer)
+    assert pretty(lab.board(state, player)) == "Board('o-x------', 'o')"

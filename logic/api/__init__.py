@@ -260,7 +260,7 @@ class TraceError(LabError, ValueError):
     """A trace that cannot be made as asked."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TreeView(Display):
     """A game tree: in a notebook the stepped page (`logic.tools.tree_html`), else the summary
     and the chosen line; `save` writes the page or a picture."""
@@ -305,7 +305,7 @@ def tree(position: Position, player: str | None = None, search: str = "minimax",
                                only_best, fit=plies is None))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Stats(Display):
     """The nodes minimax, alpha-beta and memoised search visit, and alpha-beta's cuts."""
 
@@ -351,7 +351,7 @@ def play(position: Position, cell: int | None = None, player: str | None = None,
 
 # --- grading ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Grade(Display):
     """One submission's grade: its report as `minimax-lab grade` prints it."""
 

@@ -15,7 +15,8 @@ from logic.tools.explain import draw_move_values, signed
 
 
 class Display:
-    """An answer that prints as its text and, in Jupyter, shows its `html()`."""
+    """An answer that prints as its text and, in Jupyter, shows its `html()`; IPython's
+    terminal shows the text too (a subclass that is a dataclass leaves `__repr__` to this)."""
 
     def text(self) -> str:
         """The answer as the command line prints it."""
@@ -27,6 +28,9 @@ class Display:
 
     def __str__(self) -> str:
         return self.text()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self.text()[:60]!r}...>"
 
     def _repr_pretty_(self, printer, cycle: bool) -> None:
         printer.text(self.text())
@@ -71,7 +75,7 @@ class Boards(list):
         return f'<div style="display:flex;flex-wrap:wrap">{figures}</div>'
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Move(Display):
     """A move's answer (`minimax_decision`, `max_value`, `min_value`): the board after the
     move, the cell marked outlined, and the answer as the top level prints it."""
@@ -89,7 +93,7 @@ class Move(Display):
         return _figure(board_svg(self.after, self.answer, self.cell), self.answer)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MoveValues(Display):
     """`explain`: the value of every legal move on the board, the decision's in brackets, and
     the principal variation."""
@@ -130,7 +134,7 @@ _GRID_STYLE = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Trace(Display):
     """The lab's recursion below a goal, call by call as SWI-Prolog's tracer prints it, and the
     goal's answer."""
@@ -154,7 +158,7 @@ class Trace(Display):
         return f"<pre>{chr(10).join(shown)}\n<b>{escape(self.answer)}</b></pre>"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Table(Display):
     """Rows of named values (`stats`, a goal's answers): a table in a notebook, aligned
     columns in text."""
