@@ -53,7 +53,8 @@ class Counts:
 
 
 class Visit(NamedTuple):
-    """One node as the search leaves it, after its children (so children come before parents)."""
+    """One node as the search leaves it, after its children (so children come before parents);
+    alpha-beta's window as it stands then (where a cut is made, alpha >= beta)."""
 
     ply: int
     state: State
@@ -62,16 +63,30 @@ class Visit(NamedTuple):
     bound: Bound
     best_cell: int | None
     pruned: tuple[int, ...]
+    alpha: Value | float | None = None
+    beta: Value | float | None = None
+
+
+class Enter(NamedTuple):
+    """One node as the search enters it, before its children; alpha-beta's window then."""
+
+    ply: int
+    state: State
+    mover: Player
+    alpha: Value | float | None = None
+    beta: Value | float | None = None
 
 
 Observer = Callable[[Visit], None]
+EnterObserver = Callable[[Enter], None]
 Best = tuple[Value, int | None, Bound]
 """A node's value, the cell of the move that gives it (None at a leaf), what the value bounds."""
 
 
 class Search:
     """Searches for one agent and objective, to the end or down to `depth` plies.
-    `observer`, if given, sees every node the search leaves."""
+    `observer`, if given, sees every node the search leaves; `on_enter` every node minimax
+    and alpha-beta enter."""
 
     def __init__(
         self,
@@ -81,6 +96,7 @@ class Search:
         *,
         table: dict | None = None,
         observer: Observer | None = None,
+        on_enter: EnterObserver | None = None,
     ) -> None:
         if depth is not None and depth < 0:
             raise ValueError(f"a depth is a number of plies, 0 or more, not {depth}")
@@ -92,6 +108,7 @@ class Search:
         # each node's value (a transposition table; without one given, none)
         self.table = table
         self.observer = observer
+        self.on_enter = on_enter
         self.counts = Counts()
         self._other = {player: reference.other_player(player)}
         self._other[self._other[player]] = player
@@ -103,6 +120,7 @@ class Search:
     def minimax(self, state: State, mover: Player, ply: int = 0) -> Best:
         """Plain minimax (the lab's): every move searched, every node counted."""
         self.counts.nodes += 1
+        self._enter(ply, state, mover)
         return self._best(state, mover, ply, self.minimax)
 
     def memo(self, state: State, mover: Player, ply: int = 0) -> Best:
@@ -130,7 +148,8 @@ class Search:
         self.counts.nodes += 1
         value = self._leaf(state, ply)
         if value is not None:
-            self._observe(ply, state, mover, value, Bound.EXACT, None, ())
+            self._enter(ply, state, mover, alpha, beta)
+            self._observe(ply, state, mover, value, Bound.EXACT, None, (), alpha, beta)
             return value, None, Bound.EXACT
         key = self._key(state, mover, ply) if self.table is not None else None
         if key is not None and ply > 0 and key in self.table:
@@ -141,6 +160,7 @@ class Search:
                 return lower, None, Bound.LOWER
             if upper <= alpha:
                 return upper, None, Bound.UPPER
+        self._enter(ply, state, mover, alpha, beta)  # a node the table answers is not entered
         window = alpha, beta
         maximising = mover == self.player
         moves = reference.moves(state, mover)
@@ -162,7 +182,7 @@ class Search:
         bound = _bound(value, *window, maximising, best_bound, bounds, pruned)
         if key is not None:
             self.table[key] = _narrowed(self.table.get(key), value, bound)
-        self._observe(ply, state, mover, value, bound, best_cell, pruned)
+        self._observe(ply, state, mover, value, bound, best_cell, pruned, alpha, beta)
         return value, best_cell, bound
 
     def _best(self, state: State, mover: Player, ply: int, search: Callable) -> Best:
@@ -200,9 +220,14 @@ class Search:
         else:
             self.counts.alpha_cuts += 1
 
-    def _observe(self, ply, state, mover, value, bound, best_cell, pruned) -> None:
+    def _enter(self, ply, state, mover, alpha=None, beta=None) -> None:
+        if self.on_enter is not None:
+            self.on_enter(Enter(ply, state, mover, alpha, beta))
+
+    def _observe(self, ply, state, mover, value, bound, best_cell, pruned, alpha=None,
+                 beta=None) -> None:
         if self.observer is not None:
-            self.observer(Visit(ply, state, mover, value, bound, best_cell, pruned))
+            self.observer(Visit(ply, state, mover, value, bound, best_cell, pruned, alpha, beta))
 
 
 @cache
