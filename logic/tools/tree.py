@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from logic import reference
-from logic.engines.minimax import Bound, Counts, Search, Value, Visit
+from logic.engines.minimax import Bound, Counts, Enter, Search, Value, Visit
 from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State
@@ -71,6 +71,21 @@ class TreeNode:
         return action.cell
 
 
+@dataclass(frozen=True)
+class Step:
+    """One step of the search, as the stepped page replays it: the node at `path` (the cells
+    played from the root) entered (`call`), its other moves pruned (`cut`), its value going
+    back up (`exit`); alpha-beta's window at that moment; at an exit, the nodes searched below
+    the node that are not drawn."""
+
+    kind: str
+    path: tuple[int, ...]
+    alpha: Value | float | None = None
+    beta: Value | float | None = None
+    pruned: tuple[int, ...] = ()
+    below: int = 0
+
+
 @dataclass
 class GameTree:
     """The tree one search walked below a position, and what it counted."""
@@ -86,6 +101,18 @@ class GameTree:
     depth: int | None = None
     """The plies the search looked ahead (None: to the end of the game)."""
     only_best: bool = False
+    steps: tuple[Step, ...] = ()
+    """The search call by call, for the drawn nodes only."""
+
+    def paths(self) -> dict[tuple[int, ...], TreeNode]:
+        """Every drawn node by its path: the cells played from the root to reach it."""
+        found = {}
+        pending = [((), self.root)]
+        while pending:
+            path, node = pending.pop()
+            found[path] = node
+            pending += [((*path, node.cell_of(child)), child) for child in node.children]
+        return found
 
     def principal_variation(self) -> list[TreeNode]:
         """The drawn nodes of the chosen line, the root first."""
@@ -148,9 +175,34 @@ class _Builder:
         self.pending: defaultdict[int, list[TreeNode]] = defaultdict(list)
         self.hidden = 0
         self.kept = 0
+        self.steps: list[Step] = []
+        self.trail: list[tuple[State, tuple[int, ...]]] = []
+
+    def _shown(self, ply: int) -> bool:
+        """True for a node whose steps are kept: drawn, and the tree not yet too big."""
+        return (self.plies is None or ply <= self.plies) and (
+            self.kept <= self.limit or self.only_best)
+
+    def enter(self, enter: Enter) -> None:
+        """A node entered: its `call` step, under its path from the root."""
+        if not self._shown(enter.ply):
+            return
+        del self.trail[enter.ply:]
+        path = ()
+        if self.trail:
+            above, trail = self.trail[-1]
+            path = (*trail, next(cell for cell in range(1, SIZE + 1)
+                                 if above[cell - 1] != enter.state[cell - 1]))
+        self.trail.append((enter.state, path))
+        self.steps.append(Step("call", path, enter.alpha, enter.beta))
 
     def __call__(self, visit: Visit) -> None:
         self.shape.add(visit)
+        if self._shown(visit.ply):
+            path = self.trail[visit.ply][1]
+            if visit.pruned:
+                self.steps.append(Step("cut", path, visit.alpha, visit.beta, visit.pruned))
+            self.steps.append(Step("exit", path, visit.alpha, visit.beta))
         if self.plies is not None and visit.ply > self.plies:
             self.hidden += 1
             return
@@ -189,11 +241,12 @@ def build_tree(
     # with fit and no plies: as many plies deep as fit `limit` boxes and a slide's width
     if fit and plies is None and not only_best:
         probe = _Builder(0, 0)
-        Search(player, objective, depth, observer=probe).run(search, state, player)
+        Search(player, objective, depth, observer=probe, on_enter=probe.enter).run(
+            search, state, player)
         if probe.shape.boxes(None) > limit or probe.shape.widest(None) > SLIDE_BOXES:
             plies = probe.shape.fitting_plies(limit, SLIDE_BOXES)
     builder = _Builder(plies, limit, only_best)
-    walk = Search(player, objective, depth, observer=builder)
+    walk = Search(player, objective, depth, observer=builder, on_enter=builder.enter)
     walk.run(search, state, player)
     (root,) = builder.pending[0] or [None]
     drawn = _boxes(root) if only_best and root is not None else builder.shape.boxes(plies)
@@ -205,8 +258,23 @@ def build_tree(
             f"({builder.shape.boxes(fits)} nodes), "
             "or raise --max-nodes"
         )
-    return GameTree(root, player, objective, search, plies, walk.counts, drawn, depth,
-                    only_best)
+    tree = GameTree(root, player, objective, search, plies, walk.counts, drawn, depth, only_best)
+    tree.steps = _drawn_steps(builder.steps, tree.paths())
+    return tree
+
+
+def _drawn_steps(steps: list[Step], drawn: dict[tuple[int, ...], TreeNode]) -> tuple[Step, ...]:
+    """The steps of the drawn nodes; a node drawn alone exits with the count of the nodes
+    searched below it."""
+    kept = []
+    for step in steps:
+        node = drawn.get(step.path)
+        if node is None:
+            continue
+        if step.kind == "exit" and node.hidden and not node.children:
+            step = Step("exit", step.path, step.alpha, step.beta, (), node.hidden)
+        kept.append(step)
+    return tuple(kept)
 
 
 def _boxes(node: TreeNode) -> int:

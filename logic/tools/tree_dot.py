@@ -142,11 +142,11 @@ def _plies(count: int) -> str:
 
 def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, lines) -> None:
     """The node `name`, its edges and, recursively, what is drawn below it."""
-    kind = _kind(tree, node)
+    kind = node_kind(tree, node)
     on_line = id(node) in chosen
     header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}",
               "horizon": "horizon"}.get(kind) or result(node.state)
-    value = _value_text(tree, node)
+    value = value_text(tree, node)
     if node.hidden and not node.children and tree.only_best:
         header += f" (+{node.hidden})"
     lines.append(f"  {name} [id={_quote(f'{kind}-{name}')}, label=<"
@@ -177,14 +177,16 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
                      f'style=dashed, color="{PRUNED_COLOUR}"];')
 
 
-def _kind(tree: GameTree, node: TreeNode) -> str:
+def node_kind(tree: GameTree, node: TreeNode) -> str:
+    """`max` or `min` (who moves), `end` (the game is over) or `horizon` (the search stops)."""
     if node.is_leaf:
         return "end" if is_terminal(node.state) else "horizon"
     return "max" if node.mover == tree.player else "min"
 
 
-def _value_text(tree: GameTree, node: TreeNode) -> str:
-    """The node's value from the root player's side; a bound shows which side it bounds."""
+def value_text(tree: GameTree, node: TreeNode, entities: bool = True) -> str:
+    """The node's value from the root player's side; a bound shows which side it bounds
+    (as an HTML entity for Graphviz, or with `entities` False the character itself)."""
     marks = marks_made(tree.root.state)
     text = signed(reported(tree.objective, node.value, marks))
     bound = node.bound
@@ -192,10 +194,11 @@ def _value_text(tree: GameTree, node: TreeNode) -> str:
     # so a bound on the utility from below bounds the value from above
     if tree.objective.sign < 0 and bound is not Bound.EXACT:
         bound = Bound.UPPER if bound is Bound.LOWER else Bound.LOWER
+    at_least, at_most = ("&#8805;", "&#8804;") if entities else ("\u2265", "\u2264")
     if bound is Bound.LOWER:
-        return f"&#8805; {text}"
+        return f"{at_least} {text}"
     if bound is Bound.UPPER:
-        return f"&#8804; {text}"
+        return f"{at_most} {text}"
     return text
 
 
