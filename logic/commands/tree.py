@@ -1,4 +1,5 @@
-"""`minimax-lab tree STATE PLAYER --out FILE`: a picture of the game tree below a position."""
+"""`minimax-lab tree STATE PLAYER --out FILE`: a picture of the game tree below a position;
+`--html FILE`: the page that steps through the search."""
 
 from __future__ import annotations
 
@@ -8,15 +9,18 @@ from pathlib import Path
 from logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
+    UsageError,
     add_objective_options,
     add_position_arguments,
     objective_from,
 )
+from logic.commands.files import check_writable, write_whole
 from logic.commands.options import drawn_plies, node_limit, plies
 from logic.objective import Objective
 from logic.state import Player, State, is_terminal, parse_position
 from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, build_tree
 from logic.tools.tree_dot import RANKDIRS, fits_a_slide, render, to_dot
+from logic.tools.tree_html import tree_html
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -26,11 +30,16 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Draw the game tree below STATE with PLAYER (MAX) to move: each node's "
         "board and minimax value, the chosen line in red, alpha-beta's pruned moves in grey. "
         "By default the picture fits a slide: it is drawn as many plies deep as fit, deeper "
-        "subtrees one box with their count. Needs Graphviz's dot program for .svg and .png.",
+        "subtrees one box with their count. Needs Graphviz's dot program for .svg and .png. "
+        "--html FILE writes a page that replays the search call by call (at least one of "
+        "--out and --html).",
     )
     add_position_arguments(parser)
-    parser.add_argument("--out", required=True, metavar="FILE",
+    parser.add_argument("--out", metavar="FILE",
                         help="where to write the picture: FILE.svg, FILE.png or FILE.dot")
+    parser.add_argument("--html", metavar="FILE",
+                        help="where to write the page that steps through the search: one "
+                        "self-contained HTML file, no network needed (needs no Graphviz)")
     parser.add_argument("--search", choices=TREE_SEARCHES, default="minimax",
                         help="the search to draw (default: minimax)")
     parser.add_argument("--plies", type=drawn_plies, metavar="N",
@@ -53,20 +62,30 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the picture; say where, and how many nodes it shows."""
+    if args.out is None and args.html is None:
+        raise UsageError("say where to write the tree: --out FILE.svg|.png|.dot (a picture) "
+                         "or --html FILE (the stepped page), or both")
+    check_writable(args.html)
     objective = objective_from(args)
     state, player = parse_position(args.state, args.player)
     if is_terminal(state):
         print("false.")
         return EXIT_FALSE
     tree = _tree(args, state, player, objective)
-    render(to_dot(tree, args.rankdir), Path(args.out))
+    written = []
+    if args.out is not None:
+        render(to_dot(tree, args.rankdir), Path(args.out))
+        written.append(args.out)
+    if args.html is not None:
+        write_whole(args.html, tree_html(tree))
+        written.append(args.html)
     fitted = ""
     if args.plies is None and tree.plies is not None:
         deep = f"{tree.plies} ply" if tree.plies == 1 else f"{tree.plies} plies"
         more = (f"--plies {args.depth} draws down to the search's horizon"
                 if args.depth is not None and tree.plies < args.depth else "--plies N for more")
         fitted = f" ({deep} deep, to fit a slide; {more})"
-    print(f"{args.out}: {tree.drawn} nodes drawn{fitted}; {args.search} visited "
+    print(f"{', '.join(written)}: {tree.drawn} nodes drawn{fitted}; {args.search} visited "
           f"{tree.counts.nodes}")
     return EXIT_OK
 
@@ -82,6 +101,8 @@ def _tree(args: argparse.Namespace, state: State, player: Player,
     if args.plies is not None:
         return built(args.plies)
     tree = built(None, fit=True)
+    if args.out is None:  # the page alone: as many plies as fit a slide's boxes
+        return tree
     shown = tree.plies if tree.plies is not None else tree.root.height()
     while shown > 1 and not fits_a_slide(to_dot(tree, args.rankdir)):
         shown -= 1

@@ -1,0 +1,286 @@
+"""A game tree as one self-contained HTML page: the tree as the SVG pictures draw it, nodes that
+fold, and a step control that replays the search call by call, alpha-beta's window and cuts
+included. No server, no network, nothing loaded from elsewhere: it opens offline.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from html import escape
+
+from logic.engines.minimax import reported
+from logic.errors import LabError
+from logic.state import BLANK, is_terminal, marks_made, result
+from logic.tools.explain import signed
+from logic.tools.tree import GameTree, Step, TreeNode
+from logic.tools.tree_dot import node_kind, value_text
+
+PAGE_BYTES = 1_000_000
+"""The largest page written: the default trees (as many plies as fit a slide) are far below."""
+POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+          "img-src data:")
+"""The page's Content-Security-Policy: its own inline script and style, nothing fetched."""
+
+
+class PageTooBig(LabError, ValueError):
+    """A page larger than `PAGE_BYTES`."""
+
+
+def key(path: tuple[int, ...]) -> str:
+    """A node's name on the page: `root`, or the cells played from the root (`3.6`)."""
+    return ".".join(map(str, path)) if path else "root"
+
+
+def step_texts(tree: GameTree) -> list[str]:
+    """What the page says at each step: the call made, the cut and why, the value going up."""
+    nodes = tree.paths()
+    return [_say(tree, nodes, step) for step in tree.steps]
+
+
+def tree_html(tree: GameTree) -> str:
+    """The whole page; `PageTooBig` past `PAGE_BYTES`."""
+    nodes = tree.paths()
+    steps = [{"kind": step.kind, "node": key(step.path), "text": _say(tree, nodes, step)}
+             for step in tree.steps]
+    data = json.dumps({"steps": steps}).replace("</", "<\\/")
+    title = (f"{tree.search} below {tree.root.state}, {tree.player} to move: "
+             f"{tree.counts.nodes} nodes visited")
+    page = _PAGE.format(
+        policy=POLICY, title=escape(title), style=_STYLE, legend=_legend(tree),
+        tree=_node(tree, tree.root, (), {id(node) for node in tree.principal_variation()}),
+        data=data, script=_SCRIPT, count=len(steps))
+    size = len(page.encode())
+    if size > PAGE_BYTES:
+        raise PageTooBig(f"the page of this tree has {size} bytes, more than {PAGE_BYTES}; "
+                         "draw fewer plies (--plies N)")
+    return page
+
+
+def tree_html_frame(tree: GameTree) -> str:
+    """The page inside an `<iframe>` of its own, for a notebook: its script runs there, apart
+    from the notebook's."""
+    height = min(900, 260 + 150 * tree.root.height())
+    return (f'<iframe title="{escape(tree.search)} tree" sandbox="allow-scripts" '
+            f'style="width:100%;height:{height}px;border:1px solid #ccc" '
+            f'srcdoc="{escape(tree_html(tree), quote=True)}"></iframe>')
+
+
+def _node(tree: GameTree, node: TreeNode, path: tuple[int, ...], chosen: set[int]) -> str:
+    """One node's list item: its box, then what is drawn below it."""
+    kind = node_kind(tree, node)
+    header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}",
+              "horizon": "horizon"}.get(kind) or result(node.state) or ""
+    cell = path[-1] if path else None
+    move = f'<div class="move">[{_mover_of(tree, path)},{cell}]</div>' if path else ""
+    toggle = ('<button class="toggle" aria-expanded="true" title="fold or unfold">'
+              "&#9662;</button>" if node.children else "")
+    board = "".join(
+        f'<span class="{"last" if number == cell else ""}">'
+        f"{escape(mark) if mark != BLANK else '&#160;'}</span>"
+        for number, mark in enumerate(node.state, start=1))
+    value = escape(value_text(tree, node, entities=False))
+    box = (f'<div class="node {kind}" data-path="{key(path)}">{move}'
+           f'<div class="head">{toggle}{escape(header)}</div><div class="board">{board}</div>'
+           f'<div class="value"><span class="v">{value}</span><span class="q">?</span></div>'
+           "</div>")
+    below = [_node(tree, child, (*path, node.cell_of(child)), chosen) for child in node.children]
+    if node.pruned:
+        moves = " ".join(f"[{node.mover},{pruned}]" for pruned in node.pruned)
+        below.append(f'<li class="pruned" data-of="{key(path)}"><div class="box">'
+                     f"{len(node.pruned)} pruned: {moves}</div></li>")
+    if node.hidden and not node.children:
+        below.append(f'<li class="more"><div class="box">{node.hidden} more nodes</div></li>')
+    children = f"<ul>{''.join(below)}</ul>" if below else ""
+    on_line = " pv" if id(node) in chosen else ""
+    return f'<li class="item{on_line}">{box}{children}</li>'
+
+
+def _mover_of(tree: GameTree, path: tuple[int, ...]) -> str:
+    """Who made the last move of `path`: the root's player on odd plies, else the other."""
+    other = next(mark for mark in ("x", "o") if mark != tree.player)
+    return tree.player if len(path) % 2 else other
+
+
+def _say(tree: GameTree, nodes: dict[tuple[int, ...], TreeNode], step: Step) -> str:
+    """The sentence of one step."""
+    node = nodes[step.path]
+    name = "max_value" if node.mover == tree.player else "min_value"
+    where = ("the root" if not step.path else
+             "the board after " + " ".join(f"[{_mover_of(tree, step.path[:ply])},{cell}]"
+                                 for ply, cell in enumerate(step.path, start=1)))
+    window = (f"alpha = {_bound(tree, step.alpha)}, beta = {_bound(tree, step.beta)}"
+              if step.alpha is not None else "")
+    if step.kind == "call":
+        return f"call {name} on {where}" + (f", with {window}" if window else "")
+    if step.kind == "cut":
+        moves = " ".join(f"[{node.mover},{cell}]" for cell in step.pruned)
+        side, other = ("MAX", "MIN") if node.mover == tree.player else ("MIN", "MAX")
+        return (f"cut on {where}: {window}, and alpha >= beta, so {other} above already has "
+                f"a move as good for it as anything {side} finds here: {moves} not searched")
+    value = value_text(tree, node, entities=False)
+    why = ""
+    if step.below:
+        why = f", from the {step.below} nodes searched below it (not drawn)"
+    elif node.is_leaf:
+        why = (f" ({result(node.state)})" if is_terminal(node.state)
+               else " (the horizon: rated by open lines)")
+    up = "" if not step.path else " goes back up"
+    return f"exit {name} on {where}: value {value}{why}{up}"
+
+
+def _bound(tree: GameTree, value) -> str:
+    """Alpha or beta as the values read: from the root player's side (when it plays to win)."""
+    if value in (math.inf, -math.inf):
+        return "+\u221e" if value > 0 else "-\u221e"
+    if tree.objective.sign < 0:
+        return signed(value)
+    return signed(reported(tree.objective, value, marks_made(tree.root.state)))
+
+
+def _legend(tree: GameTree) -> str:
+    parts = ["blue: MAX to move", "orange: MIN to move", "red border: the chosen line "
+             "(at the end of the replay)", "yellow: the step's node"]
+    if tree.search == "alphabeta":
+        parts.append("grey dashed: moves alpha-beta pruned")
+    if tree.depth is not None:
+        parts.append("grey board: the horizon, rated by open lines")
+    values = f"values from {tree.player}'s side ({tree.objective})"
+    return escape("; ".join(parts) + "; " + values)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title><style>{style}</style></head>
+<body>
+<header><h1>{title}</h1><p class="legend">{legend}</p>
+<nav aria-label="step through the search">
+<button id="first" title="the start (Home)">|&#9664; start</button>
+<button id="back" title="one step back (left arrow)">&#9664; back</button>
+<button id="next" title="one step on (right arrow)">next &#9654;</button>
+<button id="last" title="the end (End)">end &#9654;|</button>
+<input id="slider" type="range" min="0" max="{count}" value="{count}" aria-label="step">
+<button id="unfold">unfold all</button><button id="fold">fold all</button>
+</nav><p id="step-text" aria-live="polite"></p></header>
+<main id="canvas"><ul class="tree">{tree}</ul></main>
+<script type="application/json" id="steps">{data}</script>
+<script>{script}</script>
+</body></html>
+"""
+
+_STYLE = """
+body{font:18px/1.35 system-ui,sans-serif;margin:0;color:#222;background:#fff}
+header{position:sticky;top:0;left:0;background:#fafafa;border-bottom:1px solid #ddd;
+padding:.4em .8em;z-index:1}
+h1{font-size:1.05em;margin:.2em 0}.legend{font-size:.8em;color:#555;margin:.2em 0}
+nav{display:flex;flex-wrap:wrap;gap:.3em;align-items:center}
+nav button{font-size:1em;padding:.2em .6em;cursor:pointer}#slider{flex:1;min-width:8em}
+#step-text{min-height:2.6em;margin:.3em 0;font-size:.95em}
+#canvas{overflow:auto;padding:1em}
+.tree,.tree ul{display:flex;justify-content:center;margin:0;padding:0;position:relative}
+.tree ul{padding-top:18px}
+.tree li{list-style:none;display:flex;flex-direction:column;align-items:center;
+position:relative;padding:18px 4px 0}
+.tree>li{padding-top:0}
+.tree li::before,.tree li::after{content:"";position:absolute;top:0;right:50%;width:50%;
+height:18px;border-top:1px solid #888}
+.tree li::after{right:auto;left:50%;border-left:1px solid #888}
+.tree li:only-child::before,.tree li:only-child::after,.tree>li::before,.tree>li::after{
+display:none}
+.tree li:only-child{padding-top:18px}
+.tree li:first-child::before,.tree li:last-child::after{border:0 none}
+.tree li:last-child::before{border-right:1px solid #888}
+.tree ul ul::before,.tree li>ul::before{content:"";position:absolute;top:0;left:50%;
+height:18px;border-left:1px solid #888}
+li.folded>ul{display:none}
+.node{border:1px solid #555;border-radius:4px;padding:2px 4px;text-align:center;
+min-width:4.2em;background:#fff;transition:opacity .15s}
+.node.max{background:#dbe9f7}.node.min{background:#fbe3d0}.node.horizon{background:#e8e8e8}
+.move{font-size:.75em;color:#444}.head{font-size:.75em;white-space:nowrap}
+.toggle{font-size:.8em;padding:0 .2em;margin-right:.2em;cursor:pointer}
+li.folded>.node .toggle{transform:rotate(-90deg)}
+.board{display:grid;grid-template-columns:repeat(3,1.15em);margin:2px auto;width:3.45em}
+.board span{border:1px solid #999;height:1.15em;line-height:1.15em;font-weight:bold;
+font-size:.9em;background:#fff}
+.board span.last{background:#fff3a0}
+.value{font-weight:bold}.value .q{display:none}
+.box{border:1px dashed #777;border-radius:4px;padding:.2em .4em;font-size:.75em;
+white-space:nowrap}
+.pruned .box{color:#999;border-color:#aaa}
+body:not(.replaying) li.pv>.node{border:3px solid #c0392b}
+.replaying .node:not(.visited){opacity:.25}
+.replaying .node:not(.exited) .v{display:none}
+.replaying .node:not(.exited) .q{display:inline}
+.replaying .pruned:not(.cut){visibility:hidden}
+.node.current{outline:4px solid #f1c40f;outline-offset:2px;opacity:1}
+"""
+
+_SCRIPT = """
+(function () {
+  var steps = JSON.parse(document.getElementById("steps").textContent).steps;
+  var nodes = {}, pruned = {};
+  document.querySelectorAll(".node").forEach(function (n) { nodes[n.dataset.path] = n; });
+  document.querySelectorAll(".pruned").forEach(function (p) { pruned[p.dataset.of] = p; });
+  var slider = document.getElementById("slider"), text = document.getElementById("step-text");
+  var canvas = document.getElementById("canvas"), at = steps.length;
+  function show(k) {
+    at = Math.max(0, Math.min(steps.length, k));
+    document.body.classList.toggle("replaying", at < steps.length);
+    Object.keys(nodes).forEach(function (p) {
+      nodes[p].classList.remove("visited", "exited", "current");
+    });
+    Object.keys(pruned).forEach(function (p) { pruned[p].classList.remove("cut"); });
+    for (var i = 0; i < at; i++) {
+      var s = steps[i];
+      if (s.kind === "call") nodes[s.node].classList.add("visited");
+      else if (s.kind === "exit") nodes[s.node].classList.add("exited");
+      else pruned[s.node].classList.add("cut");
+    }
+    slider.value = at;
+    if (at === 0) {
+      text.textContent = "Step 0 of " + steps.length + ": press next (or the right arrow) " +
+        "to start the search at the root.";
+      return;
+    }
+    var last = steps[at - 1], node = nodes[last.node];
+    node.classList.add("current");
+    text.textContent = "Step " + at + " of " + steps.length + ": " + last.text +
+      (at === steps.length ? ". The search is done; the chosen line has a red border." : "");
+    var box = node.getBoundingClientRect(), view = canvas.getBoundingClientRect();
+    if (box.left < view.left || box.right > view.right) {
+      canvas.scrollLeft += box.left - view.left - view.width / 2;
+    }
+  }
+  document.getElementById("first").onclick = function () { show(0); };
+  document.getElementById("back").onclick = function () { show(at - 1); };
+  document.getElementById("next").onclick = function () { show(at + 1); };
+  document.getElementById("last").onclick = function () { show(steps.length); };
+  slider.oninput = function () { show(Number(slider.value)); };
+  document.addEventListener("keydown", function (e) {
+    var to = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: steps.length}[e.key];
+    if (to !== undefined && e.target !== slider) { show(to); e.preventDefault(); }
+  });
+  function fold(item, folded) {
+    item.classList.toggle("folded", folded);
+    var button = item.querySelector(":scope > .node .toggle");
+    if (button) button.setAttribute("aria-expanded", String(!folded));
+  }
+  document.querySelectorAll(".toggle").forEach(function (button) {
+    button.onclick = function () {
+      var item = button.closest("li");
+      fold(item, !item.classList.contains("folded"));
+    };
+  });
+  document.getElementById("unfold").onclick = function () {
+    document.querySelectorAll("li.folded").forEach(function (i) { fold(i, false); });
+  };
+  document.getElementById("fold").onclick = function () {
+    document.querySelectorAll(".tree li li").forEach(function (i) {
+      if (i.querySelector(":scope > ul")) fold(i, true);
+    });
+  };
+  show(steps.length);
+})();
+"""
