@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
-from logic.api.views import Display
+from logic.api.views import Display, preformatted
 from logic.commands.toplevel.answers import Solution
 from logic.commands.toplevel.repl import PROMPT, Session, converse
 from logic.engines import engine_names
@@ -52,7 +52,7 @@ class Transcript(Display):
             answer_lines = {answer.line for answer in block.answers}
             rest = [line for line in block.lines if line not in answer_lines]
             if rest:
-                parts.append(f"<pre>{escape(chr(10).join(rest))}</pre>")
+                parts.append(preformatted(escape(chr(10).join(rest))))
             parts.append(_answers_table(block.answers))
         return "".join(parts)
 

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
@@ -187,6 +188,9 @@ def test_explain_shows_the_grid_of_move_values(name, engine):
         number: signed(value) for number, value in values.items()}
     assert [number for number, _, chosen in parser.cells if chosen] == [cell]
     assert f"[{signed(values[cell])}]" in explained.text()
+    assert explained.grid() in explained.text()
+    assert escape(explained.grid()) not in explained.html()  # the grid is the table, not text
+    assert escape(explained.text().splitlines()[-1]) in explained.html()
 
 
 def test_trace_is_the_tracers_lines_and_the_answer():

@@ -24,7 +24,7 @@ class Display:
 
     def html(self) -> str:
         """The answer as a notebook shows it; by default its text, preformatted."""
-        return f"<pre>{escape(self.text())}</pre>"
+        return preformatted(escape(self.text()))
 
     def __str__(self) -> str:
         return self.text()
@@ -37,6 +37,11 @@ class Display:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+def preformatted(html: str) -> str:
+    """Text as it prints, in a fixed-width font, whatever the notebook's style for `<pre>`."""
+    return f'<pre style="white-space:pre;font-family:monospace">{html}</pre>'
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,7 @@ class MoveValues(Display):
                 cells.append(f'<td class="blank">{number}</td>')
         rows = "".join(f"<tr>{''.join(row)}</tr>" for row in board_rows(cells))
         return (f"{_GRID_STYLE}<table class=\"move-values\">{rows}</table>"
-                f"<pre>{escape(self.explanation)}</pre>")
+                + preformatted(escape(self.explanation.replace(self.grid() + "\n", ""))))
 
     def grid(self) -> str:
         """The valued board alone, as text."""
@@ -127,8 +132,9 @@ class MoveValues(Display):
 
 
 _GRID_STYLE = (
-    "<style>table.move-values{border-collapse:collapse;font:16px sans-serif}"
-    "table.move-values td{border:1px solid #333;width:3em;height:2.2em;text-align:center}"
+    "<style>table.move-values{border-collapse:collapse;font:16px sans-serif;width:auto}"
+    "table.move-values td{border:1px solid #333;width:3em;height:2.2em;text-align:center;"
+    "padding:0}"
     "table.move-values td.mark{font-size:22px}table.move-values td.blank{color:grey}"
     "table.move-values td.decision{outline:3px solid #c0392b;font-weight:bold}</style>"
 )
@@ -155,7 +161,7 @@ class Trace(Display):
             colour = colours.get(port)
             text = escape(line)
             shown.append(f'<span style="color:{colour}">{text}</span>' if colour else text)
-        return f"<pre>{chr(10).join(shown)}\n<b>{escape(self.answer)}</b></pre>"
+        return preformatted(f"{chr(10).join(shown)}\n<b>{escape(self.answer)}</b>")
 
 
 @dataclass(frozen=True, repr=False)

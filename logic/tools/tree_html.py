@@ -180,6 +180,7 @@ nav button{font-size:1em;padding:.2em .6em;cursor:pointer}#slider{flex:1;min-wid
 #step-text{min-height:2.6em;margin:.3em 0;font-size:.95em}
 #canvas{overflow:auto;padding:1em}
 .tree,.tree ul{display:flex;justify-content:center;margin:0;padding:0;position:relative}
+.tree{width:max-content;margin:0 auto}
 .tree ul{padding-top:18px}
 .tree li{list-style:none;display:flex;flex-direction:column;align-items:center;
 position:relative;padding:18px 4px 0}
@@ -249,8 +250,12 @@ _SCRIPT = """
     text.textContent = "Step " + at + " of " + steps.length + ": " + last.text +
       (at === steps.length ? ". The search is done; the chosen line has a red border." : "");
     var box = node.getBoundingClientRect(), view = canvas.getBoundingClientRect();
+    var top = document.querySelector("header").getBoundingClientRect().bottom;
     if (box.left < view.left || box.right > view.right) {
       canvas.scrollLeft += box.left - view.left - view.width / 2;
+    }
+    if (box.top < top || box.bottom > window.innerHeight) {
+      window.scrollBy(0, box.top - (top + window.innerHeight) / 2);
     }
   }
   document.getElementById("first").onclick = function () { show(0); };
