@@ -198,7 +198,7 @@ def test_trace_is_the_tracers_lines_and_the_answer():
     traced = lab.trace(state, player, levels=2)
     tracer = Tracer(levels=2)
     answer = tracer.minimax_decision(state, player)
-    assert list(traced.lines) == list(tracer.text())
+    assert list(traced.lines) == list(tracer.text("levels=N and max_calls=N show more"))
     assert traced.text().splitlines()[-1] == str(answer)
     for line in traced.lines:
         assert line.replace("<", "&lt;").replace(">", "&gt;") in traced.html()

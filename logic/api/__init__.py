@@ -219,10 +219,11 @@ def explain(position: Position, player: str | None = None,
 def trace(position: Position, player: str | None = None, goal: str = "minimax_decision",
           levels: int | None = None, max_calls: int = MAX_CALLS,
           engine: str = "reference", program: str | None = None,
-          objective: Objective = LAB) -> Trace:
+          objective: Objective = LAB, more: str = "levels=N and max_calls=N show more") -> Trace:
     """The lab's recursion below `goal` (minimax_decision, max_value or min_value) call by call:
     the reference's, a pyDatalog engine's proof, or SWI-Prolog's own tracer (prolog engines,
-    a student's `program`); `player` is the lab's Player, the agent."""
+    a student's `program`); `player` is the lab's Player, the agent; `more` says how to see
+    what a bounded trace leaves out."""
     if goal not in TRACED:
         raise TraceError(f"unknown goal {quoted(goal)}; the goals traced are {', '.join(TRACED)}")
     place = board(position)
@@ -250,7 +251,7 @@ def trace(position: Position, player: str | None = None, goal: str = "minimax_de
         proof = _engine(engine, objective) if named.tracing == "proof" else None
         tracer = Tracer(objective, levels, max_calls, proof)
         answer = getattr(tracer, goal)(state, agent)
-        lines = list(tracer.text())
+        lines = list(tracer.text(more))
     shown = ("false." if answer is None else str(answer) if isinstance(answer, Decision)
              else f"SV = {answer}.")
     return Trace(tuple(lines), shown, answer is not None)

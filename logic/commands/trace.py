@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if named.tracing == "prolog" and args.levels is not None:
         raise UsageError("--levels: SWI-Prolog's tracer is bounded by --max-calls only")
     traced = api.trace(state, player, args.goal, args.levels, args.max_calls,
-                       args.engine, args.program, objective_from(args))
+                       args.engine, args.program, objective_from(args),
+                       more="--levels N and --max-calls N show more")
     print(traced.text())
     return EXIT_OK if traced.found else EXIT_FALSE
