@@ -41,7 +41,7 @@ from logic.state import (
     parse_state,
     players_to_move,
 )
-from logic.terms import Decision
+from logic.terms import SV, Decision
 from logic.tools.explain import explanation
 from logic.tools.play import MoveError
 from logic.tools.prolog_trace import trace_lab, trace_program
@@ -119,6 +119,9 @@ def _position(position: Position, player: str | None) -> tuple[State, Player]:
     return place.state, place.player
 
 
+_ENGINES: dict[tuple, Engine] = {}
+
+
 def get_engine(name: str | Engine = "reference", objective: Objective = LAB,
                program: str | None = None, depth: int | None = None) -> Engine:
     """The engine called `name` (`logic.engines.ENGINES`), one kept per name, objective,
@@ -136,9 +139,6 @@ def get_engine(name: str | Engine = "reference", objective: Objective = LAB,
     return _ENGINES[key]
 
 
-_ENGINES: dict[tuple, Engine] = {}
-_engine = get_engine
-
 
 # --- the lab's predicates --------------------------------------------------------------------
 
@@ -148,21 +148,21 @@ def successor(position: Position, player: str | None = None,
     state, mover = _position(position, player)
     other = GAME.other_player(mover)
     return Boards(Board(next_state, None if is_terminal(next_state) else other)
-            for next_state in _engine(engine).successor(state, mover))
+            for next_state in get_engine(engine).successor(state, mover))
 
 
 def terminal_state(position: Position, player: str,
                    engine: str | Engine = "reference") -> int | None:
     """`terminal_state(State, Player, Value)`: the value of a finished game from `player`'s
     side, None while it goes on."""
-    return _engine(engine).terminal_state(board(position).state, parse_player(player))
+    return get_engine(engine).terminal_state(board(position).state, parse_player(player))
 
 
 def max_value(position: Position, player: str | None = None,
               engine: str | Engine = "reference", objective: Objective = LAB) -> Move:
     """`max_value(State, Player, sv(Next, Value))` with `player` (the agent) to move."""
     state, agent = _position(position, player)
-    return _sv(state, _engine(engine, objective).max_value(state, agent))
+    return _sv(state, get_engine(engine, objective).max_value(state, agent))
 
 
 def min_value(position: Position, player: str | None = None,
@@ -177,10 +177,11 @@ def min_value(position: Position, player: str | None = None,
     state = place.state
     if not is_terminal(state):
         check_turn(state, GAME.other_player(agent))
-    return _sv(state, _engine(engine, objective).min_value(state, agent))
+    return _sv(state, get_engine(engine, objective).min_value(state, agent))
 
 
-def _sv(state: State, sv) -> Move:
+def _sv(state: State, sv: SV) -> Move:
+    """`max_value`'s or `min_value`'s answer at `state`: the board it names, the cell marked."""
     moved = next((cell for cell in range(1, SIZE + 1)
                   if state[cell - 1] != sv.state[cell - 1]), None)
     return Move(sv.state, moved, f"SV = {sv}.", sv)
@@ -194,7 +195,7 @@ def minimax_decision(position: Position, player: str | None = None,
     if is_terminal(board(position).state):
         return None
     state, player = _position(position, player)
-    decision = _engine(engine, objective, depth=depth).minimax_decision(state, player)
+    decision = get_engine(engine, objective, depth=depth).minimax_decision(state, player)
     if decision is None:
         return None
     return Move(mark(state, decision.action.cell, player), decision.action.cell, str(decision),
@@ -209,7 +210,7 @@ def explain(position: Position, player: str | None = None,
     """Every legal move's value for `player`, the decision, and the principal variation; with
     `depth`, as a search that looks that many plies ahead rates them."""
     state, player = _position(position, player)
-    answering = _engine(engine, objective, depth=depth)
+    answering = get_engine(engine, objective, depth=depth)
     decision = answering.minimax_decision(state, player)
     assert decision is not None, "a game that goes on has a decision"
     return MoveValues(state, answering.move_values(state, player), decision.action.cell,
@@ -248,7 +249,7 @@ def trace(position: Position, player: str | None = None, goal: str = "minimax_de
         with make_engine(engine, objective, program) as answering:
             answer = getattr(answering, goal)(state, agent)
     else:
-        proof = _engine(engine, objective) if named.tracing == "proof" else None
+        proof = get_engine(engine, objective) if named.tracing == "proof" else None
         tracer = Tracer(objective, levels, max_calls, proof)
         answer = getattr(tracer, goal)(state, agent)
         lines = list(tracer.text(more))
@@ -339,7 +340,7 @@ def play(position: Position, cell: int | None = None, player: str | None = None,
     if is_terminal(state):
         raise MoveError(f"the game in {state} is over: there is no move to play")
     if cell is None:
-        decision = _engine(engine).minimax_decision(state, mover)
+        decision = get_engine(engine).minimax_decision(state, mover)
         assert decision is not None, "a game that goes on has a decision"
         cell = decision.action.cell
     if not isinstance(cell, int) or not 1 <= cell <= SIZE:
