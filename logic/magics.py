@@ -17,7 +17,7 @@ from html import escape
 from logic.api.views import Display, preformatted
 from logic.commands.toplevel.answers import Solution
 from logic.commands.toplevel.repl import PROMPT, Session, converse
-from logic.engines import engine_names
+from logic.engines import engine_class_for, engine_names
 from logic.errors import LabError
 
 DEFAULT_ENGINE = "logic"
@@ -113,6 +113,8 @@ def answer_cell(session: NotebookSession, options: str, text: str) -> Transcript
     `ERROR:` line, the session unchanged."""
     try:
         engine_name, program, trace = _options(options.split())
+        if program is not None:  # only an engine that runs a student's program takes one
+            engine_class_for(engine_name or "prolog", program)
         if engine_name is not None and program is None and engine_name not in session.engines:
             session.engines[engine_name] = session._make(engine_name)
     except LabError as error:

@@ -103,6 +103,7 @@ def test_trace_shows_the_calls_before_every_goal_of_the_cell(shell):
     ("--bogus", "unknown option '--bogus'"),
     ("--engine nowhere", "unknown engine 'nowhere'"),
     ("--program /no/such/file.pl", "no file or folder '/no/such/file.pl'"),
+    ("--engine logic --program x.pl", "a student's program runs as --engine prolog"),
 ])
 def test_a_bad_option_is_one_error_line(shell, options, message):
     shown = shell.run_cell_magic("prolog", options, "true.")
