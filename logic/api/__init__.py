@@ -114,9 +114,14 @@ def _position(position: Position, player: str | None) -> tuple[State, Player]:
     """The state and the player a question is asked for: `player`, else the one to move."""
     place = board(position, player)
     if place.player is None:
-        either = " or ".join(f"player={mover!r}" for mover in PLAYERS)
-        raise StateError(f"whose move is it in {place.state}? give {either}")
+        raise _whose_move(place.state)
     return place.state, place.player
+
+
+def _whose_move(state: State) -> StateError:
+    """The error for a question whose player cannot be read off the board."""
+    either = " or ".join(f"player={mover!r}" for mover in PLAYERS)
+    return StateError(f"whose move is it in {state}? give {either}")
 
 
 _ENGINES: dict[tuple, Engine] = {}
@@ -173,7 +178,7 @@ def min_value(position: Position, player: str | None = None,
     agent = parse_player(player) if player is not None else (
         GAME.other_player(place.player) if place.player is not None else None)
     if agent is None:
-        raise StateError(f"whose move is it in {place.state}? give player='x' or player='o'")
+        raise _whose_move(place.state)
     state = place.state
     if not is_terminal(state):
         check_turn(state, GAME.other_player(agent))
@@ -231,7 +236,7 @@ def trace(position: Position, player: str | None = None, goal: str = "minimax_de
     state = place.state
     agent = parse_player(player) if player is not None else place.player
     if agent is None:
-        raise StateError(f"whose move is it in {state}? give player='x' or player='o'")
+        raise _whose_move(state)
     if not is_terminal(state):  # in min_value it is the agent's adversary who moves
         check_turn(state, agent if goal != "min_value" else GAME.other_player(agent))
     named = engine_class_for(engine, program)
