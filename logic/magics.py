@@ -113,17 +113,14 @@ def answer_cell(session: NotebookSession, options: str, text: str) -> Transcript
     `ERROR:` line, the session unchanged."""
     try:
         engine_name, program, trace = _options(options.split())
-        if program is not None:  # only an engine that runs a student's program takes one
-            engine_class_for(engine_name or "prolog", program)
-        if engine_name is not None and program is None and engine_name not in session.engines:
+        if program is not None:  # a cell of its own session: the program's engine, then closed
+            engine_class_for(engine_name or "prolog", program)  # one that runs a program
+            own = NotebookSession(engine_name or "prolog", program)
+        elif engine_name is not None and engine_name not in session.engines:
             session.engines[engine_name] = session._make(engine_name)
     except LabError as error:
         return Transcript([Block(None, [f"ERROR: {error}"])])
-    if program is not None:  # a cell of its own session: the program's engine, then closed
-        try:
-            own = NotebookSession(engine_name or "prolog", program)
-        except LabError as error:
-            return Transcript([Block(None, [f"ERROR: {error}"])])
+    if program is not None:
         own.trace_all, own.trace_depth = trace is not False, trace or None
         try:
             return own.cell(text)
