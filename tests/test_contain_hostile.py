@@ -27,7 +27,7 @@ from logic.commands.cli import EXIT_USAGE, main
 from logic.contain import sandbox
 from logic.positions import reachable_states
 from logic.quote import FORMULA_STARTS, one_line, unescape_line
-from logic.state import PLAYERS, is_terminal
+from logic.state import PLAYERS
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 HOSTILE = SUBMISSIONS / "hostile"
@@ -58,7 +58,8 @@ def opened_to_the_grader(monkeypatch):
         wider = sandbox._bwrap_prefix
         monkeypatch.setattr(sandbox, "grader_folders", lambda: ())
         monkeypatch.setattr(sandbox, "_bwrap_prefix",
-                            lambda folder, readable=(): wider(folder, (*readable, str(shown))))
+                            lambda folder, readable=(), tmp_bytes=sandbox.Limits.tmp_bytes:
+                            wider(folder, (*readable, str(shown)), tmp_bytes))
 
     yield opened
     shutil.rmtree(shown, ignore_errors=True)
@@ -113,13 +114,13 @@ def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
     decisions = grade.checks["minimax_decision"]
     assert decisions.checked == 9040 and decisions.correct == 0
     states = grade.checks["terminal_state"]
-    finished = 2 * sum(map(is_terminal, STATES))
-    assert states.checked == 2 * len(STATES) and states.correct == states.checked - finished
+    assert states.checked == 2 * len(STATES) and states.correct == 0
+    assert "No permission to call sandboxed" in " ".join(map(str, grade.load.messages))
 
-    opened_to_the_grader()  # the same attack where the grader's files are seen
+    opened_to_the_grader()  # where the grader's files are seen, SWI-Prolog's sandbox holds
     stolen = grade_submission("peeks", program, Options(
         PrologInterface(), checks=("terminal_state",), budget_seconds=120))
-    assert stolen.checks["terminal_state"].correct == 2 * len(STATES)
+    assert stolen.checks["terminal_state"].correct == 0
 
 
 @needs_bwrap

@@ -14,7 +14,7 @@ from compare.grader.registry import INTERFACES
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from logic.commands.cli import main
-from logic.contain.python_program import PythonProgram
+from logic.contain.python_program import PythonProgram, taken
 from logic.positions import fullest_first, reachable_states, to_move
 from logic.state import PLAYERS, winner
 
@@ -107,7 +107,9 @@ class WinnerInterface:
         return cls()
 
     def open(self, path, options):
-        return WinnerSession(PythonProgram([path], path, options.limits, options.load_seconds))
+        copy = taken(path)
+        return WinnerSession(PythonProgram(copy, copy.folder / path.name, options.limits,
+                                           options.load_seconds))
 
 
 @pytest.fixture

@@ -152,6 +152,9 @@ def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Ver
         return Verdict(Category.DIED, reply.error or "the program died")
     if reply.end == "inferences" and not reply.answers:
         return Verdict(Category.INFERENCE_LIMIT, "no answer within the inference limit")
+    if reply.end == "cpu" and not reply.answers:
+        return Verdict(Category.CPU_LIMIT, "no answer within the CPU time limit (all its "
+                       "processes, measured outside the program)")
     if reply.end == "time" and not reply.answers:
         return Verdict(Category.TIME_LIMIT, "no answer within the time limit (wall clock)")
     if reply.end == "error" and not reply.answers:
@@ -178,8 +181,9 @@ def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Ver
         else:
             return Verdict(Category.WRONG_ON_BACKTRACKING,
                            f"on backtracking it answers {other.text}: {again.detail}")
-    if reply.end in ("error", "inferences", "time", "died"):
-        why = reply.error or {"inferences": "the inference limit ran out"}.get(
+    if reply.end in ("error", "inferences", "cpu", "time", "died"):
+        why = reply.error or {"inferences": "the inference limit ran out",
+                              "cpu": "the CPU time limit ran out"}.get(
             reply.end, "the time limit ran out")
         return Verdict(Category.FAILS_ON_BACKTRACKING, f"asked for more answers: {why}")
     return Verdict(Category.RIGHT, notes=verdict.notes + tuple(notes))

@@ -32,14 +32,16 @@ from compare.grader.run import did_you_mean
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy, truth
-from logic.contain.harness import ProgramError
+from logic.contain.contained import ProgramError
 from logic.contain.python_program import (
     Called,
     Interpreter,
     PythonProgram,
     course_python,
     python_files,
+    taken,
 )
+from logic.contain.submission import is_small_file, remove_tree
 from logic.errors import LabError
 from logic.objective import Objective
 from logic.state import is_terminal
@@ -74,14 +76,20 @@ class PythonInterface:
         return cls(python, args.definitions_only, args.mapping, tuple(args.settings))
 
     def open(self, path: Path, options: Options) -> PythonSession:
-        mapping = self.mapping_for(path)
-        program = PythonProgram([path], module_file(path, options.main, mapping, self.name),
-                                options.limits, options.load_seconds, self.python,
-                                self.definitions_only)
+        copy = taken(path)
+        try:
+            mapping = self.mapping_for(path, copy.folder)
+            module = (copy.folder / path.name if path.is_file() else
+                      module_file(copy.folder, path.name, options.main, mapping, self.name))
+            program = PythonProgram(copy, module, options.limits, options.load_seconds,
+                                    self.python, self.definitions_only)
+        except BaseException:
+            remove_tree(copy.folder)
+            raise
         return PythonSession(program, mapping, self.name == "cs50", options.work)
 
-    def mapping_for(self, path: Path) -> Mapping:
-        """How the submission at `path` is called."""
+    def mapping_for(self, path: Path, copy: Path) -> Mapping:
+        """How the submission at `path` (taken as `copy`) is called."""
         raise NotImplementedError
 
 
@@ -92,7 +100,7 @@ class CS50Interface(PythonInterface):
     name = "cs50"
     checks = CS50_FUNCTIONS
 
-    def mapping_for(self, path: Path) -> Mapping:
+    def mapping_for(self, path: Path, copy: Path) -> Mapping:
         return CS50
 
 
@@ -109,11 +117,11 @@ class FunctionInterface(PythonInterface):
         _check_mapping(args)
         return cls._made(args)
 
-    def mapping_for(self, path: Path) -> Mapping:
+    def mapping_for(self, path: Path, copy: Path) -> Mapping:
         file = Path(self.mapping_file) if self.mapping_file else None
-        if file is None:
-            own = (path if path.is_dir() else path.parent) / MAPPING_FILE
-            file = own if own.is_file() else None
+        if file is None:  # the submission's own, as taken; or the teacher's, beside a file
+            own = (copy if path.is_dir() else path.parent) / MAPPING_FILE
+            file = own if is_small_file(own) else None
         return read_mapping(file, list(self.settings))
 
 
@@ -186,12 +194,12 @@ class PythonSession:
                        f"{question.check}() raises {reply.error}", str(question))
 
 
-def module_file(path: Path, main: str | None, mapping: Mapping, interface: str) -> Path:
-    """The module to import of a submission: `--main`, the mapping's `file`, CS50's
-    `tictactoe.py` when there is one, else the only `.py` file."""
-    if path.is_file():
-        return path
-    files = python_files([path])
+def module_file(path: Path, name: str, main: str | None, mapping: Mapping,
+                interface: str) -> Path:
+    """The module to import of a submission's copy (`path`, handed in as `name`): `--main`,
+    the mapping's `file`, CS50's `tictactoe.py` when there is one, else the only `.py`
+    file."""
+    files = python_files(path)
     wanted = main or mapping.file
     if wanted is None and interface == "cs50" and (path / CS50_FILE).is_file():
         wanted = CS50_FILE
@@ -208,7 +216,7 @@ def module_file(path: Path, main: str | None, mapping: Mapping, interface: str) 
     names = ", ".join(str(file.relative_to(path)) for file in files[:3])
     more = ", ..." if len(files) > 3 else ""
     raise ProgramError(f"cannot tell which .py file to import ({names}{more}); name it with "
-                       f"--main, or, if {path.name} holds a class, give FOLDER/* to grade "
+                       f"--main, or, if {name} holds a class, give FOLDER/* to grade "
                        "each submission in it")
 
 

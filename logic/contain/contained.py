@@ -2,8 +2,9 @@
 line on its descriptor 4, its own output on a pipe of its own (`logic.contain.sandbox`).
 
 The base of the Prolog harness (`logic.contain.harness`) and the Python one
-(`logic.contain.python_program`): starting, reading within a deadline, telling how a program
-died, stopping and cleaning up.
+(`logic.contain.python_program`): the submission taken as data (`logic.contain.submission`),
+starting, reading within a deadline and a limit of CPU time measured from outside, telling how a
+program died, giving up on one that dies again and again, stopping and cleaning up.
 
 The student's code runs in the harness's process and could write on descriptor 4 too, so
 nothing read there is trusted: the first line sent is a fresh number, each question carries
@@ -17,10 +18,13 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from logic.contain import reading, sandbox
+from logic.contain import reading, sandbox, submission
+from logic.errors import LabError
 
 GRACE = 5.0
 """Seconds past a question's own time limit before the program is killed."""
@@ -28,32 +32,47 @@ MAX_REPLY = 2**20
 """Bytes of one answer line at most; the harnesses keep answers far smaller."""
 _TAIL = 4096
 """Bytes kept of the end of a program's own output, to say how it died."""
+MOST_STARTS = 5
+"""Starts of a program at most: one that died that often is asked nothing more."""
+_POLL = 0.2
+"""Seconds between two looks at a program's CPU time while it answers."""
+
+
+class ProgramError(LabError):
+    """A program that cannot be started at all (no `swipl`, no such file, not taken)."""
 
 
 class ContainedProgram:
-    """A program started in a sandbox, with a question pipe and an answer pipe; `paths` are
-    the files and folders of the submission, copied into its workspace."""
+    """A program started in a sandbox, with a question pipe and an answer pipe, in the
+    workspace of its `taken` submission (`folder`)."""
 
-    paths: list[Path]
-
-    def __init__(self, limits: sandbox.Limits = sandbox.DEFAULT_LIMITS) -> None:
+    def __init__(self, taken: submission.Taken,
+                 limits: sandbox.Limits = sandbox.DEFAULT_LIMITS) -> None:
         self.limits = limits
         self.process = None
-        self.folder: Path | None = None
+        self.taken = taken
+        self.folder: Path | None = taken.folder
         self._questions = self._answers = -1
+        self.starts = 0
+        self.given_up: str | None = None
+        """Why the program is asked nothing more (it died `MOST_STARTS` times), once it is."""
+        self._cpu_at = 0.0
 
-    def _in_workspace(self, file: Path) -> Path:
-        """Where `file` of the submission is in the workspace (folders are copied whole)."""
-        for path in self.paths:
-            if path.is_dir() and file.is_relative_to(path):
-                return file.relative_to(path)
-        return Path(file.name)
+    def restart(self) -> bool:
+        """Start the program again after it died; False, with `given_up` said, once it has
+        been started `MOST_STARTS` times."""
+        if self.starts >= MOST_STARTS:
+            self.given_up = self.given_up or (
+                f"the program died {self.starts} times; it is asked nothing more")
+            return False
+        return True
 
     def _launch(self, argv: Sequence[str], readable: Sequence[str] = ()) -> sandbox.Containment:
         """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4,
         and send it the number its first answer (how loading went) must carry."""
         questions_read, self._questions = os.pipe()
         self._answers, answers_write = os.pipe()
+        self.starts += 1
         try:
             self.process, containment = sandbox.start(
                 argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}, readable
@@ -64,29 +83,50 @@ class ContainedProgram:
         self._replies = reading.Lines(MAX_REPLY, cut=False)
         self._tail = reading.Tail(_TAIL)
         self._loading = new_id()
+        self._cpu_at = 0.0
         os.write(self._questions, f"{self._loading}.\n".encode())
         return containment
 
-    def _loaded(self, deadline: float) -> dict:
-        """The answer that says how loading went; `Died` or `Late` as `_read`."""
-        return self._read(deadline, self._loading)
+    def _loaded(self, deadline: float, cpu_seconds: float) -> dict:
+        """The answer that says how loading went; `Died`, `Late` or `OverCpu` as `_read`."""
+        return self._read(deadline, self._loading, cpu_seconds)
 
-    def _exchange(self, question: bytes, number: int, deadline: float) -> dict:
-        """Send one question line, numbered `number`, and read its answer by `deadline`;
-        `Died` or `Late` as `_read`, and `Died` if the program no longer reads."""
+    def _exchange(self, question: bytes, number: int, deadline: float,
+                  cpu_seconds: float) -> dict:
+        """Send one question line, numbered `number`, and read its answer by `deadline` and
+        within `cpu_seconds`; as `_read`, and `Died` if the program no longer reads."""
+        self._cpu_at = self.cpu_seconds()
         try:
             os.write(self._questions, question)
         except OSError:
             raise Died("stopped reading questions") from None
-        return self._read(deadline, number)
+        return self._read(deadline, number, cpu_seconds)
 
-    def _read(self, deadline: float, number: int) -> dict:
+    def cpu_seconds(self) -> float:
+        """The CPU time the program has used, all its processes together, measured from
+        outside (`sandbox.cpu_seconds`)."""
+        return 0.0 if self.process is None else sandbox.cpu_seconds(self.process)
+
+    def cpu_used(self) -> float:
+        """The CPU time used since the last question was sent (or the program started)."""
+        return max(0.0, self.cpu_seconds() - self._cpu_at)
+
+    def _read(self, deadline: float, number: int, cpu_seconds: float) -> dict:
         """The next answer line, as JSON, carrying `number`; `Died` if the program ends or
-        writes anything else, `Late` past `deadline`. Its output is read meanwhile, its last
-        bytes kept for `Died`'s reason."""
+        writes anything else, `Late` past `deadline`, `OverCpu` past `cpu_seconds` of CPU
+        since the question was sent. Its output is read meanwhile, its last bytes kept for
+        `Died`'s reason."""
         output = self.process.stdout.fileno()
         while (line := self._replies.take()) is None:
-            ready = reading.ready([self._answers, output], deadline)
+            if self.cpu_used() > cpu_seconds:
+                raise OverCpu
+            try:
+                ready = reading.ready([self._answers, output],
+                                      min(deadline, time.monotonic() + _POLL))
+            except reading.Late:
+                if time.monotonic() >= deadline:
+                    raise
+                continue
             if output in ready:
                 chunk = os.read(output, reading.CHUNK)
                 self._tail.add(chunk)
@@ -139,8 +179,20 @@ class ContainedProgram:
         """Stop the program and remove its workspace."""
         self._release()
         if self.folder is not None:
-            sandbox.remove_workspace(self.folder)
+            submission.remove_tree(self.folder)
             self.folder = None
+
+    def copy_in(self, source: Path, name: str) -> Path:
+        """Put one of the grader's files into the workspace (once), as `name`."""
+        target = self.folder / name
+        if not target.exists():
+            shutil.copy(source, target)
+            target.chmod(0o644)
+        return target
+
+    def taken_notes(self) -> list[str]:
+        """What of the submission was not taken, one line each."""
+        return self.taken.notes()
 
     def __enter__(self) -> ContainedProgram:
         return self
@@ -153,6 +205,10 @@ class Died(Exception):
     """The program ended, or wrote what the harness never would."""
 
 
+class OverCpu(Exception):
+    """The program used more CPU time than it may, all its processes together."""
+
+
 UNREADABLE = "wrote an answer that could not be read"
 
 
@@ -162,14 +218,16 @@ def new_id() -> int:
 
 
 def reply_field(reply: dict, name: str, kind: type, default: object = None) -> object:
-    """`reply[name]` when it is a `kind` (an int counts as a float), `default` when absent;
-    `Died` when the program wrote something else there."""
+    """`reply[name]` when it is a `kind` (an int counts as a float; a number must be finite
+    and not negative), `default` when absent; `Died` when the program wrote something else."""
     value = reply.get(name, default)
     if value is default:
         return value
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
+        value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise Died(UNREADABLE)
+    if kind in (int, float) and not (0 <= value < 1e18):  # NaN is refused here too
         raise Died(UNREADABLE)
     return value
 

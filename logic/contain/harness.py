@@ -1,31 +1,36 @@
 """A student's Prolog program, loaded by the harness (`logic/prolog/harness.pl`) in a sandbox
 (`logic.contain.sandbox`) and asked one question at a time.
 
-The program's own output never mixes with its answers: the harness captures it and sends a
-little of it with each answer. A question that outlives its time limit, or a program that
-dies, costs that question only: the program is started afresh for the next one.
+The program is loaded into a module of its own under SWI-Prolog's sandbox (`library(sandbox)`,
+as SWISH loads a user's program): a directive or a predicate that could reach the harness, the
+files, threads or other modules is refused. Its own output never mixes with its answers: the
+harness captures it and sends a little of it with each answer. A question that outlives its
+limits, or a program that dies, costs that question only: the program is started afresh for
+the next one, up to `MOST_STARTS` starts.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import sandbox
+from logic.contain import sandbox, submission
 from logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
+    OverCpu,
+    ProgramError,
     new_id,
     reply_field,
     text_or_none,
 )
 from logic.contain.reading import Late
 from logic.contain.sandbox import SWIPL
-from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import State
 
@@ -37,10 +42,13 @@ STACK_LIMIT = "512m"
 
 ENDS = ("exhausted", "more", "error", "inferences", "time")
 """Why the harness stopped asking a question, as it writes it."""
+SLOWEST_LIPS = 1e6
+"""Inferences a second of the slowest machine graded on: a question's guard of CPU time,
+measured outside the program, is its inference limit at this speed."""
+LOAD_GUARD = 10
+"""The wall-clock guard on loading, as a multiple of its limit of CPU time."""
 
-
-class ProgramError(LabError):
-    """A program that cannot be started at all (no `swipl`, no such file)."""
+__all__ = ["ProgramError"]  # its home is logic.contain.contained; kept here for its users
 
 
 @dataclass(frozen=True)
@@ -57,8 +65,9 @@ class Reply:
 
     answers: tuple[Proof, ...]
     # exhausted (no more answers), more (as many as asked for), error (an exception, in
-    # `error`), inferences (the inference limit), time (the wall-clock guard), or died (the
-    # program ended or was killed; `error` says how)
+    # `error`), inferences (the inference limit), cpu (the guard of CPU time, measured outside
+    # the program), time (the wall-clock guard), or died (the program ended or was killed;
+    # `error` says how)
     end: str
     error: str | None = None
     error_term: str | None = None
@@ -79,7 +88,7 @@ class LoadMessage:
     text: str
 
     def __str__(self) -> str:
-        where = f" at {self.file}:{self.line}" if self.file else ""
+        where = f" at {self.file}" + (f":{self.line}" if self.line else "") if self.file else ""
         return f"{self.kind}{where}: {self.text}"
 
 
@@ -100,11 +109,10 @@ class LoadReport:
         return self.problem is None and not self.messages
 
 
-def main_file(paths: list[Path], main: str | None = None) -> Path:
-    """The file to load of a submission: `main` by name, else the one that defines
+def main_file(folder: Path, main: str | None = None) -> Path:
+    """The file to load of a submission's copy: `main` by name, else the one that defines
     `minimax_decision/4`, else the only `.pl` file; `ProgramError` if none can be told."""
-    files = [file for path in paths
-             for file in (sorted(path.rglob("*.pl")) if path.is_dir() else [path])]
+    files = sorted(file for file in folder.rglob("*.pl") if not file.name.startswith("."))
     if main is not None:
         named = [file for file in files if file.name in (main, f"{main}.pl")]
         if not named:
@@ -123,15 +131,13 @@ def main_file(paths: list[Path], main: str | None = None) -> Path:
 
 
 def _defines_decision(file: Path) -> bool:
-    try:
-        text = file.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+    text = submission.read_prefix(file)
     return any(line.lstrip().startswith("minimax_decision(") for line in text.splitlines())
 
 
 class StudentProgram(ContainedProgram):
-    """One submission's program, contained, loaded once and asked questions."""
+    """One submission's program, contained, loaded once and asked questions; loading may
+    take `load_seconds` of CPU time."""
 
     def __init__(
         self, paths: list[Path], main: str | None = None,
@@ -140,14 +146,18 @@ class StudentProgram(ContainedProgram):
         if shutil.which(SWIPL) is None:
             raise ProgramError(f"grading Prolog needs SWI-Prolog, and {SWIPL} is not on the PATH;"
                                " install swi-prolog-nox (Debian, Ubuntu)")
-        missing = [path for path in paths if not path.exists()]
+        missing = [path for path in paths if not os.path.lexists(path)]
         if missing:
             raise ProgramError(f"no file or folder {quoted(str(missing[0]))}")
-        super().__init__(limits)
-        self.paths = paths
-        self.main = main_file(paths, main)
+        super().__init__(submission.take(paths), limits)
+        try:
+            self.main = main_file(self.taken.folder, main)
+        except ProgramError:
+            self.close()
+            raise
+        own = self.main.parent / HELPER  # a student's own copy: ours loads under another name
+        self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.folder))
         self.load_seconds = load_seconds
-        self.restarts = 0
         self.report: LoadReport | None = None
 
     # --- the process -----------------------------------------------------------------------
@@ -156,24 +166,20 @@ class StudentProgram(ContainedProgram):
         """Start the program and load it; the first load's report (kept in `report`)."""
         prolog = resources.files("logic.prolog")
         self._release()
-        if self.folder is not None:
-            sandbox.remove_workspace(self.folder)
-        self.folder = sandbox.workspace(self.paths)
-        main = self.folder / self._in_workspace(self.main)
-        helper = main.parent / HELPER
-        if helper.exists():  # the student's own copy: ours loads from elsewhere, under it
-            helper = self.folder / f".{HELPER}"
-        shutil.copy(Path(str(prolog / HELPER)), helper)
-        harness = self.folder / ".harness.pl"
-        shutil.copy(Path(str(prolog / "harness.pl")), harness)
+        helper = self.copy_in(Path(str(prolog / HELPER)), self._helper)
+        harness = self.copy_in(Path(str(prolog / "harness.pl")), ".harness.pl")
         argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "-q", "-f", "none", str(harness), "--",
-                str(main), str(helper)]
+                str(self.main), str(helper)]
         containment = self._launch(argv)
         report = LoadReport(containment=containment.describe())
+        report.messages = [LoadMessage("warning", path, 0, f"{why}, not taken (a submission "
+                                       "is regular files and folders)")
+                           for path, why in self.taken.skipped]
         try:
-            loaded = self._loaded(time.monotonic() + self.load_seconds)
+            loaded = self._loaded(time.monotonic() + LOAD_GUARD * self.load_seconds,
+                                  self.load_seconds)
             inside = f"{self.folder}/"
-            report.messages = [
+            report.messages += [
                 LoadMessage(reply_field(m, "kind", str, ""), reply_field(m, "file", str, ""),
                             reply_field(m, "line", int, 0),
                             reply_field(m, "text", str, "").replace(inside, ""))
@@ -182,11 +188,15 @@ class StudentProgram(ContainedProgram):
             report.output = reply_field(loaded, "output", str, "")
         except Died as died:
             self.stop()
-            report = LoadReport(containment=report.containment,
+            report = LoadReport(report.messages, containment=report.containment,
                                 problem=f"the program {died} while loading")
+        except OverCpu:
+            self.stop()
+            report.problem = f"loading used more than {self.load_seconds:g} s of CPU time"
         except Late:
             self.stop()
-            report.problem = f"loading did not finish within {self.load_seconds:g} s"
+            report.problem = (f"loading did not finish within {LOAD_GUARD * self.load_seconds:g}"
+                              " s of the wall clock (a guard against a program that waits)")
         if self.report is None:
             self.report = report
         return report
@@ -194,19 +204,21 @@ class StudentProgram(ContainedProgram):
     def ask(self, goal: str, template: str, most: int, seconds: float,
             inferences: int | None = None) -> Reply:
         """Prove `goal` at most `most` times within `inferences` (None: no limit) and
-        `seconds` of the wall clock; the values of `template`."""
+        `seconds` of the wall clock, guarded by a limit of CPU time measured outside the
+        program (`SLOWEST_LIPS`); the values of `template`."""
         if self.process is None or self.process.poll() is not None:
             self._release()
-            self.restarts += 1
-            if self.load().problem is not None:
-                return Reply((), "died", self.report.problem if self.report else "not loaded")
+            problem = self.load().problem
+            if problem is not None:
+                return Reply((), "died", problem)
         number = new_id()
         limit = "none" if inferences is None else str(int(inferences))
         question = (f"ask({number}, ({goal}), ({template}), {most}, {seconds:g}, {limit}).\n"
                     .encode())
         stopped = float(inferences or 0)
+        cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
-            reply = self._exchange(question, number, time.monotonic() + seconds + GRACE)
+            reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
             answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""))
                             for answer in reply_field(reply, "answers", list, [])
                             if _is_dict(answer))
@@ -221,6 +233,9 @@ class StudentProgram(ContainedProgram):
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}", work=stopped)
+        except OverCpu:
+            self.stop()
+            return Reply((), "cpu", work=stopped)
         except Late:
             self.stop()
             return Reply((), "time", work=stopped)

@@ -2,8 +2,9 @@
 asked to call its functions one at a time.
 
 As with Prolog (`logic.contain.harness`): the program's output never mixes with its answers, and
-a call that outlives its time limit, or a program that dies, costs that call only: the program
-is imported afresh for the next one.
+a call that outlives its limits, or a program that dies, costs that call only: the program is
+imported afresh for the next one. A call's work is the CPU time of all the sandbox's processes,
+measured from outside; what the harness says of it is never believed.
 """
 
 from __future__ import annotations
@@ -11,28 +12,33 @@ from __future__ import annotations
 import functools
 import json
 import os
-import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import sandbox
+from logic.contain import sandbox, submission
 from logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
+    OverCpu,
+    ProgramError,
     new_id,
     reply_field,
     text_or_none,
 )
-from logic.contain.harness import LoadReport, ProgramError
+from logic.contain.harness import LOAD_GUARD, LoadMessage, LoadReport
 from logic.contain.reading import Late
 from logic.quote import quoted
 
 _HARNESS = ".harness.py"
+CPU_GRACE = 1.0
+"""CPU seconds past a call's own limit before the program is stopped from outside (the
+harness's timer stops it first, unless the program has turned it off)."""
 _CANDIDATES = ("/usr/local/bin/python3", "/usr/bin/python3")
 
 
@@ -53,10 +59,9 @@ class Called:
     work: float = 0.0
 
 
-def python_files(paths: list[Path]) -> list[Path]:
-    """The `.py` files of a submission (a file, or a folder's, its subfolders included)."""
-    return [file for path in paths
-            for file in (sorted(path.rglob("*.py")) if path.is_dir() else [path])]
+def python_files(folder: Path) -> list[Path]:
+    """The `.py` files of a submission's copy, its subfolders included."""
+    return sorted(file for file in folder.rglob("*.py") if not file.name.startswith("."))
 
 
 @dataclass(frozen=True)
@@ -73,25 +78,30 @@ class Interpreter:
         return [self.executable, "-I", "-B", *(() if self.packages else ("-S",)), *rest]
 
 
+def taken(path: Path) -> submission.Taken:
+    """A Python submission taken as data (`logic.contain.submission`)."""
+    if not os.path.lexists(path):
+        raise ProgramError(f"no file or folder {quoted(str(path))}")
+    return submission.take([path])
+
+
 class PythonProgram(ContainedProgram):
-    """One submission's Python module, contained, imported once and asked to call functions;
-    `python` runs it (the grader's own by default), `definitions_only` leaves out what the
-    module's top level runs besides its definitions."""
+    """One submission's Python module (`module`, in the copy `taken`), contained, imported
+    once and asked to call functions; `python` runs it (the grader's own by default),
+    `definitions_only` leaves out what the module's top level runs besides its definitions;
+    importing may take `load_seconds` of CPU time."""
 
     def __init__(
-        self, paths: list[Path], module: Path,
+        self, taken: submission.Taken, module: Path,
         limits: sandbox.Limits = sandbox.DEFAULT_LIMITS, load_seconds: float = 30.0,
         python: Interpreter | None = None, definitions_only: bool = False,
     ) -> None:
-        missing = [path for path in paths if not path.exists()]
-        if missing:
-            raise ProgramError(f"no file or folder {quoted(str(missing[0]))}")
-        super().__init__(limits)
+        super().__init__(taken, limits)
         self.python = python or sandboxed_python()
         if self.python is None:
+            self.close()
             raise ProgramError("no Python a contained program may run was found (tried "
                                f"{', '.join(_CANDIDATES)})")
-        self.paths = paths
         self.module = module
         self.load_seconds = load_seconds
         self.definitions_only = definitions_only
@@ -100,19 +110,19 @@ class PythonProgram(ContainedProgram):
     def load(self) -> LoadReport:
         """Start the program and import it; the first import's report (kept in `report`)."""
         self._release()
-        if self.folder is not None:
-            sandbox.remove_workspace(self.folder)
-        self.folder = sandbox.workspace(self.paths)
-        harness = self.folder / _HARNESS
-        shutil.copy(Path(str(resources.files("logic.contain") / "python_harness.py")), harness)
-        module = self.folder / self._in_workspace(self.module)
+        harness = self.copy_in(Path(str(resources.files("logic.contain") / "python_harness.py")),
+                               _HARNESS)
         containment = self._launch(
-            self.python.argv(str(harness), str(module),
+            self.python.argv(str(harness), str(self.module),
                              *(["definitions"] if self.definitions_only else [])),
             self.python.folders)
         report = LoadReport(containment=containment.describe())
+        report.messages = [LoadMessage("warning", path, 0, f"{why}, not taken (a submission "
+                                       "is regular files and folders)")
+                           for path, why in self.taken.skipped]
         try:
-            loaded = self._loaded(time.monotonic() + self.load_seconds)
+            loaded = self._loaded(time.monotonic() + LOAD_GUARD * self.load_seconds,
+                                  self.load_seconds)
             if not reply_field(loaded, "loaded", bool, False):
                 report.problem = import_problem(loaded, self.definitions_only).replace(
                     f"{self.folder}/", "")
@@ -120,11 +130,15 @@ class PythonProgram(ContainedProgram):
             report.output = reply_field(loaded, "output", str, "")
         except Died as died:
             self.stop()
-            report = LoadReport(containment=report.containment,
+            report = LoadReport(report.messages, containment=report.containment,
                                 problem=f"the program {died} while importing")
+        except OverCpu:
+            self.stop()
+            report.problem = f"importing used more than {self.load_seconds:g} s of CPU time"
         except Late:
             self.stop()
-            report.problem = f"importing did not finish within {self.load_seconds:g} s"
+            report.problem = (f"importing did not finish within {LOAD_GUARD * self.load_seconds:g}"
+                              " s of the wall clock (a guard against a program that waits)")
         if self.report is None:
             self.report = report
         return report
@@ -132,31 +146,41 @@ class PythonProgram(ContainedProgram):
     def call(self, function: str, args: list, seconds: float,
              cpu_seconds: float | None = None) -> Called:
         """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
-        `seconds` of the wall clock (arguments as the harness decodes them)."""
+        `seconds` of the wall clock (arguments as the harness decodes them). The CPU time of
+        all the sandbox's processes is measured from outside: it is the call's work, and past
+        `cpu_seconds` the program is stopped, whatever it did to the harness's own timer."""
         if self.process is None or self.process.poll() is not None:
             self._release()
-            if self.load().problem is not None:
-                return Called("died", error=self.report.problem if self.report else None)
+            problem = self.load().problem
+            if problem is not None:
+                return Called("died", error=problem)
         number = new_id()
         question = json.dumps({"id": number, "function": function, "args": args,
                                "cpu": cpu_seconds}).encode()
         stopped = cpu_seconds or 0.0
+        guard = seconds if cpu_seconds is None else cpu_seconds + CPU_GRACE
         try:
             reply = self._exchange(question + b"\n", number,
-                                   time.monotonic() + seconds + GRACE)
+                                   time.monotonic() + seconds + GRACE, guard)
+            used = self.cpu_used()
             end = reply_field(reply, "end", str)
             if end not in ("returned", "raised", "cpu"):
                 raise Died("wrote an answer that could not be read")
             if end == "returned" and reply_field(reply, "seconds", float, 0.0) > seconds:
                 end = "time"  # it returned, but past the wall-clock guard
+            if cpu_seconds is not None and used > cpu_seconds:
+                end = "cpu"  # it returned, but past its CPU time, all its processes together
             return Called(end, reply.get("value"), text_or_none(reply, "error"),
                           text_or_none(reply, "error_type"), reply.get("changed"),
                           reply_field(reply, "output", str, ""),
                           reply_field(reply, "output_chars", int, 0),
-                          _work(reply, end, stopped))
+                          max(used, stopped) if end == "cpu" else used)
         except Died as died:
             self.stop()
             return Called("died", error=f"the program {died}", work=stopped)
+        except OverCpu:
+            self.stop()
+            return Called("cpu", work=stopped)
         except Late:
             self.stop()
             return Called("time", work=stopped)
@@ -181,13 +205,6 @@ def import_problem(loaded: dict, definitions_only: bool) -> str:
                 "level does: grade --definitions-only imports its definitions alone, or the "
                 "student puts the demo under `if __name__ == \"__main__\":`")
     return problem
-
-
-def _work(reply: dict, end: str, limit: float) -> float:
-    """The CPU seconds a call took: those the harness measured, and its whole limit where the
-    limit stopped it (the timer that stops a call and the clock that measures it disagree)."""
-    measured = reply_field(reply, "cpu_seconds", float, 0.0)
-    return max(measured, limit) if end == "cpu" else measured
 
 
 @functools.cache
@@ -216,6 +233,10 @@ def course_python(path: str) -> Interpreter:
     if major != 3:
         raise ProgramError(f"--python: {quoted(path)} is Python {major}, not Python 3")
     python = Interpreter(executable, _outside_system(prefix, base), packages=True)
+    if not sandbox.bwrap_works() and _has_the_grader(python):
+        raise ProgramError(f"--python: {quoted(path)} has minimax-lab installed, and without "
+                           "bwrap nothing hides it: its submissions could call the lab's "
+                           "answers; give a Python without it")
     if not _runs_contained(python):
         where = " and ".join(python.folders) or executable
         raise ProgramError(f"--python: {quoted(path)} does not run contained: {where} must be "
@@ -230,8 +251,22 @@ def _outside_system(*prefixes: str) -> tuple[str, ...]:
                  if not any(Path(folder).is_relative_to(seen) for seen in sandbox.SYSTEM))
 
 
+def _has_the_grader(python: Interpreter) -> bool:
+    """True when one of the grader's packages can be imported on `python`."""
+    check = ("import importlib.util, os, sys\n"
+             f"for name, mark in {sandbox.MARKS!r}.items():\n"
+             "    spec = importlib.util.find_spec(name)\n"
+             "    for folder in (spec and spec.submodule_search_locations) or ():\n"
+             "        if os.path.isfile(os.path.join(folder, mark)):\n"
+             "            sys.exit(1)\n")
+    done = subprocess.run([python.executable, "-I", "-c", check], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=30, check=False)
+    return done.returncode != 0
+
+
 def _runs_contained(python: Interpreter) -> bool:
-    folder = sandbox.workspace([])
+    folder = Path(tempfile.mkdtemp(prefix="minimax-lab-"))
+    folder.chmod(0o755)
     try:
         process, _ = sandbox.start(python.argv("-c", "import importlib.util, json"),
                                    folder, sandbox.DEFAULT_LIMITS, readable=python.folders)
@@ -242,4 +277,4 @@ def _runs_contained(python: Interpreter) -> bool:
             return False
         return process.returncode == 0
     finally:
-        sandbox.remove_workspace(folder)
+        submission.remove_tree(folder)

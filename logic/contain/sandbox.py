@@ -1,12 +1,15 @@
 """Untrusted programs (students' code), run contained.
 
-Every program runs in a fresh directory holding a copy of its files, in a process group of its
-own, with standard input closed, a scrubbed environment and limits on CPU time, memory, file
-size, open files and processes. Run by root, it runs as a user of its own (a uid no one else
-has), so it cannot write the grader's files and its process limit is its own. Where `bwrap`
-(Debian's bubblewrap) works, it also has no network, lives in a process namespace of its own
-(whatever it starts ends with it) and sees only its workspace and the system's programs and
-libraries, read-only: never the grader's installation, other submissions or anyone's home.
+Every program runs in its submission's workspace (`logic.contain.submission`), read-only to it,
+in a process group of its own, with standard input closed, a scrubbed environment and limits
+on CPU time, memory, file size, open files and processes. Run by root, it runs as a user of its
+own (a uid no one else has) and, where the machine has cgroups, in a group of its own that
+holds the memory and processes of all its processes together, counts their CPU time from
+outside and shares the CPU equally with the other sandboxes (`logic.contain.cgroups`). Where
+`bwrap` (Debian's bubblewrap) works, it also has no network, lives in a process namespace of its
+own (whatever it starts ends with it), writes only to a `/tmp` of bounded size and sees only its
+workspace and the system's programs and libraries, read-only: never the grader's packages
+(wherever installed), other submissions or anyone's home.
 """
 
 from __future__ import annotations
@@ -21,11 +24,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from logic.contain import cgroups
 from logic.quote import quoted
 
 BWRAP = "bwrap"
@@ -50,9 +53,12 @@ for source, target in moved:
     os.close(source)
 for name, value in config["limits"].items():
     resource.setrlimit(getattr(resource, name), (value, value))
+for procs in config["cgroup"]:  # joined before anything of the program runs
+    with open(procs, "w") as joined:
+        joined.write(str(os.getpid()))
 if config["uid"] is not None:
     os.setgroups([])
-    os.setgid(config["uid"])
+    os.setgid(config["gid"])
     os.setuid(config["uid"])
 os.execv(config["argv"][0], config["argv"])
 """
@@ -67,6 +73,8 @@ class Limits:
     file_bytes: int = 16 * 2**20
     processes: int = 32
     open_files: int = 64
+    tmp_bytes: int = 64 * 2**20
+    """The size of the sandbox's own `/tmp` (with `bwrap`), counted in its memory too."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -82,65 +90,82 @@ class Containment:
 
     bwrap: bool
     own_user: bool
+    group: bool = False
 
     def describe(self) -> str:
         """One line for reports: what the program is kept from."""
         level = ("bwrap: its own files and the system's, read-only; no network; own processes"
                  if self.bwrap else "process limits only (no working bwrap)")
-        return level + ("; a user of its own" if self.own_user else "")
-
-
-def workspace(files: Sequence[Path]) -> Path:
-    """A fresh directory with a copy of `files` (a folder's contents, with its subfolders)."""
-    folder = Path(tempfile.mkdtemp(prefix="minimax-lab-"))
-    for path in files:
-        if path.is_dir():
-            shutil.copytree(path, folder, dirs_exist_ok=True, symlinks=False,
-                            ignore=shutil.ignore_patterns(".*"))
-        else:
-            shutil.copy(path, folder / path.name)
-    return folder
-
-
-def remove_workspace(folder: Path) -> None:
-    """Remove a workspace and everything the program left in it."""
-    shutil.rmtree(folder, ignore_errors=True)
+        return (level + ("; a user of its own" if self.own_user else "")
+                + ("; a cgroup of its own" if self.group else ""))
 
 
 def start(
     argv: Sequence[str], folder: Path, limits: Limits, fds: Mapping[int, int] = {},
     readable: Sequence[str] = (),
 ) -> tuple[subprocess.Popen, Containment]:
-    """Start a student's `argv` contained in its workspace `folder`: as a user of its own
-    (run by root) and in `bwrap` where it works; `fds` maps this process's descriptors to the
-    ones the program gets (3, 4, ...); `readable` are folders it may read besides the
-    system's (an interpreter's own). Standard output and error are one pipe; input is closed."""
+    """Start a student's `argv` contained in its workspace `folder` (read-only to it): as a
+    user of its own and in a cgroup of its own (run by root), in `bwrap` where it works; `fds`
+    maps this process's descriptors to the ones the program gets (3, 4, ...); `readable` are
+    folders it may read besides the system's (an interpreter's own). Standard output and error
+    are one pipe; input is closed."""
     uid = _free_uid() if os.geteuid() == 0 else None
     if uid is not None:
-        for path in (folder, *folder.rglob("*")):
-            os.chown(path, uid, uid, follow_symlinks=False)
         for source in fds:  # the program opens them afresh as /dev/fd/N, as its own user
             os.fchown(source, uid, uid)
     bwrap = bwrap_works()
-    command = [*_bwrap_prefix(folder, readable), *argv] if bwrap else list(argv)
-    process = launch(command, folder, limits, uid=uid, fds=fds,
-                     env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
-                          "HOME": str(folder), "TMPDIR": "/tmp"})
+    group = cgroups.make(limits.memory_bytes, limits.processes)
+    command = [*_bwrap_prefix(folder, readable, limits.tmp_bytes), *argv] if bwrap else list(argv)
+    try:
+        process = launch(command, folder, limits, uid=uid, fds=fds, group=group,
+                         env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+                              "HOME": "/tmp" if bwrap else str(folder), "TMPDIR": "/tmp"})
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
     process.sandbox_uid = None if bwrap else uid  # without bwrap, how to find what it left
-    return process, Containment(bwrap, uid is not None)
+    process.sandbox_group = group
+    return process, Containment(bwrap, uid is not None, group is not None)
+
+
+def cpu_seconds(process: subprocess.Popen) -> float:
+    """The CPU time a contained program has used, all its processes together, measured from
+    outside: its cgroup's; else, as a fallback, its processes' now (by its user, run by root)
+    and those they have waited for."""
+    group = getattr(process, "sandbox_group", None)
+    if group is not None:
+        return group.cpu_seconds()
+    uid = getattr(process, "sandbox_uid", None)
+    pids = _processes_of(uid) if uid is not None else [process.pid]
+    return sum(_process_cpu(pid) for pid in {process.pid, *pids})
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _process_cpu(pid: int) -> float:
+    """utime + stime + cutime + cstime of one process, in seconds (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / _TICKS
 
 
 def launch(
     argv: Sequence[str], folder: Path | str, limits: Limits | None, *, uid: int | None = None,
+    gid: int | None = None, group: cgroups.Group | None = None,
     fds: Mapping[int, int] = {}, stdin: int = subprocess.DEVNULL,
     stderr: int = subprocess.STDOUT, env: Mapping[str, str] | None = None, **popen: object,
 ) -> subprocess.Popen:
     """The one way every process the grader and the engines run is started: `argv` in
     `folder`, in a process group of its own (`kill` ends it all), under `limits` and as `uid`
-    (set by a launcher before the program starts; none for the lab's own programs), with
-    standard output a pipe; `popen` passes text-mode settings on."""
+    and `gid` (its own by default) in `group` (set by a launcher before the program starts;
+    none for the lab's own programs), with standard output a pipe; `popen` passes text-mode
+    settings on."""
     argv = [shutil.which(argv[0]) or argv[0], *argv[1:]]
-    if limits is None and uid is None and not fds:
+    if limits is None and uid is None and not fds and group is None:
         return subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
                                 cwd=folder, env=env, start_new_session=True, **popen)
     config = {
@@ -154,6 +179,8 @@ def launch(
             **({"RLIMIT_NPROC": limits.processes} if uid is not None else {}),
         },
         "uid": uid,
+        "gid": uid if gid is None else gid,
+        "cgroup": [] if group is None else group.procs,
         "argv": argv,
         "folder": str(folder),
     }
@@ -165,10 +192,14 @@ def launch(
 
 
 def kill(process: subprocess.Popen) -> None:
-    """Kill the program and everything in its process group (without `bwrap`, every process
-    of its own user too: a daemon in a session of its own), and reap it."""
+    """Kill the program and everything in its process group, its cgroup (removed then) and,
+    without `bwrap`, every process of its own user: a daemon in a session of its own; reap
+    it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    group = getattr(process, "sandbox_group", None)
+    if group is not None:
+        group.remove()
     uid = getattr(process, "sandbox_uid", None)
     for _ in range(10 if uid is not None else 0):  # a fork bomb forks while it is killed
         left = _processes_of(uid)
@@ -219,27 +250,49 @@ SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"
 """What a sandbox sees of the system, read-only: its programs, libraries and settings."""
 GRADER_PACKAGES = ("logic", "compare", "facts")
 """The grader's own packages (the lab's solution among them): hidden wherever they lie."""
+MARKS = {"logic": "prolog/lab.pl", "compare": "judge/truth.py", "facts": "lab.pl"}
+"""A file each of the grader's packages has, to know a copy of it wherever it is installed."""
 
 
-def _bwrap_prefix(folder: Path, readable: Sequence[str] = ()) -> list[str]:
+def _bwrap_prefix(folder: Path, readable: Sequence[str] = (),
+                  tmp_bytes: int = Limits.tmp_bytes) -> list[str]:
     view = []
     for path in SYSTEM:
         if os.path.islink(path):  # a merged /usr: /bin -> usr/bin
             view += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             view += ["--ro-bind", path, path]
-    view += ["--tmpfs", "/tmp"]
+    view += ["--size", str(tmp_bytes), "--tmpfs", "/tmp"]
     for path in readable:
         view += ["--ro-bind", path, path]
-    hidden = [path for path in grader_folders()
-              if any(Path(path).is_relative_to(seen) for seen in (*SYSTEM, *readable))]
-    for path in hidden:
+    for path in hidden_folders((*SYSTEM, *readable)):
         view += ["--tmpfs", path]
     return [
         BWRAP, "--unshare-all", "--die-with-parent", "--new-session", *view,
-        "--bind", str(folder), str(folder),
+        "--ro-bind", str(folder), str(folder),
         "--dev", "/dev", "--proc", "/proc", "--chdir", str(folder), "--",
     ]
+
+
+def hidden_folders(seen: Sequence[str]) -> list[str]:
+    """The folders under `seen` that hold a copy of the grader's packages: the running
+    grader's, and any other installed in a Python's library there."""
+    found = set(grader_folders())
+    for root in seen:
+        for library in _libraries(root):
+            for name, mark in MARKS.items():
+                if os.path.isfile(os.path.join(library, name, mark)):
+                    found.add(os.path.realpath(os.path.join(library, name)))
+    return sorted(path for path in found
+                  if any(Path(path).is_relative_to(root) for root in seen))
+
+
+def _libraries(root: str) -> list[str]:
+    """The folders under `root` where a Python keeps installed packages."""
+    patterns = ("lib/python3*/site-packages", "lib/python3*/dist-packages",
+                "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages",
+                "lib/python3/dist-packages", "local/lib/python3/dist-packages")
+    return sorted({str(path) for pattern in patterns for path in Path(root).glob(pattern)})
 
 
 @functools.cache
@@ -260,8 +313,9 @@ def bwrap_works() -> bool:
     if shutil.which(BWRAP) is None:
         return False
     probe = [shutil.which(BWRAP), *_bwrap_prefix(Path("/"))[1:], shutil.which("true") or "true"]
-    config = {"fds": [], "limits": {}, "uid": BASE_UID + 999 if os.geteuid() == 0 else None,
-              "argv": probe, "folder": "/"}
+    uid = BASE_UID + 999 if os.geteuid() == 0 else None
+    config = {"fds": [], "limits": {}, "uid": uid, "gid": uid, "cgroup": [], "argv": probe,
+              "folder": "/"}
     try:
         done = subprocess.run(
             [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],

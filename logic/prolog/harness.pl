@@ -4,10 +4,19 @@
 %     swipl -q -f none harness.pl -- MAIN HELPER
 %
 % It reads a number (`N.`) from file descriptor 3, loads HELPER (the module minimax_helper) and
-% then MAIN, reads one question per line from file descriptor 3 and writes one JSON answer per
-% line to file descriptor 4, each carrying its question's number as "id" (the first, N). The program's
-% own output never reaches either: standard output and standard error are captured, a little
-% of it kept with each answer, and standard input refuses every read.
+% then MAIN into the module `student`, reads one question per line from file descriptor 3 and
+% writes one JSON answer per line to file descriptor 4, each carrying its question's number as
+% "id" (the first, N). The program's own output never reaches either: standard output and
+% standard error are captured, a little of it kept with each answer, and standard input refuses
+% every read.
+%
+% The program cannot reach the harness. It is loaded as SWISH loads a user's program: in a module
+% of its own, under library(sandbox) (`sandboxed(true)`: a directive that is not safe is refused,
+% and so is a clause for another module); clauses for term_expansion/goal_expansion, whose bodies
+% would run while loading, are refused; and each goal is asked only if safe_goal/1 proves that
+% what it can call is safe (no threads, files, streams, stack frames, global variables or other
+% modules). Work past the inference limit counts as the limit reached even where the program
+% caught the limit's exception.
 %
 %     ask(Id, Goal, Template, Max, Seconds, Inferences).
 %         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
@@ -24,15 +33,40 @@
 :- module(harness, []).
 :- use_module(library(http/json)).
 :- use_module(library(prolog_stream)).
+:- use_module(library(sandbox)).
 :- use_module(library(time)).
 
 :- dynamic load_message/4.
+:- dynamic checked/2.
+
+% Output to the current output and the standard streams is safe here: they are all the capture
+% stream. (library(sandbox) refuses some of them: write/1, nl/0, print/1, tab/1.)
+:- multifile sandbox:safe_primitive/1.
+sandbox:safe_primitive(system:write(_)).
+sandbox:safe_primitive(system:writeq(_)).
+sandbox:safe_primitive(system:write_canonical(_)).
+sandbox:safe_primitive(system:print(_)).
+sandbox:safe_primitive(system:nl).
+sandbox:safe_primitive(system:tab(_)).
+sandbox:safe_primitive(system:put_char(_)).
+sandbox:safe_primitive(system:write(Stream, _)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:writeq(Stream, _)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:print(Stream, _)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:nl(Stream)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:tab(Stream, _)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:format(Stream, _, _)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:writeln(Stream, _)) :- standard_stream(Stream).
+sandbox:safe_primitive(system:flush_output).
+sandbox:safe_primitive(system:flush_output(Stream)) :- standard_stream(Stream).
+
+standard_stream(Stream) :- atom(Stream), memberchk(Stream, [user_output, user_error]).
 
 output_limit(2000).             % characters of a question's output kept with its answer
 text_limit(300).                % characters of an answer's Prolog text
 depth_limit(8).                 % nesting of an answer's JSON
 length_limit(30).               % elements of a list in an answer's JSON
 node_limit(500).                % terms in an answer's JSON
+inference_slack(1000).          % the harness's own inferences around a question
 
 harness :-
     current_prolog_flag(argv, [Main, Helper|_]),
@@ -47,24 +81,31 @@ harness :-
 
 % --- the program's input and output ---------------------------------------------------------
 
+% What is kept grows to output_limit/1 and stops there; past it only the count changes, so a
+% program that prints much costs its own printing, not the copying of what was kept.
 capture_output :-
-    nb_setval(captured, captured(0, [])),
+    nb_setval(captured_count, 0),
+    nb_setval(captured_kept, []),
     open_prolog_stream(harness_capture, write, Stream, []),
-    set_stream(Stream, buffer(line)),
+    set_stream(Stream, buffer(full)),
     set_stream(Stream, alias(user_output)),
     set_stream(Stream, alias(user_error)),
     set_output(Stream).
 
 harness_capture:stream_write(_, String) :-
-    nb_getval(captured, captured(Count, Kept)),
+    nb_getval(captured_count, Count),
     string_length(String, Length),
     output_limit(Limit),
-    Room is max(0, Limit - Count),
-    (   Room >= Length -> Piece = String
-    ;   sub_string(String, 0, Room, _, Piece)
+    Room is Limit - Count,
+    (   Room =< 0 -> true
+    ;   (   Room >= Length -> Piece = String
+        ;   sub_string(String, 0, Room, _, Piece)
+        ),
+        nb_getval(captured_kept, Kept),
+        nb_setval(captured_kept, [Piece|Kept])
     ),
     Total is Count + Length,
-    nb_setval(captured, captured(Total, [Piece|Kept])).
+    nb_setval(captured_count, Total).
 harness_capture:stream_close(_).
 
 refuse_input :-
@@ -79,10 +120,12 @@ harness_no_input:stream_close(_).
 
 take_output(Text, Count) :-
     flush_output(user_output),
-    nb_getval(captured, captured(Count, Kept)),
+    nb_getval(captured_count, Count),
+    nb_getval(captured_kept, Kept),
     reverse(Kept, Pieces),
     atomics_to_string(Pieces, Text),
-    nb_setval(captured, captured(0, [])).
+    nb_setval(captured_count, 0),
+    nb_setval(captured_kept, []).
 
 % --- loading ---------------------------------------------------------------------------------
 
@@ -91,9 +134,10 @@ load_program(Main, Helper, _{event: loaded, messages: Messages, defined: Defined
     assertz((user:goal_expansion(halt, Halt) :- halting(0, Halt))),
     assertz((user:goal_expansion(halt(Status), Halt) :- halting(Status, Halt))),
     assertz((user:message_hook(Term, Kind, Lines) :- loading_message(Term, Kind, Lines))),
+    assertz((user:term_expansion(Term, Out) :- student_term(Term, Out))),
     nb_setval(loading, true),
-    catch(use_module(user:Helper), Error, print_message(error, Error)),
-    catch(load_files(user:Main, []), Error2, print_message(error, Error2)),
+    catch(use_module(student:Helper), Error, print_message(error, Error)),
+    catch(load_files(student:Main, [sandboxed(true)]), Error2, print_message(error, Error2)),
     nb_setval(loading, false),
     findall(_{kind: Kind, file: File, line: Line, text: Text},
             load_message(Kind, File, Line, Text), Messages),
@@ -101,6 +145,51 @@ load_program(Main, Helper, _{event: loaded, messages: Messages, defined: Defined
     findall(Name, defined_in(Folder, Name), Names),
     sort(Names, Defined),
     take_output(Output, Count).
+
+% The program's terms, as it is loaded: loading the lab's helper again is nothing (it is
+% loaded already); loading other files and clauses that would run while loading are refused.
+student_term(Term, Out) :-
+    prolog_load_context(module, student),
+    student_term_(Term, Out).
+
+student_term_((:- Directive), []) :-
+    loads(Directive, Files),
+    forall(member(File, Files), helper_file(File)),
+    !.
+student_term_((:- Directive), (:- print_message(error, format(Text, [Files])))) :-
+    loads(Directive, Files),
+    !,
+    Text = "loads ~q: the grader loads the main file and the lab's helper, nothing else".
+student_term_(Clause, (:- print_message(error, format(Text, [Name/Arity])))) :-
+    clause_head(Clause, Head),
+    callable(Head),
+    functor(Head, Name, Arity),
+    memberchk(Name/Arity, [term_expansion/2, term_expansion/4, goal_expansion/2,
+                           goal_expansion/4]),
+    Text = "defines ~q, which would run while the grader loads the program: refused".
+
+loads([File|Files], [File|Files]).
+loads(consult(Files), List) :- listed(Files, List).
+loads(ensure_loaded(Files), List) :- listed(Files, List).
+loads(include(File), [File]).
+loads(use_module(Files), List) :- listed(Files, List), \+ (member(F, List), library_file(F)).
+loads(use_module(File, _), [File]) :- \+ library_file(File).
+loads(load_files(Files), List) :- listed(Files, List).
+loads(load_files(Files, _), List) :- listed(Files, List).
+
+listed(Files, Files) :- is_list(Files), !.
+listed(File, [File]).
+
+library_file(library(_)).
+
+helper_file(File) :-
+    atomic(File),
+    file_base_name(File, Base),
+    file_name_extension(minimax_helper, _, Base).
+
+clause_head((Head :- _), Head) :- !.
+clause_head((Head --> _), Head) :- !.
+clause_head(Head, Head).
 
 % halt/0 and halt/1 in the program become an error, so loading and grading go on.
 halting(Status, throw(error(permission_error(halt, program, Status), context(Where, _)))) :-
@@ -121,9 +210,9 @@ loading_message(Term, Kind, Lines) :-
     assertz(load_message(Kind, File, Line, Text)).
 
 defined_in(Folder, Text) :-
-    predicate_property(user:Head, file(File)),
+    predicate_property(student:Head, file(File)),
     sub_atom(File, 0, _, _, Folder),
-    \+ predicate_property(user:Head, imported_from(_)),
+    \+ predicate_property(student:Head, imported_from(_)),
     functor(Head, Name, Arity),
     format(string(Text), "~w/~w", [Name, Arity]).
 
@@ -146,6 +235,13 @@ reply(Answers, Dict) :-
 
 % Inferences is the most the question may take (none: no limit); Seconds, of the wall clock,
 % only guards against a program that waits.
+answer(ask(Id, Goal, _, _, _, _), Reply) :-
+    goal_check(Goal, Error),
+    Error \== true,
+    !,
+    take_output(Output, Count),
+    ending(error(Error), _{id: Id, answers: [], output: Output, output_chars: Count,
+                          seconds: 0, inferences: 0}, Reply).
 answer(ask(Id, Goal, Template, Max, Seconds, Inferences), Reply) :-
     !,
     Found = found(0, []),
@@ -156,15 +252,19 @@ answer(ask(Id, Goal, Template, Max, Seconds, Inferences), Reply) :-
                                        Result)),
           Error, stopped(Error, End0)),
     statistics(inferences, After),
-    (   Result == inference_limit_exceeded -> End = inferences
-    ;   var(End0) -> End = exhausted
-    ;   End = End0
-    ),
     statistics(cputime, Stop),
     Time is Stop - Start,
     Used is After - Before,
-    arg(2, Found, Reversed),
-    reverse(Reversed, Proofs),
+    inference_slack(Slack),
+    (   Result == inference_limit_exceeded -> End = inferences
+    ;   Inferences \== none, Used > Inferences + Slack -> End = inferences  % caught, not obeyed
+    ;   var(End0) -> End = exhausted
+    ;   End = End0
+    ),
+    (   End == inferences, Result \== inference_limit_exceeded -> Proofs = []
+    ;   arg(2, Found, Reversed),
+        reverse(Reversed, Proofs)
+    ),
     take_output(Output, Count),
     Reply0 = _{id: Id, answers: Proofs, output: Output, output_chars: Count, seconds: Time,
                inferences: Used},
@@ -173,13 +273,29 @@ answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: T
                    output: "", output_chars: 0, seconds: 0}) :-
     format(string(Text), "not a question: ~q", [Question]).
 
+% goal_check(+Goal, -Error): Error is true when what Goal can call is proved safe, else the
+% error safe_goal/1 raised; one proof for each shape of goal (its arguments left open).
+goal_check(Goal, Error) :-
+    shape(Goal, Shape),
+    (   checked(Known, Error0), Known =@= Shape -> Error = Error0
+    ;   catch(( safe_goal(student:Shape) -> Error = true
+              ; Error = error(permission_error(call, sandboxed, Shape), _) ),
+              Caught, Error = Caught),
+        assertz(checked(Shape, Error))
+    ).
+
+shape((A, B), (SA, SB)) :- !, shape(A, SA), shape(B, SB).
+shape(findall(_, Goal, _), findall(_, Shape, _)) :- !, shape(Goal, Shape).
+shape(_ = _, _ = _) :- !.
+shape(Goal, Shape) :- functor(Goal, Name, Arity), functor(Shape, Name, Arity).
+
 limited(none, Goal, true) :- !,
     call(Goal).
 limited(Inferences, Goal, Result) :-
     call_with_inference_limit(Goal, Inferences, Result).
 
 prove(Goal, Template, Max, Found, End) :-
-    (   call(user:Goal),
+    (   call(student:Goal),
         answer_json(Template, Json),
         arg(1, Found, Count0),
         Count is Count0 + 1,
@@ -244,7 +360,7 @@ json(Term, Depth, Json) :- is_list(Term), !,
     (   Length > Limit -> length(Kept, Limit), append(Kept, _, Term), Cut = true
     ;   Kept = Term, Cut = false
     ),
-    maplist([Element, Out]>>json(Element, Deeper, Out), Kept, Items),
+    jsons(Kept, Deeper, Items),
     (   Cut == true -> append(Items, [_{more: true}], Json) ; Json = Items ).
 json(Term, Depth, _{f: Name, args: Args}) :-
     compound(Term), !,
@@ -256,8 +372,11 @@ json(Term, Depth, _{f: Name, args: Args}) :-
     ->  length(Arguments, Limit), append(Arguments, _, Arguments0)
     ;   Arguments = Arguments0
     ),
-    maplist([Argument, Out]>>json(Argument, Deeper, Out), Arguments, Args).
+    jsons(Arguments, Deeper, Args).
 json(Term, _, _{other: Text}) :- format(string(Text), "~q", [Term]).
+
+jsons([], _, []).
+jsons([Term|Terms], Depth, [Json|Jsons]) :- json(Term, Depth, Json), jsons(Terms, Depth, Jsons).
 
 cut_text(Text, Limit, Text) :- string_length(Text, Length), Length =< Limit, !.
 cut_text(Text0, Limit, Text) :- sub_string(Text0, 0, Limit, _, Cut),

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import sandbox
-from logic.contain.harness import HELPER, SWIPL, main_file
+from logic.contain import sandbox, submission
+from logic.contain.harness import HELPER, SWIPL, ProgramError, main_file
 from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog
@@ -65,14 +65,14 @@ def trace_lab(goal: str, state: State, player: Player, program: str = "lab.pl",
     prolog = resources.files("logic.prolog")
     files = [Path(str(resources.files("facts") / "game.pl")), Path(str(prolog / "lab.pl")),
              Path(str(prolog / "lab_tabled.pl"))]  # the tabled program includes lab.pl
-    folder = sandbox.workspace(files)
+    folder = submission.take(files).folder
     try:
         argv = [SWIPL, "-q", "-f", "none", "-g", _script(goal, state, player), "-t", "halt",
                 str(folder / "game.pl"), str(folder / program)]
         process, _ = sandbox.start(argv, folder, sandbox.DEFAULT_LIMITS)
         return _read(process, max_calls)
     finally:
-        sandbox.remove_workspace(folder)
+        submission.remove_tree(folder)
 
 
 def trace_program(path: str, goal: str, state: State, player: Player,
@@ -84,18 +84,24 @@ def trace_program(path: str, goal: str, state: State, player: Player,
     source = Path(path)
     if not source.exists():
         raise PrologTraceError(f"no file or folder {quoted(path)}")
-    main = main_file([source])
-    folder = sandbox.workspace([source])
     try:
+        folder = submission.take([source]).folder
+    except submission.Refused as refused:
+        raise PrologTraceError(str(refused)) from None
+    try:
+        main = main_file(folder)
         helper = folder / HELPER
         if not helper.exists():
             shutil.copy(Path(str(resources.files("logic.prolog") / HELPER)), helper)
+            helper.chmod(0o644)
         argv = [SWIPL, "-q", "-f", "none", "-g", _script(goal, state, player), "-t", "halt",
-                str(helper), str(folder / main.name)]
+                str(helper), str(main)]
         process, _ = sandbox.start(argv, folder, sandbox.DEFAULT_LIMITS)
         return _read(process, max_calls)
+    except ProgramError as error:
+        raise PrologTraceError(str(error)) from None
     finally:
-        sandbox.remove_workspace(folder)
+        submission.remove_tree(folder)
 
 
 def _script(goal: str, state: State, player: Player) -> str:

@@ -1,0 +1,143 @@
+"""A submission taken as data: its regular files and folders copied, no link followed, nothing
+else opened, within caps on count, depth and size checked before any file is read.
+
+A script as well as a module: run by root on a folder someone else owns, it runs as that owner
+(`logic.contain.submission`), so it reads no more than the owner could. It imports nothing of
+this project.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+
+NOFOLLOW_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+NOFOLLOW_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+KINDS = {
+    stat.S_IFLNK: "a symbolic link",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+class Refused(Exception):
+    """The submission cannot be taken at all (too many files, too deep, too large)."""
+
+
+def take(sources: list[str], target: str, caps: dict) -> dict:
+    """Copy each of `sources` (a folder's contents, or a file by its name) into `target`;
+    `{"files": [...], "skipped": [[path, why], ...]}`, or `{"refused": why}`."""
+    try:
+        listed, skipped = [], []
+        for source in sources:
+            listed += _listing(source, caps, skipped, len(listed))
+        if sum(size for *_, size in listed) > caps["total_bytes"]:
+            raise Refused(f"its files hold more than {caps['total_bytes']} bytes")
+        copied = []
+        for source, folders, name, size in listed:
+            if _copy(source, folders, name, size, target, skipped):
+                copied.append("/".join((*folders, name)))
+        return {"files": copied, "skipped": skipped}
+    except Refused as refused:
+        return {"refused": str(refused)}
+
+
+def _listing(source: str, caps: dict, skipped: list, count: int) -> list:
+    """Every regular file under `source` as (source, folders, name, size), dot-files left out;
+    what is neither a file nor a folder goes to `skipped` with why."""
+    try:
+        top = os.lstat(source)
+    except OSError as error:
+        raise Refused(f"{source} cannot be read ({error.strerror})") from None
+    if stat.S_ISREG(top.st_mode):
+        return [(source, (), "", top.st_size)]
+    if not stat.S_ISDIR(top.st_mode):
+        raise Refused(f"{source} is {KINDS.get(stat.S_IFMT(top.st_mode), 'not a file')}")
+    found: list = []
+    folders: list[tuple[str, ...]] = [()]
+    while folders:
+        folder = folders.pop()
+        if len(folder) > caps["depth"]:
+            raise Refused(f"its folders nest deeper than {caps['depth']}")
+        try:
+            fd = _open_folder(source, folder)
+        except OSError:
+            skipped.append(["/".join(folder), "changed while it was read"])
+            continue
+        try:
+            with os.scandir(fd) as entries:
+                names = sorted((entry.name, entry.stat(follow_symlinks=False))
+                               for entry in entries if not entry.name.startswith("."))
+        finally:
+            os.close(fd)
+        for name, info in names:
+            count += 1
+            if count > caps["files"]:
+                raise Refused(f"it has more than {caps['files']} files and folders")
+            kind = stat.S_IFMT(info.st_mode)
+            if kind == stat.S_IFDIR:
+                folders.append((*folder, name))
+            elif kind == stat.S_IFREG:
+                found.append((source, folder, name, info.st_size))
+            else:
+                skipped.append(["/".join((*folder, name)), KINDS.get(kind, "not a file")])
+    return found
+
+
+def _open_folder(source: str, folders: tuple[str, ...]) -> int:
+    """A descriptor of `source`/`folders`, opened one step at a time, no link followed."""
+    fd = os.open(source, NOFOLLOW_DIR)
+    for name in folders:
+        try:
+            inner = os.open(name, NOFOLLOW_DIR, dir_fd=fd)
+        finally:
+            os.close(fd)
+        fd = inner
+    return fd
+
+
+def _copy(source: str, folders: tuple, name: str, size: int, target: str,
+          skipped: list) -> bool:
+    """Copy one listed file, as it was listed: a regular file of at most `size` bytes."""
+    shown = "/".join((*folders, name)) or os.path.basename(source)
+    try:
+        if name:
+            parent = _open_folder(source, folders)
+            try:
+                fd = os.open(name, NOFOLLOW_FILE, dir_fd=parent)
+            finally:
+                os.close(parent)
+        else:
+            fd = os.open(source, NOFOLLOW_FILE)
+    except OSError as error:
+        skipped.append([shown, f"cannot be read ({error.strerror})"])
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > size:
+            skipped.append([shown, "changed while it was read"])
+            return False
+        data = b""
+        while len(data) <= size and (chunk := os.read(fd, min(65536, size + 1 - len(data)))):
+            data += chunk
+        if len(data) > size:
+            skipped.append([shown, "changed while it was read"])
+            return False
+    finally:
+        os.close(fd)
+    where = os.path.join(target, *folders)
+    os.makedirs(where, mode=0o755, exist_ok=True)
+    out = os.open(os.path.join(where, name or os.path.basename(source)),
+                  os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    with os.fdopen(out, "wb") as written:
+        written.write(data)
+    return True
+
+
+if __name__ == "__main__":
+    config = json.loads(sys.argv[1])
+    print(json.dumps(take(config["sources"], config["target"], config["caps"])))
