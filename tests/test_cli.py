@@ -257,6 +257,8 @@ def test_terminal_escapes_in_an_error_are_shown_escaped():
 
 INTERNAL_ERRORS = {
     "Died", "Late",  # a contained program's end or silence, turned into its grade
+    "OverCpu",  # a contained program past its CPU time, turned into its grade
+    "CannotTake",  # a submission that cannot be copied, turned into the copier's refusal
     "TooLong",  # a line too long to read, turned into the program's death
     "RowError",  # one row of a table, turned into a finding of that row
     "EndOfInput",  # play's end of input, a normal end of the game

@@ -213,7 +213,7 @@ def test_each_case_reads_as_what_it_is(outputs):
         assert "load: FAILED" in tests["loading"]["output"]
         assert written["gradescope"]["score"] == 0
         assert written["prairielearn"]["gradable"] is False
-        assert "did not finish" in written["prairielearn"]["format_errors"][0]
+        assert "used more than" in written["prairielearn"]["format_errors"][0]
         assert written["github"]["status"] == "error"
         assert written["junit"].find("testsuite/testcase/error") is not None
     if case == "looping":

@@ -18,9 +18,10 @@ MOST_CALLS = 100
 
 
 def first_wrong_call(session: Session, wrong: Finding, question: Question,
-                     ask: Callable[[Question], tuple[Reply, Verdict]]) -> WrongCall:
+                     ask: Callable[[Question], tuple[Reply, Verdict] | str]) -> WrongCall:
     """Walk down from `question`, whose answer was judged wrong (`wrong`), asking each call
-    with `ask`; the first call wrong with every call below it right."""
+    with `ask` (which says why instead when nothing more may be asked); the first call wrong
+    with every call below it right."""
     current, asked = wrong, 0
     while True:
         below: list[Finding] = []
@@ -30,7 +31,11 @@ def first_wrong_call(session: Session, wrong: Finding, question: Question,
                 return WrongCall(current, tuple(below), asked, False,
                                  f"stopped after {MOST_CALLS} calls",
                                  session.clause(question.check))
-            reply, verdict = ask(call)
+            answered = ask(call)
+            if isinstance(answered, str):
+                return WrongCall(current, tuple(below), asked, False, f"stopped: {answered}",
+                                 session.clause(question.check))
+            reply, verdict = answered
             asked += 1
             position = (call.state, call.player)
             if verdict.category.kind is not Kind.RIGHT:

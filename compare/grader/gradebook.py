@@ -7,6 +7,7 @@ the JSON keeps it exact.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from collections import Counter
@@ -185,9 +186,20 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
     return lines
 
 
+STEM_BYTES = 100
+"""Bytes of a report's file name taken from the submission's name; a longer name is cut and
+marked with a hash of the whole, so that no name is too long for a file system."""
+
+
 def report_stem(grade: SubmissionGrade) -> str:
-    """The name of a submission's files in `--reports DIR`: its name, on one line."""
-    return one_line(grade.name)
+    """The name of a submission's files in `--reports DIR`: its name, on one line, cut to
+    `STEM_BYTES` (with a hash of the whole) when longer."""
+    stem = one_line(grade.name).replace("/", "_")
+    if len(stem.encode()) <= STEM_BYTES and stem not in ("", ".", ".."):
+        return stem
+    digest = hashlib.sha256(grade.name.encode()).hexdigest()[:12]
+    cut = stem.encode()[:STEM_BYTES - 13].decode("utf-8", errors="ignore")
+    return f"{cut}-{digest}"
 
 
 def output_log(grade: SubmissionGrade) -> str:

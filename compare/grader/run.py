@@ -35,6 +35,9 @@ from logic.state import is_terminal
 
 LOG_CHARS = 65536
 """Characters of a program's output kept in its log."""
+WALK_SHARE = 0.1
+"""The first-wrong-call walks may spend what the questions left of a submission's budgets of
+work and time, and this share of each besides: never more."""
 
 
 def grade_submission(
@@ -93,6 +96,9 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
             why = f"the budget of {budget:.4g} {session.work_unit} ran out"
             _add(result, question, Verdict(Category.NOT_ASKED, why))
             continue
+        if session.program.given_up is not None:
+            _add(result, question, Verdict(Category.NOT_ASKED, session.program.given_up))
+            continue
         work = session.work_limit(question)
         reply = session.ask(question, left, work)
         verdict = session.judge(question, reply, options.policy)
@@ -115,17 +121,53 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
             problems[problem.kind] = problem if known is None else replace(
                 known, count=known.count + 1)
     grade.problems += problems.values()
+    if session.program.given_up is not None:
+        grade.problems.append(Problem("given up", session.program.given_up, ""))
+    walked = Spent(max(0.0, budget - spent) + WALK_SHARE * budget,
+                   deadline + WALK_SHARE * options.budget_seconds)
     for check, (question, verdict) in first_wrong.items():
         if not running.cancelled.is_set() and session.calls_below(question):
-            grade.checks[check].first_wrong = walk(session, question, verdict, options)
+            grade.checks[check].first_wrong = walk(session, question, verdict, options, walked)
+            grade.checks[check].work += walked.take()
 
 
-def walk(session: Session, question: Question, verdict: Verdict,
-         options: Options) -> WrongCall:
-    """Where the wrong answer to `question` goes wrong in the program's recursion."""
+class Spent:
+    """What a walk may still spend of the submission's budget: work, and the time budget's
+    `deadline`; `take` gives what was spent since it was last asked."""
 
-    def ask(call: Question) -> tuple[Reply, Verdict]:
-        reply = session.ask(call, options.query_seconds, session.work_limit(call))
+    def __init__(self, work: float, deadline: float) -> None:
+        self.left, self.deadline, self._since = work, deadline, 0.0
+
+    def spend(self, work: float) -> None:
+        self.left -= work
+        self._since += work
+
+    def take(self) -> float:
+        spent, self._since = self._since, 0.0
+        return spent
+
+    def why_not(self, session: Session) -> str | None:
+        """Why nothing more may be asked, if so."""
+        if self.left <= 0:
+            return f"the budget of {session.work_unit} ran out"
+        if time.monotonic() >= self.deadline:
+            return "the time budget ran out"
+        return session.program.given_up
+
+
+def walk(session: Session, question: Question, verdict: Verdict, options: Options,
+         spent: Spent | None = None) -> WrongCall:
+    """Where the wrong answer to `question` goes wrong in the program's recursion, within what
+    is left of the submission's budget (`spent`)."""
+    spent = spent or Spent(float("inf"), float("inf"))
+
+    def ask(call: Question) -> tuple[Reply, Verdict] | str:
+        why = spent.why_not(session)
+        if why is not None:
+            return why
+        seconds = max(0.1, min(options.query_seconds, spent.deadline - time.monotonic()))
+        reply = session.ask(call, seconds, min(session.work_limit(call), spent.left))
+        spent.spend(reply.work)
         return reply, session.judge(call, reply, options.policy)
 
     wrong = Finding(verdict.category, (question.state, question.player), verdict.detail,

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(text_report(grades, args.show, args.list))
     if args.json is not None:
         report = json_report(grades, objective, status, policy_from(args))
-        write_whole(args.json, json.dumps(report, indent=1) + "\n")
+        write_whole(args.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
     return status
 
 

@@ -43,6 +43,7 @@ from logic.commands.progress import Progress
 from logic.contain import sandbox
 from logic.contain.harness import LoadReport
 from logic.errors import LabError
+from logic.interrupts import interrupted
 from logic.quote import quoted, say
 
 EXIT_FAULTS = 1
@@ -197,14 +198,20 @@ def run(args: argparse.Namespace) -> int:
         place = {index: number for number, index in enumerate(order)}
         part = Shard(*args.shard, tuple(place[index] for index in chosen))
         paths, names = [paths[index] for index in chosen], [names[index] for index in chosen]
+    finished: list[SubmissionGrade] = []
     with Progress("grading", len(paths)) as progress:
 
         def done(grade: SubmissionGrade) -> None:
+            finished.append(grade)
             progress.advance()
             if args.reports is not None:
                 _write_reports(Path(args.reports), grade)
 
-        grades = grade_class(paths, options, args.jobs, done, names=names)
+        try:
+            grades = grade_class(paths, options, args.jobs, done, names=names)
+        except KeyboardInterrupt as interrupt:  # keep what was graded, then end as asked
+            _keep_graded(args, finished, options, part, interrupt)
+            raise
     groups = group_class(grades, feedback)
     unused = sorted(set(feedback) - {group.fingerprint for group in groups})
     if unused and args.shard is None:
@@ -213,6 +220,23 @@ def run(args: argparse.Namespace) -> int:
         for grade in grades:
             _write_reports(Path(args.reports), grade)
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
+    _write_outputs(args, grades, groups, options, status, part)
+    return status
+
+
+def _keep_graded(args: argparse.Namespace, grades: list[SubmissionGrade], options: Options,
+                 part: Shard | None, interrupt: KeyboardInterrupt) -> None:
+    """On an interrupt: the summary, CSV and JSON of the submissions graded so far."""
+    say(f"grade: {interrupted(interrupt)}: {len(grades)} submissions graded; their results "
+        "are kept")
+    if grades:
+        status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
+        _write_outputs(args, grades, group_class(grades, {}), options, status, part)
+
+
+def _write_outputs(args: argparse.Namespace, grades: list[SubmissionGrade],
+                   groups: list, options: Options, status: int, part: Shard | None) -> None:
+    """The summary on standard output, then the files asked for."""
     if len(grades) == 1:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
@@ -224,14 +248,14 @@ def run(args: argparse.Namespace) -> int:
         write_whole(args.csv, gradebook_csv(grades, columns))
     if args.json is not None:
         report = json_report(grades, status, options.policy, part)
-        write_whole(args.json, json.dumps(report, indent=1) + "\n")
+        write_whole(args.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
     _write_platforms(args, grades)
-    return status
 
 
 def _check_outputs(args: argparse.Namespace, paths: list[Path]) -> None:
-    """Usage errors, before any work, for a missing submission or an output not writable."""
-    missing = [path for path in paths if not path.exists()]
+    """Usage errors, before any work, for a missing submission or an output not writable (a
+    link is the submission's own to answer for: it is refused when taken)."""
+    missing = [path for path in paths if not os.path.lexists(path)]
     if missing:
         raise UsageError(f"no file or folder {quoted(str(missing[0]))}")
     single = [f"--{name.replace('_', '-')}" for name in ONE_SUBMISSION
@@ -291,7 +315,7 @@ def _write_platforms(args: argparse.Namespace, grades: list[SubmissionGrade]) ->
 
 
 def _write_json(path: Path, value: dict) -> None:
-    write_whole(str(path), json.dumps(value, indent=1) + "\n")
+    write_whole(str(path), json.dumps(value, indent=1, allow_nan=False) + "\n")
 
 
 def _make_folder(path: str) -> None:
@@ -304,5 +328,11 @@ def _make_folder(path: str) -> None:
 
 
 def _write_reports(folder: Path, grade: SubmissionGrade) -> None:
-    write_whole(str(folder / f"{report_stem(grade)}.txt"), submission_report(grade))
-    write_whole(str(folder / f"{report_stem(grade)}.log"), output_log(grade))
+    """A submission's report and log; one that cannot be written is said, and the class
+    goes on."""
+    try:
+        write_whole(str(folder / f"{report_stem(grade)}.txt"), submission_report(grade))
+        write_whole(str(folder / f"{report_stem(grade)}.log"), output_log(grade))
+    except OSError as error:
+        say(f"grade: warning: cannot write the report of {quoted(grade.name)} in "
+            f"{quoted(str(folder))}: {error.strerror or error}")

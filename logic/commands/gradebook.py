@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     if args.csv is not None:
         write_whole(args.csv, gradebook_csv(grades, checks))
     if args.json is not None:
-        write_whole(args.json, json.dumps(json_report(grades, status, policy), indent=1) + "\n")
+        report = json_report(grades, status, policy)
+        write_whole(args.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
     if args.junit is not None:
         write_whole(args.junit, junit_xml(grades))
     clean = sum(grade.clean for grade in grades)

@@ -54,18 +54,17 @@ class ContainedProgram:
         self.folder: Path | None = taken.folder
         self._questions = self._answers = -1
         self.starts = 0
-        self.given_up: str | None = None
-        """Why the program is asked nothing more (it died `MOST_STARTS` times), once it is."""
         self._cpu_at = 0.0
 
-    def restart(self) -> bool:
-        """Start the program again after it died; False, with `given_up` said, once it has
-        been started `MOST_STARTS` times."""
-        if self.starts >= MOST_STARTS:
-            self.given_up = self.given_up or (
-                f"the program died {self.starts} times; it is asked nothing more")
-            return False
-        return True
+    @property
+    def given_up(self) -> str | None:
+        """Why the program is asked nothing more, once it has been started `MOST_STARTS`
+        times and is dead again; else None."""
+        if self.starts < MOST_STARTS or (self.process is not None
+                                         and self.process.poll() is None):
+            return None
+        return (f"the program ended {self.starts} times (it died, or was stopped at a limit); "
+                "it is asked nothing more")
 
     def _launch(self, argv: Sequence[str], readable: Sequence[str] = ()) -> sandbox.Containment:
         """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4,

@@ -24,45 +24,63 @@ KINDS = {
 }
 
 
-class Refused(Exception):
+class CannotTake(Exception):
     """The submission cannot be taken at all (too many files, too deep, too large)."""
 
 
-def take(sources: list[str], target: str, caps: dict) -> dict:
+def take(sources: list, target: str, caps: dict) -> dict:
     """Copy each of `sources` (a folder's contents, or a file by its name) into `target`;
-    `{"files": [...], "skipped": [[path, why], ...]}`, or `{"refused": why}`."""
+    `{"files": [...], "skipped": [[path, why], ...]}`, or `{"refused": why}`. A source is a
+    path, or `[fd, name]`: a folder's descriptor (opened by whoever started the copy) and a
+    file's name in it, or None for the folder's contents."""
     try:
         listed, skipped = [], []
         for source in sources:
-            listed += _listing(source, caps, skipped, len(listed))
+            listed += _listing(_opened(source), caps, skipped, len(listed))
         if sum(size for *_, size in listed) > caps["total_bytes"]:
-            raise Refused(f"its files hold more than {caps['total_bytes']} bytes")
+            raise CannotTake(f"its files hold more than {caps['total_bytes']} bytes")
         copied = []
         for source, folders, name, size in listed:
             if _copy(source, folders, name, size, target, skipped):
                 copied.append("/".join((*folders, name)))
         return {"files": copied, "skipped": skipped}
-    except Refused as refused:
+    except CannotTake as refused:
         return {"refused": str(refused)}
 
 
-def _listing(source: str, caps: dict, skipped: list, count: int) -> list:
-    """Every regular file under `source` as (source, folders, name, size), dot-files left out;
-    what is neither a file nor a folder goes to `skipped` with why."""
+def _opened(source: str | list) -> tuple[int, str | None]:
+    """A source as a folder's descriptor and a file's name in it (None: the folder's
+    contents)."""
+    if isinstance(source, list):
+        return source[0], source[1]
     try:
         top = os.lstat(source)
+        if stat.S_ISDIR(top.st_mode):
+            return os.open(source, NOFOLLOW_DIR), None
+        parent = os.open(os.path.dirname(os.path.abspath(source)), os.O_RDONLY | os.O_DIRECTORY)
+        return parent, os.path.basename(source)
     except OSError as error:
-        raise Refused(f"{source} cannot be read ({error.strerror})") from None
-    if stat.S_ISREG(top.st_mode):
-        return [(source, (), "", top.st_size)]
-    if not stat.S_ISDIR(top.st_mode):
-        raise Refused(f"{source} is {KINDS.get(stat.S_IFMT(top.st_mode), 'not a file')}")
+        raise CannotTake(f"{source} cannot be read ({error.strerror})") from None
+
+
+def _listing(source: tuple[int, str | None], caps: dict, skipped: list, count: int) -> list:
+    """Every regular file under `source` as (source, folders, name, size), dot-files left out;
+    what is neither a file nor a folder goes to `skipped` with why."""
+    fd, single = source
+    if single is not None:
+        try:
+            top = os.stat(single, dir_fd=fd, follow_symlinks=False)
+        except OSError as error:
+            raise CannotTake(f"{single} cannot be read ({error.strerror})") from None
+        if not stat.S_ISREG(top.st_mode):
+            raise CannotTake(f"{single} is {KINDS.get(stat.S_IFMT(top.st_mode), 'not a file')}")
+        return [(source, (), single, top.st_size)]
     found: list = []
     folders: list[tuple[str, ...]] = [()]
     while folders:
         folder = folders.pop()
         if len(folder) > caps["depth"]:
-            raise Refused(f"its folders nest deeper than {caps['depth']}")
+            raise CannotTake(f"its folders nest deeper than {caps['depth']}")
         try:
             fd = _open_folder(source, folder)
         except OSError:
@@ -77,7 +95,7 @@ def _listing(source: str, caps: dict, skipped: list, count: int) -> list:
         for name, info in names:
             count += 1
             if count > caps["files"]:
-                raise Refused(f"it has more than {caps['files']} files and folders")
+                raise CannotTake(f"it has more than {caps['files']} files and folders")
             kind = stat.S_IFMT(info.st_mode)
             if kind == stat.S_IFDIR:
                 folders.append((*folder, name))
@@ -88,9 +106,10 @@ def _listing(source: str, caps: dict, skipped: list, count: int) -> list:
     return found
 
 
-def _open_folder(source: str, folders: tuple[str, ...]) -> int:
-    """A descriptor of `source`/`folders`, opened one step at a time, no link followed."""
-    fd = os.open(source, NOFOLLOW_DIR)
+def _open_folder(source: tuple[int, str | None], folders: tuple[str, ...]) -> int:
+    """A new descriptor of the source's folder/`folders`, opened one step at a time, no link
+    followed."""
+    fd = os.dup(source[0])
     for name in folders:
         try:
             inner = os.open(name, NOFOLLOW_DIR, dir_fd=fd)
@@ -100,19 +119,16 @@ def _open_folder(source: str, folders: tuple[str, ...]) -> int:
     return fd
 
 
-def _copy(source: str, folders: tuple, name: str, size: int, target: str,
+def _copy(source: tuple[int, str | None], folders: tuple, name: str, size: int, target: str,
           skipped: list) -> bool:
     """Copy one listed file, as it was listed: a regular file of at most `size` bytes."""
-    shown = "/".join((*folders, name)) or os.path.basename(source)
+    shown = "/".join((*folders, name))
     try:
-        if name:
-            parent = _open_folder(source, folders)
-            try:
-                fd = os.open(name, NOFOLLOW_FILE, dir_fd=parent)
-            finally:
-                os.close(parent)
-        else:
-            fd = os.open(source, NOFOLLOW_FILE)
+        parent = _open_folder(source, folders)
+        try:
+            fd = os.open(name, NOFOLLOW_FILE, dir_fd=parent)
+        finally:
+            os.close(parent)
     except OSError as error:
         skipped.append([shown, f"cannot be read ({error.strerror})"])
         return False
@@ -131,7 +147,7 @@ def _copy(source: str, folders: tuple, name: str, size: int, target: str,
         os.close(fd)
     where = os.path.join(target, *folders)
     os.makedirs(where, mode=0o755, exist_ok=True)
-    out = os.open(os.path.join(where, name or os.path.basename(source)),
+    out = os.open(os.path.join(where, name),
                   os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     with os.fdopen(out, "wb") as written:
         written.write(data)

@@ -10,6 +10,7 @@ run by root on a folder someone else owns, the copy is made as that owner
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import stat
@@ -90,12 +91,36 @@ def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict:
     (uid, gid), = owners
     os.chmod(folder, 0o700)
     os.chown(folder, uid, gid)
-    config = json.dumps({"sources": sources, "target": str(folder), "caps": asdict(caps)})
+    opened = []  # root opens the folders alone; the owner reads what is in them
+    try:
+        for source in sources:
+            if stat.S_ISDIR(os.lstat(source).st_mode):
+                opened.append((os.open(source, copier.NOFOLLOW_DIR), None))
+            else:
+                opened.append((os.open(os.path.dirname(source), os.O_RDONLY | os.O_DIRECTORY),
+                               os.path.basename(source)))
+    except OSError as error:
+        for fd, _ in opened:
+            os.close(fd)
+        return {"refused": f"it cannot be read ({error.strerror})"}
+    fds = {fd: 3 + number for number, (fd, _) in enumerate(opened)}
+    config = json.dumps({"sources": [[fds[fd], name] for fd, name in opened],
+                         "target": str(folder), "caps": asdict(caps)})
     script = (resources.files("logic.contain") / "copier.py").read_text(encoding="utf-8")
-    process = sandbox.launch([sys.executable, "-I", "-S", "-c", script, config], "/",
-                             sandbox.Limits(cpu_seconds=int(COPY_SECONDS),
-                                            file_bytes=caps.total_bytes + 1),
-                             uid=uid, gid=gid, stderr=subprocess.DEVNULL)
+    python = runnable_python()
+    if python is None:
+        for fd, _ in opened:
+            os.close(fd)
+        return {"refused": "no Python that every user may run was found to copy it as its "
+                "owner"}
+    try:
+        process = sandbox.launch([python, "-I", "-S", "-c", script, config], "/",
+                                 sandbox.Limits(cpu_seconds=int(COPY_SECONDS),
+                                                file_bytes=caps.total_bytes + 1),
+                                 uid=uid, gid=gid, fds=fds, stderr=subprocess.DEVNULL)
+    finally:
+        for fd, _ in opened:
+            os.close(fd)
     try:
         said, _ = process.communicate(timeout=COPY_SECONDS)
     except subprocess.TimeoutExpired:
@@ -110,6 +135,37 @@ def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict:
     except ValueError:
         pass
     return {"refused": "its owner cannot read it"}
+
+
+PYTHONS = ("/usr/bin/python3", "/usr/local/bin/python3")
+"""The system's Pythons, for the copy made as a submission's owner where the grader's own
+Python is not every user's to run."""
+
+
+@functools.cache
+def runnable_python() -> str | None:
+    """A Python 3 that every user may run: the grader's own, else the system's."""
+    own = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    for candidate in (own, *PYTHONS):
+        path = os.path.realpath(candidate)
+        if os.path.isfile(path) and _everyones(path):
+            return path
+    return None
+
+
+def _everyones(path: str) -> bool:
+    """True when every user may run the file at `path` (each folder above it searchable)."""
+    with contextlib.suppress(OSError):
+        if os.stat(path).st_mode & 0o005 != 0o005:
+            return False
+        folder = os.path.dirname(path)
+        while True:
+            if os.stat(folder).st_mode & 0o001 == 0:
+                return False
+            if folder == os.path.dirname(folder):
+                return True
+            folder = os.path.dirname(folder)
+    return False
 
 
 def _settle(folder: Path) -> None:

@@ -15,8 +15,8 @@
 % and so is a clause for another module); clauses for term_expansion/goal_expansion, whose bodies
 % would run while loading, are refused; and each goal is asked only if safe_goal/1 proves that
 % what it can call is safe (no threads, files, streams, stack frames, global variables or other
-% modules). Work past the inference limit counts as the limit reached even where the program
-% caught the limit's exception.
+% modules). A question whose work reached its inference limit is stopped by it, even where the
+% program caught the limit's exception and answered after it.
 %
 %     ask(Id, Goal, Template, Max, Seconds, Inferences).
 %         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
@@ -66,7 +66,6 @@ text_limit(300).                % characters of an answer's Prolog text
 depth_limit(8).                 % nesting of an answer's JSON
 length_limit(30).               % elements of a list in an answer's JSON
 node_limit(500).                % terms in an answer's JSON
-inference_slack(1000).          % the harness's own inferences around a question
 
 harness :-
     current_prolog_flag(argv, [Main, Helper|_]),
@@ -255,9 +254,8 @@ answer(ask(Id, Goal, Template, Max, Seconds, Inferences), Reply) :-
     statistics(cputime, Stop),
     Time is Stop - Start,
     Used is After - Before,
-    inference_slack(Slack),
     (   Result == inference_limit_exceeded -> End = inferences
-    ;   Inferences \== none, Used > Inferences + Slack -> End = inferences  % caught, not obeyed
+    ;   Inferences \== none, Used >= Inferences -> End = inferences  % reached, and caught
     ;   var(End0) -> End = exhausted
     ;   End = End0
     ),

@@ -1,0 +1,456 @@
+"""A determined student's attacks on the grader, each as it was tried: links to the grader's
+files, a classmate's or root's; devices; the harness redefined, read or escaped; work hidden
+in threads and children; a class run stopped or stalled. Each attacker gets no credit it did
+not earn, its classmates' grades are those of a class without it, the reports are whole and
+strict JSON, and nothing is left on disk or running."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from compare.grader.assignment import WorkLimits
+from compare.grader.interface import Options
+from compare.grader.prolog import PrologInterface
+from compare.grader.python_interfaces import CS50Interface
+from compare.grader.run import grade_class, grade_submission
+from compare.judge.categories import Category
+from logic.commands.cli import main
+from logic.contain import cgroups, sandbox, submission
+from logic.contain.contained import MOST_STARTS
+from logic.contain.python_program import course_python
+from logic.positions import reachable_states
+from logic.state import PLAYERS, is_terminal
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+PYTHON = SUBMISSIONS / "python"
+ROOT = Path(__file__).resolve().parent.parent
+STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
+UNFINISHED = 2 * sum(not is_terminal(state) for state in STATES)
+"""terminal_state's questions on unfinished boards, where failing is the right answer."""
+
+needs_bwrap = pytest.mark.skipif(not sandbox.bwrap_works(),
+                                 reason="bwrap cannot make a sandbox here (Debian package "
+                                 "bubblewrap); .ci/run installs it")
+needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
+                                 reason="swipl is not installed (Debian package swi-prolog-nox)")
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="sandboxes have users of their own "
+                                "and cgroups only when the grader runs as root")
+needs_cgroups = pytest.mark.skipif(cgroups.version() is None,
+                                   reason="this machine gives the grader no cgroup")
+
+WRAPS_THE_LAB = """\
+:- load_files(solution:'facts/game.pl', [silent(true)]).
+:- load_files(solution:'grader/lab_tabled.pl', [silent(true)]).
+terminal_state(S, P, V) :- solution:terminal_state(S, P, V).
+minimax_decision(S, P, A, V) :- solution:minimax_decision(S, P, A, V).
+"""
+
+CS50_RIGHT = (PYTHON / "cs50_right.py").read_text()
+
+
+def prolog(checks: tuple[str, ...], **options: object) -> Options:
+    return Options(PrologInterface(), checks=checks, budget_seconds=120, **options)
+
+
+def cs50(checks: tuple[str, ...], **options: object) -> Options:
+    return Options(CS50Interface(), checks=checks, budget_seconds=120, **options)
+
+
+def notes(grade) -> str:
+    return "\n".join(str(message) for message in grade.load.messages)
+
+
+def left_in_tmp(before: set[str]) -> set[str]:
+    return {name for name in os.listdir(tempfile.gettempdir())
+            if name.startswith("minimax-lab-")} - before
+
+
+def workspaces() -> set[str]:
+    return left_in_tmp(set())
+
+
+# --- a submission is data ----------------------------------------------------------------------
+
+@needs_swipl
+def test_links_to_the_graders_prolog_and_facts_are_not_taken_and_earn_nothing(tmp_path):
+    folder = tmp_path / "sly"
+    folder.mkdir()
+    (folder / "grader").symlink_to(ROOT / "logic" / "prolog")
+    (folder / "facts").symlink_to(ROOT / "facts")
+    (folder / "minimax.pl").write_text(WRAPS_THE_LAB)
+    grade = grade_submission("sly", folder, prolog(("terminal_state", "minimax_decision")))
+    assert grade.checks["minimax_decision"].correct == 0
+    assert grade.checks["terminal_state"].correct == 0  # every call into `solution` refused
+    said = notes(grade)
+    assert "warning at grader: a symbolic link, not taken" in said
+    assert "warning at facts: a symbolic link, not taken" in said
+
+
+@needs_bwrap
+def test_a_link_to_the_graders_python_packages_is_not_taken(tmp_path):
+    folder = tmp_path / "sly"
+    folder.mkdir()
+    (folder / "logic").symlink_to(ROOT / "logic")
+    (folder / "tictactoe.py").write_text(
+        "from logic import reference\n" + CS50_RIGHT.replace("def minimax(board):", (
+            "def minimax(board):\n    return _minimax(board)\n\n\ndef _minimax(board):")))
+    grade = grade_submission("sly", folder, cs50(("minimax",)))
+    assert grade.checks["minimax"].correct == 0
+    assert "warning at logic: a symbolic link, not taken" in notes(grade)
+    assert "No module named 'logic'" in grade.load.problem
+
+
+@needs_bwrap
+def test_a_link_to_a_classmate_earns_nothing_and_the_classmate_keeps_their_grade(tmp_path):
+    alice, mallory = tmp_path / "alice", tmp_path / "mallory"
+    alice.mkdir()
+    mallory.mkdir()
+    (alice / "tictactoe.py").write_text(CS50_RIGHT)
+    (mallory / "peer").symlink_to("../alice")
+    (mallory / "tictactoe.py").write_text("from peer.tictactoe import *\n")
+    alone = grade_class([alice], cs50(("winner",)), jobs=1)
+    both = grade_class([alice, mallory], cs50(("winner",)), jobs=2)
+    assert both[0].checks["winner"].correct == alone[0].checks["winner"].correct == 5478
+    assert both[1].checks["winner"].correct == 0
+    assert "warning at peer: a symbolic link, not taken" in notes(both[1])
+
+
+@needs_swipl
+def test_links_to_root_only_files_and_devices_are_not_read(tmp_path):
+    folder = tmp_path / "prying"
+    folder.mkdir()
+    (folder / "shadow").symlink_to("/etc/shadow")
+    (folder / "zero").symlink_to("/dev/zero")
+    (folder / "zero.pl").symlink_to("/dev/zero")
+    os.mkfifo(folder / "pipe")
+    (folder / "minimax.pl").write_text(
+        ":- read_file_to_string(shadow, S, []), print(S).\n"
+        "terminal_state(_, _, 0).\n")
+    before = workspaces()
+    started = time.monotonic()
+    grade = grade_submission("prying", folder, prolog(("terminal_state",)))
+    assert time.monotonic() - started < 60
+    said = notes(grade) + grade.load.output + "\n".join(grade.log)
+    for name, why in (("shadow", "a symbolic link"), ("zero", "a symbolic link"),
+                      ("zero.pl", "a symbolic link"), ("pipe", "a named pipe (FIFO)")):
+        assert f"warning at {name}: {why}, not taken" in said
+    if os.path.exists("/etc/shadow") and os.access("/etc/shadow", os.R_OK):
+        secret = Path("/etc/shadow").read_text().splitlines()[0]
+        assert secret not in said
+    assert left_in_tmp(before) == set()
+
+
+def test_a_submission_past_its_caps_is_refused_before_any_file_is_read(tmp_path):
+    deep = tmp_path / "deep"
+    folder = deep
+    for _ in range(submission.DEFAULT_CAPS.depth + 2):
+        folder = folder / "d"
+    folder.mkdir(parents=True)
+    (folder / "minimax.pl").write_text("x.\n")
+    with pytest.raises(submission.Refused, match="nest deeper than"):
+        submission.take([deep])
+    many = tmp_path / "many"
+    many.mkdir()
+    for number in range(submission.DEFAULT_CAPS.files + 1):
+        (many / f"f{number}.txt").write_text("")
+    with pytest.raises(submission.Refused, match="more than 1000 files"):
+        submission.take([many], submission.Caps(files=1000))
+    large = tmp_path / "large"
+    large.mkdir()
+    (large / "big.pl").write_bytes(b"%" * 2048)
+    with pytest.raises(submission.Refused, match="more than 1024 bytes"):
+        submission.take([large], submission.Caps(total_bytes=1024))
+
+
+@needs_root
+def test_root_copies_a_students_folder_as_the_student(tmp_path):
+    student = 61999  # no one's uid: a student's, as root sees their folder
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "minimax.pl").write_text("mine.\n")
+    secret = tmp_path / "root-only.txt"
+    secret.write_text("root's\n")
+    secret.chmod(0o600)
+    os.link(secret, folder / "hard.txt")  # a hard link: a regular file, root's to read
+    tmp_path.chmod(0o755)
+    for path in (folder, folder / "minimax.pl"):
+        os.chown(path, student, student)
+    taken = submission.take([folder])
+    try:
+        assert taken.files == ("minimax.pl",)
+        assert ("hard.txt", "cannot be read (Permission denied)") in taken.skipped
+        assert not (taken.folder / "hard.txt").exists()
+    finally:
+        submission.remove_tree(taken.folder)
+
+
+def test_a_tree_of_any_depth_and_modes_is_removed(tmp_path):
+    folder = tmp_path / "workspace"
+    folder.mkdir()
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(1200):  # deeper than Python's recursion and than a path may be long
+        os.mkdir("a", dir_fd=fd)
+        inner = os.open("a", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(os.open("f", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    os.chmod(fd, 0o500)  # read-only on the way down too
+    os.close(fd)
+    (folder / "outside").symlink_to(tmp_path)
+    keep = tmp_path / "kept.txt"
+    keep.write_text("kept")
+    assert submission.remove_tree(folder)
+    assert not os.path.lexists(folder) and keep.read_text() == "kept"
+
+
+# --- nothing that answers is visible -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def python_with_the_grader():
+    """A course's Python that has minimax-lab installed, every user may read."""
+    system = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if system is None or not sandbox.bwrap_works():
+        pytest.skip("needs the system's python3 and a working bwrap")
+    folder = Path(tempfile.mkdtemp(prefix="minimax-lab-course-"))
+    folder.chmod(0o755)
+    try:
+        subprocess.run([system, "-m", "venv", "--without-pip", str(folder / "venv")],
+                       check=True, timeout=120, capture_output=True)
+        site = next((folder / "venv").glob("lib/python3*/site-packages"))
+        for package in sandbox.GRADER_PACKAGES:
+            shutil.copytree(ROOT / package, site / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        for path in [folder, *folder.rglob("*")]:
+            if not path.is_symlink():  # bin/python links to the system's: left as it is
+                path.chmod(0o755 if path.is_dir() else 0o644)
+        yield folder / "venv" / "bin" / "python"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_course_python_with_the_grader_installed_hides_it(tmp_path, python_with_the_grader):
+    program = tmp_path / "tictactoe.py"
+    program.write_text("from logic import reference\n" + CS50_RIGHT)
+    options = Options(CS50Interface(course_python(str(python_with_the_grader))),
+                      checks=("minimax",), budget_seconds=120)
+    grade = grade_submission("sly", program, options)
+    assert grade.checks["minimax"].correct == 0
+    assert "cannot import name 'reference'" in grade.load.problem or (
+        "No module named 'logic'" in grade.load.problem)
+
+
+# --- work counted where the student cannot reach it --------------------------------------------
+
+BUSY = """
+busy(0) :- !.
+busy(N) :- M is N - 1, busy(M).
+"""
+
+
+def lab_style_with(tmp_path: Path, name: str, prelude: str, before_terminal: str) -> Path:
+    source = (SUBMISSIONS / "lab_style.pl").read_text().replace(
+        "terminal_state(State, Player, Value) :-\n",
+        f"terminal_state(State, Player, Value) :-\n    {before_terminal},\n", 1)
+    path = tmp_path / f"{name}.pl"
+    path.write_text(source + BUSY + prelude)
+    return path
+
+
+@needs_swipl
+def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
+    openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
+    caught = lab_style_with(tmp_path, "caught", "", "catch(busy(600000), _, true)")
+    graded = [grade_submission(path.stem, path, prolog(("terminal_state",)))
+              for path in (openly, caught)]
+    counts = [grade.checks["terminal_state"].counts for grade in graded]
+    assert counts[0][Category.INFERENCE_LIMIT] > 0
+    assert counts[1] == counts[0]  # catching it changes nothing
+
+
+@needs_swipl
+@pytest.mark.parametrize("name, before_terminal, refused", [
+    ("threads", "thread_create(busy(600000), _, [detached(true)])", "thread_create"),
+    ("abolishes", "abolish(harness:limited/3)", "abolish"),
+    ("reads_frames",
+     "prolog_current_frame(F), prolog_frame_attribute(F, parent_goal, harness:answer(_, _))",
+     "prolog_current_frame"),
+    ("asserts", "assertz(harness:checked(_, true))", "assert"),
+])
+def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
+                                                                    before_terminal, refused):
+    path = lab_style_with(tmp_path, name, "", before_terminal)
+    grade = grade_submission(name, path, prolog(("terminal_state",)))
+    states = grade.checks["terminal_state"]
+    assert states.correct == 0 and states.counts[Category.EXCEPTION] == states.checked
+    assert all("No permission to call sandboxed" in finding.detail and refused in finding.detail
+               for finding in states.findings)
+
+
+@needs_swipl
+@pytest.mark.parametrize("name, prelude", [
+    ("abolishes", ":- abolish(harness:limited/3).\n"),
+    ("redefines", "harness:limited(_, Goal, true) :- call(Goal).\n"),
+    ("hooks", "user:term_expansion(_, []).\nterm_expansion(_, []).\n"),
+    ("expands", "goal_expansion(busy(_), true).\n"),
+])
+def test_the_harness_cannot_be_changed_while_loading(tmp_path, name, prelude):
+    openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
+    attack = lab_style_with(tmp_path, name, prelude, "busy(600000)")
+    graded = [grade_submission(path.stem, path, prolog(("terminal_state",)))
+              for path in (openly, attack)]
+    assert graded[1].checks["terminal_state"].counts == graded[0].checks["terminal_state"].counts
+    assert graded[0].checks["terminal_state"].counts[Category.INFERENCE_LIMIT] > 0
+    assert any(message.kind == "error" for message in graded[1].load.messages)
+
+
+@needs_bwrap
+def test_cpu_spent_in_a_forked_child_is_counted(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(CS50_RIGHT.replace("def minimax(board):\n", (
+        "def minimax(board):\n"
+        "    import os\n"
+        "    if all(cell is None for row in board for cell in row):\n"
+        "        if os.fork() == 0:\n"
+        "            while True:\n"
+        "                pass\n"
+        "        os.wait()\n"), 1))
+    work = WorkLimits(cpu_seconds=2.0, cpu_budget=900.0)
+    started = time.monotonic()
+    grade = grade_submission("forks", program, cs50(("minimax",), work=work))
+    minimax = grade.checks["minimax"]
+    assert minimax.counts[Category.CPU_LIMIT] == 1
+    assert minimax.correct == minimax.checked - 1
+    assert time.monotonic() - started < 60
+
+
+@needs_bwrap
+def test_a_forged_clock_changes_no_work_and_the_json_stays_strict(tmp_path, capsys):
+    program = tmp_path / "tictactoe.py"
+    program.write_text("import time\ntime.process_time = lambda: float('nan')\n" + CS50_RIGHT)
+    report = tmp_path / "class.json"
+    main(["grade", "--interface", "cs50", "--predicates", "winner", str(program),
+          "--json", str(report)])
+    capsys.readouterr()
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    data = json.loads(report.read_text(), parse_constant=refuse)
+    (student,) = data["submissions"]
+    assert 0 <= student["predicates"]["winner"]["work"] < 900
+
+
+# --- resources per sandbox -----------------------------------------------------------------------
+
+@needs_bwrap
+def test_the_sandboxs_tmp_is_bounded(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(
+        "written = 0\n"
+        "try:\n"
+        "    for number in range(64):\n"
+        "        with open(f'/tmp/f{number}', 'wb') as out:\n"
+        "            for _ in range(16):\n"
+        "                out.write(bytes(2**20))\n"
+        "                written += 1\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print('wrote', written, 'MiB')\n" + CS50_RIGHT)
+    grade = grade_submission("fills", program, cs50(("winner",)))
+    said = grade.load.output.split()
+    megabytes = int(said[said.index("wrote") + 1])
+    assert megabytes <= sandbox.Limits.tmp_bytes // 2**20
+    assert grade.checks["winner"].correct == 5478
+
+
+@needs_root
+@needs_cgroups
+@needs_bwrap
+def test_memory_is_bounded_for_all_of_a_sandboxs_processes_together(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(
+        "import os, time\n"
+        "children = []\n"
+        "for _ in range(4):\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        try:\n"
+        "            held = bytearray(900 * 2**20)\n"
+        "            time.sleep(3)\n"
+        "        finally:\n"
+        "            os._exit(0)\n"
+        "    children.append(pid)\n"
+        "survived = sum(os.waitpid(pid, 0)[1] == 0 for pid in children)\n"
+        "print('survived', survived)\n" + CS50_RIGHT)
+    limits = sandbox.Limits(memory_bytes=2 * 2**30)
+    grade = grade_submission("hoards", program, cs50(("winner",), limits=limits))
+    said = grade.load.output.split()
+    assert int(said[said.index("survived") + 1]) <= 2  # 4 x 900 MiB would be 3.6 GiB
+
+
+# --- a class run nothing stops -----------------------------------------------------------------
+
+@needs_bwrap
+def test_a_very_long_folder_name_costs_nothing_of_the_class(tmp_path, capsys):
+    long_name = tmp_path / ("a" * 240)
+    alice = tmp_path / "alice"
+    for folder in (long_name, alice):
+        folder.mkdir()
+        (folder / "tictactoe.py").write_text(CS50_RIGHT)
+    reports, book, whole = tmp_path / "reports", tmp_path / "book.csv", tmp_path / "class.json"
+    status = main(["grade", "--interface", "cs50", "--predicates", "winner", str(long_name),
+                   str(alice), "--reports", str(reports), "--csv", str(book),
+                   "--json", str(whole)])
+    out = capsys.readouterr().out
+    assert status == 0 and "2 of 2 submissions right everywhere" in out
+    rows = list(csv.DictReader(io.StringIO(book.read_text())))
+    assert [row["winner_correct"] for row in rows] == ["5478", "5478"]
+    assert len(json.loads(whole.read_text())["submissions"]) == 2
+    assert len(list(reports.glob("*.txt"))) == 2
+    assert all(len(path.name.encode()) < 255 for path in reports.iterdir())
+
+
+@needs_bwrap
+def test_a_program_that_dies_on_every_question_is_given_up_after_a_bound(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(CS50_RIGHT.replace("def winner(board):\n",
+                                          "def winner(board):\n    import os\n    os._exit(3)\n",
+                                          1))
+    started = time.monotonic()
+    grade = grade_submission("dies", program, cs50(("winner",)))
+    winner = grade.checks["winner"]
+    assert winner.counts[Category.DIED] == MOST_STARTS
+    assert winner.counts[Category.NOT_ASKED] == sum(winner.counts.values()) - MOST_STARTS
+    assert [problem.kind for problem in grade.problems].count("given up") == 1
+    assert time.monotonic() - started < 60
+
+
+@needs_bwrap
+def test_the_first_wrong_call_walk_is_held_to_the_submissions_time_budget(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(CS50_RIGHT.replace("def minimax(board):\n", (
+        "STALL = []\n\n\n"
+        "def minimax(board):\n"
+        "    import time\n"
+        "    if STALL:\n"
+        "        time.sleep(5)\n"
+        "    if all(cell is None for row in board for cell in row):\n"
+        "        STALL.append(1)\n"
+        "        return None\n"), 1))
+    started = time.monotonic()
+    grade = grade_submission("stalls", program, Options(
+        CS50Interface(), checks=("minimax",), budget_seconds=30))
+    took = time.monotonic() - started
+    first = grade.checks["minimax"].first_wrong
+    assert first is not None and not first.concluded and "time budget" in first.why
+    assert took < 30 * 1.1 + 10  # its budgets and one call past, not one call per successor
