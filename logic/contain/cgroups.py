@@ -27,16 +27,22 @@ class Group:
     def __init__(self, folders: dict[str, Path], v2: bool) -> None:
         self.folders, self.v2 = folders, v2
         self.procs = [str(folder / "cgroup.procs") for folder in dict.fromkeys(folders.values())]
+        usage = folders["cpu"] / "cpu.stat" if v2 else folders["cpuacct"] / "cpuacct.usage"
+        self._usage = os.open(usage, os.O_RDONLY | os.O_CLOEXEC)
 
     def cpu_seconds(self) -> float:
         """CPU time used by every process the group has had."""
+        try:
+            text = os.pread(self._usage, 4096, 0).decode()
+        except OSError:
+            return 0.0
         if self.v2:
-            for line in _read(self.folders["cpu"] / "cpu.stat").splitlines():
+            for line in text.splitlines():
                 name, _, value = line.partition(" ")
                 if name == "usage_usec":
                     return int(value) / 1e6
             return 0.0
-        return int(_read(self.folders["cpuacct"] / "cpuacct.usage") or 0) / 1e9
+        return int(text or 0) / 1e9
 
     def memory_bytes(self) -> int:
         """The most memory the group has held at once (0 where the kernel does not say)."""
@@ -67,6 +73,8 @@ class Group:
     def remove(self) -> None:
         """Kill what is left and remove the group."""
         self.kill()
+        with contextlib.suppress(OSError):
+            os.close(self._usage)
         for folder in dict.fromkeys(self.folders.values()):
             for _ in range(100):
                 try:

@@ -116,12 +116,14 @@ class ContainedProgram:
         since the question was sent. Its output is read meanwhile, its last bytes kept for
         `Died`'s reason."""
         output = self.process.stdout.fileno()
+        look = time.monotonic() + _POLL  # however much it writes, its CPU time is looked at
         while (line := self._replies.take()) is None:
-            if self.cpu_used() > cpu_seconds:
-                raise OverCpu
+            if time.monotonic() >= look:
+                look = time.monotonic() + _POLL
+                if self.cpu_used() > cpu_seconds:
+                    raise OverCpu
             try:
-                ready = reading.ready([self._answers, output],
-                                      min(deadline, time.monotonic() + _POLL))
+                ready = reading.ready([self._answers, output], min(deadline, look))
             except reading.Late:
                 if time.monotonic() >= deadline:
                     raise
