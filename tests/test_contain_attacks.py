@@ -11,6 +11,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -60,6 +61,11 @@ CS50_RIGHT = (PYTHON / "cs50_right.py").read_text()
 
 def prolog(checks: tuple[str, ...], **options: object) -> Options:
     return Options(PrologInterface(), checks=checks, budget_seconds=120, **options)
+
+
+SMALL_BUDGET = WorkLimits(budget_ratio=0.01)
+"""A budget that busy work spends in a second or two: programs compared under it spend it
+alike."""
 
 
 def cs50(checks: tuple[str, ...], **options: object) -> Options:
@@ -194,6 +200,23 @@ def test_root_copies_a_students_folder_as_the_student(tmp_path):
         submission.remove_tree(taken.folder)
 
 
+@needs_root
+def test_root_copies_no_hard_link_from_a_folder_it_owns(tmp_path):
+    folder = tmp_path / "extracted"  # as root extracts an archive: root's own
+    folder.mkdir()
+    (folder / "minimax.pl").write_text("mine.\n")
+    secret = tmp_path / "root-only.txt"
+    secret.write_text("root's\n")
+    secret.chmod(0o600)
+    os.link(secret, folder / "hard.txt")
+    taken = submission.take([folder])
+    try:
+        assert taken.files == ("minimax.pl",)
+        assert ("hard.txt", "a hard link to a file elsewhere") in taken.skipped
+    finally:
+        submission.remove_tree(taken.folder)
+
+
 def test_a_tree_of_any_depth_and_modes_is_removed(tmp_path):
     folder = tmp_path / "workspace"
     folder.mkdir()
@@ -270,7 +293,7 @@ def lab_style_with(tmp_path: Path, name: str, prelude: str, before_terminal: str
 def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
     openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
     caught = lab_style_with(tmp_path, "caught", "", "catch(busy(600000), _, true)")
-    graded = [grade_submission(path.stem, path, prolog(("terminal_state",)))
+    graded = [grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
               for path in (openly, caught)]
     counts = [grade.checks["terminal_state"].counts for grade in graded]
     assert counts[0][Category.INFERENCE_LIMIT] > 0
@@ -306,7 +329,7 @@ def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, nam
 def test_the_harness_cannot_be_changed_while_loading(tmp_path, name, prelude):
     openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
     attack = lab_style_with(tmp_path, name, prelude, "busy(600000)")
-    graded = [grade_submission(path.stem, path, prolog(("terminal_state",)))
+    graded = [grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
               for path in (openly, attack)]
     assert graded[1].checks["terminal_state"].counts == graded[0].checks["terminal_state"].counts
     assert graded[0].checks["terminal_state"].counts[Category.INFERENCE_LIMIT] > 0
@@ -454,3 +477,57 @@ def test_the_first_wrong_call_walk_is_held_to_the_submissions_time_budget(tmp_pa
     first = grade.checks["minimax"].first_wrong
     assert first is not None and not first.concluded and "time budget" in first.why
     assert took < 30 * 1.1 + 10  # its budgets and one call past, not one call per successor
+
+
+@pytest.mark.slow
+@needs_bwrap
+def test_spinners_in_sessions_of_their_own_change_no_classmates_grade(tmp_path):
+    honest, hog = tmp_path / "honest", tmp_path / "hog"
+    for folder in (honest, hog):
+        folder.mkdir()
+    (honest / "tictactoe.py").write_text(
+        "import time\nstarted = time.process_time()\n"
+        "while time.process_time() - started < 5.6:\n    pass\n" + CS50_RIGHT)
+    (hog / "tictactoe.py").write_text(
+        "import os\n"
+        "for _ in range(29):\n"
+        "    if os.fork() == 0:\n"
+        "        os.setsid()\n"
+        "        while True:\n"
+        "            pass\n" + CS50_RIGHT)
+    options = cs50(("winner", "terminal"))
+    alone = grade_class([honest], options, jobs=1)[0]
+    beside = grade_class([honest, hog], options, jobs=2)[0]
+    assert alone.load.problem is None and beside.load.problem is None
+    for check in ("winner", "terminal"):
+        assert beside.checks[check].counts == alone.checks[check].counts
+        assert beside.checks[check].correct == 5478
+
+
+@needs_bwrap
+def test_a_class_ended_by_sigterm_keeps_what_was_graded(tmp_path):
+    from processes import started, stop, wait_for_caught
+
+    alice, looper = tmp_path / "alice", tmp_path / "looper"
+    for folder, source in ((alice, PYTHON / "cs50_right.py"), (looper, PYTHON / "cs50_loops.py")):
+        folder.mkdir()
+        shutil.copy(source, folder / "tictactoe.py")
+    reports, book = tmp_path / "reports", tmp_path / "book.csv"
+    running = started("grade", "--interface", "cs50", "--predicates", "minimax", "--jobs", "1",
+                      str(alice), str(looper), "--reports", str(reports), "--csv", str(book))
+    try:
+        wait_for_caught(running.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 120
+        while not (reports / "alice.txt").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (reports / "alice.txt").exists()
+        running.send_signal(signal.SIGTERM)
+        out, err = stop(running)
+    finally:
+        running.kill()
+    assert running.returncode == 143
+    assert "1 submissions graded; their results are kept" in err
+    assert "\nalice: load ok; minimax 5478/5478; all right" in out
+    assert out.endswith("1 of 1 submissions right everywhere\n")
+    rows = list(csv.DictReader(io.StringIO(book.read_text())))
+    assert [(row["name"], row["minimax_correct"]) for row in rows] == [("alice", "5478")]

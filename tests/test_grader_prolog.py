@@ -222,7 +222,7 @@ def test_a_program_that_dies_costs_its_question_only(tmp_path):
         + ":- dynamic kept/1.\ngrow(L) :- assertz(kept(L)), grow(L).\n")  # to its memory's end
     grade = grade_submission("dies", dies, Options(PrologInterface(), checks=("terminal_state",),
                                                    budget_seconds=60,
-                                                   limits=Limits(memory_bytes=2**30)))
+                                                   limits=Limits(memory_bytes=768 * 2**20)))
     result = grade.checks["terminal_state"]
     died = [finding.position for finding in result.findings
             if finding.category == Category.DIED]

@@ -137,6 +137,9 @@ def _copy(source: tuple[int, str | None], folders: tuple, name: str, size: int, 
         if not stat.S_ISREG(info.st_mode) or info.st_size > size:
             skipped.append([shown, "changed while it was read"])
             return False
+        if info.st_nlink > 1 and os.geteuid() == 0:  # root reads no file linked elsewhere
+            skipped.append([shown, "a hard link to a file elsewhere"])
+            return False
         data = b""
         while len(data) <= size and (chunk := os.read(fd, min(65536, size + 1 - len(data)))):
             data += chunk
