@@ -117,7 +117,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="wall-clock limit for one submission, a guard; what is left is "
                         "reported as not asked (default: 3600)")
     parser.add_argument("--load-timeout", type=seconds, default=30.0, metavar="SECONDS",
-                        help="time limit for loading a submission (default: 30)")
+                        help="CPU time for loading a submission, all its processes together; "
+                        "the wall clock guards it at ten times that (default: 30)")
     parser.add_argument("--answers", type=answers, default=3, metavar="N",
                         help="answers asked of each question, the first and N-1 on "
                         "backtracking (default: 3)")
