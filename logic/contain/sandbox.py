@@ -24,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,11 +138,18 @@ def cpu_seconds(process: subprocess.Popen) -> float:
     if group is not None:
         return group.cpu_seconds()
     uid = getattr(process, "sandbox_uid", None)
-    pids = _processes_of(uid) if uid is not None else [process.pid]
+    pids = [process.pid]
+    if uid is not None:  # its user's processes, looked for again at most once a second
+        found_at, pids = getattr(process, "sandbox_pids", (0.0, []))
+        if time.monotonic() - found_at > _RESCAN:
+            pids = _processes_of(uid)
+            process.sandbox_pids = (time.monotonic(), pids)
     return sum(_process_cpu(pid) for pid in {process.pid, *pids})
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
+_RESCAN = 1.0
+"""Seconds between two looks for a sandbox's processes, where no cgroup counts them."""
 
 
 def _process_cpu(pid: int) -> float:
