@@ -19,6 +19,7 @@ import json
 import os
 import secrets
 import shutil
+import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -49,7 +50,7 @@ class ContainedProgram:
     def __init__(self, taken: submission.Taken,
                  limits: sandbox.Limits = sandbox.DEFAULT_LIMITS) -> None:
         self.limits = limits
-        self.process = None
+        self.process: subprocess.Popen | None = None
         self.taken = taken
         self.folder: Path | None = taken.folder
         self._questions = self._answers = -1
@@ -218,7 +219,8 @@ def new_id() -> int:
     return secrets.randbits(62)
 
 
-def reply_field(reply: dict, name: str, kind: type, default: object = None) -> object:
+def reply_field(reply: dict, name: str, kind: type | tuple[type, ...],
+                default: object = None) -> object:
     """`reply[name]` when it is a `kind` (an int counts as a float; a number must be finite
     and not negative), `default` when absent; `Died` when the program wrote something else."""
     value = reply.get(name, default)
@@ -228,8 +230,8 @@ def reply_field(reply: dict, name: str, kind: type, default: object = None) -> o
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise Died(UNREADABLE)
-    if kind in (int, float) and not (0 <= value < 1e18):  # NaN is refused here too
-        raise Died(UNREADABLE)
+    if isinstance(value, (int, float)) and kind in (int, float) and not 0 <= value < 1e18:
+        raise Died(UNREADABLE)  # NaN too: it compares false
     return value
 
 

@@ -34,7 +34,8 @@ def take(sources: list, target: str, caps: dict) -> dict:
     path, or `[fd, name]`: a folder's descriptor (opened by whoever started the copy) and a
     file's name in it, or None for the folder's contents."""
     try:
-        listed, skipped = [], []
+        listed: list = []
+        skipped: list = []
         for source in sources:
             listed += _listing(_opened(source), caps, skipped, len(listed))
         if sum(size for *_, size in listed) > caps["total_bytes"]:

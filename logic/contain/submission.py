@@ -91,7 +91,7 @@ def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict:
     (uid, gid), = owners
     os.chmod(folder, 0o700)
     os.chown(folder, uid, gid)
-    opened = []  # root opens the folders alone; the owner reads what is in them
+    opened: list[tuple[int, str | None]] = []  # root opens the folders; the owner reads them
     try:
         for source in sources:
             if stat.S_ISDIR(os.lstat(source).st_mode):
