@@ -156,9 +156,9 @@ def test_a_forged_reply_costs_the_forger_alone_and_the_class_goes_on():
     right = SUBMISSIONS / "lab_style.pl"
     alone = grade_submission("lab_style", right, options)
     forger, lab_style = grade_class([HOSTILE / "forges_a_reply.pl", right], options, jobs=2)
-    result = forger.checks["terminal_state"]
-    assert result.correct == 0 and result.counts[Category.DIED] == result.checked > 0
-    assert "what the harness did not" in forger.problems[0].message
+    result = forger.checks["terminal_state"]  # SWI-Prolog's sandbox refuses it the channel
+    assert result.correct == 0 and result.counts[Category.EXCEPTION] == result.checked > 0
+    assert "No permission to call sandboxed `open(" in forger.problems[0].message
     assert lab_style.checks["terminal_state"].correct == (
         alone.checks["terminal_state"].correct) == 2 * len(STATES)
 
