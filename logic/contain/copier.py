@@ -33,11 +33,13 @@ def take(sources: list, target: str, caps: dict) -> dict:
     `{"files": [...], "skipped": [[path, why], ...]}`, or `{"refused": why}`. A source is a
     path, or `[fd, name]`: a folder's descriptor (opened by whoever started the copy) and a
     file's name in it, or None for the folder's contents."""
+    opened: list = []
     try:
         listed: list = []
         skipped: list = []
         for source in sources:
-            listed += _listing(_opened(source), caps, skipped, len(listed))
+            opened.append(_opened(source))
+            listed += _listing(opened[-1], caps, skipped, len(listed))
         if sum(size for *_, size in listed) > caps["total_bytes"]:
             raise CannotTake(f"its files hold more than {caps['total_bytes']} bytes")
         copied = []
@@ -47,6 +49,9 @@ def take(sources: list, target: str, caps: dict) -> dict:
         return {"files": copied, "skipped": skipped}
     except CannotTake as refused:
         return {"refused": str(refused)}
+    finally:
+        for fd, _ in opened:
+            os.close(fd)
 
 
 def _opened(source: str | list) -> tuple[int, str | None]:
