@@ -40,8 +40,8 @@ STACK_LIMIT = "512m"
 """SWI-Prolog's stack limit for a student's program: deeper recursion is a resource error."""
 
 
-ENDS = ("exhausted", "more", "error", "inferences", "time")
-"""Why the harness stopped asking a question, as it writes it."""
+ENDS = ("exhausted", "more", "error", "inferences")
+"""Why the harness stopped asking a question, as it writes it (time is guarded from here)."""
 SLOWEST_LIPS = 1e6
 """Inferences a second of the slowest machine graded on: a question's guard of CPU time,
 measured outside the program, is its inference limit at this speed."""
@@ -203,9 +203,9 @@ class StudentProgram(ContainedProgram):
 
     def ask(self, goal: str, template: str, most: int, seconds: float,
             inferences: int | None = None) -> Reply:
-        """Prove `goal` at most `most` times within `inferences` (None: no limit) and
-        `seconds` of the wall clock, guarded by a limit of CPU time measured outside the
-        program (`SLOWEST_LIPS`); the values of `template`."""
+        """Prove `goal` at most `most` times within `inferences` (None: no limit), guarded
+        from here by a limit of CPU time measured outside the program (`SLOWEST_LIPS`) and by
+        `seconds` of the wall clock; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
             self._release()
             problem = self.load().problem
@@ -213,8 +213,7 @@ class StudentProgram(ContainedProgram):
                 return Reply((), "died", problem)
         number = new_id()
         limit = "none" if inferences is None else str(int(inferences))
-        question = (f"ask({number}, ({goal}), ({template}), {most}, {seconds:g}, {limit}).\n"
-                    .encode())
+        question = f"ask({number}, ({goal}), ({template}), {most}, {limit}).\n".encode()
         stopped = float(inferences or 0)
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:

@@ -18,14 +18,16 @@
 % modules). A question whose work reached its inference limit is stopped by it, even where the
 % program caught the limit's exception and answered after it.
 %
-%     ask(Id, Goal, Template, Max, Seconds, Inferences).
+%     ask(Id, Goal, Template, Max, Inferences).
 %         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
 %
-% Goal is proved at most Max times within Inferences (`none`: no limit) and Seconds (wall
-% time, a guard); each proof's Template is an answer, as JSON (T) and as Prolog text (W); I
-% is the inferences it took. E says why the asking stopped: `exhausted` (no more answers),
-% `more` (Max answers were found), `error` (with "error" and "error_term"), `inferences` or
-% `time`. The first line written says how loading went:
+% Goal is proved at most Max times within Inferences (`none`: no limit); each proof's Template
+% is an answer, as JSON (T) and as Prolog text (W); I is the inferences it took. E says why
+% the asking stopped: `exhausted` (no more answers), `more` (Max answers were found), `error`
+% (with "error" and "error_term") or `inferences`. Time is guarded from outside, by the
+% process that asks: CPU time measured outside the program, and the wall clock against a
+% program that waits (no alarm in here: SWI-Prolog's alarms deadlock a program that runs out
+% of memory). The first line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
 %      "defined": [...]}
@@ -34,7 +36,6 @@
 :- use_module(library(http/json)).
 :- use_module(library(prolog_stream)).
 :- use_module(library(sandbox)).
-:- use_module(library(time)).
 
 :- dynamic load_message/4.
 :- dynamic checked/2.
@@ -235,24 +236,21 @@ reply(Answers, Dict) :-
     nl(Answers),
     flush_output(Answers).
 
-% Inferences is the most the question may take (none: no limit); Seconds, of the wall clock,
-% only guards against a program that waits.
-answer(ask(Id, Goal, _, _, _, _), Reply) :-
+% Inferences is the most the question may take (none: no limit).
+answer(ask(Id, Goal, _, _, _), Reply) :-
     goal_check(Goal, Error),
     Error \== true,
     !,
     take_output(Output, Count),
     ending(error(Error), _{id: Id, answers: [], output: Output, output_chars: Count,
                           seconds: 0, inferences: 0}, Reply).
-answer(ask(Id, Goal, Template, Max, Seconds, Inferences), Reply) :-
+answer(ask(Id, Goal, Template, Max, Inferences), Reply) :-
     !,
     Found = found(0, []),
     statistics(cputime, Start),
     statistics(inferences, Before),
-    catch(call_with_time_limit(Seconds,
-                               limited(Inferences, prove(Goal, Template, Max, Found, End0),
-                                       Result)),
-          Error, stopped(Error, End0)),
+    catch(limited(Inferences, prove(Goal, Template, Max, Found, End0), Result),
+          Error, End0 = error(Error)),
     statistics(inferences, After),
     statistics(cputime, Stop),
     Time is Stop - Start,
@@ -308,10 +306,6 @@ prove(Goal, Template, Max, Found, End) :-
     ->  End = more
     ;   End = exhausted
     ).
-
-stopped(time_limit_exceeded, time) :- !.
-stopped(time_limit_exceeded(_), time) :- !.
-stopped(Error, error(Error)).
 
 ending(error(Error), Reply0, Reply) :-
     !,
