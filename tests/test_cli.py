@@ -160,6 +160,18 @@ def test_a_short_state_is_read_as_a_state_not_an_option(capsys):
     assert "a state has 9 cells, '-x' has 2" in err
 
 
+@pytest.mark.parametrize(("state", "message"), [
+    ("---q-----", "cell 4 is 'q'; each cell is one of -, x, o"),
+    ("-x-q-o---", "cell 4 is 'q'; each cell is one of -, x, o"),
+    ("---q----", "a state has 9 cells, '---q----' has 8"),
+])
+def test_a_state_with_a_stray_mark_is_named_as_a_state_not_read_as_an_option(
+        capsys, state, message):
+    status, _, err = run(capsys, "decide", state, "x")
+    assert status == EXIT_USAGE
+    assert message in err
+
+
 def test_version():
     result = subprocess.run(
         [sys.executable, "-m", "logic", "--version"], capture_output=True, text=True, timeout=60

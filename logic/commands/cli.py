@@ -58,9 +58,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
     def _parse_optional(self, arg_string: str):  # type: ignore[override]
-        if _STATE_LIKE.fullmatch(arg_string) and arg_string != "--":
+        if arg_string != "--" and arg_string not in self._option_string_actions and (
+            _STATE_LIKE.fullmatch(arg_string) or _looks_like_a_board(arg_string)
+        ):
             return None
         return super()._parse_optional(arg_string)
+
+
+def _looks_like_a_board(text: str) -> bool:
+    """True for a compact state with a stray mark (`---q-----`): read as the state it means to
+    be, so that its error names it, not as an unknown option."""
+    return "=" not in text and (len(text) == 9 or text.startswith("---")) and sum(
+        cell in "-xoXO" for cell in text) >= 5
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
