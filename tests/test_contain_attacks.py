@@ -337,6 +337,10 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
      "prolog_current_frame(F), prolog_frame_attribute(F, parent_goal, harness:answer(_, _))",
      "prolog_current_frame"),
     ("asserts", "assertz(harness:checked(_, true))", "assert"),
+    # an attribute of freeze wakes its goal when bound, and library(sandbox) checks no hook
+    ("freezes", "put_attr(X, freeze, thread_create(busy(600000), _, [])), X = 1", "put_attr"),
+    ("freezes_a_read", "put_attr(X, freeze, (open('/etc/passwd', read, S), close(S))), X = 1",
+     "put_attr"),
 ])
 def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
                                                                     before_terminal, refused):

@@ -168,8 +168,8 @@ class StudentProgram(ContainedProgram):
         self._release()
         helper = self.copy_in(Path(str(prolog / HELPER)), self._helper)
         harness = self.copy_in(Path(str(prolog / "harness.pl")), ".harness.pl")
-        argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "-q", "-f", "none", str(harness), "--",
-                str(self.main), str(helper)]
+        argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "--threads=false", "-q", "-f", "none",
+                str(harness), "--", str(self.main), str(helper)]
         containment = self._launch(argv)
         report = LoadReport(containment=containment.describe())
         report.messages = [LoadMessage("warning", path, 0, f"{why}, not taken (a submission "

@@ -138,6 +138,8 @@ load_program(Main, Helper, _{event: loaded, messages: Messages, defined: Defined
     assertz((user:term_expansion(Term, Out) :- student_term(Term, Out))),
     assertz((user:goal_expansion(Goal, Out) :-
                  prolog_load_context(module, student), output_goal(Goal, Out))),
+    assertz((user:goal_expansion(Goal, Out) :-
+                 prolog_load_context(module, student), foreign_attribute(Goal, Out))),
     nb_setval(loading, true),
     catch(use_module(student:Helper), Error, print_message(error, Error)),
     catch(load_files(student:Main, [sandboxed(true)]), Error2, print_message(error, Error2)),
@@ -193,6 +195,15 @@ helper_file(File) :-
 clause_head((Head :- _), Head) :- !.
 clause_head((Head --> _), Head) :- !.
 clause_head(Head, Head).
+
+% put_attr/3 on any module but the program's own becomes an error: library(sandbox) checks only
+% the hooks an attribute's module defines, and an attribute of `freeze` (which has none) wakes
+% its goal unchecked when the variable is bound.
+foreign_attribute(put_attr(_, Module, _),
+                  throw(error(permission_error(call, sandboxed, Refused), _))) :-
+    Module \== student,
+    Refused = put_attr(_, Module, _),
+    numbervars(Refused, 0, _, [singletons(true)]).  % said alike each time
 
 % halt/0 and halt/1 in the program become an error, so loading and grading go on.
 halting(Status, throw(error(permission_error(halt, program, Status), context(Where, _)))) :-
@@ -324,9 +335,9 @@ message_text(Error, Text) :-
     format(string(Text), "~q", [Error]).
 
 error_term(error(Formal, _), Text) :- !,
-    format(string(Text), "~W", [Formal, [quoted(true), max_depth(4)]]).
+    format(string(Text), "~W", [Formal, [quoted(true), numbervars(true), max_depth(4)]]).
 error_term(Error, Text) :-
-    format(string(Text), "~W", [Error, [quoted(true), max_depth(4)]]).
+    format(string(Text), "~W", [Error, [quoted(true), numbervars(true), max_depth(4)]]).
 
 % --- answers as JSON ----------------------------------------------------------------------------
 
