@@ -58,8 +58,8 @@ def opened_to_the_grader(monkeypatch):
         wider = sandbox._bwrap_prefix
         monkeypatch.setattr(sandbox, "grader_folders", lambda: ())
         monkeypatch.setattr(sandbox, "_bwrap_prefix",
-                            lambda folder, readable=(), tmp_bytes=sandbox.Limits.tmp_bytes:
-                            wider(folder, (*readable, str(shown)), tmp_bytes))
+                            lambda folder, readable=(), limits=sandbox.DEFAULT_LIMITS:
+                            wider(folder, (*readable, str(shown)), limits))
 
     yield opened
     shutil.rmtree(shown, ignore_errors=True)

@@ -6,10 +6,13 @@ on CPU time, memory, file size, open files and processes. Run by root, it runs a
 own (a uid no one else has) and, where the machine has cgroups, in a group of its own that
 holds the memory and processes of all its processes together, counts their CPU time from
 outside and shares the CPU equally with the other sandboxes (`logic.contain.cgroups`). Where
-`bwrap` (Debian's bubblewrap) works, it also has no network, lives in a process namespace of its
-own (whatever it starts ends with it), writes only to a `/tmp` of bounded size and sees only its
-workspace and the system's programs and libraries, read-only: never the grader's packages
-(wherever installed), other submissions or anyone's home.
+`bwrap` (Debian's bubblewrap) works, it also has no network, lives in process and user
+namespaces of its own (whatever it starts ends with it, and its process limit is its own),
+writes only to a `/tmp` and a `/dev/shm` of bounded size and sees only its workspace and the
+system's programs and libraries, read-only: never the grader's packages (wherever installed),
+other submissions or anyone's home. Without a cgroup its CPU time is that of its tree of
+processes, which keeps what it starts: a namespace's first process, or the launcher, takes
+in every orphan and counts what it used.
 """
 
 from __future__ import annotations
@@ -40,11 +43,14 @@ BASE_UID = 61000
 _UIDS = itertools.count(os.getpid())  # two graders at once start apart
 
 _LAUNCHER = """
-import fcntl, json, os, resource, sys
+import fcntl, json, os, resource, signal, sys
 # Started isolated (-I) from "/", so no module of the workspace can stand in for these; the
 # program's path is absolute and nothing is imported after the user changes: a user of its
 # own may not read this Python's library.
 config = json.loads(sys.argv[1])
+if config["reaper"]:  # no namespace takes in what the program leaves: this process does
+    import ctypes
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 os.chdir(config["folder"])
 moved = [(fcntl.fcntl(source, fcntl.F_DUPFD, 100), target) for source, target in config["fds"]]
 for source, _ in config["fds"]:
@@ -57,11 +63,48 @@ for name, value in config["limits"].items():
 for procs in config["cgroup"]:  # joined before anything of the program runs
     with open(procs, "w") as joined:
         joined.write(str(os.getpid()))
-if config["uid"] is not None:
-    os.setgroups([])
-    os.setgid(config["gid"])
-    os.setuid(config["uid"])
-os.execv(config["argv"][0], config["argv"])
+
+def children():
+    me = str(os.getpid())
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                if stat.read().rpartition(")")[2].split()[1] == me:
+                    yield int(name)
+        except (OSError, IndexError):
+            pass
+
+
+program = os.fork() if config["reaper"] else 0
+if program == 0:
+    if config["uid"] is not None:
+        os.setgroups([])
+        os.setgid(config["gid"])
+        os.setuid(config["uid"])
+    os.execv(config["argv"][0], config["argv"])
+# the program's first process, and every orphan it leaves, end here: their CPU time is counted
+# in this process's, and what is left when the program ends is ended with it
+null = os.open(os.devnull, os.O_RDWR)
+for fd in range(5):
+    os.dup2(null, fd)
+ended = None
+while True:
+    try:
+        pid, status = os.wait()
+    except ChildProcessError:
+        break
+    if pid == program:
+        ended = status
+    if ended is not None:
+        for orphan in children():
+            try:
+                os.kill(orphan, signal.SIGKILL)
+            except OSError:
+                pass
+if os.WIFSIGNALED(ended):
+    signal.signal(os.WTERMSIG(ended), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(ended))
+os._exit(os.WEXITSTATUS(ended))
 """
 
 
@@ -76,6 +119,8 @@ class Limits:
     open_files: int = 64
     tmp_bytes: int = 64 * 2**20
     """The size of the sandbox's own `/tmp` (with `bwrap`), counted in its memory too."""
+    shm_bytes: int = 16 * 2**20
+    """The size of its own `/dev/shm` (with `bwrap`), likewise."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -97,6 +142,8 @@ class Containment:
         """One line for reports: what the program is kept from."""
         level = ("bwrap: its own files and the system's, read-only; no network; own processes"
                  if self.bwrap else "process limits only (no working bwrap)")
+        if self.bwrap and not self.own_user and not self.group and _PRLIMIT is None:
+            level += " (no prlimit: processes capped by the user's own limit only)"
         return (level + ("; a user of its own" if self.own_user else "")
                 + ("; a cgroup of its own" if self.group else ""))
 
@@ -116,9 +163,11 @@ def start(
             os.fchown(source, uid, uid)
     bwrap = bwrap_works()
     group = cgroups.make(limits.memory_bytes, limits.processes)
-    command = [*_bwrap_prefix(folder, readable, limits.tmp_bytes), *argv] if bwrap else list(argv)
+    command = [*_bwrap_prefix(folder, readable, limits), *_capped(argv, limits)] if bwrap \
+        else list(argv)
     try:
         process = launch(command, folder, limits, uid=uid, fds=fds, group=group,
+                         reaper=not bwrap,
                          env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                               "HOME": "/tmp" if bwrap else str(folder), "TMPDIR": "/tmp"})
     except BaseException:
@@ -130,21 +179,47 @@ def start(
     return process, Containment(bwrap, uid is not None, group is not None)
 
 
+_PRLIMIT = shutil.which("prlimit", path="/usr/bin:/bin")
+
+
+def _capped(argv: Sequence[str], limits: Limits) -> list[str]:
+    """`argv` started with its process limit set inside its own user namespace, where it
+    counts that sandbox's processes alone (the namespace's first process among them)."""
+    if _PRLIMIT is None:
+        return list(argv)
+    return [_PRLIMIT, f"--nproc={limits.processes}:{limits.processes}", "--", *argv]
+
+
 def cpu_seconds(process: subprocess.Popen) -> float:
     """The CPU time a contained program has used, all its processes together, measured from
-    outside: its cgroup's; else, as a fallback, its processes' now (by its user, run by root)
-    and those they have waited for."""
+    outside: its cgroup's; else, as a fallback, that of its tree of processes now, each with
+    what it has waited for (the tree's first process waits for every orphan: a namespace's
+    first process, or the launcher)."""
     group = getattr(process, "sandbox_group", None)
     if group is not None:
         return group.cpu_seconds()
-    uid = getattr(process, "sandbox_uid", None)
-    pids = [process.pid]
-    if uid is not None:  # its user's processes, looked for again at most once a second
-        found_at, pids = getattr(process, "sandbox_pids", (0.0, []))
-        if time.monotonic() - found_at > _RESCAN:
-            pids = _processes_of(uid)
-            process.sandbox_pids = (time.monotonic(), pids)
+    found_at, pids = getattr(process, "sandbox_pids", (0.0, []))
+    if time.monotonic() - found_at > _RESCAN:  # looked for again at most once a second
+        pids = descendants(process.pid)
+        process.sandbox_pids = (time.monotonic(), pids)
     return sum(_process_cpu(pid) for pid in {process.pid, *pids})
+
+
+def descendants(root: int) -> list[int]:
+    """The processes below `root` now: its children, theirs, and so on."""
+    below: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = Path(f"/proc/{entry.name}/stat").read_text()
+                below.setdefault(int(stat.rpartition(")")[2].split()[1]), []).append(
+                    int(entry.name))
+    found, todo = [], list(below.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += below.get(pid, ())
+    return found
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -163,7 +238,7 @@ def _process_cpu(pid: int) -> float:
 
 def launch(
     argv: Sequence[str], folder: Path | str, limits: Limits | None, *, uid: int | None = None,
-    gid: int | None = None, group: cgroups.Group | None = None,
+    gid: int | None = None, group: cgroups.Group | None = None, reaper: bool = False,
     fds: Mapping[int, int] = {}, stdin: int = subprocess.DEVNULL,
     stderr: int = subprocess.STDOUT, env: Mapping[str, str] | None = None, **popen: object,
 ) -> subprocess.Popen:
@@ -171,9 +246,10 @@ def launch(
     `folder`, in a process group of its own (`kill` ends it all), under `limits` and as `uid`
     and `gid` (its own by default) in `group` (set by a launcher before the program starts;
     none for the lab's own programs), with standard output a pipe; `popen` passes text-mode
-    settings on."""
+    settings on. A `reaper` launcher stays the program's parent and takes in its orphans
+    (where no namespace does), ending them with it."""
     argv = [shutil.which(argv[0]) or argv[0], *argv[1:]]
-    if limits is None and uid is None and not fds and group is None:
+    if limits is None and uid is None and not fds and group is None and not reaper:
         return subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
                                 cwd=folder, env=env, start_new_session=True, **popen)
     config = {
@@ -189,6 +265,7 @@ def launch(
         "uid": uid,
         "gid": uid if gid is None else gid,
         "cgroup": [] if group is None else group.procs,
+        "reaper": reaper,
         "argv": argv,
         "folder": str(folder),
     }
@@ -200,9 +277,16 @@ def launch(
 
 
 def kill(process: subprocess.Popen) -> None:
-    """Kill the program and everything in its process group, its cgroup (removed then) and,
-    without `bwrap`, every process of its own user: a daemon in a session of its own; reap
-    it."""
+    """Kill the program: its tree of processes (a daemon in a session of its own too, taken
+    in by the tree's first process), its process group, its cgroup (removed then) and,
+    without `bwrap` when run by root, every process of its own user; reap it."""
+    for _ in range(10):  # a fork bomb forks while it is killed; the first process last
+        left = descendants(process.pid)
+        if not left:
+            break
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     group = getattr(process, "sandbox_group", None)
@@ -263,22 +347,27 @@ MARKS = {"logic": "prolog/lab.pl", "compare": "judge/truth.py", "facts": "lab.pl
 
 
 def _bwrap_prefix(folder: Path, readable: Sequence[str] = (),
-                  tmp_bytes: int = Limits.tmp_bytes) -> list[str]:
+                  limits: Limits = DEFAULT_LIMITS) -> list[str]:
+    """The sandbox's view: the system and `readable` read-only, the grader's packages hidden,
+    the workspace read-only, a `/tmp` and a `/dev/shm` of their sizes, nothing else
+    writable."""
     view = []
     for path in SYSTEM:
         if os.path.islink(path):  # a merged /usr: /bin -> usr/bin
             view += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             view += ["--ro-bind", path, path]
-    view += ["--size", str(tmp_bytes), "--tmpfs", "/tmp"]
+    view += ["--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
     for path in readable:
         view += ["--ro-bind", path, path]
     for path in hidden_folders((*SYSTEM, *readable)):
-        view += ["--tmpfs", path]
+        view += ["--tmpfs", path, "--remount-ro", path]
     return [
         BWRAP, "--unshare-all", "--die-with-parent", "--new-session", *view,
         "--ro-bind", str(folder), str(folder),
-        "--dev", "/dev", "--proc", "/proc", "--chdir", str(folder), "--",
+        "--dev", "/dev", "--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm",
+        "--proc", "/proc", "--remount-ro", "/dev", "--remount-ro", "/",
+        "--chdir", str(folder), "--",
     ]
 
 
@@ -322,8 +411,8 @@ def bwrap_works() -> bool:
         return False
     probe = [shutil.which(BWRAP), *_bwrap_prefix(Path("/"))[1:], shutil.which("true") or "true"]
     uid = BASE_UID + 999 if os.geteuid() == 0 else None
-    config = {"fds": [], "limits": {}, "uid": uid, "gid": uid, "cgroup": [], "argv": probe,
-              "folder": "/"}
+    config = {"fds": [], "limits": {}, "uid": uid, "gid": uid, "cgroup": [], "reaper": False,
+              "argv": probe, "folder": "/"}
     try:
         done = subprocess.run(
             [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],
