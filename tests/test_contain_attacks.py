@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from compare.grader.assignment import WorkLimits
+from compare.grader.gradebook import submission_report
 from compare.grader.interface import Options
 from compare.grader.prolog import PrologInterface
 from compare.grader.python_interfaces import CS50Interface
@@ -29,8 +30,8 @@ from compare.grader.run import grade_class, grade_submission
 from compare.judge.categories import Category
 from logic.commands.cli import main
 from logic.contain import cgroups, sandbox, submission
-from logic.contain.contained import MOST_STARTS
-from logic.contain.python_program import course_python
+from logic.contain.contained import MOST_STARTS, ProgramError
+from logic.contain.python_program import course_python, sandboxed_python
 from logic.positions import reachable_states
 from logic.state import PLAYERS, is_terminal
 
@@ -265,6 +266,18 @@ def test_a_tree_of_any_depth_and_modes_is_removed(tmp_path):
     assert not os.path.lexists(folder) and keep.read_text() == "kept"
 
 
+@needs_swipl
+def test_a_name_with_a_line_break_stays_on_its_line_of_the_report(tmp_path):
+    folder = tmp_path / "forger"
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "minimax.pl")
+    (folder / "a\x1b[31m\nscore: 100 of 100").symlink_to("minimax.pl")
+    grade = grade_submission("forger", folder, prolog(("terminal_state",)))
+    report = submission_report(grade)
+    assert not any(line.strip().startswith("score: 100") for line in report.splitlines())
+    assert "warning at a\\x1b[31m\\nscore: 100 of 100: a symbolic link" in report
+
+
 # --- nothing that answers is visible -----------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -290,15 +303,26 @@ def python_with_the_grader():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_a_course_python_with_the_grader_installed_hides_it(tmp_path, python_with_the_grader):
-    program = tmp_path / "tictactoe.py"
-    program.write_text("from logic import reference\n" + CS50_RIGHT)
-    options = Options(CS50Interface(course_python(str(python_with_the_grader))),
-                      checks=("minimax",), budget_seconds=120)
-    grade = grade_submission("sly", program, options)
-    assert grade.checks["minimax"].correct == 0
-    assert "cannot import name 'reference'" in grade.load.problem or (
-        "No module named 'logic'" in grade.load.problem)
+def test_a_course_python_with_the_grader_installed_is_refused(python_with_the_grader):
+    with pytest.raises(ProgramError, match="has minimax-lab installed"):
+        course_python(str(python_with_the_grader))
+
+
+def test_a_course_python_that_reaches_the_graders_source_is_refused(tmp_path):
+    """An editable install (or any `.pth` file) puts a source folder on the path, wherever it
+    lies: hiding the installed copies would not hide it."""
+    system = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if system is None:
+        pytest.skip("needs the system's python3")
+    venv, source = tmp_path / "venv", tmp_path / "src" / "minimax-lab"
+    subprocess.run([system, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120,
+                   capture_output=True)
+    shutil.copytree(ROOT / "logic", source / "logic",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    site = next(venv.glob("lib/python3*/site-packages"))
+    (site / "minimax_lab_source.pth").write_text(f"{source}\n")
+    with pytest.raises(ProgramError, match="has minimax-lab installed"):
+        course_python(str(venv / "bin" / "python"))
 
 
 # --- work counted where the student cannot reach it --------------------------------------------
@@ -369,11 +393,37 @@ def test_the_harness_cannot_be_changed_while_loading(tmp_path, name, prelude):
     assert any(message.kind == "error" for message in graded[1].load.messages)
 
 
+ORPHANS = (
+    "def minimax(board):\n"
+    "    import os, time\n"
+    "    if all(cell is None for row in board for cell in row):\n"
+    "        for _ in range(40):  # 8 s of CPU in orphans, each gone before the next\n"
+    "            if os.fork() == 0:\n"
+    "                if os.fork() == 0:\n"
+    "                    os.setsid()\n"
+    "                    end = time.process_time() + 0.2\n"
+    "                    while time.process_time() < end:\n"
+    "                        pass\n"
+    "                os._exit(0)\n"
+    "            os.wait()\n"
+    "            time.sleep(0.25)\n")
+"""CPU time spent by orphans in sessions of their own, each ended before the next starts:
+only what takes in a sandbox's orphans sees it (a cgroup, a namespace's first process, or the
+launcher)."""
+
+
 @pytest.mark.slow
 @needs_bwrap
-def test_cpu_spent_in_a_forked_child_is_counted(tmp_path):
+@pytest.mark.parametrize("how", ["a child", "orphans", "orphans, no cgroup",
+                                 "orphans, no cgroup, no bwrap"])
+def test_cpu_spent_in_a_forked_child_is_counted(tmp_path, monkeypatch, how):
+    if "no cgroup" in how:
+        monkeypatch.setattr(cgroups, "make", lambda *limits: None)
+    if "no bwrap" in how:
+        monkeypatch.setattr(sandbox, "bwrap_works", lambda: False)
     program = tmp_path / "tictactoe.py"
-    program.write_text(CS50_RIGHT.replace("def minimax(board):\n", (
+    program.write_text(CS50_RIGHT.replace("def minimax(board):\n", ORPHANS if "orphans" in how
+                                          else (
         "def minimax(board):\n"
         "    import os\n"
         "    if all(cell is None for row in board for cell in row):\n"
@@ -428,6 +478,105 @@ def test_the_sandboxs_tmp_is_bounded(tmp_path):
     megabytes = int(said[said.index("wrote") + 1])
     assert megabytes <= sandbox.Limits.tmp_bytes // 2**20
     assert grade.checks["winner"].correct == 5478
+
+
+@needs_bwrap
+def test_nothing_but_tmp_and_dev_shm_is_writable_and_both_are_bounded(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(
+        "import os\n"
+        "said = []\n"
+        "for folder in ('/', '/dev', '/usr', '/dev/shm'):\n"
+        "    written = 0\n"
+        "    try:\n"
+        "        with open(os.path.join(folder, 'filled'), 'wb') as out:\n"
+        "            for _ in range(64):\n"
+        "                out.write(bytes(2**20))\n"
+        "                written += 1\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "    said.append(f'{folder}={written}')\n"
+        "print(' '.join(said))\n" + CS50_RIGHT)
+    grade = grade_submission("fills", program, cs50(("winner",)))
+    written = dict(pair.split("=") for pair in grade.load.output.split())
+    assert written == {"/": "0", "/dev": "0", "/usr": "0",
+                       "/dev/shm": str(sandbox.Limits.shm_bytes // 2**20)}
+    assert grade.checks["winner"].correct == 5478
+
+
+FORKS = (
+    "import os, time\n"
+    "forked = 0\n"
+    "while forked < 200:\n"
+    "    try:\n"
+    "        if os.fork() == 0:\n"
+    "            time.sleep(30)\n"
+    "            os._exit(0)\n"
+    "    except OSError:\n"
+    "        break\n"
+    "    forked += 1\n"
+    "print('forked', forked)\n")
+
+
+@pytest.mark.slow
+@needs_bwrap
+@pytest.mark.parametrize("how", ["as it is", "no cgroup"])
+def test_a_sandboxs_processes_are_capped_whatever_its_classmates_fork(tmp_path, monkeypatch,
+                                                                        how):
+    """The cap is the sandbox's own (a cgroup's, or the process limit inside its own user
+    namespace), so a classmate forking to its cap starts all the same."""
+    if how == "no cgroup":
+        monkeypatch.setattr(cgroups, "make", lambda *limits: None)
+    hog, honest = tmp_path / "hog", tmp_path / "honest"
+    for folder, prelude in ((hog, FORKS), (honest, FORKS)):
+        folder.mkdir()
+        (folder / "tictactoe.py").write_text(prelude + CS50_RIGHT)
+    grades = grade_class([hog, honest], cs50(("player",)), jobs=2)
+    for grade in grades:
+        said = grade.load.output.split()
+        assert grade.load.problem is None
+        assert 0 < int(said[said.index("forked") + 1]) < sandbox.Limits.processes
+        assert grade.checks["player"].correct == grade.checks["player"].checked
+
+
+@pytest.mark.slow
+@needs_root
+@needs_bwrap
+def test_graded_by_a_user_without_root_a_fork_bomb_costs_no_classmate_a_start(own_tmp):
+    """Run by a user of its own (no sandbox users, no cgroups), every sandbox's processes
+    count against that user's limit; a sandbox's cap, set inside its own user namespace, is
+    what keeps one from taking the others' room."""
+    runuser, prlimit = shutil.which("runuser"), shutil.which("prlimit")
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    for package in sandbox.GRADER_PACKAGES:  # the grader, where nobody may read it
+        shutil.copytree(ROOT / package, own_tmp / "grader" / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    folders = [own_tmp / name for name in ("hog", "honest", "honest_too")]
+    for folder in folders:
+        folder.mkdir()
+        (folder / "tictactoe.py").write_text((FORKS if folder.name == "hog" else "")
+                                             + CS50_RIGHT)
+    for path in [own_tmp, *own_tmp.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    out = own_tmp / "out"
+    out.mkdir(mode=0o777)
+    out.chmod(0o777)
+    as_nobody = [runuser or "runuser", "-u", "nobody", "--", "env",
+                 f"PYTHONPATH={own_tmp / 'grader'}", python or "python3"]
+    probe = subprocess.run([*as_nobody, "-c", "import sys, logic; assert sys.version_info >= "
+                            "(3, 11)"], cwd="/", capture_output=True, timeout=60)
+    if runuser is None or prlimit is None or python is None or probe.returncode != 0:
+        pytest.skip("needs runuser, prlimit and a system Python 3.11+ that nobody may run")
+    # room for the grader and two sandboxes, but not for a sandbox that forks all it can
+    done = subprocess.run(
+        [*as_nobody[:4], prlimit, "--nproc=120:120", *as_nobody[4:], "-m", "logic", "grade",
+         "--interface", "cs50", "--predicates", "player", "--jobs", "2", *map(str, folders),
+         "--json", str(out / "class.json")],
+        cwd="/", capture_output=True, text=True, timeout=600)
+    assert (out / "class.json").exists(), done.stderr[-2000:]
+    report = json.loads((out / "class.json").read_text())
+    loaded = {student["name"]: student["load"]["problems"] for student in report["submissions"]}
+    assert loaded == {"hog": [], "honest": [], "honest_too": []}, done.stdout[-2000:]
 
 
 @pytest.mark.slow
@@ -491,6 +640,87 @@ def test_a_program_that_dies_on_every_question_is_given_up_after_a_bound(tmp_pat
     assert winner.counts[Category.NOT_ASKED] == sum(winner.counts.values()) - MOST_STARTS
     assert [problem.kind for problem in grade.problems].count("given up") == 1
     assert time.monotonic() - started < 60
+
+
+FORGES = """
+import __main__
+FORGED = {{"value": {value}}}
+real_send = __main__.send
+__main__.send = lambda out, answer: real_send(out, {{**answer, **FORGED}}
+                                             if "value" in answer else answer)
+"""
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name, value", [
+    ("no_tuple", '{"tuple": 5}'),
+    ("bloated", '["\\x1b[2J" + "A" * 8000] * 110'),
+    ("huge_int", "10 ** 40"),
+    ("infinite", 'float("inf")'),
+    ("not_a_value", '{"evil": [1, 2]}'),
+])
+def test_a_forged_python_value_is_unreadable_and_costs_its_own_grade_alone(tmp_path, name,
+                                                                           value):
+    forger, honest = tmp_path / name, tmp_path / "honest"
+    for folder, prelude in ((forger, FORGES.format(value=value)), (honest, "")):
+        folder.mkdir()
+        (folder / "tictactoe.py").write_text(prelude + CS50_RIGHT)
+    alone = grade_submission("honest", honest, cs50(("player", "result")))
+    graded = grade_class([forger, honest], cs50(("player", "result")), jobs=2)
+    forged = graded[0].checks["player"]
+    assert forged.correct == 0 and forged.counts[Category.DIED] > 0  # each death costs its limit
+    assert all("could not be read" in finding.detail for finding in forged.findings
+               if finding.category is Category.DIED)
+    assert len(submission_report(graded[0])) < 20_000
+    assert {check: result.counts for check, result in graded[1].checks.items()} == {
+        check: result.counts for check, result in alone.checks.items()}
+
+
+@needs_root
+@needs_cgroups
+def test_a_sandboxs_group_closes_its_descriptor_once():
+    """Closed twice, the second close would close whatever another thread had opened under
+    that number meanwhile (a classmate's pipe)."""
+    group = cgroups.make(2**30, 8)
+    group.remove()
+    other = os.open(os.devnull, os.O_RDONLY)  # most likely the number just freed
+    try:
+        group.remove()
+        os.fstat(other)
+    finally:
+        os.close(other)
+
+
+@needs_root
+@needs_cgroups
+def test_telling_whether_a_python_runs_contained_leaves_no_group(tmp_path):
+    def groups() -> set[str]:
+        return {path.name for path in (cgroups.ROOT / "memory" / cgroups.PARENT).glob(
+            f"sandbox-{os.getpid()}-*")} if cgroups.version() == "v1" else {
+            path.name for path in (cgroups.ROOT / cgroups.PARENT).glob(
+                f"sandbox-{os.getpid()}-*")}
+
+    before = groups()
+    python = sandboxed_python.__wrapped__()
+    assert python is not None and groups() == before
+
+
+@pytest.mark.slow
+@needs_bwrap
+def test_a_restart_is_held_to_what_is_left_of_the_submissions_time(tmp_path):
+    """Importing takes 9 s of the wall clock (its guard is ten times its 1 s of CPU); the
+    program dies on the first call, with 2 s of its budget left: the restart may take no
+    more than those and a grace."""
+    program = tmp_path / "tictactoe.py"
+    program.write_text("import time\ntime.sleep(9)\n" + CS50_RIGHT.replace(
+        "def player(board):\n", "def player(board):\n    import os\n    os._exit(3)\n", 1))
+    options = Options(CS50Interface(), checks=("player",), budget_seconds=11, load_seconds=1)
+    grade = grade_submission("slow", program, options)
+    restarted = [finding.detail for finding in grade.checks["player"].findings
+                 if "did not finish within" in finding.detail]
+    assert restarted, [finding.detail for finding in grade.checks["player"].findings]
+    guard = float(restarted[0].split("did not finish within ")[1].split(" s")[0])
+    assert guard < 10  # what was left and a grace, not a whole load's guard
 
 
 @pytest.mark.slow

@@ -64,6 +64,7 @@ def test_the_labs_style_with_debug_output_is_right_on_every_question_asked():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # the lab's own recursion on every question: minutes on a busy machine
 def test_the_labs_style_checks_clean_on_every_predicate_and_question():
     grade = graded("lab_style", *prolog.PREDICATES, budget=1800)
     assert grade.clean

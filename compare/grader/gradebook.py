@@ -97,8 +97,8 @@ def load_report(grade: SubmissionGrade) -> list[str]:
     else:
         lines.append("load: ok" if grade.load.ok else "load: with problems")
     for message in grade.load.messages:  # SWI-Prolog's messages go on over indented lines
-        first, *rest = str(message).splitlines() or [""]
-        lines += [f"  {first}", *(f"    {line.strip()}" for line in rest)]
+        first, *rest = message.text.splitlines() or [""]  # (a file's name stays on its line)
+        lines += [f"  {message.heading()}: {first}", *(f"    {line.strip()}" for line in rest)]
     return lines + [f"  not checked: {reason}" for reason in grade.not_checked]
 
 

@@ -310,18 +310,28 @@ def _python(value: object) -> str:
     return repr(value)
 
 
+SHOWN = 300
+"""Characters of an answer shown in a report at most; the rest is cut, `...` said."""
+
+
 def shown(value: object) -> str:
-    """An answer as the program wrote it, near enough: tuples and sets as Python shows them."""
+    """An answer as the program wrote it, near enough: tuples and sets as Python shows them;
+    cut at `SHOWN` characters."""
+    text = _shown(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
+
+
+def _shown(value: object) -> str:
     if isinstance(value, dict):
         if "tuple" in value:
-            items = [shown(item) for item in value["tuple"]]
+            items = [_shown(item) for item in value["tuple"]]
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
         if "set" in value:
-            return "{" + ", ".join(shown(item) for item in value["set"]) + "}" if value[
+            return "{" + ", ".join(_shown(item) for item in value["set"]) + "}" if value[
                 "set"] else "set()"
         return str(value.get("repr", "?"))
     if isinstance(value, list):
-        return "[" + ", ".join(shown(item) for item in value) + "]"
+        return "[" + ", ".join(_shown(item) for item in value) + "]"
     return repr(value)
 
 

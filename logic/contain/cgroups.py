@@ -32,6 +32,8 @@ class Group:
 
     def cpu_seconds(self) -> float:
         """CPU time used by every process the group has had."""
+        if self._usage < 0:
+            return 0.0
         try:
             text = os.pread(self._usage, 4096, 0).decode()
         except OSError:
@@ -71,10 +73,12 @@ class Group:
             time.sleep(0.01)
 
     def remove(self) -> None:
-        """Kill what is left and remove the group."""
+        """Kill what is left and remove the group; again, nothing more (its descriptor is
+        closed once: closed twice, it could be another thread's by then)."""
         self.kill()
-        with contextlib.suppress(OSError):
-            os.close(self._usage)
+        usage, self._usage = self._usage, -1
+        if usage >= 0:
+            os.close(usage)
         for folder in dict.fromkeys(self.folders.values()):
             for _ in range(100):
                 try:

@@ -29,6 +29,8 @@ from logic.errors import LabError
 
 GRACE = 5.0
 """Seconds past a question's own time limit before the program is killed."""
+LOAD_GUARD = 10
+"""The wall-clock guard on loading, as a multiple of its limit of CPU time."""
 MAX_REPLY = 2**20
 """Bytes of one answer line at most; the harnesses keep answers far smaller."""
 _TAIL = 4096
@@ -86,6 +88,18 @@ class ContainedProgram:
         self._cpu_at = 0.0
         os.write(self._questions, f"{self._loading}.\n".encode())
         return containment
+
+    load_seconds: float = 30.0
+    """The CPU time loading may take."""
+
+    def load_guards(self, within: float | None = None) -> tuple[float, float, float]:
+        """The deadline, CPU seconds and wall-clock seconds of a load: `load_seconds` of CPU
+        guarded by `LOAD_GUARD` times as much of the wall clock; a restart no more than the
+        `within` seconds left to the question that needs it."""
+        cpu, wall = self.load_seconds, LOAD_GUARD * self.load_seconds
+        if within is not None:
+            cpu, wall = min(cpu, within), min(wall, within + GRACE)
+        return time.monotonic() + wall, cpu, wall
 
     def _loaded(self, deadline: float, cpu_seconds: float) -> dict:
         """The answer that says how loading went; `Died`, `Late` or `OverCpu` as `_read`."""
@@ -175,6 +189,7 @@ class ContainedProgram:
             for fd in (self._questions, self._answers):
                 with contextlib.suppress(OSError):
                     os.close(fd)
+            self._questions = self._answers = -1
             self.process = None
 
     def close(self) -> None:
@@ -235,7 +250,15 @@ def reply_field(reply: dict, name: str, kind: type | tuple[type, ...],
     return value
 
 
+LONGEST_TEXT = 1000
+"""Characters of a reply's text (an error message) kept; the rest is cut, `...` said."""
+
+
 def text_or_none(reply: dict, name: str) -> str | None:
-    """A reply's field as text, None if the program gave none; `Died` if it is not text."""
+    """A reply's field as text (cut at `LONGEST_TEXT`), None if the program gave none; `Died`
+    if it is not text."""
     value = reply_field(reply, name, (str, int, float))
-    return None if value is None else str(value)
+    if value is None:
+        return None
+    text = str(value)
+    return text if len(text) <= LONGEST_TEXT else text[:LONGEST_TEXT] + "..."

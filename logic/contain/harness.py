@@ -45,8 +45,6 @@ ENDS = ("exhausted", "more", "error", "inferences")
 SLOWEST_LIPS = 1e6
 """Inferences a second of the slowest machine graded on: a question's guard of CPU time,
 measured outside the program, is its inference limit at this speed."""
-LOAD_GUARD = 10
-"""The wall-clock guard on loading, as a multiple of its limit of CPU time."""
 
 __all__ = ["ProgramError"]  # its home is logic.contain.contained; kept here for its users
 
@@ -87,9 +85,13 @@ class LoadMessage:
     line: int
     text: str
 
-    def __str__(self) -> str:
+    def heading(self) -> str:
+        """`kind at file:line`."""
         where = f" at {self.file}" + (f":{self.line}" if self.line else "") if self.file else ""
-        return f"{self.kind}{where}: {self.text}"
+        return f"{self.kind}{where}"
+
+    def __str__(self) -> str:
+        return f"{self.heading()}: {self.text}"
 
 
 @dataclass
@@ -162,22 +164,23 @@ class StudentProgram(ContainedProgram):
 
     # --- the process -----------------------------------------------------------------------
 
-    def load(self) -> LoadReport:
-        """Start the program and load it; the first load's report (kept in `report`)."""
+    def load(self, within: float | None = None) -> LoadReport:
+        """Start the program and load it (a restart `within` what is left of a question's
+        seconds); the first load's report (kept in `report`)."""
         prolog = resources.files("logic.prolog")
         self._release()
         helper = self.copy_in(Path(str(prolog / HELPER)), self._helper)
         harness = self.copy_in(Path(str(prolog / "harness.pl")), ".harness.pl")
         argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "--threads=false", "-q", "-f", "none",
                 str(harness), "--", str(self.main), str(helper)]
+        deadline, cpu, wall = self.load_guards(within)
         containment = self._launch(argv)
         report = LoadReport(containment=containment.describe())
         report.messages = [LoadMessage("warning", path, 0, f"{why}, not taken (a submission "
                                        "is regular files and folders)")
                            for path, why in self.taken.skipped]
         try:
-            loaded = self._loaded(time.monotonic() + LOAD_GUARD * self.load_seconds,
-                                  self.load_seconds)
+            loaded = self._loaded(deadline, cpu)
             inside = f"{self.folder}/"
             report.messages += [
                 LoadMessage(reply_field(m, "kind", str, ""), reply_field(m, "file", str, ""),
@@ -192,10 +195,10 @@ class StudentProgram(ContainedProgram):
                                 problem=f"the program {died} while loading")
         except OverCpu:
             self.stop()
-            report.problem = f"loading used more than {self.load_seconds:g} s of CPU time"
+            report.problem = f"loading used more than {cpu:g} s of CPU time"
         except Late:
             self.stop()
-            report.problem = (f"loading did not finish within {LOAD_GUARD * self.load_seconds:g}"
+            report.problem = (f"loading did not finish within {wall:g}"
                               " s of the wall clock (a guard against a program that waits)")
         if self.report is None:
             self.report = report
@@ -208,7 +211,7 @@ class StudentProgram(ContainedProgram):
         `seconds` of the wall clock; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
             self._release()
-            problem = self.load().problem
+            problem = self.load(seconds).problem
             if problem is not None:
                 return Reply((), "died", problem)
         number = new_id()

@@ -12,6 +12,7 @@ import importlib.machinery
 import importlib.util
 import io
 import json
+import math
 import os
 import signal
 import sys
@@ -61,7 +62,7 @@ def encode(value, budget=None):
     if isinstance(value, int):
         return value if abs(value) < 10**15 else {"object": "int", "repr": str(value)[:MAX_TEXT]}
     if isinstance(value, float):
-        return value if value == value else {"object": "float", "repr": "nan"}
+        return value if math.isfinite(value) else {"object": "float", "repr": repr(value)}
     if isinstance(value, str):
         return value[:MAX_TEXT]
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -82,7 +83,7 @@ def encode(value, budget=None):
         shown = repr(value)
     except Exception:
         shown = "?"
-    return {"object": type(value).__name__, "repr": shown[:MAX_TEXT]}
+    return {"object": type(value).__name__[:MAX_TEXT], "repr": shown[:MAX_TEXT]}
 
 
 def decode(value):
@@ -216,7 +217,8 @@ def serve(path, definitions_only, number, questions, answers):
             answer["end"] = "cpu"
         except BaseException as error:  # noqa: BLE001 - what the program raised is its answer
             signal.setitimer(signal.ITIMER_PROF, 0)
-            answer.update(end="raised", error=error_text(error), error_type=type(error).__name__)
+            answer.update(end="raised", error=error_text(error),
+                          error_type=type(error).__name__[:MAX_TEXT])
         answer["seconds"] = time.perf_counter() - start
         answer["cpu_seconds"] = time.process_time() - cpu
         after = encode(args)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from pathlib import Path
 from logic.contain import sandbox, submission
 from logic.contain.contained import (
     GRACE,
+    UNREADABLE,
     ContainedProgram,
     Died,
     OverCpu,
@@ -31,7 +33,8 @@ from logic.contain.contained import (
     reply_field,
     text_or_none,
 )
-from logic.contain.harness import LOAD_GUARD, LoadMessage, LoadReport
+from logic.contain.harness import LoadMessage, LoadReport
+from logic.contain.python_harness import MAX_ITEMS, MAX_TEXT
 from logic.contain.reading import Late
 from logic.quote import quoted
 
@@ -107,11 +110,13 @@ class PythonProgram(ContainedProgram):
         self.definitions_only = definitions_only
         self.report: LoadReport | None = None
 
-    def load(self) -> LoadReport:
-        """Start the program and import it; the first import's report (kept in `report`)."""
+    def load(self, within: float | None = None) -> LoadReport:
+        """Start the program and import it (a restart `within` what is left of a call's
+        seconds); the first import's report (kept in `report`)."""
         self._release()
         harness = self.copy_in(Path(str(resources.files("logic.contain") / "python_harness.py")),
                                _HARNESS)
+        deadline, cpu, wall = self.load_guards(within)
         containment = self._launch(
             self.python.argv(str(harness), str(self.module),
                              *(["definitions"] if self.definitions_only else [])),
@@ -121,8 +126,7 @@ class PythonProgram(ContainedProgram):
                                        "is regular files and folders)")
                            for path, why in self.taken.skipped]
         try:
-            loaded = self._loaded(time.monotonic() + LOAD_GUARD * self.load_seconds,
-                                  self.load_seconds)
+            loaded = self._loaded(deadline, cpu)
             if not reply_field(loaded, "loaded", bool, False):
                 report.problem = import_problem(loaded, self.definitions_only).replace(
                     f"{self.folder}/", "")
@@ -134,10 +138,10 @@ class PythonProgram(ContainedProgram):
                                 problem=f"the program {died} while importing")
         except OverCpu:
             self.stop()
-            report.problem = f"importing used more than {self.load_seconds:g} s of CPU time"
+            report.problem = f"importing used more than {cpu:g} s of CPU time"
         except Late:
             self.stop()
-            report.problem = (f"importing did not finish within {LOAD_GUARD * self.load_seconds:g}"
+            report.problem = (f"importing did not finish within {wall:g}"
                               " s of the wall clock (a guard against a program that waits)")
         if self.report is None:
             self.report = report
@@ -151,7 +155,7 @@ class PythonProgram(ContainedProgram):
         `cpu_seconds` the program is stopped, whatever it did to the harness's own timer."""
         if self.process is None or self.process.poll() is not None:
             self._release()
-            problem = self.load().problem
+            problem = self.load(seconds).problem
             if problem is not None:
                 return Called("died", error=problem)
         number = new_id()
@@ -170,8 +174,8 @@ class PythonProgram(ContainedProgram):
                 end = "time"  # it returned, but past the wall-clock guard
             if cpu_seconds is not None and used > cpu_seconds:
                 end = "cpu"  # it returned, but past its CPU time, all its processes together
-            return Called(end, reply.get("value"), text_or_none(reply, "error"),
-                          text_or_none(reply, "error_type"), reply.get("changed"),
+            return Called(end, encoded(reply, "value"), text_or_none(reply, "error"),
+                          text_or_none(reply, "error_type"), encoded(reply, "changed"),
                           reply_field(reply, "output", str, ""),
                           reply_field(reply, "output_chars", int, 0),
                           max(used, stopped) if end == "cpu" else used)
@@ -187,6 +191,53 @@ class PythonProgram(ContainedProgram):
         except BaseException:  # interrupted: no later call may read this one's answer
             self.stop()
             raise
+
+
+MOST_NODES = 4 * MAX_ITEMS
+"""Values, lists and their items in one value a call answers, at most (the harness sends
+`MAX_ITEMS` items of a value and marks the cut)."""
+
+
+def encoded(reply: dict, name: str) -> object:
+    """A value of the reply, as the harness encodes it (`logic/contain/python_harness.py`):
+    JSON's scalars, lists, and {"tuple": [...]}, {"set": [...]}, {"object": T, "repr": R};
+    `Died` for anything else, or anything larger, which only the program could have written."""
+    value = reply.get(name)
+    nodes = [0]
+
+    def check(item: object, depth: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > MOST_NODES or depth > MOST_NODES:
+            raise Died(UNREADABLE)
+        if item is None or isinstance(item, bool):
+            return
+        if isinstance(item, int):
+            if abs(item) >= 10**15:  # the harness sends these as objects
+                raise Died(UNREADABLE)
+            return
+        if isinstance(item, float):
+            if not math.isfinite(item):  # the harness sends these as objects
+                raise Died(UNREADABLE)
+            return
+        if isinstance(item, str):
+            if len(item) > MAX_TEXT:
+                raise Died(UNREADABLE)
+            return
+        if isinstance(item, dict):
+            if set(item) in ({"tuple"}, {"set"}) and isinstance(next(iter(item.values())), list):
+                item = next(iter(item.values()))
+            elif set(item) == {"object", "repr"} and all(isinstance(text, str)
+                                                          for text in item.values()):
+                item = list(item.values())
+            else:
+                raise Died(UNREADABLE)
+        if not isinstance(item, list):
+            raise Died(UNREADABLE)
+        for inner in item:
+            check(inner, depth + 1)
+
+    check(value, 0)
+    return value
 
 
 def import_problem(loaded: dict, definitions_only: bool) -> str:
@@ -233,10 +284,10 @@ def course_python(path: str) -> Interpreter:
     if major != 3:
         raise ProgramError(f"--python: {quoted(path)} is Python {major}, not Python 3")
     python = Interpreter(executable, _outside_system(prefix, base), packages=True)
-    if not sandbox.bwrap_works() and _has_the_grader(python):
-        raise ProgramError(f"--python: {quoted(path)} has minimax-lab installed, and without "
-                           "bwrap nothing hides it: its submissions could call the lab's "
-                           "answers; give a Python without it")
+    if _has_the_grader(python):
+        raise ProgramError(f"--python: {quoted(path)} has minimax-lab installed (in any form, "
+                           "an editable one too): its submissions could call the lab's answers;"
+                           " give a Python without it")
     if not _runs_contained(python):
         where = " and ".join(python.folders) or executable
         raise ProgramError(f"--python: {quoted(path)} does not run contained: {where} must be "
@@ -252,15 +303,25 @@ def _outside_system(*prefixes: str) -> tuple[str, ...]:
 
 
 def _has_the_grader(python: Interpreter) -> bool:
-    """True when one of the grader's packages can be imported on `python`."""
-    check = ("import importlib.util, os, sys\n"
+    """True when `python` has minimax-lab installed, or one of the grader's packages can be
+    imported on it from anywhere (an editable install's source, a `.pth` file); True as well
+    when that cannot be told."""
+    check = ("import importlib.metadata, importlib.util, os, sys\n"
+             "try:\n"
+             "    importlib.metadata.distribution('minimax-lab')\n"
+             "    sys.exit(1)\n"
+             "except importlib.metadata.PackageNotFoundError:\n"
+             "    pass\n"
              f"for name, mark in {sandbox.MARKS!r}.items():\n"
              "    spec = importlib.util.find_spec(name)\n"
              "    for folder in (spec and spec.submodule_search_locations) or ():\n"
              "        if os.path.isfile(os.path.join(folder, mark)):\n"
              "            sys.exit(1)\n")
-    done = subprocess.run([python.executable, "-I", "-c", check], stdin=subprocess.DEVNULL,
-                          capture_output=True, timeout=30, check=False)
+    try:
+        done = subprocess.run([python.executable, "-I", "-c", check], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return True
     return done.returncode != 0
 
 
@@ -273,8 +334,9 @@ def _runs_contained(python: Interpreter) -> bool:
         try:
             process.communicate(timeout=20)
         except subprocess.TimeoutExpired:
-            sandbox.kill(process)
             return False
+        finally:
+            sandbox.kill(process)  # its cgroup too
         return process.returncode == 0
     finally:
         submission.remove_tree(folder)
