@@ -126,6 +126,11 @@ class Interface(Protocol):
     """What a check is called: predicate, function."""
     load_label: str
     """What loading is called in the output log: loading, import."""
+    policy: Policy
+    """Its default policy: the tie rule and whether values are graded, as its specification
+    has them (the lab's lowest cell for the lab's Prolog; any optimal move for CS50)."""
+    suffixes: tuple[str, ...]
+    """The file names a submission handed in as one file may have (`.pl`; `.py`)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Interface:

@@ -305,6 +305,9 @@ class PrologInterface:
     checks = PREDICATES
     check_noun = "predicate"
     load_label = "loading"
+    suffixes = (".pl", ".pro", ".prolog")
+    policy = Policy("lowest", "all")
+    """The lab's own rule: the first optimal successor in cell order, and values graded."""
 
     def __init__(self, answers: int = 3) -> None:
         self.answers = answers
@@ -315,7 +318,7 @@ class PrologInterface:
             raise LabError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
                            "swi-prolog-nox (Debian, Ubuntu)")
         refuse_python_options(args, cls.name)
-        return cls(args.answers)
+        return cls(args.answers if args.answers is not None else 3)
 
     def open(self, path: Path, options: Options) -> PrologSession:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)

@@ -52,9 +52,9 @@ def grade_submission(
         session = options.interface.open(path, options)
     except LabError as error:
         return SubmissionGrade(name, LoadReport(problem=str(error)),
-                               seconds=time.monotonic() - start)
+                               seconds=time.monotonic() - start, policy=options.policy)
     with session.program as program, running.holding(program):
-        grade = SubmissionGrade(name, program.load())
+        grade = SubmissionGrade(name, program.load(), policy=options.policy)
         if grade.load.output:
             log_output(grade, options.interface.load_label, grade.load.output,
                        len(grade.load.output), question=False)
@@ -252,6 +252,26 @@ def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
     grade.log.append(f"--- output of {label}\n{output[:LOG_CHARS - used]}{cut}")
 
 
+ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
+
+
+def submissions(paths: Sequence[Path], suffixes: Sequence[str] | None
+                ) -> tuple[list[Path], list[str]]:
+    """The paths that are submissions (a folder, or a file of the interface's `suffixes`;
+    any file when None), and a note for each other file, which is left out."""
+    kept, notes = [], []
+    for path in paths:
+        if suffixes is None or path.is_dir() or path.suffix.lower() in suffixes:
+            kept.append(path)
+        elif path.suffix.lower() in ARCHIVES:
+            notes.append(f"{path.name} is an archive, not a submission: unpack it into a "
+                         "folder and grade the folder")
+        else:
+            notes.append(f"{path.name} is not a submission ({', '.join(suffixes)}, or a "
+                         "folder): left out")
+    return kept, notes
+
+
 def submission_names(paths: Sequence[Path]) -> list[str]:
     """A name for each submission, unique in the class."""
     taken: set[str] = set()
@@ -276,7 +296,7 @@ def grade_class(
         except Exception as error:  # noqa: BLE001 - one submission's, never the class's
             grade = SubmissionGrade(item[0], LoadReport(
                 problem=f"the grader failed on this submission ({type(error).__name__}: "
-                f"{error}); please report it"))
+                f"{error}); please report it"), policy=options.policy)
         if options.assignment is not None:
             grade.score = options.assignment.score(grade)
         if not running.cancelled.is_set():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from compare.judge.categories import Category, Kind
 from compare.judge.scores import Score
-from compare.judge.truth import Answer, Judgement
+from compare.judge.truth import Answer, Judgement, Policy
 from logic.contain.harness import LoadReport
 from logic.engines import Turn
 from logic.terms import Decision
@@ -78,7 +78,8 @@ class CheckResult:
     notes: Counter = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     finished: Counter = field(default_factory=Counter)
-    """The categories of the questions asked on finished boards, and (under "") how many."""
+    """The categories of the questions on finished boards, and (under "") how many of them
+    were asked."""
     keep: int | None = KEEP_FINDINGS
     work: float = 0.0
     """The work its questions took (inferences, CPU seconds)."""
@@ -97,7 +98,7 @@ class CheckResult:
             self.wrong |= 1 << sum(self.counts.values())
         self.counts[category] += 1
         if finished:
-            self.finished[""] += 1
+            self.finished[""] += category.kind is not Kind.UNASKED
             self.finished[category] += 1
         self.notes.update(notes)
         if category.kind is Kind.UNASKED:
@@ -159,6 +160,8 @@ class SubmissionGrade:
     """The teacher's explanation of its group's bug (`grade --feedback`)."""
     hypotheses: tuple[str, ...] = ()
     """The known bugs its wrong answers look like (`grader.signatures`): guesses, not verdicts."""
+    policy: Policy | None = None
+    """The policy it was graded under (the tie rule, whether values count)."""
 
     @property
     def faulty(self) -> bool:

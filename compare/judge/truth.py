@@ -32,6 +32,15 @@ class Policy:
     values: str = "all"
 
 
+def policy_words(policy: Policy) -> str:
+    """The policy as a report says it, with the option that changes it."""
+    ties = ("any optimal move is right (--ties lowest: only the lab's lowest optimal cell)"
+            if policy.ties == "any" else
+            "the lab's tie rule, the lowest optimal cell (--ties any: any optimal move)")
+    values = "values graded" if policy.values == "all" else "moves only (--values none)"
+    return f"{ties}; {values}"
+
+
 @dataclass(frozen=True)
 class Answer:
     """A source's answer for one position: the cell it marks and the value it claims."""
