@@ -67,7 +67,7 @@ def test_each_prolog_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signa
 @pytest.mark.parametrize(("name", "signature"), [
     ("cs50_winner_no_anti_diagonal", "winner misses a diagonal"),
     ("cs50_winner_stops_at_empty_row", "winner stops at a blank row"),
-    ("cs50_result_mutates", "result changes its argument"),
+    ("cs50_result_mutates", "changes its argument"),
     ("cs50_last_optimal", "the last optimal move"),
     ("cs50_right", None),
     ("ties_centre_first", None),  # right, with another tie rule: no bug to guess

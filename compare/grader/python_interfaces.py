@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from compare.grader.assignment import DEFAULT_WORK, WorkLimits
-from compare.grader.interface import Options, refuse_python_options
+from compare.grader.interface import Options, did_you_mean, refuse_python_options
 from compare.grader.mappings import (
     CS50,
     CS50_FUNCTIONS,
@@ -28,7 +28,6 @@ from compare.grader.python import (
     judge_function,
     shown,
 )
-from compare.grader.run import did_you_mean
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy, truth

@@ -29,6 +29,8 @@ class Verdict:
     notes: tuple[Category, ...] = ()
     judgement: Judgement | None = None
     """The move judged, where the answer is a move: what it marks, the reference's values."""
+    cell: int | None = None
+    """The cell the answer's move marks, where it keeps a successor (`max_value`'s sv)."""
 
     @property
     def right(self) -> bool:
@@ -87,8 +89,6 @@ class CheckResult:
     """Where its smallest wrong answer goes wrong in the program's recursion, if walked."""
     wrong: int = 0
     """Which of its questions, in the order asked, were answered wrong: bit i, the i-th."""
-    last_optimal: Counter = field(default_factory=Counter)
-    """Other optimal moves that are the last of the optimal moves, by how many tie."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:
@@ -115,12 +115,6 @@ class CheckResult:
         finding = None if verdict.right else Finding(verdict.category, position,
                                                      verdict.detail, asked=asked)
         self.judged(verdict.category, verdict.notes, finding, finished)
-        judged = verdict.judgement
-        if verdict.category is Category.OTHER_OPTIMAL and judged is not None:
-            optimal = [cell for cell, value in judged.move_values.items()
-                       if value == judged.expected.value]
-            if judged.answer.cell == max(optimal):
-                self.last_optimal[len(optimal)] += 1
 
     def fault(self, finding: Finding) -> None:
         """Count and keep a fault found besides the questions (a source's row that is
