@@ -189,13 +189,17 @@ def judge_move(question: Question, answer: object, returns: str, truth: Truth,
                        judgement=judgement)
     detail = _move_detail(judgement, answer, returns, shown_value)
     if side and judgement.category in (Category.SUBOPTIMAL, Category.WRONG_VALUE):
-        detail += f" (values from {side}'s side, as the program counts them)"
+        detail += f" (values from {side})"
     return Verdict(judgement.category, detail, judgement=judgement)
 
 
 def _side(mover: Player, mapping: Mapping) -> str:
-    """The side a mapping's values are counted from, where it is not the mover's: `X`."""
-    return "" if mapping.value_side != "x" or mover == PLAYERS[0] else str(mapping.x)
+    """The side a mapping's values are counted from, where it is not the mover's."""
+    if mapping.value_side != "x" or mover == PLAYERS[0]:
+        return ""
+    if mapping == CS50:
+        return "X's side, as utility counts them"
+    return f"x's side (x plays {shown(mapping.x)}), as the mapping's value_side says"
 
 
 def _move_detail(judgement: Judgement, answer: object, returns: str,
