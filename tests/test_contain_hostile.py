@@ -190,7 +190,8 @@ def test_names_chosen_by_students_are_data_in_the_summary_the_reports_and_the_gr
     assert status == 1
     assert "\x1b" not in out and "\x07" not in out
     summary, _, bugs = out.partition("\n== bugs: ")
-    lines = summary.splitlines()
+    policy, *lines = summary.splitlines()
+    assert policy.startswith("policy: any optimal move is right")
     assert len(lines) == len(NAMES) + 1  # a name cannot start a line of its own
     assert "(1.0 s)\\nzz" in bugs and "\nzz" not in bugs  # carol's bug: her name escaped
     for line, (name, program) in zip(lines, NAMES.items(), strict=False):
