@@ -531,6 +531,7 @@ def test_a_solution_that_prints_on_every_call_answers_right_at_its_own_cost(tmp_
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # a whole grading: minutes
 def test_the_labs_solution_with_debug_prints_is_graded_100_within_its_budget(tmp_path):
     """The issue's case: the lab's solution with a print in max_value, every check of the
     default assignment under the default limits: right everywhere, nothing left unasked."""

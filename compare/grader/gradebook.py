@@ -372,9 +372,9 @@ def fresh_reports(folder: Path, shard: Shard | None = None) -> None:
     own = REPORTS_MARK + ("" if shard is None else f"-{shard.part}of{shard.parts}")
     kept = "" if shard is None else f"of{shard.parts}"
     listed: dict[str, list[str]] = {}
-    for mark in folder.glob(REPORTS_MARK + "*"):
-        listed[mark.name] = [name for name in mark.read_text(encoding="utf-8").split("\n")
-                             if name and "/" not in name and name not in (".", "..")]
+    for found in folder.glob(REPORTS_MARK + "*"):
+        listed[found.name] = [name for name in found.read_text(encoding="utf-8").split("\n")
+                              if name and "/" not in name and name not in (".", "..")]
     known = {name for names in listed.values() for name in names} | set(listed)
     others = sorted(entry.name for entry in folder.iterdir() if entry.name not in known)
     if others:

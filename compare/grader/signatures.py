@@ -336,8 +336,12 @@ def winner_model(wrong_winner: Callable[[State], str | None]) -> Callable[[Answe
 def _misses_a_diagonal(answered: Answered, policy: Policy) -> Fit | None:
     """winner without one diagonal, or without both: whichever fits."""
     for kept in ((1,), (0,), ()):
-        fit = winner_model(lambda state, kept=kept: _line_winner(
-            state, _lines(diagonals=kept)))(answered, policy)
+        lines = _lines(diagonals=kept)
+
+        def without(state: State, lines: list[tuple[int, int, int]] = lines) -> str | None:
+            return _line_winner(state, lines)
+
+        fit = winner_model(without)(answered, policy)
         if fit is not None and fit.holds:
             return fit
     return None
