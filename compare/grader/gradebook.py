@@ -10,6 +10,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
@@ -364,6 +365,9 @@ REPORTS_MARK = ".minimax-lab-reports"
 per part of a split class: `.minimax-lab-reports-2of3`)."""
 
 
+_MARK = re.compile(re.escape(REPORTS_MARK) + r"(-\d+of\d+)?")
+
+
 def fresh_reports(folder: Path, shard: Shard | None = None) -> None:
     """Make `folder` ready for this run's reports: made if new; the reports an earlier run
     wrote there removed (those of the same split's other parts kept); a `ValueError` naming
@@ -372,7 +376,9 @@ def fresh_reports(folder: Path, shard: Shard | None = None) -> None:
     own = REPORTS_MARK + ("" if shard is None else f"-{shard.part}of{shard.parts}")
     kept = "" if shard is None else f"of{shard.parts}"
     listed: dict[str, list[str]] = {}
-    for found in folder.glob(REPORTS_MARK + "*"):
+    for found in folder.iterdir():
+        if not _MARK.fullmatch(found.name):  # a report may be named like it, never this
+            continue
         listed[found.name] = [name for name in found.read_text(encoding="utf-8").split("\n")
                               if name and "/" not in name and name not in (".", "..")]
     known = {name for names in listed.values() for name in names} | set(listed)

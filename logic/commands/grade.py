@@ -212,8 +212,9 @@ def run(args: argparse.Namespace) -> int:
     for note in notes:
         say(f"grade: note: {note}")
     if not paths:
-        raise UsageError(f"nothing to grade: no {options.interface.name} submission among the "
-                         "paths given")
+        why = f"nothing to grade: no {options.interface.name} submission among the paths given"
+        _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(problem=why))])
+        raise UsageError(why)
     if not sandbox.bwrap_works():
         say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
             "with process limits alone and can read every file any user may read, the "
