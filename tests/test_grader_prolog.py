@@ -540,7 +540,8 @@ def test_the_labs_solution_with_debug_prints_is_graded_100_within_its_budget(tmp
     (sub,) = json.loads(report.read_text())["submissions"]
     assert status == 0 and sub["clean"] and (sub["score"], sub["max_score"]) == (100, 100)
     assert all("not_asked" not in result["counts"] for result in sub["predicates"].values())
-    assert sub["printed"] > 50_000
+    # max_value and minimax_decision print on every game in progress (9040 each), at least
+    assert sub["printed"] >= 2 * 9040
 
 
 def test_a_class_folder_given_as_one_submission_is_explained(tmp_path, capsys):
