@@ -175,7 +175,8 @@ def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assign
         if isinstance(value, bool) or not isinstance(value, int | float) or not (
                 0 < value <= 1_000_000):
             raise AssignmentError(f"[limits] {key} must be a number above 0")
-    settings = {GUARDS[key]: float(value) for key, value in limits.items() if key in GUARDS}
+    settings: dict[str, object] = {GUARDS[key]: float(value) for key, value in limits.items()
+                                   if key in GUARDS}
     settings.update(_settings(table, interface))
     packages = table.get("python-packages", [])
     if not (isinstance(packages, list) and all(isinstance(item, str) and item.strip()
