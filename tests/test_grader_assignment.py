@@ -18,6 +18,7 @@ from compare.grader.assignment import (
     assignment_from,
     default_assignment,
     load_assignment,
+    settled,
 )
 from compare.grader.registry import INTERFACES
 from compare.judge.categories import Category
@@ -179,3 +180,73 @@ def test_bad_limits_say_what_is_wrong(limits, message):
     with pytest.raises(AssignmentError) as raised:
         assignment_from({"limits": limits}, "prolog", LAB)
     assert message in str(raised.value)
+
+
+# --- every grading option, in the file -----------------------------------------------------------
+
+def test_an_assignment_carries_every_grading_option():
+    table = {"interface": "function", "ties": "lowest", "values": "none", "main": "game.py",
+             "python": "/opt/course/bin/python", "python-packages": ["numpy"],
+             "definitions-only": True, "answers": 2,
+             "limits": {"load-timeout": 5, "query-timeout": 60, "budget": 900},
+             "mapping": {"function": "best", "board": "flat"}}
+    assignment = assignment_from(table, "function", ())
+    assert assignment.settings == {
+        "ties": "lowest", "values": "none", "main": "game.py", "python": "/opt/course/bin/python",
+        "definitions_only": True, "answers": 2, "load_timeout": 5.0, "query_timeout": 60.0,
+        "budget": 900.0, "mapping_table": {"function": "best", "board": "flat"}}
+    assert assignment.python_packages == ("numpy",)
+
+
+@pytest.mark.parametrize(("given", "file", "expected"), [
+    ({}, {}, "any"),                      # CS50's own rule
+    ({}, {"ties": "lowest"}, "lowest"),   # the assignment's
+    ({"ties": "any"}, {"ties": "lowest"}, "any"),  # the command line's, over the file's
+])
+def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_default(
+        given, file, expected):
+    assignment = assignment_from(file, "cs50", INTERFACES["cs50"].checks)
+    chosen = settled(given, assignment, INTERFACES["cs50"].policy)
+    assert chosen["ties"] == expected and chosen["values"] == "all"
+    assert settled({}, None, INTERFACES["prolog"].policy)["ties"] == "lowest"
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"ties": "first"}, "ties must be one of lowest, any, not 'first'"),
+    ({"values": 1}, "values must be one of all, none"),
+    ({"answers": 0}, "answers must be a whole number from 1 to 100"),
+    ({"main": ""}, "main must be a file name"),
+    ({"python": "venv/bin/python", "interface": "cs50"}, "python must be an absolute path"),
+    ({"python": "/usr/bin/python3"}, "python is for Python submissions"),
+    ({"definitions-only": "yes", "interface": "cs50"}, "definitions-only must be true or false"),
+    ({"interface": "cs50", "python-packages": ["numpy"]}, "python-packages needs python = "),
+    ({"interface": "cs50", "python": "/opt/c/bin/python", "python-packages": ["-e x"]},
+     "python-packages must be a list of package names"),
+    ({"mapping": {"function": "f"}}, "[mapping] declares a Python function"),
+    ({"limits": {"budget": -1}}, "[limits] budget must be a number above 0"),
+])
+def test_a_bad_grading_option_in_the_file_says_what_is_wrong(table, message):
+    interface = table.get("interface", "prolog")
+    with pytest.raises(AssignmentError) as raised:
+        assignment_from(table, interface, INTERFACES[interface].checks)
+    assert message in str(raised.value)
+
+
+def test_grade_takes_the_interface_and_its_options_from_the_assignment(tmp_path):
+    path = tmp_path / "cs50.toml"
+    path.write_text('interface = "cs50"\nties = "lowest"\nmain = "game"\nanswers = 2\n'
+                    "[limits]\nbudget = 120\nquery-timeout = 30\n[checks.minimax]\npoints = 35\n")
+    args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path)])
+    options = options_from(args)
+    assert options.interface.name == "cs50" and options.checks == ("minimax",)
+    assert (options.policy.ties, options.main) == ("lowest", "game")
+    assert (options.budget_seconds, options.query_seconds) == (120.0, 30.0)
+    args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path),
+                                             "--ties", "any", "--budget", "60"])
+    options = options_from(args)
+    assert (options.policy.ties, options.budget_seconds) == ("any", 60.0)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('interface = "lisp"\n')
+    args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(bad)])
+    with pytest.raises(AssignmentError, match="interface = 'lisp': expected one of prolog"):
+        options_from(args)

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from compare.grader.gradebook import grades_from_json, json_report
 from logic.commands.cli import EXIT_USAGE, main
 from logic.commands.grade import shard
+from logic.quote import quoted
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -99,14 +100,48 @@ def test_the_json_reads_back_as_it_was_written(runs):
 
 @pytest.mark.parametrize(("parts", "message"), [
     (["part1.json"], "part 2 of 3 is missing"),
-    (["part1.json", "part1.json", "part2.json", "part3.json"], "part 1 of 3 is given twice"),
+    (["part1.json", "part1.json", "part2.json", "part3.json"],
+     "part 1 of 3 is given twice (FOLDER/part1.json, FOLDER/part1.json)"),
+    (["part1.json", "part1.json"],  # given twice, though part 2 and 3 are missing too
+     "part 1 of 3 is given twice (FOLDER/part1.json, FOLDER/part1.json)"),
     (["whole.json"], "a report has no shard"),
 ])
 def test_parts_that_do_not_make_one_class_are_refused(runs, capsys, parts, message):
     folder, _, _, _ = runs
     assert main(["gradebook", "merge", *(str(folder / part) for part in parts)]) == EXIT_USAGE
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith(f"minimax-lab: error: {message}")
+    assert line.startswith(f"minimax-lab: error: {message.replace('FOLDER', str(folder))}")
+
+
+def test_a_reports_folder_is_made_fresh_or_refused(tmp_path, capsys):
+    reports = tmp_path / "reports"
+    one = ["--predicates", "terminal_state", "--inference-budget", "0.001", "--jobs", "1",
+           "--reports", str(reports)]
+    main(["grade", str(SUBMISSIONS / "no_draw.pl"), str(SUBMISSIONS / "lab_style.pl"), *one])
+    assert sorted(path.name for path in reports.iterdir() if not path.name.startswith(".")) == [
+        "lab_style.log", "lab_style.txt", "no_draw.log", "no_draw.txt"]
+    main(["grade", str(SUBMISSIONS / "lab_style.pl"), *one])  # the class is now one student
+    assert sorted(path.name for path in reports.iterdir() if not path.name.startswith(".")) == [
+        "lab_style.log", "lab_style.txt"]  # no report of an earlier run is left behind
+    (reports / "my notes.txt").write_text("the teacher's own\n")
+    capsys.readouterr()
+    assert main(["grade", str(SUBMISSIONS / "lab_style.pl"), *one]) == EXIT_USAGE
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (f"minimax-lab: error: the reports folder {quoted(str(reports))} holds files "
+                    "grade did "
+                    "not write (my notes.txt): give a new or empty folder")
+    assert (reports / "my notes.txt").read_text() == "the teacher's own\n"
+    assert (reports / "lab_style.txt").exists()  # nothing removed before the refusal
+
+
+def test_the_parts_of_a_split_class_share_a_reports_folder(tmp_path, capsys):
+    reports = tmp_path / "reports"
+    for part in (1, 2):
+        main(["grade", *map(str, CLASS[:2]), "--predicates", "terminal_state",
+              "--inference-budget", "0.001", "--jobs", "1", "--shard", f"{part}/2",
+              "--reports", str(reports)])
+    written = sorted(path.stem for path in reports.glob("*.txt"))
+    assert written == sorted(path.stem for path in CLASS[:2])
 
 
 @given(st.text(max_size=12))

@@ -1,6 +1,9 @@
 """What `grade` writes for course platforms, each checked against the schema written below from
-the platform's own documentation, for a right submission, a faulty one, one that does not load
-and one that loops: Gradescope, PrairieLearn, GitHub Classroom's reporter, JUnit XML."""
+the platform's own documentation or published code, for a right submission, a faulty one, one
+that does not load and one that loops: Gradescope, PrairieLearn, GitHub Classroom's reporter,
+JUnit XML; what each platform then shows students (the reporter's and GitLab's reading, as
+their published code reads it); hidden checks hidden in every student view; the Gradescope zip
+grading with every option of its assignment; PrairieLearn's info.json from the docs."""
 
 from __future__ import annotations
 
@@ -91,11 +94,11 @@ GITHUB_CLASSROOM = {  # classroom-resources/autograding-grading-reporter: a runn
         "tests": {"type": "array", "items": {
             "type": "object",
             "additionalProperties": False,
-            "required": ["name", "status", "score"],
             "properties": {"name": TEXT, "status": {"enum": ["pass", "fail", "error"]},
                            "score": NUMBER, "message": {"type": ["string", "null"]},
                            "test_code": TEXT, "filename": TEXT, "line_no": {"type": "integer"},
                            "execution_time": TEXT},
+            "required": ["name", "status", "score", "line_no"],  # else "- line undefined"
         }},
     },
 }
@@ -110,6 +113,28 @@ JUNIT = {  # the JUnit XML that Jenkins, GitLab and CodeGrade read: element -> a
     "system-out": (set(), set()),
     "failure": ({"message", "type"}, set()),
     "error": ({"message", "type"}, set()),
+    "skipped": ({"message"}, set()),
+}
+PRAIRIELEARN_EXTERNAL = {  # PrairieLearn's schema of a question's info.json (infoQuestion.json)
+    "type": "object",
+    "required": ["uuid", "type", "title", "topic"],
+    "properties": {
+        "uuid": {"type": "string", "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+                                              "[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},
+        "type": {"enum": ["Calculation", "MultipleChoice", "Checkbox", "File",
+                          "MultipleTrueFalse", "v3"]},
+        "title": TEXT, "topic": TEXT, "tags": {"type": "array", "items": TEXT},
+        "gradingMethod": {"enum": ["Internal", "External", "Manual"]},
+        "singleVariant": {"type": "boolean"},
+        "externalGradingOptions": {
+            "type": "object", "additionalProperties": False, "required": ["image", "entrypoint"],
+            "properties": {
+                "enabled": {"type": "boolean"}, "image": TEXT,
+                "entrypoint": {"anyOf": [TEXT, {"type": "array", "items": TEXT}]},
+                "serverFilesCourse": {"type": "array", "items": TEXT},
+                "timeout": {"type": "integer"}, "enableNetworking": {"type": "boolean"},
+                "environment": {"type": "object"}}},
+    },
 }
 
 CASES = {  # a submission, the options that make it quick, what it is
@@ -302,3 +327,254 @@ def test_the_gradescope_zip_refuses_a_bad_assignment_before_writing(tmp_path, ca
                  str(tmp_path / "a.zip")]) == EXIT_USAGE
     assert "unknown check 'winner'" in capsys.readouterr().err
     assert not (tmp_path / "a.zip").exists()
+
+
+# --- what each platform shows students --------------------------------------------------------
+
+def reporter_console(results: dict) -> tuple[str, str]:
+    """What GitHub Classroom's grading reporter (classroom-resources/autograding-grading-reporter,
+    v1: src/console-results.js, src/notify-classroom.js, src/helpers/test-helpers.js) prints
+    for one runner, and its points notice: a test's name with "- line N" unless line_no is 0,
+    its message only when its status is error, its test_code always; the runner's points in
+    the table as tests passed over tests, times max_score; the notice as the tests' scores
+    added up."""
+    lines = []
+    for test in results["tests"]:
+        line = "" if test.get("line_no") == 0 else f" - line {test.get('line_no', 'undefined')}"
+        if test["status"] == "pass":
+            lines.append(f"PASS {test['name']}{line}")
+        elif test["status"] == "error":
+            lines.append(f"Error: {test.get('message') or test['name']}")
+        else:
+            lines.append(f"FAIL {test['name']}{line}")
+        if test.get("test_code"):
+            lines.append(f"Test code:\n{test['test_code']}")
+    passed = sum(test["status"] == "pass" for test in results["tests"])
+    table = passed / len(results["tests"]) * results["max_score"]
+    lines.append(f"Total: {table} {results['max_score']}")
+    notice = f"Points {sum(test['score'] for test in results['tests'])}/{results['max_score']}"
+    return "\n".join(lines), notice
+
+
+def gitlab_cases(junit: ElementTree.Element) -> list[tuple[str, str]]:
+    """What GitLab shows of each test case (lib/gitlab/ci/parsers/test/junit.rb): its name, and
+    text only for a failure, an error (with the case's system-out after it) or a skip; nothing
+    of a passed case's system-out, of the suites' properties or of their system-out."""
+    shown = []
+    for case in junit.iter("testcase"):
+        text = ""
+        for tag in ("failure", "error"):
+            found = case.find(tag)
+            if found is not None:
+                out = case.find("system-out")
+                text = (found.text or "") + (
+                    "" if out is None else f"\n\nSystem Out:\n\n{out.text}")
+        skipped = case.find("skipped")
+        if skipped is not None:
+            text = skipped.text or skipped.get("message", "")
+        shown.append((case.get("name"), text))
+    return shown
+
+
+def test_the_reporter_shows_each_checks_findings_and_what_classroom_records(outputs):
+    case, written = outputs
+    console, notice = reporter_console(written["github"])
+    assert "line undefined" not in console
+    assert notice == f"Points {written['json']['score']}/{written['json']['max_score']}"
+    assert f"score {written['json']['score']:g} of 100 (the points GitHub Classroom records" \
+        in console.replace(".0 of", " of")
+    if case == "faulty":
+        assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in console
+        assert "this looks like no draw clause: " in console
+    if case == "not loading":
+        assert console.startswith("Error: containment:") and "load: FAILED" in console
+
+
+def test_gitlab_shows_the_score_the_findings_and_the_guess(outputs):
+    case, written = outputs
+    shown = gitlab_cases(written["junit"])
+    names = [name for name, _ in shown]
+    score = written["json"]["score"]
+    assert f"score: {score:g} of 100" in [name.replace(".0 of", " of") for name in names]
+    texts = "\n".join(text for _, text in shown)
+    if case == "faulty":
+        assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in texts
+        assert "this looks like no draw clause: " in texts
+    if case == "not loading":
+        assert "load: FAILED" in texts
+
+
+def test_a_check_right_on_every_question_asked_is_skipped_not_failed_in_junit(tmp_path):
+    junit = tmp_path / "j.xml"
+    main(["grade", str(SUBMISSIONS / "lab_style.pl"), "--predicates", "max_value",
+          "--inference-budget", "0.002", "--junit", str(junit), "--csv", str(tmp_path / "g.csv")])
+    root = ElementTree.parse(junit).getroot()
+    check_junit(root)
+    case = next(case for case in root.iter("testcase") if case.get("name") == "max_value")
+    skipped = case.find("skipped")
+    assert case.find("failure") is None and skipped is not None
+    right = skipped.get("message").split("right on all ")[1].split(" asked")[0]
+    row = (tmp_path / "g.csv").read_text().splitlines()[1].split(",")
+    assert right == row[2] == row[3] and int(row[4]) > 0  # right = checked; not asked: a column
+    assert f"{row[4]} not asked" in skipped.get("message")
+    assert skipped.get("message").startswith(f"right on all {right} asked; {right} of "
+                                              f"{int(right) + int(row[4])} right; ")
+
+
+HIDDEN = """[checks.terminal_state]
+points = 10
+
+[checks.max_value]
+points = 25
+visibility = "after_due_date"
+"""
+
+
+@pytest.fixture(scope="module")
+def hidden(tmp_path_factory):
+    """A faulty submission graded under an assignment with one check held back until the due
+    date: every platform's output, the teacher's JSON, and the student view's summary."""
+    folder = tmp_path_factory.mktemp("hidden")
+    assignment = folder / "week.toml"
+    assignment.write_text(HIDDEN)
+    common = [str(SUBMISSIONS / "no_draw.pl"), "--assignment", str(assignment),
+              "--inference-budget", "0.01", "--jobs", "1"]
+    run = subprocess.run(
+        [sys.executable, "-m", "logic", "grade", *common, "--gradescope", str(folder / "gs"),
+         "--prairielearn", str(folder / "pl"), "--github-classroom", str(folder / "gh.json"),
+         "--junit", str(folder / "junit.xml"), "--json", str(folder / "teacher.json")],
+        capture_output=True, text=True, timeout=240, cwd=ROOT)
+    student = subprocess.run(
+        [sys.executable, "-m", "logic", "grade", *common, "--student-view",
+         "--json", str(folder / "student.json")],
+        capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert run.returncode == student.returncode == 1, run.stderr + student.stderr
+    return {
+        "teacher": json.loads((folder / "teacher.json").read_text())["submissions"][0],
+        "student": json.loads((folder / "student.json").read_text())["submissions"][0],
+        "stdout": student.stdout, "teacher stdout": run.stdout,
+        "gradescope": json.loads((folder / "gs" / "results.json").read_text()),
+        "prairielearn": json.loads((folder / "pl" / "results.json").read_text()),
+        "github": json.loads((folder / "gh.json").read_text()),
+        "junit": ElementTree.parse(folder / "junit.xml").getroot(),
+    }
+
+
+def test_the_teacher_sees_the_hidden_check_and_its_guess(hidden):
+    teacher = hidden["teacher"]
+    assert set(teacher["predicates"]) == {"terminal_state", "max_value"}
+    assert teacher["max_score"] == 35 and teacher["hypotheses"]
+    assert "max_value" in hidden["teacher stdout"]
+
+
+def test_a_hidden_check_is_invisible_in_every_students_view(hidden):
+    leaks = ("this looks like", "bug-", "feedback:")
+    gradescope = hidden["gradescope"]
+    jsonschema.validate(gradescope, GRADESCOPE)
+    tests = {test["name"]: test for test in gradescope["tests"]}
+    assert tests["max_value"]["visibility"] == "after_due_date"  # Gradescope releases it
+    assert tests["feedback"]["visibility"] == "after_due_date"
+    assert "this looks like no draw clause" in tests["feedback"]["output"]
+    top = gradescope["output"]
+    assert not any(leak in top for leak in leaks)
+    assert top.splitlines()[:2] == [
+        f"score {tests['terminal_state']['score']:g} of 10 on the checks shown now",
+        "max_value: 25 points, its result shown after the due date"]
+    prairielearn = hidden["prairielearn"]
+    jsonschema.validate(prairielearn, PRAIRIELEARN)
+    assert [test["name"] for test in prairielearn["tests"]] == ["terminal_state"]
+    assert prairielearn["score"] == pytest.approx(tests["terminal_state"]["score"] / 10, abs=1e-4)
+    assert "25 more points of this assignment are for checks not shown here" in prairielearn[
+        "message"]
+    github = hidden["github"]
+    jsonschema.validate(github, GITHUB_CLASSROOM)
+    assert [test["name"] for test in github["tests"]] == ["terminal_state"]
+    assert github["max_score"] == 10
+    junit = hidden["junit"]
+    check_junit(junit)
+    assert [case.get("name") for case in junit.iter("testcase")][2:] == ["terminal_state"]
+    assert not any(item.get("name").startswith("max_value") for item in junit.iter("property"))
+    for view in (json.dumps(prairielearn), json.dumps(github),
+                 ElementTree.tostring(junit, encoding="unicode"), hidden["stdout"],
+                 json.dumps(hidden["student"])):
+        assert "max_value" not in view.replace("max_value\": 25", "")
+        assert not any(leak in view for leak in leaks) and "after the deadline" not in view
+    assert hidden["student"]["max_score"] == 10
+
+
+# --- the Gradescope zip grades as grade does --------------------------------------------------
+
+def run_zip(tmp_path: Path, assignment: str, files: dict[str, Path], *options: str) -> dict:
+    """Build the zip with `assignment`, lay it out as Gradescope does with `files` as the
+    submission, run its run_autograder; its results."""
+    table = tmp_path / "assignment.toml"
+    table.write_text(assignment)
+    autograder = tmp_path / "autograder.zip"
+    assert main(["autograder", "gradescope", "--assignment", str(table), "--out",
+                 str(autograder), *options]) == 0
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(autograder) as archive:
+        archive.extractall(root / "source")
+    (root / "submission").mkdir()
+    for name, source in files.items():
+        shutil.copy(source, root / "submission" / name)
+    run = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
+        timeout=240, cwd=tmp_path,
+        env={**os.environ, "AUTOGRADER_ROOT": str(root), "MINIMAX_LAB_PYTHON": sys.executable})
+    assert run.returncode == 0, run.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(results, GRADESCOPE)
+    return results
+
+
+CS50 = ROOT / "tests" / "submissions" / "python"
+
+
+@pytest.mark.parametrize(("ties", "full"), [("any", True), ("lowest", False)])
+def test_the_zip_grades_cs50_under_the_assignments_tie_rule_and_main_file(tmp_path, ties, full):
+    """Its assignment names the interface, the tie rule and the main file: the zip grades a
+    right CS50 program with another tie order as grade would, whatever else the folder holds."""
+    results = run_zip(tmp_path, f'interface = "cs50"\nties = "{ties}"\nmain = "game.py"\n\n'
+                      '[checks.minimax]\npoints = 35\n',
+                      {"game.py": CS50 / "cs50_last_optimal.py",
+                       "helpers.py": CS50 / "cs50_right.py"})
+    tests = {test["name"]: test for test in results["tests"]}
+    assert set(tests) == {"loading", "minimax"}
+    assert (tests["minimax"]["score"] == 35) is full
+    assert tests["minimax"]["score"] > 0 and "suboptimal move" not in tests["minimax"]["output"]
+    said = ("any optimal move is right" if ties == "any"
+            else "the lab's tie rule, the lowest optimal cell")
+    assert f"policy: {said}" in results["output"]
+
+
+def test_the_zip_cuts_the_budget_to_gradescopes_timeout_and_sets_up_any_ubuntu(tmp_path):
+    table = tmp_path / "a.toml"
+    table.write_text('interface = "cs50"\npython = "/opt/course/bin/python"\n'
+                     'python-packages = ["numpy"]\n')
+    for minutes, budget in ((10, "--budget 464 "), (70, "")):  # 70: above the 3600 s default
+        out = tmp_path / f"a{minutes}.zip"
+        assert main(["autograder", "gradescope", "--assignment", str(table), "--timeout",
+                     str(minutes), "--out", str(out)]) == 0
+        with zipfile.ZipFile(out) as archive:
+            run = archive.read("run_autograder").decode()
+            setup = archive.read("setup.sh").decode()
+        assert (budget in run) if budget else "--budget" not in run
+        assert subprocess.run(["bash", "-n"], input=setup, text=True).returncode == 0
+        assert "apt-get install -y -qq python3.11 python3.11-venv" in setup  # Ubuntu 22.04
+        assert '"$PYTHON" -m venv /opt/course\n/opt/course/bin/pip install -q numpy' in setup
+
+
+# --- PrairieLearn's question, as the docs give it ----------------------------------------------
+
+def test_the_docs_prairielearn_info_json_meets_prairielearns_schema():
+    text = (ROOT / "docs" / "grading.md").read_text()
+    section = text[text.index("### PrairieLearn"):text.index("### GitHub Classroom")]
+    info = json.loads(section.split("```json\n")[1].split("```")[0])
+    jsonschema.validate(info, PRAIRIELEARN_EXTERNAL)
+    options = info["externalGradingOptions"]
+    assert info["gradingMethod"] == "External" and options["timeout"] >= 600
+    entrypoint = options["entrypoint"]
+    assert "--prairielearn /grade/results" in entrypoint
+    assert "--assignment /grade/tests/assignment.toml" in entrypoint
+    assert "--run-timeout" not in entrypoint

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compare.grader import prolog
-from compare.grader.assignment import WorkLimits
+from compare.grader.assignment import WorkLimits, default_assignment
+from compare.grader.gradebook import submission_report, summary_line
 from compare.grader.interface import Options
 from compare.grader.prolog import PrologInterface
 from compare.grader.run import grade_submission
@@ -43,6 +45,11 @@ STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 def graded(name: str, *predicates: str, budget: float = 4.0, **options) -> object:
     chosen = Options(PrologInterface(), checks=predicates, budget_seconds=budget, **options)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", chosen)
+
+
+def graded_path(path: Path, *predicates: str, budget: float = 60.0) -> object:
+    chosen = Options(PrologInterface(), checks=predicates, budget_seconds=budget)
+    return grade_submission(path.name, path, chosen)
 
 
 def line_of(name: str, text: str) -> int:
@@ -310,7 +317,7 @@ def test_a_class_is_graded_into_a_gradebook_csv_json_and_reports(capsys, tmp_pat
     assert set(first["load"]) >= {"ok", "problems"}
     assert set(first["predicates"]["terminal_state"]) >= {"checked", "correct", "counts"}
     assert data["submissions"][1]["predicates"]["terminal_state"]["counts"]["wrong_value"] > 0
-    assert sorted(path.name for path in reports.iterdir()) == [
+    assert sorted(path.name for path in reports.iterdir() if path.name[0] != ".") == [
         "lab_style.log", "lab_style.txt", "never_loads.log", "never_loads.txt",
         "wrong_side.log", "wrong_side.txt"]
     assert "wrong value: terminal_state(" in (reports / "wrong_side.txt").read_text()
@@ -488,3 +495,84 @@ def test_the_grading_policy_reaches_the_prolog_checks():
                             Policy("any")).right
     assert prolog.judge(sv_question, _sv_reply(next_state, 5),
                             Policy("any", "none")).right
+
+
+# --- a chatty solution, and folders as teachers have them --------------------------------------
+
+def _printing(folder: Path) -> Path:
+    """The lab's style with a debug print in max_value: a line for every board it weighs."""
+    text = (SUBMISSIONS / "lab_style.pl").read_text()
+    old = "max_value(State, Player, Best) :-\n    \\+ terminal_state(State, Player, _),\n"
+    assert old in text
+    path = folder / "chatty.pl"
+    path.write_text(text.replace(old, old + "    print(max_value(State, Player)), nl,\n"))
+    return path
+
+
+def test_a_solution_that_prints_on_every_call_answers_right_at_its_own_cost(tmp_path):
+    """The empty board's decision prints a line for each of the lab's max_value calls (about
+    275 000): it is right, within the lab's own cost in inferences and the guard of CPU time
+    that follows from it (a capture that copied what was printed at each line would pass that
+    guard by far), and what is kept of its output is bounded."""
+    from compare.grader.prolog import Question, lab_cost
+
+    question = Question("minimax_decision", "---------", "x")
+    limit = lab_cost(question)  # --inference-ratio 1: the CPU guard is limit / SLOWEST_LIPS
+    answers = {}
+    for name, path in (("quiet", SUBMISSIONS / "lab_style.pl"), ("chatty", _printing(tmp_path))):
+        with StudentProgram([path]) as program:
+            assert program.load().ok
+            answers[name] = program.ask(question.goal, "A", 1, 600.0, limit)
+    quiet, chatty = answers["quiet"], answers["chatty"]
+    assert chatty.end == quiet.end == "more" and chatty.answers == quiet.answers
+    assert prolog.judge(question, chatty).right
+    assert chatty.output_chars > 250_000 * len("max_value([-,-,-,-,-,-,-,-,-],x)\n") // 2
+    assert len(chatty.output) <= 2000
+    assert chatty.work <= 1.25 * quiet.work <= limit
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)  # a whole grading: minutes
+def test_the_labs_solution_with_debug_prints_is_graded_100_within_its_budget(tmp_path):
+    """The issue's case: the lab's solution with a print in max_value, every check of the
+    default assignment under the default limits: right everywhere, nothing left unasked."""
+    report = tmp_path / "class.json"
+    status = main(["grade", str(_printing(tmp_path)), "--json", str(report), "--jobs", "1"])
+    (sub,) = json.loads(report.read_text())["submissions"]
+    assert status == 0 and sub["clean"] and (sub["score"], sub["max_score"]) == (100, 100)
+    assert all("not_asked" not in result["counts"] for result in sub["predicates"].values())
+    # max_value and minimax_decision print on every game in progress (9040 each), at least
+    assert sub["printed"] >= 2 * 9040
+
+
+def test_a_class_folder_given_as_one_submission_is_explained(tmp_path, capsys):
+    folder = tmp_path / "class"
+    for student, program in (("ada", "no_draw"), ("bob", "lab_style")):
+        (folder / student).mkdir(parents=True)
+        shutil.copy(SUBMISSIONS / f"{program}.pl", folder / student / "lab3.pl")
+    grade = graded_path(folder, "terminal_state")
+    assert grade.load.problem == (
+        "cannot tell the main file (ada/lab3.pl, bob/lab3.pl define minimax_decision/4); name "
+        "it with --main (or main = \"NAME\" in the assignment); class holds 2 folders with .pl "
+        "files (ada, bob), as a class does: give class/* to grade each student's folder")
+
+
+def test_a_backup_beside_the_main_file_is_left_out_with_a_note(tmp_path):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "lab3.pl")
+    shutil.copy(SUBMISSIONS / "no_draw.pl", folder / "minimax_backup.pl")
+    shutil.copy(SUBMISSIONS / "no_draw.pl", folder / "Copy of lab3.pl")
+    grade = graded_path(folder, "terminal_state")
+    assert grade.load.ok and grade.clean  # lab3.pl was loaded, not a backup
+    assert grade.load.notes == [
+        f"{name} looks like a backup or a copy: not loaded (--main NAME loads another file)"
+        for name in ("Copy of lab3.pl", "minimax_backup.pl")]
+    assert "  note: minimax_backup.pl looks like a backup" in submission_report(grade)
+
+
+def test_a_file_that_halts_is_said_to_have_loading_problems_not_faults():
+    grade = graded("halts", "terminal_state", budget=60)
+    line = summary_line(replace(grade, score=default_assignment("prolog", prolog.PREDICATES)
+                                .score(grade)))
+    assert "; answers right; loading had problems; score " in line and "faults" not in line

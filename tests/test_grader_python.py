@@ -95,10 +95,27 @@ def test_a_result_that_marks_its_argument_is_reported_as_changing_it(cs50_class)
     assert counts(sub, "result")["right"] == 4519  # the illegal actions still raise
 
 
-def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_tie_rule(cs50_class):
+def test_a_right_cs50_program_with_another_tie_order_scores_full_marks_by_default(cs50_class):
+    """CS50's specification accepts any optimal move, so the cs50 interface does by default:
+    the program that keeps the last optimal move is right everywhere, its tie breaks noted."""
     sub = cs50_class[1]["cs50_last_optimal"]
-    minimax = counts(sub, "minimax")
+    minimax = sub["predicates"]["minimax"]
+    assert minimax["counts"] == {"right": 5478} and sub["clean"]
+    assert minimax["notes"]["broke_only_the_lab's_tie_rule"] > 0
+    assert (sub["score"], sub["max_score"]) == (100, 100)
+    report = (cs50_class[2] / "cs50_last_optimal.txt").read_text()
+    assert report.splitlines()[2] == ("policy: any optimal move is right (--ties lowest: only "
+                                      "the lab's lowest optimal cell); values graded")
+
+
+def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_labs_tie_rule(
+        capsys, tmp_path):
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--ties", "lowest",
+                               "--predicates", "minimax", str(CORPUS / "cs50_last_optimal.py"))
+    minimax = counts(subs["cs50_last_optimal"], "minimax")
+    assert status == 1
     assert minimax["other_optimal_move"] > 0 and "suboptimal_move" not in minimax
+    assert "policy: the lab's tie rule, the lowest optimal cell (--ties any" in out
 
 
 def test_a_minimax_that_loops_costs_one_question_stopped_by_its_cpu_time(cs50_class):
@@ -136,7 +153,8 @@ def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(capsys, tmp
     assert status == 0 and minimax["correct"] == minimax["checked"] == 5478
     tie_breaks = minimax["notes"]["broke_only_the_lab's_tie_rule"]
     assert f"(broke only the lab's tie rule: {tie_breaks} questions)" in out
-    lowest = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "minimax",
+    lowest = graded(capsys, tmp_path, "--interface", "cs50", "--ties", "lowest",
+                    "--predicates", "minimax",
                     str(CORPUS / "cs50_last_optimal.py"))[1]["cs50_last_optimal"]
     assert counts(lowest, "minimax")["other_optimal_move"] == tie_breaks
 
@@ -301,8 +319,8 @@ def test_a_program_that_answers_differently_is_seen_even_where_its_first_answer_
     """Under the lab's tie rule the first answer (the highest optimal move) is "other optimal";
     asked again, the program answers otherwise, and that is noted all the same."""
     program = _toggling_cs50(tmp_path)
-    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
-                             "minimax", str(program))
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--ties", "lowest",
+                             "--predicates", "minimax", str(program))
     minimax = subs["toggles"]["predicates"]["minimax"]
     assert status == 1 and minimax["counts"]["other_optimal_move"] > 0
     assert minimax["notes"]["answers_differ_when_asked_again"] == sum(
@@ -316,7 +334,7 @@ def test_what_a_program_prints_on_import_and_per_question_is_logged_and_counted(
     text = (CORPUS / "cs50_right.py").read_text()
     text = text.replace("def player(board):", "print('IMPORTED')\n\n\ndef player(board):\n"
                         "    print('x' * 1000)", 1)
-    program = tmp_path / "chatty.txt"  # a file name that is not .py imports all the same
+    program = tmp_path / "chatty.py"
     program.write_text(text)
     reports = tmp_path / "reports"
     status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
@@ -342,9 +360,12 @@ def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
     header, *rows = csv_file.read_text().splitlines()
     assert status == 1  # the budget runs out
     assert header == ("name,load,find_worst_move_correct,find_worst_move_checked,"
-                      "best_move_correct,best_move_checked,score,max_score,seconds")
+                      "find_worst_move_not_asked,best_move_correct,best_move_checked,"
+                      "best_move_not_asked,score,max_score,seconds")
     assert [row.split(",")[0] for row in rows] == ["plays_to_lose", "numbers"]
-    assert rows[1].split(",")[2:4] == ["", ""] and rows[1].split(",")[4] != ""
+    assert rows[1].split(",")[2:5] == ["", "", ""] and rows[1].split(",")[5] != ""
+    cells = rows[0].split(",")  # the budget cut it: what was not asked is a column of its own
+    assert int(cells[3]) + int(cells[4]) == 4520 and int(cells[4]) > 0
 
 
 def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_path):
@@ -356,7 +377,13 @@ def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_pa
     for finding in findings:
         assert finding["category"] == "wrong_value"
         assert "that move is optimal and worth " in finding["detail"]
-        assert finding["detail"].split("worth ")[-1] in ("10", "-10", "0")
+        worth = finding["detail"].split("worth ")[-1]
+        if finding["player"] == "x":  # a value from its own side
+            assert worth in ("10", "-10", "0")
+        else:  # from x's, as the mapping says; the move is o's
+            assert worth.split(" ")[0] in ("10", "-10", "0")
+            assert worth.endswith("(values from x's side (x plays 1), as the mapping's "
+                                  "value_side says)")
         assert "[x," not in finding["detail"] and "[o," not in finding["detail"]
         assert "(cell " in finding["detail"]
 
@@ -377,3 +404,125 @@ def test_the_json_report_records_the_policy(capsys, tmp_path):
           "--values", "none", str(CORPUS / "cs50_right.py"), "--json", str(report)])
     capsys.readouterr()
     assert json.loads(report.read_text())["policy"] == {"ties": "any", "values": "none"}
+
+
+def _cs50_variant(folder: Path, name: str, old: str, new: str) -> Path:
+    """CS50's right program with one change: a program of the corpus's kind, written here."""
+    text = (CORPUS / "cs50_right.py").read_text()
+    assert old in text
+    path = folder / f"{name}.py"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_the_finding_for_o_to_move_shows_cs50s_own_values(capsys, tmp_path):
+    """O plays as if it were X (the highest value): each suboptimal move of O is said with
+    values from X's side, as utility counts them, consistent with the calls beneath it."""
+    program = _cs50_variant(tmp_path, "o_maximises",
+                            "(value > best[0] if me == X else value < best[0])",
+                            "value > best[0]")
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                               "minimax,terminal,utility,winner,player,actions,result",
+                               str(program))
+    minimax = subs["o_maximises"]["predicates"]["minimax"]
+    truth = Truth(LAB)
+    o_moves = [found for found in minimax["findings"]
+               if found["category"] == "suboptimal_move" and found["player"] == "o"]
+    assert status == 1 and o_moves
+    for found in o_moves:
+        position = (found["state"], "o")
+        cell = int(found["detail"].split("(cell ")[1].split(")")[0])
+        x_side = {move: -value for move, value in truth.move_values(position).items()}
+        best = truth.decision(position)
+        assert found["detail"] == (
+            f"answers ({(cell - 1) // 3}, {(cell - 1) % 3}) (cell {cell}), worth "
+            f"{x_side[cell]}; the best move, ({(best.action.cell - 1) // 3}, "
+            f"{(best.action.cell - 1) % 3}) (cell {best.action.cell}), is worth "
+            f"{-best.value} (values from X's side, as utility counts them)")
+        assert x_side[cell] > -best.value  # worse for O is higher on X's scale
+    walk = minimax["first_wrong_call"]
+    assert walk["call"].startswith("minimax(") and walk["concluded"]
+    for below in walk["below"]:  # utility beneath is on the same scale
+        if below["call"].startswith("utility("):
+            assert below["detail"] in ("1", "-1", "0")
+
+
+def test_a_result_that_raises_on_every_move_gets_no_credit(capsys, tmp_path):
+    program = _cs50_variant(tmp_path, "always_raises", "    i, j = action\n",
+                            "    raise TypeError('result is not written yet')\n")
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                               "result", str(program))
+    result = subs["always_raises"]["predicates"]["result"]
+    assert status == 1 and result["correct"] == 0
+    assert result["counts"] == {"exception": result["checked"]}
+    taken = [found for found in result["findings"]
+             if "so the exception says nothing of the taken cell" in found["detail"]]
+    assert taken  # the taken cells' exceptions are named as such
+    honest = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "result",
+                    str(CORPUS / "cs50_right.py"))[1]["cs50_right"]["predicates"]["result"]
+    assert honest["correct"] == honest["checked"] == result["checked"]
+
+
+def test_a_result_that_raises_only_on_some_boards_is_credited_on_the_others(capsys, tmp_path):
+    """The rule is per board: where result returns for every legal action, its exception for
+    the taken cell is right; on a board where it raises for a legal action, it is not."""
+    program = _cs50_variant(tmp_path, "corner_raises", "    i, j = action\n",
+                            "    i, j = action\n    if action == (2, 2):\n"
+                            "        raise IndexError('no corner')\n")
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                             "result", str(program))
+    result = subs["corner_raises"]["predicates"]["result"]
+    boards = [state for state in reachable_states("x") if not is_terminal(state)]
+    corner_blank = [state for state in boards if state[8] == "-"]
+    asked_taken = sum(1 for state in boards if state.strip("-"))  # a taken cell to ask
+    taken_uncredited = sum(1 for state in corner_blank if state.strip("-"))
+    assert result["counts"]["exception"] == len(corner_blank) + taken_uncredited
+    assert result["correct"] == result["checked"] - result["counts"]["exception"]
+    assert asked_taken > taken_uncredited > 0
+
+
+def test_an_answer_on_a_finished_board_is_called_a_move_only_when_it_is_one(capsys, tmp_path):
+    number = _cs50_variant(tmp_path, "answers_one", "    if terminal(board):\n        return None",
+                           "    if terminal(board):\n        return 1")
+    move = _cs50_variant(tmp_path, "answers_corner", "    if terminal(board):\n        return None",
+                         "    if terminal(board):\n        return (0, 0)")
+    status, subs, _ = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "minimax",
+                             str(number), str(move))
+    one = subs["answers_one"]["predicates"]["minimax"]
+    corner = subs["answers_corner"]["predicates"]["minimax"]
+    finished = sum(map(is_terminal, reachable_states("x")))
+    assert one["counts"]["unreadable_answer"] == finished
+    assert one["findings"][0]["detail"] == ("answers 1, neither a move (i, j) nor None; the "
+                                            "game is over, so None")
+    assert corner["counts"]["a_move_on_a_finished_board"] == finished
+    assert corner["findings"][0]["detail"] == "answers (0, 0) (cell 1); the game is over, so None"
+
+
+def test_a_syntax_error_names_its_line_once_and_nothing_asked_is_said_plainly(capsys, tmp_path):
+    program = tmp_path / "broken.py"
+    program.write_text("def player(board):\n    return 'X'\n\ndef winner(board:\n    pass\n")
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates",
+                               "winner", str(program))
+    problem = subs["broken"]["load"]["problems"][0]
+    assert status == 1 and problem.count("line 4") == 1 and "(line 4) (line 4)" not in problem
+    assert "  not asked: 5478 of 5478\n" in out and "finished boards" not in out
+    assert "broken: load failed; winner 0/0 (5478 not asked); loading failed" in out
+
+
+def test_files_that_are_no_submission_are_left_out_with_a_note(capsys, tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(CORPUS / "cs50_right.py", folder / "ada.py")
+    (folder / "notes.txt").write_text("grade these by Friday\n")
+    (folder / "bob.zip").write_bytes(b"PK\x05\x06" + bytes(18))
+    report = tmp_path / "class.json"
+    status = main(["grade", "--interface", "cs50", "--predicates", "player",
+                   *map(str, sorted(folder.iterdir())), "--json", str(report)])
+    out, err = capsys.readouterr()
+    names = [sub["name"] for sub in json.loads(report.read_text())["submissions"]]
+    assert status == 0 and names == ["ada"]
+    assert ("grade: note: bob.zip is an archive, not a submission: unpack it into a folder and "
+            "grade the folder") in err
+    assert "grade: note: notes.txt is not a submission (.py, or a folder): left out" in err
+    assert main(["grade", "--interface", "cs50", str(folder / "notes.txt")]) == EXIT_USAGE
+    assert "nothing to grade: no cs50 submission among the paths given" in capsys.readouterr().err

@@ -1,25 +1,32 @@
 """Known bugs: each program of the corpus written with a typical bug is offered that bug's
-hypothesis and no other; right programs, a right program with another tie rule and one
-choosing among the optimal moves at random, none;
-the hypothesis reaches the report, the bugs section and the JSON, and survives its round trip."""
+hypothesis and no other, its model explaining every wrong answer and contradicting none;
+right programs, a right program with another tie rule and one choosing among the optimal moves
+at random, none; a program a model contradicts, none; a declared function of any name that
+keeps the last optimal move, that bug; the hypothesis reaches the report, the bugs section and
+the JSON, and survives its round trip."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
+from boards import LAB_CASES, TACTICS, TERMINAL
 
 from compare.grader.assignment import WorkLimits
 from compare.grader.gradebook import bug_report, grades_from_json, json_report
 from compare.grader.groups import group_class, groups_report
 from compare.grader.interface import Options
 from compare.grader.prolog import PrologInterface
-from compare.grader.python_interfaces import CS50Interface
+from compare.grader.python_interfaces import CS50Interface, FunctionInterface
 from compare.grader.run import grade_submission
-from compare.grader.signatures import SIGNATURES
+from compare.grader.signatures import SIGNATURES, BuggedLab, lab_terminal
+from compare.judge.categories import Category, Kind
+from compare.judge.truth import Policy
+from logic import reference
 from logic.commands.cli import main
 from logic.contain.python_program import sandboxed_python
 
@@ -67,7 +74,7 @@ def test_each_prolog_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signa
 @pytest.mark.parametrize(("name", "signature"), [
     ("cs50_winner_no_anti_diagonal", "winner misses a diagonal"),
     ("cs50_winner_stops_at_empty_row", "winner stops at a blank row"),
-    ("cs50_result_mutates", "result changes its argument"),
+    ("cs50_result_mutates", "changes its argument"),
     ("cs50_last_optimal", "the last optimal move"),
     ("cs50_right", None),
     ("ties_centre_first", None),  # right, with another tie rule: no bug to guess
@@ -75,6 +82,108 @@ def test_each_prolog_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signa
 ])
 def test_each_cs50_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signature):
     assert named(cs50_graded(name)) == ([signature] if signature else [])
+
+
+FIT = re.compile(r"\(it explains (\d+) of (\d+) wrong answers of ([a-z_, ]+) and contradicts "
+                 r"none of its (\d+) right ones\)$")
+
+
+def _faults(grade, checks, first_answers=False) -> int:
+    skip = {Category.NOT_ASKED, Category.INFERENCE_LIMIT, Category.CPU_LIMIT,
+            Category.TIME_LIMIT, Category.DIED}
+    if first_answers:
+        skip |= {Category.WRONG_ON_BACKTRACKING, Category.FAILS_ON_BACKTRACKING}
+    return sum(count for check in checks for category, count in grade.checks[check].counts.items()
+               if category.kind is Kind.FAULT and category not in skip)
+
+
+@needs_swipl
+@pytest.mark.parametrize("name", ["no_draw", "wrong_side", "min_moves_agent", "no_guard",
+                                  "last_optimal"])
+def test_each_prolog_guess_explains_every_wrong_answer_of_its_bug(name):
+    grade = prolog_graded(name)
+    (said,) = grade.hypotheses
+    explained, wrong, checks, right = FIT.search(said).groups()
+    checks = checks.split(", ")
+    assert explained == wrong and int(wrong) > 0
+    assert checks == ["terminal_state", "max_value", "min_value", "minimax_decision"]
+    backtracking = name == "no_guard"  # its bug is in the answers after the first
+    assert int(wrong) == _faults(grade, checks, first_answers=not backtracking)
+    assert int(right) == sum(grade.checks[check].correct for check in checks) + (
+        0 if backtracking else _faults(grade, checks) - _faults(grade, checks, True))
+
+
+@needs_python
+@pytest.mark.parametrize(("name", "check"), [
+    ("cs50_winner_no_anti_diagonal", "winner"), ("cs50_winner_stops_at_empty_row", "winner"),
+    ("cs50_result_mutates", "result"), ("cs50_last_optimal", "minimax")])
+def test_each_cs50_guess_explains_every_wrong_answer_of_its_check(name, check):
+    grade = cs50_graded(name)
+    (said,) = grade.hypotheses
+    explained, wrong, checks, right = FIT.search(said).groups()
+    assert checks == check and explained == wrong == str(_faults(grade, [check])) != "0"
+    assert int(right) == grade.checks[check].correct
+
+
+@pytest.mark.parametrize("name", sorted({**LAB_CASES, **TACTICS, **TERMINAL}))
+def test_the_bugged_lab_is_the_lab_where_it_has_no_bug(name):
+    """The models' own recursion, with no bug, answers as the reference does on the named
+    positions: its bugs are the only difference."""
+    state, player = {**LAB_CASES, **TACTICS, **TERMINAL}[name][:2]
+    player = player if isinstance(player, str) else "x"
+    lab = BuggedLab()
+    for mover in (player, "o" if player == "x" else "x"):
+        best, worst = reference.max_value(state, mover), reference.min_value(state, mover)
+        assert lab.max_value(state, mover) == (best.state, best.value)
+        assert lab.min_value(state, mover) == (worst.state, worst.value)
+        assert lab_terminal(state, mover) == reference.terminal_state(state, mover)
+
+
+WINNER_TREATS_A_BLANK_LINE_AS_A_LINE = """    for line in lines:
+        a, b, c = (board[i][j] for i, j in line)
+        if a == b == c:
+            return a
+    return None
+"""
+
+
+@needs_python
+def test_no_guess_for_a_winner_its_model_contradicts(tmp_path):
+    """A winner that takes an all-blank row or column for a line (and answers None there) is
+    wrong where a blank line comes before the winning one: the blank-row model would have it
+    wrong on many boards it answers right, so nothing is guessed."""
+    text = (SUBMISSIONS / "python" / "cs50_right.py").read_text()
+    old = """    for line in lines:
+        a, b, c = (board[i][j] for i, j in line)
+        if a is not None and a == b == c:
+            return a
+    return None
+"""
+    assert old in text
+    program = tmp_path / "blank_line.py"
+    program.write_text(text.replace(old, WINNER_TREATS_A_BLANK_LINE_AS_A_LINE))
+    options = Options(CS50Interface(), ("winner",), budget_seconds=120,
+                      work=WorkLimits(cpu_budget=60.0))
+    grade = grade_submission("blank_line", program, options)
+    winner = grade.checks["winner"]
+    assert winner.counts[Category.WRONG_ANSWER] > 0 and winner.correct > 0
+    assert grade.hypotheses == ()
+
+
+@needs_python
+def test_the_last_optimal_move_is_guessed_for_a_declared_function_of_any_name(tmp_path):
+    """The guess is keyed on the answers (moves), not on the function's name."""
+    text = (SUBMISSIONS / "python" / "cs50_last_optimal.py").read_text()
+    program = tmp_path / "pick.py"
+    program.write_text(text + "\n\ndef choose_move(board):\n    return minimax(board)\n")
+    mapping = tmp_path / "minimax-lab.toml"
+    mapping.write_text('function = "choose_move"\nblank = "None"\nargs = ["board"]\n')
+    options = Options(FunctionInterface(mapping_file=str(mapping)), (), budget_seconds=120,
+                      policy=Policy("lowest", "all"), work=WorkLimits(cpu_budget=60.0))
+    grade = grade_submission("pick", program, options)
+    assert grade.checks["choose_move"].counts[Category.OTHER_OPTIMAL] > 0
+    assert [said.split(":")[0] for said in grade.hypotheses] == ["the last optimal move"]
+    assert "wrong answers of choose_move and contradicts none" in grade.hypotheses[0]
 
 
 def test_every_signature_has_a_name_and_a_description_of_its_own():

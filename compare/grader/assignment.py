@@ -1,6 +1,9 @@
 """An assignment: each check's points, how partial credit is given and when students see it,
-and the limits of work, read from a TOML file (docs/grading.md, "Scores"); each interface
-ships a default (`compare/grader/assignments/`). Every key is checked here, at the boundary.
+the limits of work and every other grading option (the tie rule, the main file, the course's
+Python, a declared function's mapping), read from a TOML file (docs/grading.md, "Scores");
+each interface ships a default (`compare/grader/assignments/`). Every key is checked here, at
+the boundary, and `settled` is the one place where an option given to `grade`, the file's
+value and the interface's default meet.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 from compare.judge.categories import Category
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
+from compare.judge.truth import TIES, VALUES, Policy
 from logic.errors import LabError
 from logic.quote import quoted
 
@@ -21,7 +25,22 @@ SHIPPED = Path(__file__).resolve().parent / "assignments"
 RULE_KEYS = ("points", "credit", "thresholds", "visibility")
 LIMITS = {"inference-ratio": "ratio", "inference-budget": "budget_ratio",
           "cpu-seconds": "cpu_seconds", "cpu-budget": "cpu_budget"}
-"""The keys of `[limits]`, named as `grade`'s options, and the `WorkLimits` field of each."""
+"""The keys of `[limits]` that count work, named as `grade`'s options, and the `WorkLimits`
+field of each."""
+GUARDS = {"load-timeout": "load_timeout", "query-timeout": "query_timeout",
+          "budget": "budget"}
+"""The other keys of `[limits]` (loading's CPU time, the wall-clock guards), and the option
+each sets."""
+SETTINGS = {"ties": "ties", "values": "values", "main": "main", "python": "python",
+            "definitions-only": "definitions_only", "answers": "answers"}
+"""The grading options an assignment sets at its top level, and the option each sets."""
+DEFAULTS: dict[str, object] = {
+    "main": None, "python": None, "definitions_only": False, "answers": 3,
+    "load_timeout": 30.0, "query_timeout": 600.0, "budget": 3600.0, "mapping_table": None}
+"""Each option's value when neither `grade` nor the assignment gives one (the tie rule and
+the values come from the interface: `Interface.policy`)."""
+FILE_KEYS = ("name", "interface", *SETTINGS, "python-packages", "default", "checks", "limits",
+             "mapping")
 
 
 @dataclass(frozen=True)
@@ -54,6 +73,12 @@ class Assignment:
     default: Rule | None = None
     limits: dict[str, float] = field(default_factory=dict)
     """The limits of work it sets (`[limits]`), by `WorkLimits` field."""
+    settings: dict[str, object] = field(default_factory=dict)
+    """The other grading options it sets, by option (`SETTINGS`, `GUARDS`, and `mapping_table`,
+    the table of a declared function's mapping)."""
+    interface: str = "prolog"
+    python_packages: tuple[str, ...] = ()
+    """What the course's Python holds, for a platform that builds it (Gradescope's setup)."""
 
     def work(self, base: WorkLimits) -> WorkLimits:
         """`base` with the limits the assignment sets."""
@@ -76,21 +101,39 @@ class Assignment:
             if result is None:
                 scores.append(rule.unchecked(check))
             else:
-                questions = result.checked + result.counts[Category.NOT_ASKED]
-                scores.append(rule.score(check, result.correct, questions))
+                unasked = result.counts[Category.NOT_ASKED]
+                scores.append(rule.score(check, result.correct, result.checked + unasked,
+                                         unasked))
         return Score(tuple(scores))
 
 
-def load_assignment(path: str, interface: str, known: Sequence[str]) -> Assignment:
-    """The assignment in the TOML file at `path`, for `interface`, whose checks are `known`
-    (any name, when `known` is empty)."""
+def read_table(path: str) -> dict:
+    """The TOML table of the assignment file at `path`."""
     try:
-        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise AssignmentError(f"cannot read the assignment {quoted(path)}: "
                               f"{error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise AssignmentError(f"assignment {quoted(path)} is not TOML: {error}") from None
+
+
+def interface_of(path: str | None, given: str | None, known: Sequence[str]) -> str:
+    """The interface a class is graded with: `given` (`--interface`), else the one the
+    assignment file at `path` names, else `prolog`; `known` are the interfaces there are."""
+    if given is not None or path is None:
+        return given or "prolog"
+    named = read_table(path).get("interface", "prolog")
+    if named not in known:
+        raise AssignmentError(f"assignment {quoted(path)}: interface = "
+                              f"{quoted(str(named))}: expected one of {', '.join(known)}")
+    return str(named)
+
+
+def load_assignment(path: str, interface: str, known: Sequence[str]) -> Assignment:
+    """The assignment in the TOML file at `path`, for `interface`, whose checks are `known`
+    (any name, when `known` is empty)."""
+    table = read_table(path)
     try:
         return assignment_from(table, interface, known)
     except AssignmentError as error:
@@ -107,7 +150,7 @@ def default_assignment(interface: str, known: Sequence[str]) -> Assignment:
 
 def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assignment:
     """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`."""
-    _only(table, ("name", "interface", "default", "checks", "limits"), "the file")
+    _only(table, FILE_KEYS, "the file")
     wanted = table.get("interface", interface)
     if wanted != interface:
         raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
@@ -124,20 +167,78 @@ def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assign
     name = table.get("name", interface)
     if not isinstance(name, str):
         raise AssignmentError("`name` must be a string")
-    return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
-                      None if default is None else _rule(default, "default"),
-                      _limits(table.get("limits", {})))
-
-
-def _limits(table: object) -> dict[str, float]:
-    if not isinstance(table, dict):
+    limits = table.get("limits", {})
+    if not isinstance(limits, dict):
         raise AssignmentError("[limits] must be a table")
-    _only(table, tuple(LIMITS), "[limits]")
-    for key, value in table.items():
+    _only(limits, (*LIMITS, *GUARDS), "[limits]")
+    for key, value in limits.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not (
                 0 < value <= 1_000_000):
             raise AssignmentError(f"[limits] {key} must be a number above 0")
-    return {LIMITS[key]: float(value) for key, value in table.items()}
+    settings: dict[str, object] = {GUARDS[key]: float(value) for key, value in limits.items()
+                                   if key in GUARDS}
+    settings.update(_settings(table, interface))
+    packages = table.get("python-packages", [])
+    if not (isinstance(packages, list) and all(isinstance(item, str) and item.strip()
+                                               and not item.startswith("-")
+                                               for item in packages)):
+        raise AssignmentError("python-packages must be a list of package names: "
+                              "[\"numpy\"]")
+    if packages and not str(settings.get("python", "")).endswith(("/bin/python",
+                                                                   "/bin/python3")):
+        raise AssignmentError("python-packages needs python = \"/opt/NAME/bin/python\": the "
+                              "virtual environment a platform makes to hold them")
+    return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
+                      None if default is None else _rule(default, "default"),
+                      {LIMITS[key]: float(value) for key, value in limits.items()
+                       if key in LIMITS}, settings, interface, tuple(packages))
+
+
+def _settings(table: dict, interface: str) -> dict[str, object]:
+    """The top-level grading options and the `[mapping]` table, each checked."""
+    settings: dict[str, object] = {}
+    for key, option in SETTINGS.items():
+        if key not in table:
+            continue
+        value = table[key]
+        if key in ("ties", "values"):
+            choices = TIES if key == "ties" else VALUES
+            if value not in choices:
+                raise AssignmentError(f"{key} must be one of {', '.join(choices)}, not "
+                                      f"{quoted(str(value))}")
+        elif key == "answers":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+                raise AssignmentError("answers must be a whole number from 1 to 100")
+        elif key == "definitions-only":
+            if not isinstance(value, bool):
+                raise AssignmentError("definitions-only must be true or false")
+        elif not (isinstance(value, str) and value.strip()):
+            raise AssignmentError(f"{key} must be a file name (text)")
+        elif key == "python" and not value.startswith("/"):
+            raise AssignmentError(f"python must be an absolute path, not {quoted(value)}")
+        settings[option] = value
+    python_only = [key for key in ("python", "definitions-only") if key in table]
+    if interface == "prolog" and python_only:
+        raise AssignmentError(f"{python_only[0]} is for Python submissions (interface cs50 or "
+                              "function)")
+    if "mapping" in table:
+        if interface != "function":
+            raise AssignmentError("[mapping] declares a Python function: interface = "
+                                  "\"function\"")
+        if not isinstance(table["mapping"], dict):
+            raise AssignmentError("[mapping] must be a table")
+        settings["mapping_table"] = dict(table["mapping"])
+    return settings
+
+
+def settled(given: dict[str, object], assignment: Assignment | None,
+            default_policy: Policy) -> dict[str, object]:
+    """Every grading option as it applies: given to `grade` (not None), else the assignment's,
+    else the default (the tie rule and the values: the interface's own policy)."""
+    defaults = {**DEFAULTS, "ties": default_policy.ties, "values": default_policy.values}
+    chosen = dict(assignment.settings) if assignment is not None else {}
+    return {option: given[option] if given.get(option) is not None
+            else chosen.get(option, default) for option, default in defaults.items()}
 
 
 def _rule(table: object, where: str) -> Rule:

@@ -10,9 +10,11 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from compare.grader.interface import UNDEFINED_CATEGORIES
@@ -25,9 +27,9 @@ from compare.judge.results import (
     WrongCall,
 )
 from compare.judge.scores import CheckScore, Score, Visibility
-from compare.judge.truth import Policy
+from compare.judge.truth import Policy, policy_words
 from logic.contain.harness import LoadReport
-from logic.quote import escaped, one_line, spreadsheet_cell
+from logic.quote import escaped, one_line, quoted, spreadsheet_cell
 from logic.state import draw_board
 
 BACKTRACKING = tuple(category for category in Category if category.on_backtracking)
@@ -54,11 +56,23 @@ def summary_line(grade: SubmissionGrade) -> str:
     parts = [f"{check} {result.correct}/{result.checked}"
              + (f" ({result.counts[unasked]} not asked)" if result.counts[unasked] else "")
              for check, result in grade.checks.items()]
-    verdict = ("all right" if grade.clean else "faults found" if grade.faulty
-               else "right as far as asked")
+    verdict = verdict_words(grade)
     return one_line(f"{grade.name}: load {load_status(grade)}; "
                     f"{', '.join(parts) or 'nothing checked'}; {verdict}{_points(grade)} "
                     f"({grade.seconds:.1f} s)")
+
+
+def verdict_words(grade: SubmissionGrade) -> str:
+    """`all right`, `faults found` (wrong answers), `answers right; loading had problems`, or
+    `right as far as asked` (some questions not asked)."""
+    if grade.clean:
+        return "all right"
+    if any(result.correct < result.checked for result in grade.checks.values()):
+        return "faults found"
+    if not grade.load.ok:
+        return ("loading failed" if grade.load.problem is not None
+                else "answers right; loading had problems")
+    return "right as far as asked"
 
 
 def points(value: float) -> str:
@@ -92,6 +106,8 @@ def load_report(grade: SubmissionGrade) -> list[str]:
     """How the submission loaded: its containment, ok or not, the messages, what was not
     checked and why."""
     lines = [f"containment: {grade.load.containment or 'none'}"]
+    if grade.policy is not None:
+        lines.append(f"policy: {policy_words(grade.policy)}")
     if grade.load.problem is not None:
         lines.append(f"load: FAILED: {grade.load.problem}")
     else:
@@ -99,6 +115,7 @@ def load_report(grade: SubmissionGrade) -> list[str]:
     for message in grade.load.messages:  # SWI-Prolog's messages go on over indented lines
         first, *rest = message.text.splitlines() or [""]  # (a file's name stays on its line)
         lines += [f"  {message.heading()}: {first}", *(f"    {line.strip()}" for line in rest)]
+    lines += [f"  note: {note}" for note in grade.load.notes]
     return lines + [f"  not checked: {reason}" for reason in grade.not_checked]
 
 
@@ -164,7 +181,8 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
     asked = sum(result.counts.values())
     for category, count in result.counts.most_common():
         if category != Category.RIGHT:
-            on_finished = result.finished[category]
+            on_finished = (result.finished[category]
+                           if category is not Category.NOT_ASKED else 0)
             lines.append(f"  {category}: {count} of {asked}" + (
                 f", on {on_finished} of the {result.finished['']} finished boards asked"
                 if on_finished else ""))
@@ -208,9 +226,13 @@ def output_log(grade: SubmissionGrade) -> str:
 
 
 def class_summary(grades: Sequence[SubmissionGrade]) -> str:
-    """One line per submission, then how many are right everywhere."""
+    """The policy (for a class), one line per submission, then how many are right
+    everywhere."""
     clean = sum(grade.clean for grade in grades)
-    return ("".join(summary_line(grade) + "\n" for grade in grades)
+    policies = {grade.policy for grade in grades if grade.policy is not None}
+    head = (f"policy: {policy_words(policies.pop())}\n" if len(grades) > 1 and len(policies) == 1
+            else "")
+    return (head + "".join(summary_line(grade) + "\n" for grade in grades)
             + f"{clean} of {len(grades)} submissions right everywhere\n")
 
 
@@ -222,14 +244,16 @@ def gradebook_csv(grades: Sequence[SubmissionGrade], checks: Sequence[str]) -> s
     writer = csv.writer(out, lineterminator="\n")
     header = ["name", "load"]
     for check in checks:  # a function's name is the submission's choice
-        header += [spreadsheet_cell(f"{check}_correct"), spreadsheet_cell(f"{check}_checked")]
+        header += [spreadsheet_cell(f"{check}_correct"), spreadsheet_cell(f"{check}_checked"),
+                   spreadsheet_cell(f"{check}_not_asked")]
     scored = any(grade.score is not None for grade in grades)
     writer.writerow([*header, *(["score", "max_score"] if scored else []), "seconds"])
     for grade in grades:
         row: list[Any] = [spreadsheet_cell(grade.name), load_status(grade)]
         for check in checks:
             result = grade.checks.get(check)
-            row += [result.correct, result.checked] if result else ["", ""]
+            row += ([result.correct, result.checked, result.counts[Category.NOT_ASKED]]
+                    if result else ["", "", ""])
         if scored:
             row += ([points(grade.score.score), points(grade.score.max_score)]
                     if grade.score is not None else ["", ""])
@@ -273,6 +297,7 @@ def _json_submission(grade: SubmissionGrade) -> dict[str, Any]:
             "containment": grade.load.containment,
             "problems": ([grade.load.problem] if grade.load.problem else [])
             + [str(message) for message in grade.load.messages],
+            "notes": list(grade.load.notes),
         },
         "predicates": {
             check: {
@@ -335,6 +360,48 @@ def _wrong_call(data: dict[str, Any]) -> WrongCall:
                      data["questions"], data["concluded"], data["why"], data["clause"])
 
 
+REPORTS_MARK = ".minimax-lab-reports"
+"""The file, in a `--reports` folder, that lists the reports a run of `grade` wrote there (one
+per part of a split class: `.minimax-lab-reports-2of3`)."""
+
+
+_MARK = re.compile(re.escape(REPORTS_MARK) + r"(-\d+of\d+)?")
+
+
+def fresh_reports(folder: Path, shard: Shard | None = None) -> None:
+    """Make `folder` ready for this run's reports: made if new; the reports an earlier run
+    wrote there removed (those of the same split's other parts kept); a `ValueError` naming
+    a file no run of `grade` wrote, which is the teacher's, never removed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    own = REPORTS_MARK + ("" if shard is None else f"-{shard.part}of{shard.parts}")
+    kept = "" if shard is None else f"of{shard.parts}"
+    listed: dict[str, list[str]] = {}
+    for found in folder.iterdir():
+        if not _MARK.fullmatch(found.name):  # a report may be named like it, never this
+            continue
+        listed[found.name] = [name for name in found.read_text(encoding="utf-8").split("\n")
+                              if name and "/" not in name and name not in (".", "..")]
+    known = {name for names in listed.values() for name in names} | set(listed)
+    others = sorted(entry.name for entry in folder.iterdir() if entry.name not in known)
+    if others:
+        raise ValueError(f"the reports folder {quoted(str(folder))} holds files grade did "
+                         f"not write ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''})"
+                         ": give a new or empty folder")
+    for mark, names in listed.items():
+        if mark == own or not (kept and mark.endswith(kept)):
+            for name in names:
+                (folder / name).unlink(missing_ok=True)
+            (folder / mark).unlink(missing_ok=True)
+    (folder / own).write_text("", encoding="utf-8")
+
+
+def note_reports(folder: Path, shard: Shard | None, names: Sequence[str]) -> None:
+    """Add `names` to the list of reports this run wrote in `folder`."""
+    own = REPORTS_MARK + ("" if shard is None else f"-{shard.part}of{shard.parts}")
+    with open(folder / own, "a", encoding="utf-8") as mark:
+        mark.write("".join(f"{name}\n" for name in names))
+
+
 FINISHED = "boards"
 """The key, among a check's counts on finished boards, of how many were asked."""
 
@@ -352,7 +419,9 @@ def grades_from_json(report: dict[str, Any]) -> list[SubmissionGrade]:
     printed, kept in the reports' logs, is left out); a `ValueError` for what it never
     writes."""
     try:
-        return [_grade_from_json(submission) for submission in report["submissions"]]
+        policy = Policy(**report["policy"]) if "policy" in report else None
+        return [replace(_grade_from_json(submission), policy=policy)
+                for submission in report["submissions"]]
     except (KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"not a report grade --json writes ({type(error).__name__}: "
                          f"{error})") from None
@@ -364,7 +433,7 @@ def _grade_from_json(data: dict[str, Any]) -> SubmissionGrade:
     failed = load["status"] == "failed"
     report = LoadReport(messages=problems[1:] if failed else problems,
                         problem=problems[0] if failed else None,
-                        containment=load["containment"])
+                        containment=load["containment"], notes=list(load.get("notes", [])))
     grade = SubmissionGrade(data["name"], report, not_checked=list(data["not_checked"]),
                             printed=data.get("printed", 0), seconds=data["seconds"],
                             bug=data.get("bug"), feedback=data.get("feedback", ""),
@@ -393,9 +462,11 @@ def _grade_from_json(data: dict[str, Any]) -> SubmissionGrade:
     return grade
 
 
-def merge_reports(parts: Sequence[dict[str, Any]]) -> tuple[list[SubmissionGrade], Policy]:
-    """The grades of a class from the JSON reports of its shards, in the class's order, and
-    its policy; a `ValueError` that says which part is missing, repeated or of another run."""
+def merge_reports(parts: Sequence[dict[str, Any]], names: Sequence[str] = ()
+                  ) -> tuple[list[SubmissionGrade], Policy]:
+    """The grades of a class from the JSON reports of its shards (read from the files
+    `names`, if given), in the class's order, and its policy; a `ValueError` that says which
+    part is given twice (and in which files), missing or of another run."""
     shards = [part.get("shard") for part in parts]
     if any(not isinstance(shard, dict) for shard in shards):
         raise ValueError("a report has no shard: merge the --json of grade --shard K/N runs")
@@ -403,12 +474,17 @@ def merge_reports(parts: Sequence[dict[str, Any]]) -> tuple[list[SubmissionGrade
     if len(counts) != 1:
         raise ValueError(f"the reports are parts of different splits: {sorted(counts)} parts")
     (total,) = counts
-    numbers = sorted(shard["part"] for shard in shards)
-    if numbers != list(range(1, total + 1)):
-        missing = sorted(set(range(1, total + 1)) - set(numbers))
-        twice = sorted({number for number in numbers if numbers.count(number) > 1})
+    numbers = [shard["part"] for shard in shards]
+    twice = sorted({number for number in numbers if numbers.count(number) > 1})
+    if twice:
+        files = [name for name, number in zip(names, numbers, strict=False)
+                 if number == twice[0]]
+        raise ValueError(f"part {twice[0]} of {total} is given twice"
+                         + (f" ({', '.join(files)})" if files else ""))
+    missing = sorted(set(range(1, total + 1)) - set(numbers))
+    if missing or len(numbers) != total:
         raise ValueError(f"part {missing[0]} of {total} is missing" if missing
-                         else f"part {twice[0]} of {total} is given twice")
+                         else f"the reports are not the parts 1 to {total} of one split")
     policies = {json.dumps(part["policy"], sort_keys=True) for part in parts}
     if len(policies) != 1:
         raise ValueError("the parts were graded under different policies (--ties, --values)")

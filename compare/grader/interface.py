@@ -9,6 +9,7 @@ the registry (docs/grading.md, "Adding an interface").
 from __future__ import annotations
 
 import argparse
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -126,6 +127,11 @@ class Interface(Protocol):
     """What a check is called: predicate, function."""
     load_label: str
     """What loading is called in the output log: loading, import."""
+    policy: Policy
+    """Its default policy: the tie rule and whether values are graded, as its specification
+    has them (the lab's lowest cell for the lab's Prolog; any optimal move for CS50)."""
+    suffixes: tuple[str, ...]
+    """The file names a submission handed in as one file may have (`.pl`; `.py`)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Interface:
@@ -149,3 +155,9 @@ def refuse_python_options(args: argparse.Namespace, interface: str) -> None:
 
 UNDEFINED_CATEGORIES = (Category.UNDEFINED, Category.UNDEFINED_FUNCTION)
 """Said once per submission, as a problem, never per question in a report."""
+
+
+def did_you_mean(wanted: str, names: set[str]) -> str:
+    """`; did you mean minimax_decision/4?` for a near name, or nothing."""
+    close = difflib.get_close_matches(wanted, sorted(names), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]}?" if close else ""

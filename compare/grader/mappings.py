@@ -86,9 +86,11 @@ class Mapping:
         return tuple(player for player in PLAYERS if self.mark(player) == self.plays)
 
 
-def read_mapping(path: Path | None, settings: list[str]) -> Mapping:
-    """The mapping in the TOML file at `path` (if any), then each `KEY=VALUE` of `settings`."""
-    values: dict[str, object] = {}
+def read_mapping(path: Path | None, settings: list[str],
+                 table: dict[str, object] | None = None) -> Mapping:
+    """The mapping in the TOML file at `path` (else `table`, an assignment's `[mapping]`, if
+    any), then each `KEY=VALUE` of `settings`."""
+    values: dict[str, object] = dict(table or {}) if path is None else {}
     if path is not None:
         try:
             values.update(tomllib.loads(path.read_text(encoding="utf-8")))

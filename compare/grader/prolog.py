@@ -17,8 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from compare.grader.assignment import DEFAULT_WORK, WorkLimits
-from compare.grader.interface import Options, refuse_python_options
-from compare.grader.run import did_you_mean
+from compare.grader.interface import Options, did_you_mean, refuse_python_options
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Answer, Policy, lab_words, truth
@@ -232,11 +231,13 @@ def _judge_sv(question: Question, term: object, text: str, policy: Policy) -> Ve
         return Verdict(Category.SUCCESSOR_OF_OTHER_VALUE,
                        f"answers {text}, but that successor is worth {worth}"
                        + ("" if graded else f", and the best is worth {expected.value}"))
+    cell = next(number for number, (was, now) in enumerate(zip(state, kept, strict=True), 1)
+                if was != now)
     if policy.ties == "any":
-        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,))
+        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,), cell=cell)
     return Verdict(Category.OTHER_OPTIMAL_SUCCESSOR,
                    f"answers {text}, optimal too; the lab keeps the first in cell order, "
-                   f"{_state_text(expected.state)}")
+                   f"{_state_text(expected.state)}", cell=cell)
 
 
 def _judge_decision(question: Question, term: object, text: str, policy: Policy) -> Verdict:
@@ -248,7 +249,8 @@ def _judge_decision(question: Question, term: object, text: str, policy: Policy)
     cell, value = read
     judgement = truth(LAB, policy).judge(Answer((state, player), cell, value))
     if judgement.right:
-        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break)
+        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
+                       judgement=judgement)
     return Verdict(judgement.category, lab_words(judgement), judgement=judgement)
 
 
@@ -305,6 +307,9 @@ class PrologInterface:
     checks = PREDICATES
     check_noun = "predicate"
     load_label = "loading"
+    suffixes = (".pl", ".pro", ".prolog")
+    policy = Policy("lowest", "all")
+    """The lab's own rule: the first optimal successor in cell order, and values graded."""
 
     def __init__(self, answers: int = 3) -> None:
         self.answers = answers
@@ -315,7 +320,7 @@ class PrologInterface:
             raise LabError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
                            "swi-prolog-nox (Debian, Ubuntu)")
         refuse_python_options(args, cls.name)
-        return cls(args.answers)
+        return cls(args.answers if args.answers is not None else 3)
 
     def open(self, path: Path, options: Options) -> PrologSession:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)

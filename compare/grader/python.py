@@ -107,12 +107,19 @@ def cs50_arguments(question: Question) -> list:
     return [board, {"tuple": list(divmod(question.cell - 1, SIDE))}]
 
 
-def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
-    """The verdict on one CS50 call."""
+def judge_cs50(question: Question, called: Called, policy: Policy,
+               legal_returned: bool = True) -> Verdict:
+    """The verdict on one CS50 call; for `result` on a taken cell, `legal_returned` says
+    whether `result` returned, without raising, for every legal action of the same board:
+    only then is its exception an answer to the taken cell (docs/grading.md)."""
     illegal = question.cell is not None and question.state[question.cell - 1] != BLANK
     if illegal:
-        if called.end == "raised":
+        if called.end == "raised" and legal_returned:
             return Verdict(Category.RIGHT)
+        if called.end == "raised":
+            return Verdict(Category.EXCEPTION, f"raises {called.error}; it raises on legal "
+                           "actions of this board too, so the exception says nothing of the "
+                           "taken cell")
         failed = _failed(called)
         if failed is not None:
             return failed
@@ -129,9 +136,18 @@ def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
         if is_terminal(question.state):
             if answer is None:
                 return Verdict(Category.RIGHT)
-            return Verdict(Category.OVER_ANSWERED,
-                           f"answers {shown(answer)}; the game is over, so None")
-        return judge_move(question, answer, "row_col", _lab_truth(policy))
+            cell, _ = move_cell(answer, "row_col")
+            if cell is None:
+                return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, neither a move "
+                               "(i, j) nor None; the game is over, so None")
+            return Verdict(Category.OVER_ANSWERED, f"answers {shown(answer)} (cell {cell}); "
+                           "the game is over, so None")
+
+        def shown_value(value: int) -> int:  # CS50's utility: from X's side
+            return _program_value(value, question.player, CS50)
+
+        return judge_move(question, answer, "row_col", _lab_truth(policy),
+                          shown_value=shown_value, side=_side(question.player, CS50))
     if question.check == "actions":
         items = _pairs(answer)
         if items is None:
@@ -152,10 +168,11 @@ def judge_cs50(question: Question, called: Called, policy: Policy) -> Verdict:
 
 
 def judge_move(question: Question, answer: object, returns: str, truth: Truth,
-               value_of: object = None, shown_value: object = None) -> Verdict:
+               value_of: object = None, shown_value: object = None, side: str = "") -> Verdict:
     """The verdict on a move (and value) at a game in progress, graded by `truth`; what it
     says names moves as (row, col) with their cell, and values as the program gives them
-    (`shown_value` turns a lab value into the program's)."""
+    (`shown_value` turns a lab value into the program's, counted from `side`: said where it
+    is not the mover's)."""
     cell, value = move_cell(answer, returns)
     if cell is None:
         return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a move on the board")
@@ -168,9 +185,21 @@ def judge_move(question: Question, answer: object, returns: str, truth: Truth,
         value = None
     judgement = truth.judge(Answer((question.state, question.player), cell, value))
     if judgement.right:
-        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break)
-    return Verdict(judgement.category, _move_detail(judgement, answer, returns, shown_value),
-                   judgement=judgement)
+        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
+                       judgement=judgement)
+    detail = _move_detail(judgement, answer, returns, shown_value)
+    if side and judgement.category in (Category.SUBOPTIMAL, Category.WRONG_VALUE):
+        detail += f" (values from {side})"
+    return Verdict(judgement.category, detail, judgement=judgement)
+
+
+def _side(mover: Player, mapping: Mapping) -> str:
+    """The side a mapping's values are counted from, where it is not the mover's."""
+    if mapping.value_side != "x" or mover == PLAYERS[0]:
+        return ""
+    if mapping == CS50:
+        return "X's side, as utility counts them"
+    return f"x's side (x plays {shown(mapping.x)}), as the mapping's value_side says"
 
 
 def _move_detail(judgement: Judgement, answer: object, returns: str,
@@ -212,8 +241,11 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
     def shown_value(value: int) -> int:
         return _program_value(value, question.player, mapping)
 
+    if not mapping.gives_values:  # no scale of its own: the mover's, as the lab counts
+        return judge_move(question, called.value, mapping.returns, judged_by)
     return judge_move(question, called.value, mapping.returns, judged_by,
-                      value_of if values else None, shown_value)
+                      value_of if values else None, shown_value,
+                      _side(question.player, mapping))
 
 
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:

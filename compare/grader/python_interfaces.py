@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from compare.grader.assignment import DEFAULT_WORK, WorkLimits
-from compare.grader.interface import Options, refuse_python_options
+from compare.grader.interface import Options, did_you_mean, refuse_python_options
 from compare.grader.mappings import (
     CS50,
     CS50_FUNCTIONS,
@@ -28,7 +28,6 @@ from compare.grader.python import (
     judge_function,
     shown,
 )
-from compare.grader.run import did_you_mean
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy, truth
@@ -41,10 +40,10 @@ from logic.contain.python_program import (
     python_files,
     taken,
 )
-from logic.contain.submission import is_small_file, remove_tree
+from logic.contain.submission import is_small_file, looks_like_backup, remove_tree
 from logic.errors import LabError
 from logic.objective import Objective
-from logic.state import is_terminal
+from logic.state import BLANK, is_terminal
 
 CS50_FILE = "tictactoe.py"
 
@@ -57,13 +56,19 @@ class PythonInterface:
     checks: tuple[str, ...] = ()
     check_noun = "function"
     load_label = "import"
+    suffixes = (".py",)
+    policy = Policy("any", "all")
+    """Any optimal move is right: a program written to its own specification (CS50's asks for
+    "the optimal move", any of them) owes nothing to the lab's lowest-cell rule."""
 
     def __init__(self, python: Interpreter | None = None, definitions_only: bool = False,
-                 mapping_file: str | None = None, settings: tuple[str, ...] = ()) -> None:
+                 mapping_file: str | None = None, settings: tuple[str, ...] = (),
+                 mapping_table: dict[str, object] | None = None) -> None:
         self.python = python
         self.definitions_only = definitions_only
         self.mapping_file = mapping_file
         self.settings = settings
+        self.mapping_table = mapping_table
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> PythonInterface:
@@ -73,7 +78,8 @@ class PythonInterface:
     @classmethod
     def _made(cls, args: argparse.Namespace) -> PythonInterface:
         python = course_python(args.python) if args.python is not None else None
-        return cls(python, args.definitions_only, args.mapping, tuple(args.settings))
+        return cls(python, bool(args.definitions_only), args.mapping, tuple(args.settings),
+                   getattr(args, "mapping_table", None))
 
     def open(self, path: Path, options: Options) -> PythonSession:
         copy = taken(path)
@@ -119,6 +125,8 @@ class FunctionInterface(PythonInterface):
 
     def mapping_for(self, path: Path, copy: Path) -> Mapping:
         file = Path(self.mapping_file) if self.mapping_file else None
+        if file is None and self.mapping_table is not None:  # the assignment's, for the class
+            return read_mapping(None, list(self.settings), self.mapping_table)
         if file is None:  # the submission's own, as taken; or the teacher's, beside a file
             own = (copy if path.is_dir() else path.parent) / MAPPING_FILE
             file = own if is_small_file(own) else None
@@ -137,6 +145,8 @@ class PythonSession:
         self.mapping = mapping
         self.cs50 = cs50
         self.work = work
+        self._legal: dict[str, bool] = {}
+        """Per board, whether `result` returned for every legal action asked of it so far."""
 
     def work_limit(self, question: Question) -> float:
         return self.work.cpu_seconds
@@ -176,9 +186,16 @@ class PythonSession:
         return ""
 
     def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
-        if self.cs50:
-            return judge_cs50(question, reply, policy)
-        return judge_function(question, reply, self.mapping, policy)
+        if not self.cs50:
+            return judge_function(question, reply, self.mapping, policy)
+        if question.check == "result" and question.cell is not None:
+            if question.state[question.cell - 1] == BLANK:  # asked before the taken cell
+                self._legal[question.state] = (self._legal.get(question.state, True)
+                                               and reply.end == "returned")
+            else:
+                return judge_cs50(question, reply, policy,
+                                  self._legal.get(question.state, False))
+        return judge_cs50(question, reply, policy)
 
     def ask_again(self, question: Question, reply: Called) -> bool:
         return reply.end == "returned" and _has_ties(question, self.mapping, self.cs50)
@@ -209,6 +226,9 @@ def module_file(path: Path, name: str, main: str | None, mapping: Mapping,
         if not named:
             raise ProgramError(f"no file {wanted!r} in the submission")
         return named[0]
+    if len(files) > 1 and len([file for file in files
+                               if not looks_like_backup(file)]) == 1:
+        files = [file for file in files if not looks_like_backup(file)]
     if len(files) == 1:
         return files[0]
     if not files:
@@ -233,15 +253,18 @@ def _has_ties(question: Question, mapping: Mapping, cs50: bool) -> bool:
 
 def _check_mapping(args: argparse.Namespace) -> None:
     """A mapping given on the command line must be whole and right before any grading."""
+    table = getattr(args, "mapping_table", None)
     if args.mapping is not None:
         read_mapping(Path(args.mapping), args.settings)
+    elif table is not None:
+        read_mapping(None, args.settings, table)
     elif not any(setting.partition("=")[0].strip() == "function"
                  for setting in args.settings) and not all(
             (Path(path) if Path(path).is_dir() else Path(path).parent).joinpath(
                 MAPPING_FILE).is_file() for path in args.paths):
         raise MappingError(f"--interface function needs the function declared: --mapping "
-                           f"FILE, --set function=NAME, or a {MAPPING_FILE} beside each "
-                           "program (see docs/grading.md)")
+                           f"FILE, --set function=NAME, an assignment's [mapping], or a "
+                           f"{MAPPING_FILE} beside each program (see docs/grading.md)")
     else:  # the function may come from each submission's own file: check the rest
         named = any(setting.partition("=")[0].strip() == "function"
                     for setting in args.settings)

@@ -7,7 +7,6 @@ its time budget is graded as far as it got, and the class goes on.
 
 from __future__ import annotations
 
-import difflib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -52,24 +51,26 @@ def grade_submission(
         session = options.interface.open(path, options)
     except LabError as error:
         return SubmissionGrade(name, LoadReport(problem=str(error)),
-                               seconds=time.monotonic() - start)
+                               seconds=time.monotonic() - start, policy=options.policy)
     with session.program as program, running.holding(program):
-        grade = SubmissionGrade(name, program.load())
+        grade = SubmissionGrade(name, program.load(), policy=options.policy)
         if grade.load.output:
             log_output(grade, options.interface.load_label, grade.load.output,
                        len(grade.load.output), question=False)
-        ask_all(session, grade, options, start, running)
-    grade.hypotheses = hypotheses(grade)
+        answered = ask_all(session, grade, options, start, running)
+    grade.hypotheses = hypotheses(grade, answered)
     grade.seconds = time.monotonic() - start
     return grade
 
 
 def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: float,
-            running: Running) -> None:
+            running: Running) -> dict[str, list[tuple[Question, Verdict]]]:
     """Ask every question of the submission's checks, the cheapest first, within the limits
     of work (per question, and the session's budget for the submission) and the wall-clock
     guards; judge each reply, asking again where a random answer would show; keep what it
-    printed and count its problems by kind."""
+    printed and count its problems by kind. Each check's questions asked, with their
+    verdicts."""
+    answered: dict[str, list[tuple[Question, Verdict]]] = {}
     defined = set(grade.load.defined)
     asked, grade.not_checked = session.plan(options.checks, defined)
     loaded = grade.load.problem is None
@@ -86,7 +87,7 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
     first_wrong: dict[str, tuple[Question, Verdict]] = {}
     for question in questions:
         if running.cancelled.is_set():
-            return
+            return answered
         result = grade.checks[question.check]
         left = time_to_ask(question, result, grade, options, deadline,
                            undefined.get(question.check))
@@ -111,6 +112,7 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
         result.work += used
         spent += used
         _add(result, question, verdict)
+        answered.setdefault(question.check, []).append((question, verdict))
         if verdict.category.kind is Kind.FAULT:  # the first is the smallest computation
             first_wrong.setdefault(question.check, (question, verdict))
         if reply.output:
@@ -129,6 +131,7 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
         if not running.cancelled.is_set() and session.calls_below(question):
             grade.checks[check].first_wrong = walk(session, question, verdict, options, walked)
             grade.checks[check].work += walked.take()
+    return answered
 
 
 class Spent:
@@ -234,12 +237,6 @@ class Running:
             program.stop()
 
 
-def did_you_mean(wanted: str, names: set[str]) -> str:
-    """`; did you mean minimax_decision/4?` for a near name, or nothing."""
-    close = difflib.get_close_matches(wanted, sorted(names), n=1, cutoff=0.75)
-    return f"; did you mean {close[0]}?" if close else ""
-
-
 def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
                question: bool = True) -> None:
     """Keep what a question (or the loading) printed, up to `LOG_CHARS` for the whole
@@ -250,6 +247,26 @@ def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
         return
     cut = "" if total <= len(output) else f"\n... ({total - len(output)} more characters)"
     grade.log.append(f"--- output of {label}\n{output[:LOG_CHARS - used]}{cut}")
+
+
+ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
+
+
+def submissions(paths: Sequence[Path], suffixes: Sequence[str] | None
+                ) -> tuple[list[Path], list[str]]:
+    """The paths that are submissions (a folder, or a file of the interface's `suffixes`;
+    any file when None), and a note for each other file, which is left out."""
+    kept, notes = [], []
+    for path in paths:
+        if suffixes is None or path.is_dir() or path.suffix.lower() in suffixes:
+            kept.append(path)
+        elif path.suffix.lower() in ARCHIVES:
+            notes.append(f"{path.name} is an archive, not a submission: unpack it into a "
+                         "folder and grade the folder")
+        else:
+            notes.append(f"{path.name} is not a submission ({', '.join(suffixes)}, or a "
+                         "folder): left out")
+    return kept, notes
 
 
 def submission_names(paths: Sequence[Path]) -> list[str]:
@@ -276,7 +293,7 @@ def grade_class(
         except Exception as error:  # noqa: BLE001 - one submission's, never the class's
             grade = SubmissionGrade(item[0], LoadReport(
                 problem=f"the grader failed on this submission ({type(error).__name__}: "
-                f"{error}); please report it"))
+                f"{error}); please report it"), policy=options.policy)
         if options.assignment is not None:
             grade.score = options.assignment.score(grade)
         if not running.cancelled.is_set():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from compare.judge.categories import Category, Kind
 from compare.judge.scores import Score
-from compare.judge.truth import Answer, Judgement
+from compare.judge.truth import Answer, Judgement, Policy
 from logic.contain.harness import LoadReport
 from logic.engines import Turn
 from logic.terms import Decision
@@ -29,6 +29,8 @@ class Verdict:
     notes: tuple[Category, ...] = ()
     judgement: Judgement | None = None
     """The move judged, where the answer is a move: what it marks, the reference's values."""
+    cell: int | None = None
+    """The cell the answer's move marks, where it keeps a successor (`max_value`'s sv)."""
 
     @property
     def right(self) -> bool:
@@ -78,7 +80,8 @@ class CheckResult:
     notes: Counter = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     finished: Counter = field(default_factory=Counter)
-    """The categories of the questions asked on finished boards, and (under "") how many."""
+    """The categories of the questions on finished boards, and (under "") how many of them
+    were asked."""
     keep: int | None = KEEP_FINDINGS
     work: float = 0.0
     """The work its questions took (inferences, CPU seconds)."""
@@ -86,8 +89,6 @@ class CheckResult:
     """Where its smallest wrong answer goes wrong in the program's recursion, if walked."""
     wrong: int = 0
     """Which of its questions, in the order asked, were answered wrong: bit i, the i-th."""
-    last_optimal: Counter = field(default_factory=Counter)
-    """Other optimal moves that are the last of the optimal moves, by how many tie."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:
@@ -97,7 +98,7 @@ class CheckResult:
             self.wrong |= 1 << sum(self.counts.values())
         self.counts[category] += 1
         if finished:
-            self.finished[""] += 1
+            self.finished[""] += category.kind is not Kind.UNASKED
             self.finished[category] += 1
         self.notes.update(notes)
         if category.kind is Kind.UNASKED:
@@ -114,12 +115,6 @@ class CheckResult:
         finding = None if verdict.right else Finding(verdict.category, position,
                                                      verdict.detail, asked=asked)
         self.judged(verdict.category, verdict.notes, finding, finished)
-        judged = verdict.judgement
-        if verdict.category is Category.OTHER_OPTIMAL and judged is not None:
-            optimal = [cell for cell, value in judged.move_values.items()
-                       if value == judged.expected.value]
-            if judged.answer.cell == max(optimal):
-                self.last_optimal[len(optimal)] += 1
 
     def fault(self, finding: Finding) -> None:
         """Count and keep a fault found besides the questions (a source's row that is
@@ -159,6 +154,8 @@ class SubmissionGrade:
     """The teacher's explanation of its group's bug (`grade --feedback`)."""
     hypotheses: tuple[str, ...] = ()
     """The known bugs its wrong answers look like (`grader.signatures`): guesses, not verdicts."""
+    policy: Policy | None = None
+    """The policy it was graded under (the tie rule, whether values count)."""
 
     @property
     def faulty(self) -> bool:

@@ -49,10 +49,10 @@ class Rule:
                        default=0.0)
         return round(self.points * part, 2)
 
-    def score(self, check: str, right: int, questions: int) -> CheckScore:
-        """The check's score for `right` of `questions` (the judged and the unasked)."""
+    def score(self, check: str, right: int, questions: int, not_asked: int = 0) -> CheckScore:
+        """The check's score for `right` of `questions` (the judged and the `not_asked`)."""
         return CheckScore(check, self.earned(right, questions), self.points, right, questions,
-                          self.visibility)
+                          self.visibility, not_asked=not_asked)
 
     def unchecked(self, check: str) -> CheckScore:
         """The score of a check that was not graded: none of its points."""
@@ -71,6 +71,21 @@ class CheckScore:
     questions: int
     visibility: Visibility = Visibility.VISIBLE
     why: str = ""
+    not_asked: int = 0
+    """Of its questions, those left unasked (a budget spent, a program not loaded)."""
+
+    @property
+    def counted(self) -> str:
+        """`7908 of 9040 right; 1132 not asked`, or why it was not graded."""
+        if not self.questions:
+            return self.why or "not checked"
+        return f"{self.right} of {self.questions} right" + (
+            f"; {self.not_asked} not asked" if self.not_asked else "")
+
+    @property
+    def visible(self) -> bool:
+        """True when students may see it now (the teacher has released it otherwise)."""
+        return self.visibility is Visibility.VISIBLE
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,15 @@ class Policy:
     values: str = "all"
 
 
+def policy_words(policy: Policy) -> str:
+    """The policy as a report says it, with the option that changes it."""
+    ties = ("any optimal move is right (--ties lowest: only the lab's lowest optimal cell)"
+            if policy.ties == "any" else
+            "the lab's tie rule, the lowest optimal cell (--ties any: any optimal move)")
+    values = "values graded" if policy.values == "all" else "moves only (--values none)"
+    return f"{ties}; {values}"
+
+
 @dataclass(frozen=True)
 class Answer:
     """A source's answer for one position: the cell it marks and the value it claims."""
@@ -55,6 +64,8 @@ class Judgement:
     graded: bool = True
     """Whether the value was judged (`--values all`)."""
     tie_break: bool = False
+    objective: Objective | None = None
+    """The objective it was judged under, whose move values say which moves are optimal."""
 
     @property
     def right(self) -> bool:
@@ -85,7 +96,8 @@ class Truth:
         graded = self.policy.values == "all"
         if answer.cell == expected.action.cell and (
                 not graded or answer.value == expected.value):
-            return Judgement(Category.RIGHT, answer, expected, {}, graded)
+            return Judgement(Category.RIGHT, answer, expected, {}, graded,
+                             objective=self.objective)
         values = self.move_values(answer.position)
         sign = self.objective.sign
         if answer.cell not in values:
@@ -95,10 +107,11 @@ class Truth:
         elif graded and answer.value != values[answer.cell]:
             category = Category.WRONG_VALUE
         elif self.policy.ties == "any":
-            return Judgement(Category.RIGHT, answer, expected, values, graded, tie_break=True)
+            return Judgement(Category.RIGHT, answer, expected, values, graded, tie_break=True,
+                             objective=self.objective)
         else:
             category = Category.OTHER_OPTIMAL
-        return Judgement(category, answer, expected, values, graded)
+        return Judgement(category, answer, expected, values, graded, objective=self.objective)
 
 
 def truth(objective: Objective, policy: Policy = Policy()) -> Truth:

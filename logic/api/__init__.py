@@ -376,12 +376,18 @@ def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str]
     """Grade one submission (a file, or a folder of one student's files) as `minimax-lab
     grade` does, in its own contained process: `interface` prolog (the lab's predicates) or
     cs50 (CS50 AI's tictactoe.py)."""
-    from compare.grader.assignment import DEFAULT_WORK, default_assignment, load_assignment
+    from compare.grader.assignment import (
+        DEFAULT_WORK,
+        default_assignment,
+        load_assignment,
+        settled,
+    )
     from compare.grader.gradebook import submission_report
     from compare.grader.groups import group_class
     from compare.grader.interface import Options
     from compare.grader.registry import INTERFACES
     from compare.grader.run import grade_submission, submission_names
+    from compare.judge.truth import Policy
 
     if interface not in INTERFACES or interface == "function":
         raise LabError(f"unknown interface {quoted(interface)}; grade here with prolog or cs50 "
@@ -398,10 +404,12 @@ def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str]
     checked = tuple(name for name in known if name in predicates) if predicates else known
     scoring = (default_assignment(interface, known) if assignment is None
                else load_assignment(assignment, interface, known))
-    chosen = kind.from_args(argparse.Namespace(
-        answers=3, python=None, settings=[], mapping=None, definitions_only=False,
-        predicates=None, paths=[str(target)]))
-    options = Options(chosen, checked, main, assignment=scoring,
+    chosen = settled({"main": main}, scoring, kind.policy)
+    chosen_interface = kind.from_args(argparse.Namespace(
+        **chosen, settings=[], mapping=None, predicates=None, paths=[str(target)]))
+    options = Options(chosen_interface, checked, chosen["main"], chosen["query_timeout"],
+                      chosen["budget"], chosen["load_timeout"],
+                      policy=Policy(chosen["ties"], chosen["values"]), assignment=scoring,
                       work=scoring.work(DEFAULT_WORK))
     graded = grade_submission(submission_names([target])[0], target, options)
     graded.score = scoring.score(graded)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compare.grader.assignment import default_assignment, load_assignment
+from compare.grader.assignment import default_assignment, interface_of, load_assignment
 from compare.grader.groups import read_feedback
 from compare.grader.platforms import gradescope_autograder
 from compare.grader.registry import INTERFACES
@@ -28,34 +28,51 @@ def register(commands: argparse._SubParsersAction) -> None:
         "with the assignment's points.",
     )
     parser.add_argument("platform", choices=PLATFORMS, help="the platform: gradescope")
-    parser.add_argument("--interface", choices=INTERFACES, default="prolog",
-                        help="what students hand in (default: prolog, the lab's predicates)")
+    parser.add_argument("--interface", choices=INTERFACES, default=None,
+                        help="what students hand in (default: the assignment's, else prolog, "
+                        "the lab's predicates)")
     parser.add_argument("--assignment", metavar="FILE",
                         help="the assignment's points (default: the interface's own)")
     parser.add_argument("--feedback", metavar="FILE",
                         help="the teacher's explanations of known bugs (bug-... = \"text\", "
                         "as grade --feedback reads them), shown to each student with that bug")
+    parser.add_argument("--timeout", type=minutes, default=gradescope_autograder.TIMEOUT,
+                        metavar="MINUTES",
+                        help="the autograder timeout set on Gradescope: each submission's "
+                        "budget of wall-clock time is cut so that its results are written "
+                        f"before it (default: {gradescope_autograder.TIMEOUT}, as docs/grading.md "
+                        "advises; Gradescope's own default is 10)")
     parser.add_argument("--out", metavar="FILE", default="autograder.zip",
                         help="the zip to write (default: autograder.zip)")
     parser.set_defaults(run=run)
 
 
+def minutes(text: str) -> int:
+    """`--timeout MINUTES`: a whole number of minutes, 5 to 600."""
+    if not (text.isdigit() and 5 <= int(text) <= 600):
+        raise argparse.ArgumentTypeError(f"expected whole minutes from 5 to 600, not {text!r}")
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the assignment as `grade` will read it, then write the zip."""
-    known = INTERFACES[args.interface].checks
+    interface = interface_of(args.assignment, args.interface, tuple(INTERFACES))
+    known = INTERFACES[interface].checks
     if args.assignment is not None:
-        load_assignment(args.assignment, args.interface, known)
+        assignment = load_assignment(args.assignment, interface, known)
     else:
-        default_assignment(args.interface, known)
+        assignment = default_assignment(interface, known)
     if args.feedback is not None:
         read_feedback(args.feedback)
     check_writable(args.out)
     names = gradescope_autograder.build(
-        Path(args.out), args.interface,
+        Path(args.out), interface,
         Path(args.assignment) if args.assignment is not None else None,
-        Path(args.feedback) if args.feedback is not None else None)
+        Path(args.feedback) if args.feedback is not None else None,
+        assignment, args.timeout)
     own = [name for name in names if not name.startswith("minimax-lab/")]
     print(f"wrote {quoted(args.out)}: {', '.join(own)} and the grader "
           f"({len(names) - len(own)} files); upload it as the autograder of a Gradescope "
-          "programming assignment on an Ubuntu 24.04 base image")
+          f"programming assignment and set its timeout to {args.timeout} minutes "
+          "(docs/grading.md, Gradescope)")
     return EXIT_OK

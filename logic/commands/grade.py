@@ -15,12 +15,21 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from compare.grader.assignment import DEFAULT_WORK, default_assignment, load_assignment
+from compare.grader.assignment import (
+    DEFAULT_WORK,
+    DEFAULTS,
+    default_assignment,
+    interface_of,
+    load_assignment,
+    settled,
+)
 from compare.grader.gradebook import (
     Shard,
     class_summary,
+    fresh_reports,
     gradebook_csv,
     json_report,
+    note_reports,
     output_log,
     report_stem,
     submission_report,
@@ -32,13 +41,15 @@ from compare.grader.mappings import MAPPING_FILE
 from compare.grader.platforms import github_classroom, gradescope, prairielearn
 from compare.grader.platforms.junit import junit_xml
 from compare.grader.registry import INTERFACES
-from compare.grader.run import grade_class, submission_names
+from compare.grader.run import grade_class, submission_names, submissions
+from compare.grader.students import student_view
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
+from compare.judge.truth import Policy
 from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, ratio, seconds
-from logic.commands.policy import add_policy_options, policy_from
+from logic.commands.policy import add_policy_options
 from logic.commands.progress import Progress
 from logic.contain import sandbox
 from logic.contain.harness import LoadReport
@@ -63,9 +74,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="a submission: a .pl or .py file, or a folder")
-    parser.add_argument("--interface", choices=INTERFACES, default="prolog",
-                        help="prolog: the lab's predicates (default); cs50: CS50 AI's "
-                        "tictactoe.py; function: a function declared by --mapping or --set")
+    parser.add_argument("--interface", choices=INTERFACES, default=None,
+                        help="prolog: the lab's predicates (default, unless --assignment names "
+                        "another); cs50: CS50 AI's tictactoe.py; function: a function declared "
+                        "by --mapping or --set")
     parser.add_argument("--main", metavar="NAME",
                         help="the file to load in each submission (default: Prolog, the one "
                         "that defines minimax_decision/4; cs50, tictactoe.py; else the only one)")
@@ -84,10 +96,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="Python submissions: the Python that runs them, with its installed "
                         "packages (a course's virtual environment; default: the grader's own, "
                         "without packages)")
-    parser.add_argument("--definitions-only", action="store_true",
+    parser.add_argument("--definitions-only", action="store_true", default=None,
                         help="Python submissions: import only the module's definitions "
                         "(imports, functions, classes, constants), not a demo its top level runs")
-    add_policy_options(parser)
+    add_policy_options(parser, "the interface's own: lowest for prolog, any for cs50 and "
+                       "function; or the assignment's")
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
     parser.add_argument("--inference-ratio", type=ratio, default=None,
@@ -110,18 +123,21 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="Python: the CPU time one submission may take; what is left is "
                         "reported as not asked (default: the assignment's, else "
                         f"{DEFAULT_WORK.cpu_budget:g})")
-    parser.add_argument("--query-timeout", type=seconds, default=600.0, metavar="SECONDS",
+    parser.add_argument("--query-timeout", type=seconds, default=None, metavar="SECONDS",
                         help="wall-clock limit for one question, a guard against a program "
-                        "that waits (default: 600)")
-    parser.add_argument("--budget", type=seconds, default=3600.0, metavar="SECONDS",
+                        f"that waits (default: the assignment's, else "
+                        f"{DEFAULTS['query_timeout']:g})")
+    parser.add_argument("--budget", type=seconds, default=None, metavar="SECONDS",
                         help="wall-clock limit for one submission, a guard; what is left is "
-                        "reported as not asked (default: 3600)")
-    parser.add_argument("--load-timeout", type=seconds, default=30.0, metavar="SECONDS",
+                        f"reported as not asked (default: the assignment's, else "
+                        f"{DEFAULTS['budget']:g})")
+    parser.add_argument("--load-timeout", type=seconds, default=None, metavar="SECONDS",
                         help="CPU time for loading a submission, all its processes together; "
-                        "the wall clock guards it at ten times that (default: 30)")
-    parser.add_argument("--answers", type=answers, default=3, metavar="N",
+                        f"the wall clock guards it at ten times that (default: the "
+                        f"assignment's, else {DEFAULTS['load_timeout']:g})")
+    parser.add_argument("--answers", type=answers, default=None, metavar="N",
                         help="answers asked of each question, the first and N-1 on "
-                        "backtracking (default: 3)")
+                        f"backtracking (default: the assignment's, else {DEFAULTS['answers']})")
     parser.add_argument("--reports", metavar="DIR",
                         help="write each submission's report (NAME.txt) and output (NAME.log) "
                         "into DIR")
@@ -135,8 +151,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "\"...\"), added to the report of every submission with that bug")
     parser.add_argument("--assignment", metavar="FILE",
                         help="the TOML file that gives each check its points, its partial "
-                        "credit and when students see it (default: the interface's own; see "
-                        "docs/grading.md, Scores)")
+                        "credit and when students see it, and any grading option (the "
+                        "interface, ties, main, python, limits...; an option given here wins) "
+                        "(default: the interface's own; see docs/grading.md, Scores)")
     parser.add_argument("--gradescope", metavar="DIR",
                         help="one submission: write Gradescope's results.json into DIR "
                         "(/autograder/results on Gradescope)")
@@ -148,6 +165,10 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "grading reporter reads to FILE")
     parser.add_argument("--junit", metavar="FILE",
                         help="write the class to FILE as JUnit XML: a test case per check")
+    parser.add_argument("--student-view", action="store_true",
+                        help="print and write only what students may see now (a check whose "
+                        "visibility is not visible is left out, with its points), as in a CI "
+                        "log a student reads; the platforms' files always are")
     parser.set_defaults(run=run)
 
 
@@ -187,6 +208,13 @@ def run(args: argparse.Namespace) -> int:
         _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(
             problem=f"the grader could not start: {error}"))])
         raise
+    paths, notes = submissions(paths, getattr(options.interface, "suffixes", None))
+    for note in notes:
+        say(f"grade: note: {note}")
+    if not paths:
+        why = f"nothing to grade: no {options.interface.name} submission among the paths given"
+        _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(problem=why))])
+        raise UsageError(why)
     if not sandbox.bwrap_works():
         say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
             "with process limits alone and can read every file any user may read, the "
@@ -199,6 +227,11 @@ def run(args: argparse.Namespace) -> int:
         place = {index: number for number, index in enumerate(order)}
         part = Shard(*args.shard, tuple(place[index] for index in chosen))
         paths, names = [paths[index] for index in chosen], [names[index] for index in chosen]
+    if args.reports is not None:
+        try:
+            fresh_reports(Path(args.reports), part)
+        except (ValueError, OSError) as error:
+            raise UsageError(str(error)) from None
     finished: list[SubmissionGrade] = []
     with Progress("grading", len(paths)) as progress:
 
@@ -206,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
             finished.append(grade)
             progress.advance()
             if args.reports is not None:
-                _write_reports(Path(args.reports), grade)
+                _write_reports(Path(args.reports), _shown(args, grade), part)
 
         try:
             grades = grade_class(paths, options, args.jobs, done, names=names)
@@ -219,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"grade: note: no submission has {', '.join(unused)} (--feedback)")
     if args.reports is not None:  # again, now with each one's bug
         for grade in grades:
-            _write_reports(Path(args.reports), grade)
+            _write_reports(Path(args.reports), _shown(args, grade), part)
     status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_FAULTS
     _write_outputs(args, grades, groups, options, status, part)
     return status
@@ -235,9 +268,19 @@ def _keep_graded(args: argparse.Namespace, grades: list[SubmissionGrade], option
         _write_outputs(args, grades, group_class(grades, {}), options, status, part)
 
 
-def _write_outputs(args: argparse.Namespace, grades: list[SubmissionGrade],
+def _shown(args: argparse.Namespace, grade: SubmissionGrade) -> SubmissionGrade:
+    """The grade as the summary, the reports, the CSV and the JSON show it."""
+    return student_view(grade) if args.student_view else grade
+
+
+def _write_outputs(args: argparse.Namespace, graded: list[SubmissionGrade],
                    groups: list, options: Options, status: int, part: Shard | None) -> None:
-    """The summary on standard output, then the files asked for."""
+    """The summary on standard output, then the files asked for (the platforms' from the
+    whole grades: each shows what its students may see)."""
+    grades = [_shown(args, grade) for grade in graded]
+    if args.student_view:
+        groups = [group for group in groups
+                  if any(grade.bug == group.fingerprint for grade in grades)]
     if len(grades) == 1:
         sys.stdout.write(submission_report(grades[0]) + "\n")
     sys.stdout.write(class_summary(grades))
@@ -250,7 +293,7 @@ def _write_outputs(args: argparse.Namespace, grades: list[SubmissionGrade],
     if args.json is not None:
         report = json_report(grades, status, options.policy, part)
         write_whole(args.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
-    _write_platforms(args, grades)
+    _write_platforms(args, graded)
 
 
 def _check_outputs(args: argparse.Namespace, paths: list[Path]) -> None:
@@ -266,30 +309,35 @@ def _check_outputs(args: argparse.Namespace, paths: list[Path]) -> None:
                          f"each in its own container), not {len(paths)}")
     for path in (args.csv, args.json, args.junit, args.github_classroom):
         check_writable(path)
-    for folder in (args.reports, args.gradescope, args.prairielearn):
+    for folder in (args.gradescope, args.prairielearn):
         if folder is not None:
             _make_folder(folder)
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    """How the class is graded: the interface and its checks (`--predicates`; else those an
-    assignment file names, or all), the limits, the policy and the assignment that scores
-    it."""
-    kind = INTERFACES[args.interface]
-    interface = kind.from_args(args)
+    """How the class is graded: the interface (`--interface`, else the assignment's) and its
+    checks (`--predicates`; else those an assignment file names, or all), the limits, the
+    policy and the assignment that scores it; each option given, else the assignment's, else
+    its default (`compare.grader.assignment.settled`)."""
+    name = interface_of(args.assignment, args.interface, tuple(INTERFACES))
+    kind = INTERFACES[name]
     checked = predicate_list(args.predicates, kind)
     if args.assignment is None:
-        assignment = default_assignment(args.interface, kind.checks)
+        assignment = default_assignment(name, kind.checks)
     else:
-        assignment = load_assignment(args.assignment, args.interface, kind.checks)
+        assignment = load_assignment(args.assignment, name, kind.checks)
         if args.predicates is None and assignment.default is None and kind.checks:
             checked = tuple(check for check in kind.checks if check in assignment.checks)
+    chosen = settled(vars(args), assignment, getattr(kind, "policy", Policy()))
+    interface = kind.from_args(argparse.Namespace(**{**vars(args), **chosen,
+                                                     "interface": name}))
     given = {"ratio": args.inference_ratio, "budget_ratio": args.inference_budget,
              "cpu_seconds": args.cpu_seconds, "cpu_budget": args.cpu_budget}
     work = replace(assignment.work(DEFAULT_WORK),
                    **{name: value for name, value in given.items() if value is not None})
-    return Options(interface, checked, args.main, args.query_timeout, args.budget,
-                   args.load_timeout, policy=policy_from(args), assignment=assignment,
+    return Options(interface, checked, chosen["main"], chosen["query_timeout"],
+                   chosen["budget"], chosen["load_timeout"],
+                   policy=Policy(chosen["ties"], chosen["values"]), assignment=assignment,
                    work=work)
 
 
@@ -328,12 +376,14 @@ def _make_folder(path: str) -> None:
     check_writable(os.path.join(path, "report.txt"))
 
 
-def _write_reports(folder: Path, grade: SubmissionGrade) -> None:
+def _write_reports(folder: Path, grade: SubmissionGrade, part: Shard | None) -> None:
     """A submission's report and log; one that cannot be written is said, and the class
     goes on."""
+    stem = report_stem(grade)
     try:
-        write_whole(str(folder / f"{report_stem(grade)}.txt"), submission_report(grade))
-        write_whole(str(folder / f"{report_stem(grade)}.log"), output_log(grade))
+        note_reports(folder, part, [f"{stem}.txt", f"{stem}.log"])
+        write_whole(str(folder / f"{stem}.txt"), submission_report(grade))
+        write_whole(str(folder / f"{stem}.log"), output_log(grade))
     except OSError as error:
         say(f"grade: warning: cannot write the report of {quoted(grade.name)} in "
             f"{quoted(str(folder))}: {error.strerror or error}")

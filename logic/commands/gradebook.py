@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         check_writable(path)
     parts = [_read(path) for path in args.parts]
     try:
-        grades, policy = merge_reports(parts)
+        grades, policy = merge_reports(parts, args.parts)
     except ValueError as error:
         raise UsageError(str(error)) from None
     except (KeyError, TypeError, AttributeError) as error:

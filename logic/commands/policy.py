@@ -7,17 +7,19 @@ import argparse
 from compare.judge.truth import TIES, VALUES, Policy
 
 
-def add_policy_options(parser: argparse.ArgumentParser) -> None:
-    """`--ties` and `--values`: what counts as agreeing with the lab's decision."""
+def add_policy_options(parser: argparse.ArgumentParser, own: str | None = None) -> None:
+    """`--ties` and `--values`: what counts as agreeing with the lab's decision; `own` says
+    whose default applies when neither is given (None: the lab's, lowest and all)."""
     parser.add_argument(
-        "--ties", choices=TIES, default="lowest",
-        help="lowest: the lab's rule, the lowest optimal cell (default); any: every optimal move "
-        "agrees, and the report counts those that broke only the lab's tie rule",
+        "--ties", choices=TIES, default=None if own else "lowest",
+        help="lowest: the lab's rule, the lowest optimal cell; any: every optimal move "
+        "agrees, and the report counts those that broke only the lab's tie rule (default: "
+        + (own or "lowest") + ")",
     )
     parser.add_argument(
-        "--values", choices=VALUES, default="all",
-        help="all: an answer's value is graded too (default); none: moves only, for programs "
-        "that give no value",
+        "--values", choices=VALUES, default=None if own else "all",
+        help="all: an answer's value is graded too; none: moves only, for programs that give "
+        "no value (default: " + (own or "all") + ")",
     )
 
 

@@ -104,6 +104,9 @@ class LoadReport:
     output: str = ""
     problem: str | None = None
     containment: str = ""
+    notes: list[str] = field(default_factory=list)
+    """What was decided about the submission's files that is no problem of its own (a backup
+    left out)."""
 
     @property
     def ok(self) -> bool:
@@ -111,9 +114,10 @@ class LoadReport:
         return self.problem is None and not self.messages
 
 
-def main_file(folder: Path, main: str | None = None) -> Path:
-    """The file to load of a submission's copy: `main` by name, else the one that defines
-    `minimax_decision/4`, else the only `.pl` file; `ProgramError` if none can be told."""
+def main_file(folder: Path, main: str | None = None, name: str = "the submission") -> Path:
+    """The file to load of a submission's copy (handed in as `name`): `main` by name, else the
+    one that defines `minimax_decision/4` (a backup or a copy beside it left out), else the
+    only `.pl` file; `ProgramError` if none can be told."""
     files = sorted(file for file in folder.rglob("*.pl") if not file.name.startswith("."))
     if main is not None:
         named = [file for file in files if file.name in (main, f"{main}.pl")]
@@ -122,14 +126,30 @@ def main_file(folder: Path, main: str | None = None) -> Path:
         return named[0]
     own = [file for file in files if file.name != HELPER]
     defining = [file for file in own if _defines_decision(file)]
+    if len(defining) > 1:
+        defining = [file for file in defining if not submission.looks_like_backup(file)]
     if len(defining) == 1 or (defining and len(own) == 1):
         return defining[0]
     if len(own) == 1:
         return own[0]
     if not own:
-        raise ProgramError("no Prolog (.pl) file in the submission")
-    raise ProgramError("cannot tell the main file (none or several define minimax_decision/4);"
-                       " name it with --main")
+        raise ProgramError("no Prolog (.pl) file in the submission"
+                           + submission.class_hint(folder, "*.pl", name))
+    several = ", ".join(str(file.relative_to(folder)) for file in defining[:3])
+    raise ProgramError("cannot tell the main file ("
+                       + (f"{several} define minimax_decision/4" if defining
+                          else "none defines minimax_decision/4")
+                       + "); name it with --main (or main = \"NAME\" in the assignment)"
+                       + submission.class_hint(folder, "*.pl", name))
+
+
+def backups_beside(folder: Path, main: Path) -> list[str]:
+    """Notes for the files that define `minimax_decision/4` beside `main` and were left out
+    as backups or copies."""
+    return [f"{file.relative_to(folder)} looks like a backup or a copy: not loaded (--main "
+            "NAME loads another file)"
+            for file in sorted(folder.rglob("*.pl"))
+            if file != main and submission.looks_like_backup(file) and _defines_decision(file)]
 
 
 def _defines_decision(file: Path) -> bool:
@@ -153,10 +173,11 @@ class StudentProgram(ContainedProgram):
             raise ProgramError(f"no file or folder {quoted(str(missing[0]))}")
         super().__init__(submission.take(paths), limits)
         try:
-            self.main = main_file(self.taken.folder, main)
+            self.main = main_file(self.taken.folder, main, paths[0].name)
         except ProgramError:
             self.close()
             raise
+        self.notes = [] if main is not None else backups_beside(self.taken.folder, self.main)
         own = self.main.parent / HELPER  # a student's own copy: ours loads under another name
         self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.folder))
         self.load_seconds = load_seconds
@@ -175,7 +196,7 @@ class StudentProgram(ContainedProgram):
                 str(harness), "--", str(self.main), str(helper)]
         deadline, cpu, wall = self.load_guards(within)
         containment = self._launch(argv)
-        report = LoadReport(containment=containment.describe())
+        report = LoadReport(containment=containment.describe(), notes=list(self.notes))
         report.messages = [LoadMessage("warning", path, 0, f"{why}, not taken (a submission "
                                        "is regular files and folders)")
                            for path, why in self.taken.skipped]
@@ -192,7 +213,8 @@ class StudentProgram(ContainedProgram):
         except Died as died:
             self.stop()
             report = LoadReport(report.messages, containment=report.containment,
-                                problem=f"the program {died} while loading")
+                                problem=f"the program {died} while loading",
+                                notes=report.notes)
         except OverCpu:
             self.stop()
             report.problem = f"loading used more than {cpu:g} s of CPU time"

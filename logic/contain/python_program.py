@@ -244,7 +244,8 @@ def import_problem(loaded: dict, definitions_only: bool) -> str:
     """Why an import failed, with the line, and what the teacher can do about it."""
     error = reply_field(loaded, "error", str, "an error")
     line = reply_field(loaded, "line", int)
-    problem = f"importing raised {error}" + (f" (line {line})" if line else "")
+    said = f"line {line})" in error  # a SyntaxError names its own line
+    problem = f"importing raised {error}" + (f" (line {line})" if line and not said else "")
     missing = reply_field(loaded, "missing", str)
     top = reply_field(loaded, "top_line", int)
     if missing is not None:

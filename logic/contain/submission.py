@@ -13,6 +13,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -281,3 +282,26 @@ def _remove(given_up: set[str], name: str, remove: Callable[..., None], *args: o
         remove(*args, **kwargs)
     except OSError:
         given_up.add(name)
+
+
+_BACKUP = re.compile(r"(^copy of |[ _.\-](backup|bak|old|orig|copy)\d*$|^(backup|bak|old)[ _.\-]"
+                     r"| \(\d+\)$|[ _\-]copy \d+$)", re.IGNORECASE)
+
+
+def looks_like_backup(path: Path) -> bool:
+    """True for a file named as a backup or a copy (`minimax_backup.pl`, `lab3.old.pl`,
+    `Copy of lab3.pl`, `lab3 (1).pl`), which a student keeps beside the real one."""
+    return bool(_BACKUP.search(path.stem))
+
+
+def class_hint(folder: Path, pattern: str, shown: str) -> str:
+    """`; it holds 3 folders with .pl files (ada, bob, eve), as a class does: give FOLDER/* to
+    grade each`, where the submission looks like a class of them; else nothing."""
+    students = sorted(entry.name for entry in folder.iterdir()
+                      if entry.is_dir() and not entry.is_symlink()
+                      and not entry.name.startswith(".") and any(entry.rglob(pattern)))
+    if len(students) < 2:
+        return ""
+    names = ", ".join(students[:3]) + (", ..." if len(students) > 3 else "")
+    return (f"; {shown} holds {len(students)} folders with {pattern[1:]} files ({names}), as a "
+            f"class does: give {shown}/* to grade each student's folder")

@@ -1,41 +1,54 @@
 """The JSON result GitHub Classroom's grading reporter reads from a runner (base64 in the
 step's `result` output): one test per check with its score, and partial credit
 (docs/grading.md, "GitHub Classroom").
+
+The reporter (classroom-resources/autograding-grading-reporter) prints a test's `message` only
+for the status `error`, and its `test_code` for every test: a check's findings go there. Its
+table counts tests passed in full, not points, so the first test says what Classroom records.
+It has no visibility of its own: what it gets is the student view (`compare.grader.students`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from compare.grader.gradebook import (
     bug_report,
     check_text,
     load_report,
+    points,
     problems_report,
     text_of,
 )
+from compare.grader.students import held_back_words, student_view
 from compare.judge.results import SubmissionGrade
-from compare.judge.scores import Score, Visibility
+from compare.judge.scores import Score
 
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
-    """The submission's result as the reporter reads it."""
-    tests = []
-    if not grade.load.ok:
-        lines = [*load_report(grade), *problems_report(grade)]
-        tests.append({"name": "loading", "status": "error" if grade.load.problem else "fail",
-                      "score": 0, "message": text_of(lines)})
-    if grade.feedback or grade.hypotheses:
-        tests.append({"name": "feedback", "status": "pass", "score": 0,
-                      "message": text_of(bug_report(grade))})
-    for check in score.checks:
+    """The submission's result as the reporter reads it: the student view."""
+    whole = replace(grade, score=score)
+    grade = student_view(whole)
+    score = grade.score or score
+    tests: list[dict[str, Any]] = []
+    loading = [*load_report(grade), *problems_report(grade)]
+    if grade.load.problem is not None:
+        tests.append({"name": "loading", "status": "error", "score": 0,
+                      "message": text_of(loading), "line_no": 0})
+    head = [f"score {points(score.score)} of {points(score.max_score)} (the points GitHub "
+            "Classroom records; the reporter's table counts the checks right in full, not "
+            "points)", *([held_back_words(whole)] if held_back_words(whole) else []),
+            *bug_report(grade), *([] if grade.load.problem is not None else loading), ""]
+    for number, check in enumerate(score.checks):
         passed = check.questions and check.right == check.questions
         tests.append({
             "name": check.check,
             "status": "pass" if passed else "fail",
             "score": check.score,
-            "message": check_text(grade, check.check)
-            if check.visibility is Visibility.VISIBLE else "details after the deadline",
+            "message": check.counted,
+            "test_code": (text_of(head) if number == 0 else "") + check_text(grade, check.check),
+            "line_no": 0,
         })
     status = ("error" if grade.load.problem is not None
               else "pass" if all(test["status"] == "pass" for test in tests) else "fail")

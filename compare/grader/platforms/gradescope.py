@@ -1,10 +1,16 @@
 """Gradescope's `results.json`: one test per check with its score, the first findings drawn
 as boards in its output, its visibility from the assignment; and a test for loading, so a
 submission that does not load still gets its results (docs/grading.md, "Gradescope").
+
+Gradescope applies each test's visibility itself. What is not a test's (the top-level output:
+the score, the bug, its guesses and feedback, the problems) says nothing of a check held
+back; the bug, its guesses and feedback then go to a test of their own, shown with the last
+check to be released (`compare.grader.students`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from compare.grader.gradebook import (
@@ -15,6 +21,7 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
+from compare.grader.students import WHEN, held_back, strictest, student_view
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
 
@@ -24,7 +31,8 @@ RESULTS = "results.json"
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     """The submission's results as Gradescope reads them."""
-    loading = [*load_report(grade), *problems_report(grade)]
+    shown = student_view(replace_score(grade, score))
+    loading = [*load_report(shown), *problems_report(shown)]
     tests: list[dict[str, Any]] = [{
         "name": "loading",
         "score": 0.0,
@@ -44,12 +52,31 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
             "output": check_text(grade, check.check),
             "visibility": check.visibility.value,
         })
-    summary = f"score {points(score.score)} of {points(score.max_score)}"
+    held = held_back(replace_score(grade, score))
+    summary = [f"score {points(sum(c.score for c in score.checks if c.visible))} of "
+               f"{points(sum(c.max_score for c in score.checks if c.visible))} on the checks "
+               "shown now" if held else f"score {points(score.score)} of "
+                                        f"{points(score.max_score)}"]
+    for check in held:
+        summary.append(f"{check.check}: {points(check.max_score)} points, its result "
+                       f"{WHEN[check.visibility]}")
+    told = bug_report(grade)
+    if held and told:
+        last = strictest(replace_score(grade, score))
+        tests.append({"name": "feedback", "score": 0.0, "max_score": 0.0,
+                      "output": text_of(told), "visibility": last.value})
+        told = []
     return {
         "score": score.score,
         "execution_time": round(grade.seconds),
-        "output": text_of([summary, *bug_report(grade), *loading]),
+        "output": text_of([*summary, *told, *loading]),
         "output_format": "text",
         "test_output_format": "text",
+        "stdout_visibility": "hidden",
         "tests": tests,
     }
+
+
+def replace_score(grade: SubmissionGrade, score: Score) -> SubmissionGrade:
+    """`grade` scored by `score`."""
+    return grade if grade.score is score else replace(grade, score=score)

@@ -1,32 +1,54 @@
-"""The Gradescope autograder zip: `setup.sh` (SWI-Prolog, bubblewrap, a Python with pyDatalog),
-`run_autograder` (grades `/autograder/submission` into `/autograder/results/results.json`),
-the assignment file, the teacher's feedback file if any, and this grader's own packages
-(docs/grading.md, "Gradescope").
+"""The Gradescope autograder zip: `setup.sh` (SWI-Prolog, bubblewrap, a Python with pyDatalog,
+the course's Python if the assignment names its packages), `run_autograder` (grades
+`/autograder/submission` into `/autograder/results/results.json` with every option the
+assignment sets, within Gradescope's timeout), the assignment file, the teacher's feedback
+file if any, and this grader's own packages (docs/grading.md, "Gradescope").
 """
 
 from __future__ import annotations
 
+import shlex
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from compare.grader.assignment import SHIPPED
+from compare.grader.assignment import DEFAULTS, SHIPPED, Assignment
+from compare.grader.run import WALK_SHARE
 from logic.contain.sandbox import grader_folders
 
 SOURCE_FILES = ("*.py", "*.pl", "*.toml")
 """What the zip keeps of the grader's packages."""
+TIMEOUT = 20
+"""Minutes of Gradescope's autograder timeout the docs advise (Gradescope's default is 10)."""
+MARGIN = 90
+"""Seconds of the timeout kept for starting, loading the grader and writing the results."""
 
 SETUP = """#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder's image (choose a base
-# image with Python 3.11 or newer: Ubuntu 24.04).
+# Gradescope runs this once, as root, when it builds the autograder's image: on its Ubuntu
+# 22.04 base image (Python 3.10) a Python 3.11 is installed beside the system's; on 24.04 the
+# system's Python serves.
 set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox bubblewrap python3-venv
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \\
-  || { echo "setup.sh: minimax-lab needs Python 3.11 or newer: choose Ubuntu 24.04"; exit 1; }
-python3 -m venv /autograder/venv
+apt-get install -y -qq swi-prolog-nox bubblewrap python3-venv
+PYTHON=python3
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  apt-get install -y -qq python3.11 python3.11-venv \\
+    || { echo "setup.sh: minimax-lab needs Python 3.11 or newer:" \\
+              "choose the Ubuntu 22.04 or 24.04 base image"; exit 1; }
+  PYTHON=python3.11
+fi
+"$PYTHON" -m venv /autograder/venv
 /autograder/venv/bin/pip install -q 'pyDatalog>=0.22,<0.23'
+COURSE
 # The grader's packages hold the lab's solution: only root, the grader, may read them.
 chmod -R go-rwx /autograder/source
+"""
+
+COURSE = """# The course's Python (the assignment's python and python-packages), readable by every
+# user: submissions run on it, as users of their own.
+"$PYTHON" -m venv VENV
+VENV/bin/pip install -q PACKAGES
+chmod -R a+rX VENV
 """
 
 RUN = """#!/usr/bin/env bash
@@ -42,7 +64,7 @@ if [ -f "$ROOT/source/feedback.toml" ]; then
   FEEDBACK=(--feedback "$ROOT/source/feedback.toml")
 fi
 PYTHONPATH="$ROOT/source/minimax-lab" "$PYTHON" -m logic grade "$ROOT/submission" \\
-  --interface INTERFACE --assignment "$ROOT/source/assignment.toml" --jobs 1 \\
+  --interface INTERFACE --assignment "$ROOT/source/assignment.toml" --jobs 1 BUDGET\\
   ${FEEDBACK[@]+"${FEEDBACK[@]}"} --gradescope "$ROOT/results"
 status=$?
 # 0 (right everywhere) and 1 (faults found) are grades; anything else is the grader's failure.
@@ -51,15 +73,31 @@ exit "$status"
 """
 
 
+def budget(assignment: Assignment | None, timeout: int) -> float | None:
+    """The wall-clock budget a submission gets within Gradescope's `timeout` (minutes): the
+    assignment's, or less where that would outlast the timeout (a walk may add its share);
+    None where the assignment's fits."""
+    allowed = round((timeout * 60 - MARGIN) / (1 + WALK_SHARE))
+    given = (assignment.settings.get("budget") if assignment is not None else None)
+    wanted = float(given if given is not None else DEFAULTS["budget"])  # type: ignore[arg-type]
+    return None if wanted <= allowed else float(allowed)
+
+
 def build(out: Path, interface: str, assignment: Path | None,
-          feedback: Path | None = None) -> list[str]:
+          feedback: Path | None = None, read: Assignment | None = None,
+          timeout: int = TIMEOUT) -> list[str]:
     """Write the autograder zip to `out` for `interface`, scored by `assignment` (default:
-    the interface's own), with the teacher's `feedback` on known bugs if given; return the
+    the interface's own; `read` is it as read), with the teacher's `feedback` on known bugs
+    if given, each submission graded within Gradescope's `timeout` (minutes); return the
     names it holds."""
     chosen = assignment if assignment is not None else SHIPPED / f"{interface}.toml"
+    setup = SETUP.replace("COURSE\n", _course(read))
+    cut = budget(read, timeout)
+    run = RUN.replace("INTERFACE", interface).replace(
+        "BUDGET", "" if cut is None else f"--budget {cut:g} ")
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        _add(archive, "setup.sh", SETUP)
-        _add(archive, "run_autograder", RUN.replace("INTERFACE", interface))
+        _add(archive, "setup.sh", setup)
+        _add(archive, "run_autograder", run)
         if chosen.is_file():
             archive.writestr("assignment.toml", chosen.read_text(encoding="utf-8"))
         else:  # an interface with no shipped assignment: a point a check
@@ -74,6 +112,17 @@ def build(out: Path, interface: str, assignment: Path | None,
                         name = f"minimax-lab/{base.name}/{path.relative_to(base)}"
                         archive.write(path, name)
         return archive.namelist()
+
+
+def _course(assignment: Assignment | None) -> str:
+    """The lines of `setup.sh` that make the course's Python, if the assignment names its
+    packages."""
+    if assignment is None or not assignment.python_packages:
+        return ""
+    venv = str(PurePosixPath(str(assignment.settings["python"])).parent.parent)
+    return (COURSE.replace("VENV", shlex.quote(venv))
+            .replace("PACKAGES", " ".join(shlex.quote(name)
+                                          for name in assignment.python_packages)))
 
 
 def _add(archive: zipfile.ZipFile, name: str, text: str) -> None:

@@ -1,6 +1,12 @@
 """JUnit XML, as CI systems and CodeGrade read it: a test suite per submission (its scores as
-properties), a test case per check, a failure with the check's first findings, an error for a
-submission that does not load (docs/grading.md, "JUnit XML").
+properties), a test case per check, a failure with the check's first findings, a skipped case
+for a check right on every question asked but not asked them all, an error for a submission
+that does not load (docs/grading.md, "JUnit XML").
+
+GitLab shows a case's text only for a failure, an error or a skip, and reads no properties: the
+score is also the name of a `score` case, and the bug, its guesses and feedback follow the
+first failure's findings. What students may see only: the student view
+(`compare.grader.students`).
 """
 
 from __future__ import annotations
@@ -16,20 +22,22 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
+from compare.grader.students import held_back_words, student_view
 from compare.judge.results import SubmissionGrade
 from logic.quote import one_line
 
 
 def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
-    """The class as one `<testsuites>` document."""
+    """The class as one `<testsuites>` document, as students may see it."""
     root = ElementTree.Element("testsuites", name="minimax-lab grade")
-    totals = {"tests": 0, "failures": 0, "errors": 0}
-    for grade in grades:
-        suite = ElementTree.SubElement(root, "testsuite", name=one_line(grade.name))
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for whole in grades:
+        grade = student_view(whole)
+        name = one_line(grade.name)
+        suite = ElementTree.SubElement(root, "testsuite", name=name)
         properties = ElementTree.SubElement(suite, "properties")
-        counts = {"tests": 1, "failures": 0, "errors": 0}
-        loading = ElementTree.SubElement(suite, "testcase", name="loading",
-                                         classname=one_line(grade.name))
+        counts = {"tests": 1, "failures": 0, "errors": 0, "skipped": 0}
+        loading = ElementTree.SubElement(suite, "testcase", name="loading", classname=name)
         if grade.load.problem is not None:
             counts["errors"] += 1
             _say(loading, "error", one_line(grade.load.problem),
@@ -38,25 +46,38 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
         if grade.score is not None:
             _property(properties, "score", points(grade.score.score))
             _property(properties, "max_score", points(grade.score.max_score))
+            ElementTree.SubElement(suite, "testcase", classname=name, name=one_line(
+                f"score: {points(grade.score.score)} of {points(grade.score.max_score)}"
+                + (f" ({held_back_words(whole)})" if held_back_words(whole) else "")))
+            counts["tests"] += 1
+        told = bug_report(grade)
         for check in checks:
             _property(properties, f"{check.check}.score", points(check.score))
             _property(properties, f"{check.check}.max_score", points(check.max_score))
             case = ElementTree.SubElement(
-                suite, "testcase", name=one_line(check.check), classname=one_line(grade.name))
+                suite, "testcase", name=one_line(check.check), classname=name)
             counts["tests"] += 1
-            if not (check.questions and check.right == check.questions):
-                counts["failures"] += 1
-                message = (f"{check.right} of {check.questions} right" if check.questions
-                           else check.why or "not checked")
-                _say(case, "failure", message, check_text(grade, check.check).splitlines())
-        if grade.bug is not None:
-            ElementTree.SubElement(suite, "system-out").text = text_of(bug_report(grade))
+            if check.questions and check.right == check.questions:
+                continue
+            lines = check_text(grade, check.check).splitlines()
+            result = grade.checks.get(check.check)
+            if result is not None and result.correct == result.checked and check.not_asked:
+                counts["skipped"] += 1
+                _say(case, "skipped", f"right on all {result.checked} asked; {check.counted}",
+                     lines)
+                continue
+            counts["failures"] += 1
+            _say(case, "failure", check.counted, [*lines, *told])
+            told = []
+        if told:  # no failure to carry it
+            ElementTree.SubElement(suite, "system-out").text = text_of(told)
         suite.set("time", f"{grade.seconds:.3f}")
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value
     for key, value in totals.items():
-        root.set(key, str(value))
+        if key != "skipped":  # a suite's count, not the document's
+            root.set(key, str(value))
     ElementTree.indent(root)
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -66,5 +87,7 @@ def _property(properties: ElementTree.Element, name: str, value: str) -> None:
 
 
 def _say(case: ElementTree.Element, tag: str, message: str, lines: list[str]) -> None:
-    element = ElementTree.SubElement(case, tag, message=message, type=tag)
+    element = ElementTree.SubElement(case, tag, message=one_line(message))
+    if tag != "skipped":
+        element.set("type", tag)
     element.text = text_of(lines)

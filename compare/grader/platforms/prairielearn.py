@@ -1,11 +1,13 @@
 """PrairieLearn's `results.json`: the score as a share from 0 to 1, one test per check with
 its points, message and output, the first wrong board as an image; a submission that does not
 load is `gradable: false` with its `format_errors`, so the student keeps the attempt
-(docs/grading.md, "PrairieLearn").
+(docs/grading.md, "PrairieLearn"). PrairieLearn has no visibility of its own: what it gets is
+the student view (`compare.grader.students`), a check held back left out with its points.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from compare.grader.gradebook import (
@@ -16,19 +18,22 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
+from compare.grader.students import held_back_words, student_view
 from compare.judge.results import SubmissionGrade
-from compare.judge.scores import CheckScore, Score, Visibility
+from compare.judge.scores import CheckScore, Score
 from logic.quote import one_line
 from logic.state import draw_board
 from logic.tools.board_svg import board_svg, data_url
 
 RESULTS = "results.json"
 """The file PrairieLearn reads, in `/grade/results/`."""
-HIDDEN = "its details are shown after the deadline"
 
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
-    """The submission's results as PrairieLearn reads them."""
+    """The submission's results as PrairieLearn reads them: the student view."""
+    whole = replace(grade, score=score)
+    grade = student_view(whole)
+    score = grade.score or score
     loading = [*load_report(grade), *problems_report(grade)]
     if grade.load.problem is not None:
         return {"gradable": False, "format_errors": [one_line(grade.load.problem)],
@@ -37,6 +42,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
         "gradable": True,
         "score": round(score.fraction, 4),
         "message": text_of([f"score {points(score.score)} of {points(score.max_score)}",
+                            *([held_back_words(whole)] if held_back_words(whole) else []),
                             *bug_report(grade)]).rstrip("\n"),
         "output": text_of(loading),
         "tests": [_test(grade, check) for check in score.checks],
@@ -48,12 +54,8 @@ def _test(grade: SubmissionGrade, check: CheckScore) -> dict[str, Any]:
         "name": check.check,
         "points": check.score,
         "max_points": check.max_score,
-        "message": (f"{check.right} of {check.questions} right" if check.questions
-                    else check.why or "not checked"),
+        "message": check.counted,
     }
-    if check.visibility is not Visibility.VISIBLE:
-        test["message"] += f"; {HIDDEN}"
-        return test
     test["output"] = check_text(grade, check.check)
     result = grade.checks.get(check.check)
     first = next((finding for finding in result.findings if finding.position), None

@@ -1,0 +1,77 @@
+"""What students may see of a grade before the teacher releases the rest: a check whose
+visibility is not `visible` (the assignment's, in Gradescope's words) is left out with its
+points, and so is everything drawn from every check's answers (the bug, its feedback, the
+guesses) while any check is held back (docs/grading.md, "Hidden checks").
+
+Gradescope applies each test's visibility itself, so its results keep every check, each with
+its visibility; the other platforms and `grade --student-view` show the student view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from compare.judge.results import SubmissionGrade
+from compare.judge.scores import CheckScore, Score, Visibility
+
+WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
+        Visibility.AFTER_PUBLISHED: "shown when grades are published",
+        Visibility.HIDDEN: "not shown to students"}
+"""When Gradescope shows a test of each visibility."""
+STRICTEST = (Visibility.HIDDEN, Visibility.AFTER_PUBLISHED, Visibility.AFTER_DUE_DATE)
+"""The visibilities that hold a check back, the one released last first."""
+
+
+def held_back(grade: SubmissionGrade) -> list[CheckScore]:
+    """The checks students may not see yet, with their points."""
+    return [] if grade.score is None else [check for check in grade.score.checks
+                                           if not check.visible]
+
+
+def strictest(grade: SubmissionGrade) -> Visibility:
+    """The visibility under which everything about the submission may be shown: the last
+    of its checks' to be released."""
+    held = {check.visibility for check in held_back(grade)}
+    return next((visibility for visibility in STRICTEST if visibility in held),
+                Visibility.VISIBLE)
+
+
+def student_view(grade: SubmissionGrade) -> SubmissionGrade:
+    """The grade as students may see it now: the held-back checks left out (their results,
+    points, findings and problems); no bug, feedback or guess while any check is held back,
+    since they come from every check's answers."""
+    held = {check.check for check in held_back(grade)}
+    if not held:
+        return grade
+    assert grade.score is not None
+    return replace(
+        grade,
+        checks={check: result for check, result in grade.checks.items() if check not in held},
+        score=Score(tuple(check for check in grade.score.checks if check.visible)),
+        problems=[problem for problem in grade.problems
+                  if not any(_about(text, held) for text in (problem.first, problem.kind))],
+        not_checked=[reason for reason in grade.not_checked if not _about(reason, held)],
+        bug=None, feedback="", hypotheses=(), log=[], printed=0)
+
+
+def student_views(grades: Sequence[SubmissionGrade]) -> list[SubmissionGrade]:
+    return [student_view(grade) for grade in grades]
+
+
+def held_back_words(grade: SubmissionGrade) -> str:
+    """`25 more points are for checks not shown here`, or nothing: what a student is told of
+    the checks held back (never their results, and no promise a platform does not keep)."""
+    held = held_back(grade)
+    if not held:
+        return ""
+    total = round(sum(check.max_score for check in held), 2)
+    return (f"{total:g} more points of this assignment are for checks not shown here "
+            f"({len(held)} of {len(held) + len(grade.score.checks) - len(held)} checks)"
+            if grade.score is not None else "")
+
+
+def _about(text: str, checks: set[str]) -> bool:
+    """True when a problem or a reason names one of `checks` (`min_value(...)`,
+    `min_value/3`, `result: TypeError`)."""
+    return any(text.startswith((f"{check}(", f"{check}/", f"{check}:")) for check in checks)
