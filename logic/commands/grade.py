@@ -51,7 +51,7 @@ from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, ratio, seconds
 from logic.commands.policy import add_policy_options
 from logic.commands.progress import Progress
-from logic.contain import sandbox
+from logic.contain import cgroups, sandbox
 from logic.contain.harness import LoadReport
 from logic.errors import LabError
 from logic.interrupts import interrupted
@@ -101,6 +101,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "(imports, functions, classes, constants), not a demo its top level runs")
     add_policy_options(parser, "the interface's own: lowest for prolog, any for cs50 and "
                        "function; or the assignment's")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="grade even where bwrap cannot contain the submissions (process "
+                        "limits alone): for programs you trust, never a class's")
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
     parser.add_argument("--inference-ratio", type=ratio, default=None,
@@ -216,9 +219,21 @@ def run(args: argparse.Namespace) -> int:
         _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(problem=why))])
         raise UsageError(why)
     if not sandbox.bwrap_works():
-        say("grade: warning: no working bwrap (Debian package bubblewrap): submissions run "
-            "with process limits alone and can read every file any user may read, the "
-            "grader's own solution included")
+        if not args.unsandboxed:
+            why = ("no working bwrap (Debian package bubblewrap) to contain the submissions: "
+                   "they would read every file any user may read (classmates' and the "
+                   "grader's own solution)" + ("" if os.geteuid() == 0 else
+                                               " and act as you, on the grader itself")
+                   + "; install bubblewrap, or give --unsandboxed for programs you trust")
+            _write_platforms(args, [SubmissionGrade(args.paths[0], LoadReport(
+                problem=f"the grader could not start: {why}"))])
+            raise UsageError(why)
+        say("grade: warning: --unsandboxed: submissions run with process limits alone and "
+            "can read every file any user may read, the grader's own solution included")
+    elif cgroups.version() is None:
+        say("grade: note: no cgroups here (they need root and a writable cgroup file system): "
+            "a Python program's CPU time is its processes', and children it leaves for the "
+            "kernel to reap (SIGCHLD ignored) go uncounted but for the wall-clock guards")
     names = submission_names(paths)
     part = None
     if args.shard is not None:

@@ -232,10 +232,12 @@ class StudentProgram(ContainedProgram):
         from here by a limit of CPU time measured outside the program (`SLOWEST_LIPS`) and by
         `seconds` of the wall clock; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
+            begun = time.monotonic()
             self._release()
             problem = self.load(seconds).problem
             if problem is not None:
                 return Reply((), "died", problem)
+            seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
         number = new_id()
         limit = "none" if inferences is None else str(int(inferences))
         question = f"ask({number}, ({goal}), ({template}), {most}, {limit}).\n".encode()
@@ -243,17 +245,22 @@ class StudentProgram(ContainedProgram):
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
             reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
-            answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""))
+            answers = tuple(Proof(bounded(answer.get("term")), _cut(reply_field(answer, "text",
+                                                                                str, "")))
                             for answer in reply_field(reply, "answers", list, [])
                             if _is_dict(answer))
             end = reply_field(reply, "end", str)
             if end not in ENDS:
                 raise Died("wrote an answer that could not be read")
+            # the work its CPU time shows, measured outside, whatever the harness was made to say
+            work = max(float(reply_field(reply, "inferences", int, 0)),
+                       self.cpu_used() * SLOWEST_LIPS)
+            if inferences is not None and work > inferences and end != "inferences":
+                answers, end = (), "inferences"
             return Reply(answers, end, _first_line(text_or_none(reply, "error")),
                          text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
                          reply_field(reply, "output_chars", int, 0),
-                         reply_field(reply, "seconds", float, 0.0),
-                         float(reply_field(reply, "inferences", int, 0)))
+                         reply_field(reply, "seconds", float, 0.0), work)
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}", work=stopped)
@@ -266,6 +273,33 @@ class StudentProgram(ContainedProgram):
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise
+
+
+TEXT_LIMIT = 300
+"""Characters of an answer's Prolog text the harness sends (`text_limit/1`); more is cut."""
+MOST_NODES = 2000
+"""Terms in an answer's JSON at most (the harness sends 500: `node_limit/1`)."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= TEXT_LIMIT + 3 else text[:TEXT_LIMIT] + "..."
+
+
+def bounded(term: object) -> object:
+    """An answer's JSON as the harness writes it, no larger; `Died` for more, which only the
+    program could have written."""
+    nodes = 0
+    todo = [term]
+    while todo:
+        item = todo.pop()
+        nodes += 1
+        if nodes > MOST_NODES or isinstance(item, str) and len(item) > TEXT_LIMIT + 3:
+            raise Died("wrote an answer that could not be read")
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, dict):
+            todo += item.values()
+    return term
 
 
 def _is_dict(value: object) -> bool:
