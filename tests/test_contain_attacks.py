@@ -6,6 +6,7 @@ strict JSON, and nothing is left on disk or running."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -744,6 +745,25 @@ def test_a_sandboxs_group_closes_its_descriptor_once():
         os.fstat(other)
     finally:
         os.close(other)
+
+
+@needs_root
+@needs_cgroups
+def test_groups_a_killed_grader_left_are_removed_and_no_others():
+    dead = 2**22 + 1  # above the kernel's largest process number: no such process
+    kind = cgroups.version()
+    parent = cgroups.ROOT / cgroups.PARENT if kind == "v2" else (
+        cgroups.ROOT / "pids" / cgroups.PARENT)
+    left, ours = parent / f"sandbox-{dead}-0badc0ffee00", cgroups.make(2**30, 8)
+    left.mkdir()
+    try:
+        cgroups._swept(kind)
+        assert not left.exists()
+        assert ours is not None and all(folder.exists() for folder in ours.folders.values())
+    finally:
+        with contextlib.suppress(OSError):
+            left.rmdir()
+        ours.remove()
 
 
 @needs_root
