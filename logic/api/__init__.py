@@ -306,10 +306,17 @@ def tree(position: Position, player: str | None = None, search: str = "minimax",
          plies: int | None = None, depth: int | None = None, only_best: bool = False,
          max_nodes: int = NODE_LIMIT, objective: Objective = LAB) -> TreeView:
     """The tree `search` (minimax or alphabeta) walks below the position, `plies` deep (by
-    default as deep as fits a slide), the search stopped `depth` plies down if given."""
+    default as deep as fits a slide, as `minimax-lab tree` draws it), the search stopped
+    `depth` plies down if given."""
+    from logic.tools.tree_dot import slide_tree
+
     state, player = _position(position, player)
-    return TreeView(build_tree(state, player, objective, search, plies, max_nodes, depth,
-                               only_best, fit=plies is None))
+
+    def built(drawn: int | None, fit: bool = False) -> GameTree:
+        return build_tree(state, player, objective, search, drawn, max_nodes, depth, only_best,
+                          fit=fit)
+
+    return TreeView(built(plies) if plies is not None else slide_tree(built))
 
 
 @dataclass(frozen=True, repr=False)
