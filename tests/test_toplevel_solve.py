@@ -199,8 +199,8 @@ def test_unification_decides_what_is_an_answer(engine, goal, expected):
         ("length(L, -1)", PrologError, "not_less_than_zero expected, found -1"),
         ("atom_length(X, N)", InstantiationError, "not sufficiently instantiated"),
         ("succesor(x--------, o, S)", UnknownPredicateError,
-         "unknown predicate succesor/3 (did you mean successor/3?); it is not one of the lab's"
-         ", SWI-Prolog's built-ins the top level answers (:help lists them)"),
+         "unknown predicate succesor/3 (did you mean successor/3?): neither the lab's, nor "
+         "one of SWI-Prolog's built-ins the top level answers (:help lists them)"),
         ("exec('import os')", UnknownPredicateError, "unknown predicate exec/1"),
         ("max_value(xx-oo----, x, N, V)", UnknownPredicateError,
          "unknown predicate max_value/4; the lab's max_value is max_value/3: "

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
-from logic.commands.toplevel.answers import FALSE, ask
+from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, ask
 from logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, report
 from logic.commands.toplevel.repl import Session
 from logic.engines import engine_class_for
@@ -32,11 +32,16 @@ def run(args: argparse.Namespace) -> int:
     engine_class_for(args.engine, args.program)  # a program runs as --engine prolog only
     session = Session(args.engine, sys.stdout, program=args.program)
     answered = said_false = False
+    shown = 0
     try:
         for answer in ask(args.goal, session.engine, session.program, session):
             if answer.output:
                 print(escaped(answer.output.removesuffix("\n")), flush=True)
             if answer.kind == "answer":
+                if shown == MAX_SHOWN:
+                    print(MORE, flush=True)
+                    break
+                shown += 1
                 answered = True
                 print(answer.line, flush=True)
             elif answer.kind == "false":

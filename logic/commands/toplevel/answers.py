@@ -27,6 +27,11 @@ from logic.commands.toplevel.solve import MAX_STEPS, Commands, Context, Program,
 from logic.engines import Engine
 
 FALSE = "false."
+MAX_SHOWN = 100
+"""Answers printed where nobody is asked for the next one (a pipe, `query`, a notebook):
+a goal with more, such as `length(L, N)`, stops there with a note."""
+MORE = (f"% {MAX_SHOWN} answers shown; the goal has more (a terminal asks for each in turn, "
+        "; for the next)")
 
 
 @dataclass(frozen=True)

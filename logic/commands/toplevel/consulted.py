@@ -31,6 +31,7 @@ from logic.commands.toplevel.prolog_terms import (
 from logic.commands.toplevel.reader import Parser, read_program
 from logic.contain.harness import HELPER
 from logic.engines.student import QUESTION_SECONDS, StudentEngine
+from logic.errors import LabError
 from logic.quote import quoted
 
 MOST_ANSWERS = 100
@@ -59,7 +60,11 @@ class Consulted:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.engine = StudentEngine(path)
+        try:
+            self.engine = StudentEngine(path)
+        except LabError as error:  # not loaded at all: it cannot be taken, or started
+            raise ToplevelError(str(error).removeprefix(f"--program {quoted(path)}: ")
+                                ) from None
         report = self.engine.report
         own = set()
         for indicator in report.defined:
@@ -107,12 +112,13 @@ class Consulted:
             if extended is not None:
                 yield extended
         if reply.end == "more":
-            out(f"% {self.name} has more answers to {text} than the {MOST_ANSWERS} the top "
-                "level asks for\n")
-        elif reply.end == "error":
+            raise PrologError(f"{self.name} has more than {MOST_ANSWERS} answers to {text}; "
+                              f"the top level asks a program for {MOST_ANSWERS} of them",
+                              Struct("resource_error", (Atom("answers"),)))
+        if reply.end == "error":
             raise PrologError(f"{self.name}: {reply.error or 'an error'}",
                               _error_term(reply.error_term))
-        elif reply.end not in ("exhausted", "more"):
+        if reply.end != "exhausted":
             why = {"time": f"no answer within {QUESTION_SECONDS:g} s",
                    "cpu": f"more than {QUESTION_SECONDS:g} s of CPU time",
                    "inferences": "too many inferences"}.get(reply.end, reply.error or reply.end)

@@ -18,7 +18,7 @@ from typing import Protocol, TextIO
 
 from logic import interrupts
 from logic.commands.toplevel import builtins
-from logic.commands.toplevel.answers import FALSE, Solution, ask
+from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
 from logic.commands.toplevel.consulted import Consulted
 from logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
 from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
@@ -212,6 +212,7 @@ class Session:
         """Each answer as Prolog prints it, `false.` if none; with `keys`, one at a time."""
         started = time.perf_counter()
         answered = False
+        shown = 0
         with closing(ask(text, self.engine, self.program, self)) as answers:
             for answer in answers:
                 self.write_output(answer.output)
@@ -221,6 +222,10 @@ class Session:
                     self.write(FALSE)
                     answered = True
                     continue
+                if keys is None and shown == MAX_SHOWN:
+                    self.write(MORE)
+                    return
+                shown += 1
                 answered = True
                 self.answered(answer)
                 if self.timing:
@@ -299,7 +304,7 @@ class Session:
         if not path.suffix and not path.exists() and path.with_suffix(".pl").exists():
             path = path.with_suffix(".pl")
         if not path.exists():
-            raise ToplevelError(f"no file {quoted(str(path))} (in {quoted(str(Path.cwd()))}); "
+            raise ToplevelError(f"no file {quoted(str(path))} (in {Path.cwd()}); "
                                 f"[{name}] loads {name}.pl from the folder the top level "
                                 "runs in")
         self.load(str(path))
@@ -321,7 +326,7 @@ class Session:
                    f"SWI-Prolog's sandbox): it defines {own}; its predicates answer before "
                    "the lab's")
         for message in loaded.messages:
-            self.write(f"% {message}")
+            self.write("\n".join(f"% {line}" for line in message.splitlines()))
 
     # --- the commands ------------------------------------------------------------------------
 

@@ -417,14 +417,15 @@ def unknown_predicate(name: str, arity: int, program: Program | None) -> Unknown
                     *(key[0] for key in builtins.SESSION),
                     *(key[0] for key in lab_program().predicates),
                     *(key[0] for key in library().predicates if not key[0].endswith("_"))})
-    close = get_close_matches(name, names, n=1)
+    close = get_close_matches(name, names, n=1, cutoff=0.75)
     hint = ""
     if close:
         arities = sorted(arity for key_name, arity in _all_keys() if key_name == close[0])
-        hint = f" (did you mean {close[0]}/{arities[0] if arities else arity}?)"
-    where = " or by your program" if program is not None else ""
+        shown = arity if arity in arities else arities[0]
+        hint = f" (did you mean {close[0]}/{shown}?)"
+    where = ", nor your program's" if program is not None else ""
     return UnknownPredicateError(
-        f"unknown predicate {indicator}{hint}; it is not one of the lab's, SWI-Prolog's "
+        f"unknown predicate {indicator}{hint}: neither the lab's, nor one of SWI-Prolog's "
         f"built-ins the top level answers{where} (:help lists them)", formal)
 
 
