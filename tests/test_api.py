@@ -184,9 +184,11 @@ def test_explain_shows_the_grid_of_move_values(name, engine):
     parser = _Cells()
     parser.feed(explained.html())
     values = engine.move_values(state, player)
-    assert {number: text for number, text, _ in parser.cells} == {
-        number: signed(value) for number, value in values.items()}
+    assert {number: text for number, text, _ in parser.cells} == {  # [v] marks the decision
+        number: f"[{signed(value)}]" if number == cell else signed(value)
+        for number, value in values.items()}
     assert [number for number, _, chosen in parser.cells if chosen] == [cell]
+    assert "[v] marks the decision" in explained.html()
     assert f"[{signed(values[cell])}]" in explained.text()
     assert explained.grid() in explained.text()
     assert escape(explained.grid()) not in explained.html()  # the grid is the table, not text

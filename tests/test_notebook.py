@@ -58,7 +58,7 @@ def test_the_board_and_the_decision_draw_themselves(executed):
 
 def test_the_prolog_cells_answer_as_the_engine_does(executed):
     shown = output_of(executed, "%%prolog\nsuccessor(")["text/html"]
-    answers = re.findall(r"<td><code>\[(.*?)\]</code></td>", shown)
+    answers = re.findall(r"<td><code[^>]*>\[(.*?)\]</code></td>", shown)
     assert ["".join(answer.split(",")) for answer in answers] == \
         [place.state for place in lab.successor("o-x------", "o")]
     traced = output_of(executed, "%%prolog --trace 2")["text/plain"]

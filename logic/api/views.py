@@ -40,8 +40,10 @@ class Display:
 
 
 def preformatted(html: str) -> str:
-    """Text as it prints, in a fixed-width font, whatever the notebook's style for `<pre>`."""
-    return f'<pre style="white-space:pre;font-family:monospace">{html}</pre>'
+    """Text as it prints, in a fixed-width font, whatever the notebook's style for `<pre>`;
+    a line wider than the output area wraps (at a space where it can) rather than being cut."""
+    return ('<pre style="white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace">'
+            f"{html}</pre>")
 
 
 @dataclass(frozen=True)
@@ -116,10 +118,13 @@ class MoveValues(Display):
         for number, mark in enumerate(self.state, start=1):
             if mark != BLANK:
                 cells.append(f'<td class="mark">{escape(mark)}</td>')
-            elif number in self.values:
-                chosen = ' class="decision"' if number == self.decision else ""
-                cells.append(f'<td data-cell="{number}"{chosen}>'
-                             f"{escape(signed(self.values[number]))}</td>")
+            elif number in self.values:  # the decision in [brackets], as the text says
+                value = signed(self.values[number])
+                if number == self.decision:
+                    cells.append(f'<td data-cell="{number}" class="decision">'
+                                 f"[{escape(value)}]</td>")
+                else:
+                    cells.append(f'<td data-cell="{number}">{escape(value)}</td>')
             else:
                 cells.append(f'<td class="blank">{number}</td>')
         rows = "".join(f"<tr>{''.join(row)}</tr>" for row in board_rows(cells))
