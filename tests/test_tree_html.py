@@ -10,11 +10,11 @@ import json
 import math
 import os
 import re
-import shutil
 from html.parser import HTMLParser
 
 import pytest
 from boards import LAB_CASES, TACTICS, board
+from conftest import PAGE_SECONDS, PROJECTOR
 
 from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
 from logic.objective import Objective
@@ -385,42 +385,8 @@ def test_a_page_too_big_is_one_line_and_status_2(capsys, tmp_path, monkeypatch):
 
 # --- in a browser ----------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-PAGE_SECONDS = 30
-PROJECTOR = (1024, 768)
 SMALLEST_CELL_PX = 12
 """The smallest a board's cell may be drawn on the projector at the page's own zoom."""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """A headless Chromium driven by Selenium, every wait bounded, quit at the end."""
-    webdriver = pytest.importorskip("selenium.webdriver",
-                                    reason="selenium is not installed (pip install '.[test]')")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("Chromium or its driver is missing (apt-get install chromium "
-                    "chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--window-size=1024,768", "--disable-gpu",
-                     "--no-first-run", "--disable-background-networking"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {  # a projector's screen
-            "width": PROJECTOR[0], "height": PROJECTOR[1], "deviceScaleFactor": 1,
-            "mobile": False})
-        driver.set_page_load_timeout(PAGE_SECONDS)
-        driver.set_script_timeout(PAGE_SECONDS)
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")
@@ -555,20 +521,29 @@ def step_all(driver, tree: GameTree, folder, folded: bool = False) -> dict:
     path = folder / "tree.html"
     path.write_text(tree_html(tree), encoding="utf-8")
     driver.get(path.as_uri())
+    return step_open_page(driver, folded)
+
+
+def step_open_page(driver, folded: bool = False) -> dict:
+    """Press next through every step of the page open in `driver` (or the frame it is in)."""
     driver.execute_script("window.__errors = []; window.addEventListener('error', "
                           "e => window.__errors.push(e.message));")
     return driver.execute_script(STEP_ALL, folded)
 
 
-def assert_steps_as_the_search_went(tree: GameTree, shown: dict) -> None:
-    """After each step: the step's node highlighted and in view on the projector, the step's
-    sentence, the node's value once it has come back, the nodes entered so far with the window
-    they were entered with, the cuts made so far."""
+def assert_steps_as_the_search_went(tree: GameTree, shown: dict,
+                                    viewport: tuple[int, int] | None = PROJECTOR) -> None:
+    """After each step: the step's node highlighted and in view (on the projector, or in the
+    frame a notebook shows the page in), the step's sentence, the node's value once it has
+    come back, the nodes entered so far with the window they were entered with, the cuts made
+    so far."""
     nodes, texts = tree.paths(), step_texts(tree)
     windows = {key(step.path): window_text(tree, step) for step in tree.steps
                if step.kind == "call"}
-    assert shown["errors"] == [] and (shown["width"], shown["height"]) == PROJECTOR
-    assert shown["header"] <= PROJECTOR[1] / 4
+    assert shown["errors"] == []
+    if viewport is not None:
+        assert (shown["width"], shown["height"]) == viewport
+    assert shown["header"] <= shown["height"] / 4
     assert len(shown["seen"]) == len(tree.steps)
     for index, (step, now) in enumerate(zip(tree.steps, shown["seen"], strict=True), start=1):
         where = (index, step)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from logic.api.views import Board, Boards, Display, Move, MoveValues, Table, Trace
+from logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
 from logic.engines import Engine, EngineError, engine_class_for, make_engine
 from logic.engines.minimax import count_nodes
 from logic.engines.search import SearchEngine
@@ -43,14 +43,16 @@ from logic.state import (
 )
 from logic.terms import SV, Decision
 from logic.tools.explain import explanation
+from logic.tools.listing import listing_parts
 from logic.tools.play import MoveError
 from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 
-__all__ = ["LAB", "Board", "Boards", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
-           "TreeView", "board", "explain", "get_engine", "grade", "max_value", "min_value",
-           "minimax_decision", "play", "stats", "successor", "terminal_state", "trace", "tree"]
+__all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
+           "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
+           "max_value", "min_value", "minimax_decision", "play", "stats", "successor",
+           "terminal_state", "trace", "tree"]
 
 Position = Board | str | Sequence
 """A board, or any notation `board` reads."""
@@ -208,6 +210,13 @@ def minimax_decision(position: Position, player: str | None = None,
 
 
 # --- the tools -------------------------------------------------------------------------------
+
+def listing(name: str) -> Listing:
+    """The lab's predicate `name` (or `name/arity`) three ways, as `:listing` shows it: its
+    clauses in Prolog (logic/prolog/lab.pl), its rules in pyDatalog (logic/rules.py), its
+    function in Python (logic/reference.py); side by side in a notebook."""
+    return Listing(name, listing_parts(name))
+
 
 def explain(position: Position, player: str | None = None,
             engine: str | Engine = "reference", objective: Objective = LAB,

@@ -170,6 +170,27 @@ class Trace(Display):
 
 
 @dataclass(frozen=True, repr=False)
+class Listing(Display):
+    """A predicate of the lab three ways: its clauses in Prolog, its rules in pyDatalog, its
+    function in Python; one after another as text, side by side in a notebook."""
+
+    name: str
+    parts: Sequence[tuple[str, str]]
+    """Each statement's title (the language and the file) and its source."""
+
+    def text(self) -> str:
+        return "\n\n".join(f"% {title}:\n{code}" for title, code in self.parts)
+
+    def html(self) -> str:
+        columns = "".join(
+            f'<div class="listing-part" style="flex:1 1 0;min-width:14em">'
+            f'<div style="font:bold 13px sans-serif;margin-bottom:.3em">{escape(title)}</div>'
+            f"{preformatted(escape(code))}</div>" for title, code in self.parts)
+        return (f'<div class="listing" style="display:flex;flex-wrap:wrap;gap:1em;'
+                f'align-items:flex-start">{columns}</div>')
+
+
+@dataclass(frozen=True, repr=False)
 class Table(Display):
     """Rows of named values (`stats`, a goal's answers): a table in a notebook, aligned
     columns in text."""

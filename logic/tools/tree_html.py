@@ -74,7 +74,7 @@ def tree_html_frame(tree: GameTree) -> str:
     from the notebook's."""
     height = min(900, 300 + 150 * tree.root.height())
     return (f'<iframe title="{escape(tree.search)} tree" sandbox="allow-scripts" '
-            f'style="width:100%;height:{height}px;border:1px solid #ccc" '
+            f'style="width:100%;box-sizing:border-box;height:{height}px;border:1px solid #ccc" '
             f'srcdoc="{escape(tree_html(tree), quote=True)}"></iframe>')
 
 
