@@ -42,8 +42,8 @@ class Display:
 def preformatted(html: str) -> str:
     """Text as it prints, in a fixed-width font, whatever the notebook's style for `<pre>`;
     a line wider than the output area wraps (at a space where it can) rather than being cut."""
-    return ('<pre style="white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace">'
-            f"{html}</pre>")
+    return ('<pre style="white-space:pre-wrap;overflow-wrap:break-word;word-break:normal;'
+            f'font-family:monospace">{html}</pre>')
 
 
 @dataclass(frozen=True)
@@ -182,10 +182,13 @@ class Listing(Display):
         return "\n\n".join(f"% {title}:\n{code}" for title, code in self.parts)
 
     def html(self) -> str:
+        # code keeps its lines: a column too narrow for one scrolls, and the columns go one
+        # under another where the output area is too narrow for three
         columns = "".join(
-            f'<div class="listing-part" style="flex:1 1 0;min-width:14em">'
+            f'<div class="listing-part" style="flex:1 1 0;min-width:22em;overflow-x:auto">'
             f'<div style="font:bold 13px sans-serif;margin-bottom:.3em">{escape(title)}</div>'
-            f"{preformatted(escape(code))}</div>" for title, code in self.parts)
+            f'<pre style="white-space:pre;font:12px monospace;margin:0">{escape(code)}</pre>'
+            "</div>" for title, code in self.parts)
         return (f'<div class="listing" style="display:flex;flex-wrap:wrap;gap:1em;'
                 f'align-items:flex-start">{columns}</div>')
 
