@@ -17,7 +17,7 @@ from html import escape
 from logic.api.views import Display, preformatted
 from logic.commands.toplevel.answers import Solution
 from logic.commands.toplevel.repl import PROMPT, Session, converse
-from logic.engines import engine_class_for, engine_names
+from logic.engines import engine_class_for, engine_names, make_engine
 from logic.errors import LabError
 
 DEFAULT_ENGINE = "logic"
@@ -127,7 +127,7 @@ def answer_cell(session: NotebookSession, options: str, text: str) -> Transcript
             engine_class_for(engine_name or "prolog", program)  # one that runs a program
             own = NotebookSession(engine_name or "prolog", program)
         elif engine_name is not None and engine_name not in session.engines:
-            session.engines[engine_name] = session._make(engine_name)
+            session.engines[engine_name] = make_engine(engine_name)
     except LabError as error:
         return Transcript([Block(None, [f"ERROR: {error}"])])
     if program is not None:

@@ -140,3 +140,12 @@ def test_a_traces_hint_names_what_the_cell_can_use(shell):
         assert hint.endswith(f"; {words} shows N levels; lab.trace(STATE, PLAYER, max_calls=N) "
                              "shows more calls")
         assert "minimax-lab" not in shown.text()
+
+
+def test_a_cells_engine_is_made_for_a_session_that_has_not_met_it():
+    from logic.magics import NotebookSession, answer_cell
+
+    session = NotebookSession("logic")
+    shown = answer_cell(session, "--engine reference", "other_player(x, O).")
+    assert shown.text() == "?- other_player(x, O).\nO = o."
+    assert set(session.engines) == {"logic", "reference"}

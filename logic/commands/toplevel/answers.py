@@ -8,7 +8,7 @@ last one `.`, so each answer is computed one ahead to know whether it is the las
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from logic.commands.toplevel.errors import ANSWER_ERRORS, PrologError
@@ -81,7 +81,8 @@ def bound_values(query: Query, substitution: Substitution) -> list[tuple[str, st
 
 
 def ask(text: str, engine: Engine, program: Program | None = None,
-        commands: Commands | None = None, max_steps: int = MAX_STEPS) -> Iterator[Solution]:
+        commands: Commands | None = None, max_steps: int = MAX_STEPS
+        ) -> Generator[Solution, None, None]:
     """Every answer to the goal `text`, in the predicates' order; errors raise as they come.
     The goal is parsed and checked before the first answer is sought; it may take
     `max_steps` steps of work."""

@@ -80,12 +80,11 @@ def error_term(error: PrologError) -> Term:
     return Struct("error", (formal, fresh_variable()))
 
 
-def _must_be_integer(term: Term, s: Substitution, bound: bool = True) -> int | None:
+def _must_be_integer(term: Term, s: Substitution) -> int:
+    """The integer `term` is bound to; SWI-Prolog's errors for a variable or another term."""
     term = walk(term, s)
     if isinstance(term, Var):
-        if bound:
-            raise instantiation_error()
-        return None
+        raise instantiation_error()
     if not isinstance(term, Int):
         raise type_error("integer", term)
     return term.value
@@ -118,16 +117,16 @@ def order(left: Term, right: Term) -> int:
     if rank_left != rank_right:
         return -1 if rank_left < rank_right else 1
     if isinstance(left, Var) and isinstance(right, Var):
-        a, b = (left.serial, left.name), (right.serial, right.name)
-        return (a > b) - (a < b)
+        by_serial = (left.serial, left.name), (right.serial, right.name)
+        return (by_serial[0] > by_serial[1]) - (by_serial[0] < by_serial[1])
     if isinstance(left, Int | Float) and isinstance(right, Int | Float):
         by_value = compare(left, right)
         if by_value or type(left) is type(right):
             return by_value
         return -1 if isinstance(left, Float) else 1
     if isinstance(left, Atom | String | ListTerm) and not _compound(left):
-        a, b = _text(left), _text(right)
-        return (a > b) - (a < b)
+        texts = _text(left), _text(right)
+        return (texts[0] > texts[1]) - (texts[0] < texts[1])
     name_left, args_left = _parts(left)
     name_right, args_right = _parts(right)
     if len(args_left) != len(args_right):
@@ -223,9 +222,8 @@ def _between(solver: Solver, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     low = _must_be_integer(args[0], s)
     high_term = walk(args[1], s)
-    if isinstance(high_term, Atom) and high_term.name in ("inf", "infinite"):
-        high = None
-    else:
+    high: int | None = None  # inf: no end
+    if not (isinstance(high_term, Atom) and high_term.name in ("inf", "infinite")):
         high = _must_be_integer(high_term, s)
     value = walk(args[2], s)
     if isinstance(value, Int):
@@ -388,10 +386,10 @@ def _length(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator
     elif isinstance(end, Var):
         if end == length:
             return
-        for extra in _growing(solver):
-            grown = unify(end, ListTerm(extra) if extra else NIL, s)
+        for added in _growing(solver):
+            grown = unify(end, ListTerm(added) if added else NIL, s)
             if grown is not None:
-                found = unify(length, Int(len(items) + len(extra)), grown)
+                found = unify(length, Int(len(items) + len(added)), grown)
                 if found is not None:
                     yield found
     else:
@@ -555,8 +553,10 @@ def _sorted(items: tuple[Term, ...], s: Substitution, unique: bool, key: int = 0
             raise type_error("compound", term)
         return term.args[key - 1]
 
-    ordered = sorted(resolved, key=functools.cmp_to_key(
-        lambda a, b: order(keyed(a), keyed(b))), reverse=descending)
+    def by_key(a: Term, b: Term) -> int:
+        return order(keyed(a), keyed(b))
+
+    ordered = sorted(resolved, key=functools.cmp_to_key(by_key), reverse=descending)
     if unique:
         kept: list[Term] = []
         for term in ordered:
@@ -589,14 +589,19 @@ def _sort4(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[
 
 @builtin("keysort", 2)
 def _keysort(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
-    pairs = [resolve(item, s) for item in _proper(args[0], s)]
-    for pair in pairs:
+    pairs: list[Struct] = []
+    for item in _proper(args[0], s):
+        pair = resolve(item, s)
         if isinstance(pair, Var):
             raise instantiation_error()
         if not (isinstance(pair, Struct) and pair.name == "-" and len(pair.args) == 2):
             raise type_error("pair", pair)
-    ordered = sorted(pairs, key=functools.cmp_to_key(  # stable: equal keys keep their order
-        lambda a, b: order(a.args[0], b.args[0])))  # type: ignore[union-attr]
+        pairs.append(pair)
+
+    def by_key(a: Struct, b: Struct) -> int:
+        return order(a.args[0], b.args[0])
+
+    ordered = sorted(pairs, key=functools.cmp_to_key(by_key))  # stable: equal keys keep order
     yield from _unified(args[1], ListTerm(tuple(ordered)), s)
 
 
@@ -796,6 +801,7 @@ def _functor(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterato
         else:
             raise type_error("atomic" if isinstance(name, Struct) else "atom", name)
         return
+    name_term: Term
     if isinstance(term, Struct):
         name_term, arity_term = Atom(term.name), Int(len(term.args))
     elif isinstance(term, ListTerm) and term != NIL:
@@ -1285,7 +1291,7 @@ def _format1(solver: Solver, args: tuple[Term, ...], s: Substitution
 def _format2(solver: Solver, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     values = walk(args[1], s)
-    listed = list(_proper(values, s)) if isinstance(values, ListTerm) else [values]
+    listed: list[Term] = list(_proper(values, s)) if isinstance(values, ListTerm) else [values]
     format_text(_text_of(args[0], s), listed, s, solver.context.out)
     yield s
 

@@ -68,7 +68,8 @@ class Database:
                 term = read.term
                 if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
                     continue  # a directive
-                head, body = term, TRUE
+                head: Term = term
+                body: Term = TRUE
                 if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 2:
                     head, body = term.args
                 key = (head.name, len(head.args)) if isinstance(head, Struct) else (

@@ -25,7 +25,7 @@ from logic.commands.toplevel.prolog_terms import (
     Var,
     format_term,
     resolve,
-    unify,
+    unify_all,
     variables_of,
 )
 from logic.commands.toplevel.reader import Parser, read_program
@@ -103,12 +103,8 @@ class Consulted:
             out(reply.output)
         answers = [answer_term(proof.term) for proof in reply.answers]
         for values in answers:
-            extended: Substitution | None = substitution
             assert isinstance(values, ListTerm)
-            for var, value in zip(variables, values.items, strict=True):
-                extended = unify(var, value, extended)
-                if extended is None:
-                    break
+            extended = unify_all(zip(variables, values.items, strict=True), substitution)
             if extended is not None:
                 yield extended
         if reply.end == "more":

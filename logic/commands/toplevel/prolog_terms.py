@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -142,6 +142,18 @@ def unify(left: Term, right: Term, substitution: Substitution) -> Substitution |
         else:
             return None
     return extended
+
+
+def unify_all(pairs: Iterable[tuple[Term, Term]], substitution: Substitution
+              ) -> Substitution | None:
+    """The substitution extended so that each pair is equal, or None if one cannot be."""
+    found = substitution
+    for left, right in pairs:
+        extended = unify(left, right, found)
+        if extended is None:
+            return None
+        found = extended
+    return found
 
 
 def is_ground(term: Term) -> bool:

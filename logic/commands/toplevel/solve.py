@@ -11,7 +11,7 @@ every goal answers as SWI-Prolog running the lab answers it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Protocol
@@ -32,6 +32,7 @@ from logic.commands.toplevel.prolog_terms import (
     Term,
     Var,
     unify,
+    unify_all,
     walk,
 )
 from logic.engines import Engine
@@ -90,7 +91,7 @@ class Cut:
         self.done = False
 
 
-def solve(query: Query, context: Context) -> Iterator[Substitution]:
+def solve(query: Query, context: Context) -> Generator[Substitution, None, None]:
     """Every substitution that satisfies the goal of `query`. Every call the goal names is
     checked to be known before the first is asked, as SWI-Prolog's top level checks it."""
     solver = Solver(context)
@@ -136,7 +137,7 @@ class Solver:
                 Struct("resource_error", (Atom("steps"),)))
 
     def solve(self, goal: Term, substitution: Substitution, cut: Cut
-              ) -> Iterator[Substitution]:
+              ) -> Generator[Substitution, None, None]:
         """The substitutions that make `goal` true; a cut in it prunes up to `cut`."""
         goal = walk(goal, substitution)
         if isinstance(goal, Var):
@@ -147,8 +148,9 @@ class Solver:
                 return
             yield from self.session("consult", goal, substitution)
             return
+        args: tuple[Term, ...] = ()
         if isinstance(goal, Atom):
-            name, args = goal.name, ()
+            name = goal.name
         elif isinstance(goal, Struct):
             name, args = goal.name, goal.args
         else:
@@ -182,11 +184,7 @@ class Solver:
             answers = fast_answers(self.context.engine, name, args, substitution)
             if answers is not None:
                 for answer in answers:
-                    extended: Substitution | None = substitution
-                    for arg, value in zip(args, answer, strict=True):
-                        extended = unify(arg, value, extended)
-                        if extended is None:
-                            break
+                    extended = unify_all(zip(args, answer, strict=True), substitution)
                     if extended is not None:
                         yield extended
                 return
