@@ -19,7 +19,17 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 
 from logic.commands.toplevel.answers import ask
 from logic.commands.toplevel.errors import ANSWER_ERRORS, GoalSyntaxError, PrologError
-from logic.commands.toplevel.prolog_terms import format_term
+from logic.commands.toplevel.prolog_terms import (
+    Atom,
+    Float,
+    Int,
+    ListTerm,
+    String,
+    Struct,
+    Term,
+    format_answer,
+    format_term,
+)
 from logic.engines import make_engine
 from logic.positions import reachable_states
 from logic.state import is_terminal, to_prolog
@@ -118,7 +128,7 @@ def lab_transcripts(goals: list[str], folder: Path) -> list[list[Event]]:
     done = subprocess.run(
         ["swipl", "-q", str(ROOT / "facts" / "game.pl"),
          str(ROOT / "logic" / "prolog" / "lab.pl"), str(script)],
-        input="".join(f"{goal}.\n" for goal in goals), capture_output=True, text=True,
+        input="".join(f"{goal} .\n" for goal in goals), capture_output=True, text=True,
         timeout=240, check=True,
     )
     transcripts: list[list[Event]] = [[]]
@@ -514,3 +524,44 @@ def test_the_goals_cover_finished_games_and_every_predicate():
                  "get_action"):
         assert sum(goal.startswith(name) for goal in goals) > 100
     assert sum(", P," in goal for goal in goals) > 100
+
+
+# --- terms written as SWI-Prolog writes them --------------------------------------------------
+
+def random_term(chooser: random.Random, depth: int = 0) -> Term:
+    """A term of any shape the top level writes: operators, numbers, quoted atoms, strings."""
+    leaves = [
+        lambda: Atom(chooser.choice(["x", "o", "-", "a b", "It's", "[]", "{}", "mod", "is", "+",
+                                     "\\+", ",", "|", "é", "A", "_", "", "\n", ";", "!", ":-",
+                                     "hello", "-->", "*", "$", "?"])),
+        lambda: Int(chooser.choice([0, 1, -1, 7, -42, 10**20, -(10**19)])),
+        lambda: Float(chooser.choice([0.5, -2.5, 1e10, 1e22, 1.5e-7, 0.1 + 0.2, 100.0, -0.0])),
+        lambda: String(chooser.choice(["", "text", "a\"b", "new\nline", "it's"])),
+    ]
+    if depth >= 3 or chooser.random() < 0.35:
+        return chooser.choice(leaves)()
+    inner = [random_term(chooser, depth + 1) for _ in range(chooser.randint(1, 3))]
+    shape = chooser.choice(["list", "partial", "compound", "infix", "prefix", "curly"])
+    if shape == "list":
+        return ListTerm(tuple(inner))
+    if shape == "partial":
+        return ListTerm(tuple(inner), Struct("t", (Atom("x"),)))
+    if shape == "compound":
+        return Struct(chooser.choice(["f", "sv", "'Q'", "g h"]), tuple(inner))
+    if shape == "infix":
+        op = chooser.choice(["-", "+", "*", "^", "**", "=", "is", ":-", ",", ";", "->", "mod",
+                             ":", "=..", "<", "//", "rem"])
+        return Struct(op, (inner[0], random_term(chooser, depth + 1)))
+    if shape == "prefix":
+        return Struct(chooser.choice(["-", "+", "\\+", "\\", ":-", "dynamic"]), (inner[0],))
+    return Struct("{}", (inner[0],))
+
+
+def test_terms_are_written_as_swi_prolog_writes_them(tmp_path):
+    """Each term written by the top level, read back by SWI-Prolog and by the top level, is
+    written the same by both (an operator, a negative number, a quote out of place would
+    differ)."""
+    chooser = random.Random(29)
+    goals = list(dict.fromkeys(f"X = {format_answer(random_term(chooser))}"
+                               for _ in range(400)))
+    assert_as_the_lab(goals, tmp_path, make_engine("reference"))

@@ -285,17 +285,21 @@ def _pieces(term: Term, names: dict[Var, str], priority: int, quoted: bool = Tru
         op = INFIX[term.name]
         left = _operand(term.args[0], names, op.left, quoted)
         right = _operand(term.args[1], names, op.right, quoted)
-        symbol = [term.name] if term.name == "," else (
-            [f" {term.name} "] if _plain_name(term.name) else [
-                quote_atom(term.name) if quoted else term.name])
-        return _embraced([*left, *symbol, *right], op.priority > priority)
-    if len(term.args) == 1 and term.name in PREFIX and term.name not in ("dynamic",):
+        name = term.name if term.name == "," or not quoted else quote_atom(term.name)
+        # an operator of letters after a letter or a digit is spaced on both sides, elsewhere
+        # only where it would run into its right operand, as SWI-Prolog writes `a rem -1` and
+        # `"a"rem-1`
+        if _plain_name(term.name) and _ends_alphanumeric(left):
+            name = f" {name} "
+        return _embraced([*left, name, *right], op.priority > priority)
+    if len(term.args) == 1 and term.name in PREFIX:
         op = PREFIX[term.name]
         arg = term.args[0]
         inner = _operand(arg, names, op.right, quoted)
         first = "".join(_glued(inner))[:1]
-        spaced = first == "(" or _plain_name(term.name) or (
-            term.name in ("-", "+") and first.isdigit())
+        # a space where the operator would read as a functor (`- (1+2)`, `- {a}`) or a minus
+        # sign as a negative number (`- 1`); letters are spaced from letters by _glued
+        spaced = first in "({" or (term.name == "-" and first.isdigit())
         head = (quote_atom(term.name) if quoted else term.name) + (" " if spaced else "")
         return _embraced([head, *inner], op.priority > priority)
     out = [quote_atom(term.name) if quoted else term.name, "("]
@@ -304,6 +308,11 @@ def _pieces(term: Term, names: dict[Var, str], priority: int, quoted: bool = Tru
             out.append(",")
         out += _pieces(arg, names, 999, quoted)
     return [*out, ")"]
+
+
+def _ends_alphanumeric(pieces: list[str]) -> bool:
+    last = "".join(pieces)[-1:]
+    return last.isalnum() or last == "_"
 
 
 def _operand(term: Term, names: dict[Var, str], priority: int, quoted: bool = True

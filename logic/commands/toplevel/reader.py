@@ -41,7 +41,8 @@ MAX_OPERATORS = 200
 
 _STATE_RUN = re.compile(r"[A-Za-z0-9_-]+")
 _STATE = re.compile(r"[xo-]{9}")
-_STATE_LIKE = re.compile(r"[A-Za-z-]*--[A-Za-z-]*")
+_STATE_LIKE = re.compile(r"(?=[A-Za-z-]*[A-Za-z])[A-Za-z-]*--[A-Za-z-]*")
+"""A word of letters and dashes, with two dashes running: a misspelt state (`x-------`)."""
 _HYPHENATED = re.compile(r"[a-z][A-Za-z0-9_]*(-[a-z][A-Za-z0-9_]*)+")
 _NUMBER = re.compile(
     r"0'(\\.|''|.)|0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+"
