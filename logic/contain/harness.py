@@ -53,10 +53,12 @@ __all__ = ["ProgramError"]  # its home is logic.contain.contained; kept here for
 
 @dataclass(frozen=True)
 class Proof:
-    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog."""
+    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog;
+    how many characters the program had written by then."""
 
     term: object
     text: str
+    output_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -218,7 +220,8 @@ class StudentProgram(ContainedProgram):
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
             reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
-            answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""))
+            answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""),
+                                  reply_field(answer, "output_at", int, 0))
                             for answer in reply_field(reply, "answers", list, [])
                             if _is_dict(answer))
             end = reply_field(reply, "end", str)

@@ -294,9 +294,14 @@ limited(none, Goal, true) :- !,
 limited(Inferences, Goal, Result) :-
     call_with_inference_limit(Goal, Inferences, Result).
 
+% Each answer says how much the program had written when it was found ("output_at", in
+% characters), so that its own output can be told from the next one's.
 prove(Goal, Template, Max, Found, End) :-
     (   call(student:Goal),
-        answer_json(Template, Json),
+        answer_json(Template, Json0),
+        flush_output(user_output),
+        nb_getval(captured_count, At),
+        Json = Json0.put(output_at, At),
         arg(1, Found, Count0),
         Count is Count0 + 1,
         arg(2, Found, Kept),

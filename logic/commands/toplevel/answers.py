@@ -11,6 +11,7 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
+from logic.commands.toplevel.context import MAX_STEPS, Commands, Context, Program
 from logic.commands.toplevel.errors import ANSWER_ERRORS, PrologError
 from logic.commands.toplevel.grammar import Query, parse_query
 from logic.commands.toplevel.prolog_terms import (
@@ -23,7 +24,7 @@ from logic.commands.toplevel.prolog_terms import (
     fresh_names,
     resolve,
 )
-from logic.commands.toplevel.solve import MAX_STEPS, Commands, Context, Program, solve
+from logic.commands.toplevel.solve import solve
 from logic.engines import Engine
 
 FALSE = "false."

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 from logic.commands.toplevel.arithmetic import (
     compare,
@@ -21,6 +20,7 @@ from logic.commands.toplevel.arithmetic import (
     type_error,
 )
 from logic.commands.toplevel.clauses import fresh_variable, rename
+from logic.commands.toplevel.context import Cut, Solving
 from logic.commands.toplevel.errors import Halt, PrologError
 from logic.commands.toplevel.prolog_terms import (
     NIL,
@@ -42,10 +42,7 @@ from logic.commands.toplevel.prolog_terms import (
     walk,
 )
 
-if TYPE_CHECKING:
-    from logic.commands.toplevel.solve import Solver
-
-Builtin = Callable[["Solver", tuple[Term, ...], Substitution], Iterator[Substitution]]
+Builtin = Callable[[Solving, tuple[Term, ...], Substitution], Iterator[Substitution]]
 BUILTINS: dict[tuple[str, int], Builtin] = {}
 SESSION = {("help", 0), ("help", 1), ("listing", 0), ("listing", 1), ("trace", 0),
            ("notrace", 0), ("nodebug", 0), ("consult", 1), ("ensure_loaded", 1), ("make", 0),
@@ -99,12 +96,12 @@ def copy_term(term: Term) -> Term:
 # --- unification, comparison, arithmetic --------------------------------------------------------
 
 @builtin("=", 2)
-def _equal(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _equal(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     yield from _unified(args[0], args[1], s)
 
 
 @builtin("\\=", 2)
-def _not_equal(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _not_equal(solver: Solving, args: tuple[Term, ...], s: Substitution
                ) -> Iterator[Substitution]:
     if unify(args[0], args[1], s) is None:
         yield s
@@ -174,7 +171,7 @@ def _parts(term: Term) -> tuple[str, tuple[Term, ...]]:
 
 
 def _comparison(test: Callable[[int], bool]) -> Builtin:
-    def compare_terms(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def compare_terms(solver: Solving, args: tuple[Term, ...], s: Substitution
                       ) -> Iterator[Substitution]:
         if test(order(resolve(args[0], s), resolve(args[1], s))):
             yield s
@@ -190,19 +187,19 @@ BUILTINS["@>=", 2] = _comparison(lambda found: found >= 0)
 
 
 @builtin("compare", 3)
-def _compare(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _compare(solver: Solving, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     found = order(resolve(args[1], s), resolve(args[2], s))
     yield from _unified(args[0], Atom("<" if found < 0 else ">" if found > 0 else "="), s)
 
 
 @builtin("is", 2)
-def _is(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _is(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     yield from _unified(args[0], evaluate(args[1], s), s)
 
 
 def _arithmetic(test: Callable[[int], bool]) -> Builtin:
-    def compare_values(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def compare_values(solver: Solving, args: tuple[Term, ...], s: Substitution
                        ) -> Iterator[Substitution]:
         if test(compare(evaluate(args[0], s), evaluate(args[1], s))):
             yield s
@@ -218,7 +215,7 @@ BUILTINS[">=", 2] = _arithmetic(lambda found: found >= 0)
 
 
 @builtin("between", 3)
-def _between(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _between(solver: Solving, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     low = _must_be_integer(args[0], s)
     high_term = walk(args[1], s)
@@ -239,7 +236,7 @@ def _between(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("succ", 2)
-def _succ(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _succ(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     before, after = walk(args[0], s), walk(args[1], s)
     for term in (before, after):
         if not isinstance(term, Var | Int):
@@ -256,7 +253,7 @@ def _succ(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[S
 
 
 @builtin("plus", 3)
-def _plus(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _plus(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     a, b, c = (walk(arg, s) for arg in args)
     if isinstance(a, Int | Float) and isinstance(b, Int | Float):
         yield from _unified(c, evaluate(Struct("+", (a, b)), s), s)
@@ -271,7 +268,7 @@ def _plus(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[S
 # --- types ---------------------------------------------------------------------------------------
 
 def _type_check(test: Callable[[Term], bool]) -> Builtin:
-    def check(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def check(solver: Solving, args: tuple[Term, ...], s: Substitution
               ) -> Iterator[Substitution]:
         if test(walk(args[0], s) if not _needs_resolving(test) else resolve(args[0], s)):
             yield s
@@ -306,7 +303,7 @@ BUILTINS["ground", 1] = _type_check(_is_ground)
 
 
 @builtin("must_be", 2)
-def _must_be(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _must_be(solver: Solving, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     kind, value = walk(args[0], s), resolve(args[1], s)
     if not isinstance(kind, Atom):
@@ -347,7 +344,7 @@ def _fresh_list(count: int, tail: Term | None = None) -> ListTerm:
     return ListTerm(tuple(fresh_variable() for _ in range(count)), tail)
 
 
-def _growing(solver: Solver, start: int = 0) -> Iterator[tuple[Term, ...]]:
+def _growing(solver: Solving, start: int = 0) -> Iterator[tuple[Term, ...]]:
     """Fresh variables, `start` of them, then one more each time: the items of a list grown
     one at a time, each a step of work, at most `MAX_GROWN` of them."""
     items = [fresh_variable() for _ in range(start)]
@@ -360,7 +357,7 @@ def _growing(solver: Solver, start: int = 0) -> Iterator[tuple[Term, ...]]:
 
 
 @builtin("length", 2)
-def _length(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _length(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     items, end = _skip_list(args[0], s)
     length = walk(args[1], s)
     if isinstance(length, Int):
@@ -401,7 +398,7 @@ def _too_long() -> PrologError:
                        Struct("resource_error", (Atom("memory"),)))
 
 
-def _elements(solver: Solver, term: Term, s: Substitution
+def _elements(solver: Solving, term: Term, s: Substitution
               ) -> Iterator[tuple[Term, Substitution]]:
     """Each element of a (partial) list in turn, as member/2 finds it: the items known, then
     for a list whose end is open, a new last item each time, without end (each a step)."""
@@ -417,13 +414,13 @@ def _elements(solver: Solver, term: Term, s: Substitution
 
 
 @builtin("member", 2)
-def _member(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _member(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     for element, extended in _elements(solver, args[1], s):
         yield from _unified(args[0], element, extended)
 
 
 @builtin("memberchk", 2)
-def _memberchk(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _memberchk(solver: Solving, args: tuple[Term, ...], s: Substitution
                ) -> Iterator[Substitution]:
     _, end = _skip_list(args[1], s)
     if end != NIL and not isinstance(end, Var):  # SWI-Prolog's is in C, and checks its list
@@ -436,7 +433,7 @@ def _memberchk(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("append", 3)
-def _append(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _append(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     front, back, whole = args
     items, end = _skip_list(front, s)
     if end == NIL:  # the first list is known: one answer
@@ -462,7 +459,7 @@ def _too_long_grown() -> PrologError:
 
 
 @builtin("append", 2)
-def _append_lists(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _append_lists(solver: Solving, args: tuple[Term, ...], s: Substitution
                   ) -> Iterator[Substitution]:
     lists, end = _skip_list(args[0], s)
     if end != NIL:
@@ -477,7 +474,7 @@ def _append_lists(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 def _nth(base: int) -> Builtin:
-    def nth(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    def nth(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
         index = walk(args[0], s)
         if isinstance(index, Int):
             position = index.value - base
@@ -508,7 +505,7 @@ BUILTINS["nth1", 3] = _nth(1)
 
 
 @builtin("last", 2)
-def _last(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _last(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     items, end = _skip_list(args[0], s)
     if end == NIL:
         if items:
@@ -534,7 +531,7 @@ def _proper(term: Term, s: Substitution) -> tuple[Term, ...]:
 
 
 @builtin("reverse", 2)
-def _reverse(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _reverse(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     items, end = _skip_list(args[0], s)
     if end != NIL:
         raise instantiation_error() if isinstance(end, Var) else type_error(
@@ -567,17 +564,17 @@ def _sorted(items: tuple[Term, ...], s: Substitution, unique: bool, key: int = 0
 
 
 @builtin("msort", 2)
-def _msort(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _msort(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     yield from _unified(args[1], _sorted(_proper(args[0], s), s, False), s)
 
 
 @builtin("sort", 2)
-def _sort(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _sort(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     yield from _unified(args[1], _sorted(_proper(args[0], s), s, True), s)
 
 
 @builtin("sort", 4)
-def _sort4(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _sort4(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     key = _must_be_integer(args[0], s)
     how = walk(args[1], s)
     if not isinstance(how, Atom) or how.name not in ("@<", "@=<", "@>", "@>="):
@@ -588,7 +585,7 @@ def _sort4(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[
 
 
 @builtin("keysort", 2)
-def _keysort(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _keysort(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     pairs: list[Struct] = []
     for item in _proper(args[0], s):
         pair = resolve(item, s)
@@ -606,7 +603,7 @@ def _keysort(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterato
 
 
 @builtin("pairs_keys_values", 3)
-def _pairs_keys_values(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _pairs_keys_values(solver: Solving, args: tuple[Term, ...], s: Substitution
                        ) -> Iterator[Substitution]:
     pairs = walk(args[0], s)
     if isinstance(pairs, ListTerm) and pairs.tail is None:
@@ -636,7 +633,7 @@ def _pairs_keys_values(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 def _pairs_part(index: int) -> Builtin:
-    def part(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def part(solver: Solving, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
         parts = []
         for pair in _proper(args[0], s):
@@ -656,7 +653,7 @@ BUILTINS["pairs_values", 2] = _pairs_part(1)
 
 
 @builtin("list_to_set", 2)
-def _list_to_set(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _list_to_set(solver: Solving, args: tuple[Term, ...], s: Substitution
                  ) -> Iterator[Substitution]:
     kept: list[Term] = []
     for item in _proper(args[0], s):
@@ -667,7 +664,7 @@ def _list_to_set(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 def _fold(start: Term | None, function: str) -> Builtin:
-    def fold(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    def fold(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
         items = _proper(args[0], s)
         if start is None and not items:
             return
@@ -684,7 +681,7 @@ BUILTINS["min_list", 2] = _fold(None, "min")
 
 
 def _extreme_member(greatest: bool) -> Builtin:
-    def extreme(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def extreme(solver: Solving, args: tuple[Term, ...], s: Substitution
                 ) -> Iterator[Substitution]:
         items = [resolve(item, s) for item in _proper(args[1], s)]
         if not items:
@@ -702,7 +699,7 @@ BUILTINS["min_member", 2] = _extreme_member(False)
 
 
 @builtin("numlist", 3)
-def _numlist(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _numlist(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     low, high = _must_be_integer(args[0], s), _must_be_integer(args[1], s)
     if low > high:
         return
@@ -713,10 +710,8 @@ def _numlist(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterato
 
 # --- finding all answers -------------------------------------------------------------------------
 
-def _findall_items(solver: Solver, template: Term, goal: Term, s: Substitution
+def _findall_items(solver: Solving, template: Term, goal: Term, s: Substitution
                    ) -> list[Term]:
-    from logic.commands.toplevel.solve import Cut
-
     found = []
     for answer in solver.solve(goal, s, Cut()):
         found.append(copy_term(resolve(template, answer)))
@@ -726,20 +721,20 @@ def _findall_items(solver: Solver, template: Term, goal: Term, s: Substitution
 
 
 @builtin("findall", 3)
-def _findall(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _findall(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     found = _findall_items(solver, args[0], args[1], s)
     yield from _unified(args[2], ListTerm(tuple(found)), s)
 
 
 @builtin("findall", 4)
-def _findall4(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _findall4(solver: Solving, args: tuple[Term, ...], s: Substitution
               ) -> Iterator[Substitution]:
     found = _findall_items(solver, args[0], args[1], s)
     yield from _unified(args[2], ListTerm(tuple(found), args[3]), s)
 
 
 @builtin("aggregate_all", 3)
-def _aggregate_all(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _aggregate_all(solver: Solving, args: tuple[Term, ...], s: Substitution
                    ) -> Iterator[Substitution]:
     spec = walk(args[0], s)
     if isinstance(spec, Atom) and spec.name == "count":
@@ -785,7 +780,7 @@ def _aggregate_all(solver: Solver, args: tuple[Term, ...], s: Substitution
 # --- terms ---------------------------------------------------------------------------------------
 
 @builtin("functor", 3)
-def _functor(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _functor(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     term = walk(args[0], s)
     if isinstance(term, Var):
         name, arity = walk(args[1], s), _must_be_integer(args[2], s)
@@ -822,7 +817,7 @@ def _arguments(term: Term) -> tuple[Term, ...]:
 
 
 @builtin("arg", 3)
-def _arg(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _arg(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     term = walk(args[1], s)
     if isinstance(term, Var):
         raise instantiation_error()
@@ -843,7 +838,7 @@ def _arg(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Su
 
 
 @builtin("=..", 2)
-def _univ(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _univ(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     term = walk(args[0], s)
     if not isinstance(term, Var):
         if isinstance(term, Struct):
@@ -870,13 +865,13 @@ def _univ(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[S
 
 
 @builtin("copy_term", 2)
-def _copy_term(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _copy_term(solver: Solving, args: tuple[Term, ...], s: Substitution
                ) -> Iterator[Substitution]:
     yield from _unified(args[1], copy_term(resolve(args[0], s)), s)
 
 
 @builtin("throw", 1)
-def _throw(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _throw(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     ball = copy_term(resolve(args[0], s))
     if isinstance(ball, Var):
         raise instantiation_error()
@@ -936,7 +931,7 @@ def _number_of(text: str) -> Int | Float | None:
 
 
 @builtin("atom_length", 2)
-def _atom_length(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _atom_length(solver: Solving, args: tuple[Term, ...], s: Substitution
                  ) -> Iterator[Substitution]:
     length = walk(args[1], s)
     if not isinstance(length, Var | Int):
@@ -949,7 +944,7 @@ BUILTINS["string_length", 2] = _atom_length
 
 def _split_text(kind: Callable[[str], Term]) -> Builtin:
     """atom_chars/2 and the like: text to a list, or a list back to text."""
-    def convert(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def convert(solver: Solving, args: tuple[Term, ...], s: Substitution
                 ) -> Iterator[Substitution]:
         text_term = walk(args[0], s)
         if not isinstance(text_term, Var):
@@ -973,7 +968,7 @@ BUILTINS["atom_codes", 2] = _split_text(_code)
 
 
 def _string_split(kind: Callable[[str], Term]) -> Builtin:
-    def convert(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def convert(solver: Solving, args: tuple[Term, ...], s: Substitution
                 ) -> Iterator[Substitution]:
         text_term = walk(args[0], s)
         if not isinstance(text_term, Var):
@@ -989,7 +984,7 @@ BUILTINS["string_codes", 2] = _string_split(_code)
 
 
 @builtin("char_code", 2)
-def _char_code(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _char_code(solver: Solving, args: tuple[Term, ...], s: Substitution
                ) -> Iterator[Substitution]:
     char = walk(args[0], s)
     if isinstance(char, Atom) and len(char.name) == 1:
@@ -1002,7 +997,7 @@ def _char_code(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("atom_number", 2)
-def _atom_number(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _atom_number(solver: Solving, args: tuple[Term, ...], s: Substitution
                  ) -> Iterator[Substitution]:
     atom = walk(args[0], s)
     if isinstance(atom, Var):
@@ -1021,7 +1016,7 @@ def _atom_number(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 def _number_text(listed: bool, kind: Callable[[str], Term] = _code) -> Builtin:
-    def convert(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def convert(solver: Solving, args: tuple[Term, ...], s: Substitution
                 ) -> Iterator[Substitution]:
         number = walk(args[0], s)
         if not isinstance(number, Var):
@@ -1045,7 +1040,7 @@ BUILTINS["number_chars", 2] = _number_text(True, _char)
 
 
 @builtin("number_string", 2)
-def _number_string(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _number_string(solver: Solving, args: tuple[Term, ...], s: Substitution
                    ) -> Iterator[Substitution]:
     number = walk(args[0], s)
     if not isinstance(number, Var):
@@ -1058,7 +1053,7 @@ def _number_string(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("atom_string", 2)
-def _atom_string(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _atom_string(solver: Solving, args: tuple[Term, ...], s: Substitution
                  ) -> Iterator[Substitution]:
     atom = walk(args[0], s)
     if not isinstance(atom, Var):
@@ -1068,7 +1063,7 @@ def _atom_string(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("string_to_atom", 2)
-def _string_to_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _string_to_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
                     ) -> Iterator[Substitution]:
     string = walk(args[0], s)
     if not isinstance(string, Var):
@@ -1078,7 +1073,7 @@ def _string_to_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 def _concat(make: Callable[[str], Term]) -> Builtin:
-    def concat(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def concat(solver: Solving, args: tuple[Term, ...], s: Substitution
                ) -> Iterator[Substitution]:
         left, right = walk(args[0], s), walk(args[1], s)
         if not isinstance(left, Var) and not isinstance(right, Var):
@@ -1102,38 +1097,38 @@ BUILTINS["string_concat", 3] = _concat(String)
 
 
 @builtin("upcase_atom", 2)
-def _upcase_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _upcase_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
                  ) -> Iterator[Substitution]:
     yield from _unified(args[1], Atom(_text_of(args[0], s).upper()), s)
 
 
 @builtin("downcase_atom", 2)
-def _downcase_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _downcase_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
                    ) -> Iterator[Substitution]:
     yield from _unified(args[1], Atom(_text_of(args[0], s).lower()), s)
 
 
 @builtin("string_upper", 2)
-def _string_upper(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _string_upper(solver: Solving, args: tuple[Term, ...], s: Substitution
                   ) -> Iterator[Substitution]:
     yield from _unified(args[1], String(_text_of(args[0], s).upper()), s)
 
 
 @builtin("string_lower", 2)
-def _string_lower(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _string_lower(solver: Solving, args: tuple[Term, ...], s: Substitution
                   ) -> Iterator[Substitution]:
     yield from _unified(args[1], String(_text_of(args[0], s).lower()), s)
 
 
 @builtin("atomic_list_concat", 2)
-def _atomic_list_concat(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _atomic_list_concat(solver: Solving, args: tuple[Term, ...], s: Substitution
                         ) -> Iterator[Substitution]:
     parts = [_text_of(part, s) for part in _proper(args[0], s)]
     yield from _unified(args[1], Atom("".join(parts)), s)
 
 
 @builtin("atomic_list_concat", 3)
-def _atomic_list_concat3(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _atomic_list_concat3(solver: Solving, args: tuple[Term, ...], s: Substitution
                          ) -> Iterator[Substitution]:
     separator = _text_of(args[1], s)
     items, end = _skip_list(args[0], s)
@@ -1149,13 +1144,13 @@ def _atomic_list_concat3(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("sub_atom", 5)
-def _sub_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _sub_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
               ) -> Iterator[Substitution]:
     yield from _sub_text(args, s, Atom)
 
 
 @builtin("sub_string", 5)
-def _sub_string(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _sub_string(solver: Solving, args: tuple[Term, ...], s: Substitution
                 ) -> Iterator[Substitution]:
     yield from _sub_text(args, s, String)
 
@@ -1193,7 +1188,7 @@ def _all_unified(s: Substitution | None, *pairs: tuple[Term, Term]) -> Substitut
 
 
 @builtin("term_to_atom", 2)
-def _term_to_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _term_to_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
                   ) -> Iterator[Substitution]:
     from logic.commands.toplevel.reader import Parser
 
@@ -1208,7 +1203,7 @@ def _term_to_atom(solver: Solver, args: tuple[Term, ...], s: Substitution
 # --- output ------------------------------------------------------------------------------------
 
 def _writer(quoted: bool, newline: bool = False) -> Builtin:
-    def write(solver: Solver, args: tuple[Term, ...], s: Substitution
+    def write(solver: Solving, args: tuple[Term, ...], s: Substitution
               ) -> Iterator[Substitution]:
         solver.context.out(show(resolve(args[0], s), quoted) + ("\n" if newline else ""))
         yield s
@@ -1233,7 +1228,7 @@ BUILTINS["writeq", 1] = _writer(True)
 
 
 @builtin("write_canonical", 1)
-def _write_canonical(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _write_canonical(solver: Solving, args: tuple[Term, ...], s: Substitution
                      ) -> Iterator[Substitution]:
     solver.context.out(canonical(resolve(args[0], s)))
     yield s
@@ -1254,13 +1249,13 @@ BUILTINS["writeln", 1] = _writer(False, newline=True)
 
 
 @builtin("nl", 0)
-def _nl(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _nl(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     solver.context.out("\n")
     yield s
 
 
 @builtin("tab", 1)
-def _tab(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+def _tab(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
     count = evaluate(args[0], s)
     if not isinstance(count, Int):
         raise type_error("integer", count)
@@ -1269,7 +1264,7 @@ def _tab(solver: Solver, args: tuple[Term, ...], s: Substitution) -> Iterator[Su
 
 
 @builtin("put_char", 1)
-def _put_char(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _put_char(solver: Solving, args: tuple[Term, ...], s: Substitution
               ) -> Iterator[Substitution]:
     char = walk(args[0], s)
     if isinstance(char, Var):
@@ -1281,14 +1276,14 @@ def _put_char(solver: Solver, args: tuple[Term, ...], s: Substitution
 
 
 @builtin("format", 1)
-def _format1(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _format1(solver: Solving, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     format_text(_text_of(args[0], s), [], s, solver.context.out)
     yield s
 
 
 @builtin("format", 2)
-def _format2(solver: Solver, args: tuple[Term, ...], s: Substitution
+def _format2(solver: Solving, args: tuple[Term, ...], s: Substitution
              ) -> Iterator[Substitution]:
     values = walk(args[1], s)
     listed: list[Term] = list(_proper(values, s)) if isinstance(values, ListTerm) else [values]
@@ -1401,7 +1396,7 @@ def _radix(value: int, base: int) -> str:
 
 # --- the session ---------------------------------------------------------------------------------
 
-def session_goal(solver: Solver, name: str, goal: Term, s: Substitution
+def session_goal(solver: Solving, name: str, goal: Term, s: Substitution
                  ) -> Iterator[Substitution]:
     """`help.`, `listing(P).`, `trace.`, `[file].`, `consult(F).`, `make.`, `halt.`"""
     if name == "halt":

@@ -34,8 +34,9 @@ from logic.engines.student import QUESTION_SECONDS, StudentEngine
 from logic.errors import LabError
 from logic.quote import quoted
 
-MOST_ANSWERS = 100
-"""The answers asked of the program for one call; a note says when it has more."""
+MOST_ANSWERS = 1000
+"""The answers asked of the program for one call (ten times those shown where nobody asks for
+the next); an error says when it has more."""
 
 
 @cache
@@ -93,33 +94,48 @@ class Consulted:
 
     def ask(self, goal: Term, substitution: Substitution,
             out: Callable[[str], None]) -> Iterator[Substitution]:
-        """The program's answers to `goal`: asked once, at most `MOST_ANSWERS` of them."""
+        """The program's answers to `goal`, each after what the program wrote before it: the
+        first asked alone (so that `once/1`, or a program that runs on after its first
+        answer, costs what SWI-Prolog would), the rest, up to `MOST_ANSWERS`, if they are
+        wanted."""
         goal = resolve(goal, substitution)
         variables = list(dict.fromkeys(variables_of(goal)))
         text = format_term(goal)
         template = "[" + ",".join(format_term(var) for var in variables) + "]"
-        reply = self.engine.ask_goal(text, template, MOST_ANSWERS)
-        if reply.output:
-            out(reply.output)
-        answers = [answer_term(proof.term) for proof in reply.answers]
-        for values in answers:
-            assert isinstance(values, ListTerm)
-            extended = unify_all(zip(variables, values.items, strict=True), substitution)
-            if extended is not None:
-                yield extended
-        if reply.end == "more":
-            raise PrologError(f"{self.name} has more than {MOST_ANSWERS} answers to {text}; "
-                              f"the top level asks a program for {MOST_ANSWERS} of them",
-                              Struct("resource_error", (Atom("answers"),)))
-        if reply.end == "error":
-            raise PrologError(f"{self.name}: {reply.error or 'an error'}",
-                              _error_term(reply.error_term))
-        if reply.end != "exhausted":
-            why = {"time": f"no answer within {QUESTION_SECONDS:g} s",
-                   "cpu": f"more than {QUESTION_SECONDS:g} s of CPU time",
-                   "inferences": "too many inferences"}.get(reply.end, reply.error or reply.end)
-            raise PrologError(f"{self.name} could not answer {quoted(text)}: {why}",
-                              Struct("resource_error", (Atom(reply.end),)))
+        shown = 0
+        for most in (1, MOST_ANSWERS):
+            reply = self.engine.ask_goal(text, template, most)
+            written = 0  # the characters of the program's output shown so far
+            for number, proof in enumerate(reply.answers):
+                at = min(proof.output_at, len(reply.output))
+                if number >= shown:
+                    out(reply.output[written:at])
+                    values = answer_term(proof.term)
+                    assert isinstance(values, ListTerm)
+                    shown += 1
+                    extended = unify_all(zip(variables, values.items, strict=True),
+                                         substitution)
+                    if extended is not None:
+                        yield extended
+                written = at
+            if reply.end == "more" and most < MOST_ANSWERS:
+                continue  # wanted: the answers after the first
+            out(reply.output[written:])
+            if reply.end == "more":
+                raise PrologError(f"{self.name} has more than {MOST_ANSWERS} answers to {text}"
+                                  f"; the top level asks a program for {MOST_ANSWERS} of them",
+                                  Struct("resource_error", (Atom("answers"),)))
+            if reply.end == "error":
+                raise PrologError(f"{self.name}: {reply.error or 'an error'}",
+                                  _error_term(reply.error_term))
+            if reply.end != "exhausted":
+                why = {"time": f"no answer within {QUESTION_SECONDS:g} s",
+                       "cpu": f"more than {QUESTION_SECONDS:g} s of CPU time",
+                       "inferences": "too many inferences"}.get(reply.end,
+                                                                reply.error or reply.end)
+                raise PrologError(f"{self.name} could not answer {quoted(text)}: {why}",
+                                  Struct("resource_error", (Atom(reply.end),)))
+            return
 
 
 def answer_term(value: object, variables: dict[int, Var] | None = None) -> Term:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -189,7 +190,7 @@ def as_list(term: Term) -> ListTerm:
 SYMBOL_CHARS = frozenset("#$&*+-./:<=>?@^~\\")
 _SOLO = frozenset(["{}", "!", ";"])
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b",
-            "\f": "\\f", "\v": "\\v", "\0": "\\0\\"}
+            "\f": "\\f", "\v": "\\v"}
 ANSWER_PRIORITY = 699
 """The priority an answer's value is written at: the right of `X = ...`, as SWI-Prolog does."""
 
@@ -215,8 +216,19 @@ def quote_atom(name: str) -> str:
     if name in _SOLO or _plain_name(name) or (
             name and set(name) <= SYMBOL_CHARS and not name.startswith("/*")):
         return name
-    return "'" + "".join(_ESCAPES.get(char, "\\'" if char == "'" else char)
-                         for char in name) + "'"
+    return "'" + "".join(_escape(char, "'") for char in name) + "'"
+
+
+def _escape(char: str, quote: str) -> str:
+    """A character inside quotes as SWI-Prolog writes it: `\\n`, `\\'`, a control character
+    as `\\xHH\\`."""
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if char == quote:
+        return "\\" + quote
+    if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+        return f"\\x{ord(char):X}\\"
+    return char
 
 
 def _plain_name(name: str) -> bool:
@@ -252,8 +264,7 @@ def format_number(term: Int | Float) -> str:
 
 
 def _string(text: str) -> str:
-    return '"' + "".join(_ESCAPES.get(char, '\\"' if char == '"' else char)
-                         for char in text) + '"'
+    return '"' + "".join(_escape(char, '"') for char in text) + '"'
 
 
 def _pieces(term: Term, names: dict[Var, str], priority: int, quoted: bool = True

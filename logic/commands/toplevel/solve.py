@@ -12,13 +12,12 @@ every goal answers as SWI-Prolog running the lab answers it.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import Protocol
 
 from logic.commands.toplevel import builtins
 from logic.commands.toplevel.arithmetic import instantiation_error, type_error
 from logic.commands.toplevel.clauses import Database, lab_program, library
+from logic.commands.toplevel.context import Context, Cut, Program
 from logic.commands.toplevel.errors import PrologError, UnknownPredicateError
 from logic.commands.toplevel.grammar import Call, Query
 from logic.commands.toplevel.predicates import PREDICATES, fast_answers
@@ -35,60 +34,6 @@ from logic.commands.toplevel.prolog_terms import (
     unify_all,
     walk,
 )
-from logic.engines import Engine
-
-MAX_STEPS = 5_000_000
-"""The most calls one goal may make, as SWI-Prolog's inference limits count them: a goal that
-would run on without end stops with an error, the session going on."""
-
-
-class Program(Protocol):
-    """A student's program, loaded and contained (`logic/commands/toplevel/consulted.py`)."""
-
-    def defines(self, name: str, arity: int) -> bool:
-        """True for a predicate the program defines, or takes from the lab's helper file."""
-        ...
-
-    def ask(self, goal: Term, substitution: Substitution,
-            out: Callable[[str], None]) -> Iterator[Substitution]:
-        """The program's answers to `goal`."""
-        ...
-
-
-class Commands(Protocol):
-    """What SWI-Prolog's own `help.`, `listing(P).`, `trace.`, `[file].` and `make.` do, as the
-    top level's matching commands do it."""
-
-    def help(self, topic: Term | None) -> None: ...
-
-    def listing(self, spec: Term | None) -> None: ...
-
-    def trace(self, on: bool) -> None: ...
-
-    def consult(self, files: list[Term]) -> None: ...
-
-    def make(self) -> None: ...
-
-
-@dataclass
-class Context:
-    """What a goal is answered with: the engine for the lab's predicates, a student's program
-    if one is loaded, the session's commands, where output goes."""
-
-    engine: Engine
-    out: Callable[[str], None]
-    program: Program | None = None
-    commands: Commands | None = None
-    max_steps: int = MAX_STEPS
-
-
-class Cut:
-    """Where a cut `!` prunes to: set when the cut is backtracked into."""
-
-    __slots__ = ("done",)
-
-    def __init__(self) -> None:
-        self.done = False
 
 
 def solve(query: Query, context: Context) -> Generator[Substitution, None, None]:
