@@ -59,7 +59,7 @@ def transcript(goal: str, engine) -> str:
     printed = []
     try:
         printed = [answer.line for answer in itertools.islice(
-            ask(goal, engine, max_steps=200_000), MOST)] or [FALSE]
+            ask(goal, engine, max_steps=50_000), MOST)] or [FALSE]
     except ANSWER_ERRORS as error:
         printed.append(f"ERROR: {report(error)}")
     return "\n".join(printed)
