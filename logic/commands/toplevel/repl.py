@@ -262,8 +262,7 @@ class Session:
                                   f"    ?- {predicate.example}"]))
         elif any(key[0] == name for key in [*builtins.BUILTINS, *CONTROL]):
             self.write(f"% {name} is SWI-Prolog's built-in, answered as SWI-Prolog answers it "
-                       "(its manual: https://www.swi-prolog.org/pldoc/man?predicate="
-                       f"{name})")
+                       "(docs/query.md lists the built-ins the top level answers)")
         else:
             raise ToplevelError(f"no help on {format_term(topic)}; :help lists the "
                                 "predicates and built-ins")
