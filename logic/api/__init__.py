@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from logic.api.views import Board, Boards, Display, Move, MoveValues, Table, Trace
+from logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
 from logic.engines import Engine, EngineError, engine_class_for, make_engine
 from logic.engines.minimax import count_nodes
 from logic.engines.search import SearchEngine
@@ -43,14 +43,16 @@ from logic.state import (
 )
 from logic.terms import SV, Decision
 from logic.tools.explain import explanation
+from logic.tools.listing import listing_parts
 from logic.tools.play import MoveError
 from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 
-__all__ = ["LAB", "Board", "Boards", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
-           "TreeView", "board", "explain", "get_engine", "grade", "max_value", "min_value",
-           "minimax_decision", "play", "stats", "successor", "terminal_state", "trace", "tree"]
+__all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
+           "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
+           "max_value", "min_value", "minimax_decision", "play", "stats", "successor",
+           "terminal_state", "trace", "tree"]
 
 Position = Board | str | Sequence
 """A board, or any notation `board` reads."""
@@ -209,6 +211,13 @@ def minimax_decision(position: Position, player: str | None = None,
 
 # --- the tools -------------------------------------------------------------------------------
 
+def listing(name: str) -> Listing:
+    """The lab's predicate `name` (or `name/arity`) three ways, as `:listing` shows it: its
+    clauses in Prolog (logic/prolog/lab.pl), its rules in pyDatalog (logic/rules.py), its
+    function in Python (logic/reference.py); side by side in a notebook."""
+    return Listing(name, listing_parts(name))
+
+
 def explain(position: Position, player: str | None = None,
             engine: str | Engine = "reference", objective: Objective = LAB,
             depth: int | None = None) -> MoveValues:
@@ -306,10 +315,17 @@ def tree(position: Position, player: str | None = None, search: str = "minimax",
          plies: int | None = None, depth: int | None = None, only_best: bool = False,
          max_nodes: int = NODE_LIMIT, objective: Objective = LAB) -> TreeView:
     """The tree `search` (minimax or alphabeta) walks below the position, `plies` deep (by
-    default as deep as fits a slide), the search stopped `depth` plies down if given."""
+    default as deep as fits a slide, as `minimax-lab tree` draws it), the search stopped
+    `depth` plies down if given."""
+    from logic.tools.tree_dot import slide_tree
+
     state, player = _position(position, player)
-    return TreeView(build_tree(state, player, objective, search, plies, max_nodes, depth,
-                               only_best, fit=plies is None))
+
+    def built(drawn: int | None, fit: bool = False) -> GameTree:
+        return build_tree(state, player, objective, search, drawn, max_nodes, depth, only_best,
+                          fit=fit)
+
+    return TreeView(built(plies) if plies is not None else slide_tree(built))
 
 
 @dataclass(frozen=True, repr=False)

@@ -45,16 +45,21 @@ ENDS = ("exhausted", "more", "error", "inferences")
 SLOWEST_LIPS = 1e6
 """Inferences a second of the slowest machine graded on: a question's guard of CPU time,
 measured outside the program, is its inference limit at this speed."""
+CPU_SLACK = 0.05
+"""CPU seconds a question may take beyond its count of inferences at `SLOWEST_LIPS` (reading,
+writing, the clock's tick) before its CPU time, not its count, is taken as its work."""
 
 __all__ = ["ProgramError"]  # its home is logic.contain.contained; kept here for its users
 
 
 @dataclass(frozen=True)
 class Proof:
-    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog."""
+    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog;
+    how many characters the program had written by then."""
 
     term: object
     text: str
+    output_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -245,16 +250,15 @@ class StudentProgram(ContainedProgram):
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
             reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
-            answers = tuple(Proof(bounded(answer.get("term")), _cut(reply_field(answer, "text",
-                                                                                str, "")))
+            answers = tuple(Proof(bounded(answer.get("term")),
+                                  _cut(reply_field(answer, "text", str, "")),
+                                  reply_field(answer, "output_at", int, 0))
                             for answer in reply_field(reply, "answers", list, [])
                             if _is_dict(answer))
             end = reply_field(reply, "end", str)
             if end not in ENDS:
                 raise Died("wrote an answer that could not be read")
-            # the work its CPU time shows, measured outside, whatever the harness was made to say
-            work = max(float(reply_field(reply, "inferences", int, 0)),
-                       self.cpu_used() * SLOWEST_LIPS)
+            work = _work(reply_field(reply, "inferences", int, 0), self.cpu_used())
             if inferences is not None and work > inferences and end != "inferences":
                 answers, end = (), "inferences"
             return Reply(answers, end, _first_line(text_or_none(reply, "error")),
@@ -273,6 +277,13 @@ class StudentProgram(ContainedProgram):
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise
+
+
+def _work(counted: int, cpu: float) -> float:
+    """A question's work: the inferences the harness counted, unless the CPU time measured
+    outside shows more than they could take, which only a count changed inside explains."""
+    shown = (cpu - CPU_SLACK) * SLOWEST_LIPS
+    return float(counted) if shown <= counted else shown
 
 
 TEXT_LIMIT = 300

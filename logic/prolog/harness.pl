@@ -337,9 +337,14 @@ limited(none, Goal, true) :- !,
 limited(Inferences, Goal, Result) :-
     call_with_inference_limit(Goal, Inferences, Result).
 
+% Each answer says how much the program had written when it was found ("output_at", in
+% characters), so that its own output can be told from the next one's.
 prove(Goal, Template, Max, Found, End) :-
     (   call(student:Goal),
-        answer_json(Template, Json),
+        answer_json(Template, Json0),
+        flush_output(user_output),
+        nb_getval(captured_count, At),
+        Json = Json0.put(output_at, At),
         arg(1, Found, Count0),
         Count is Count0 + 1,
         arg(2, Found, Kept),
@@ -373,15 +378,21 @@ error_term(Error, Text) :-
 
 % --- answers as JSON ----------------------------------------------------------------------------
 
+% A variable is {"var": true, "n": N}: the N-th variable of the answer, so that the asker sees
+% which of its variables are one and the same.
 answer_json(Term, _{term: Json, text: Text}) :-
     depth_limit(Depth),
     nb_setval(json_nodes, 0),
+    term_variables(Term, Variables),
+    b_setval(json_variables, Variables),
     json(Term, Depth, Json),
     text_limit(Limit),
     format(string(Text0), "~W", [Term, [quoted(true), max_depth(12), portray(false)]]),
     cut_text(Text0, Limit, Text).
 
-json(Term, _, _{var: true}) :- var(Term), !.
+json(Term, _, _{var: true, n: N}) :- var(Term), !,
+    b_getval(json_variables, Variables),
+    (   variable_number(Variables, Term, 1, N) -> true ; N = 0 ).
 json(Term, _, Term) :- integer(Term), abs(Term) < 10^15, !.
 json(Term, _, _{number: Text}) :- number(Term), !, format(string(Text), "~w", [Term]).
 json(Term, _, Text) :- atom(Term), !, text_limit(Limit), atom_string(Term, Text0),
@@ -413,6 +424,10 @@ json(Term, Depth, _{f: Name, args: Args}) :-
     ),
     jsons(Arguments, Deeper, Args).
 json(Term, _, _{other: Text}) :- format(string(Text), "~q", [Term]).
+
+variable_number([Variable|_], Term, N, N) :- Variable == Term, !.
+variable_number([_|Variables], Term, N0, N) :- N1 is N0 + 1,
+    variable_number(Variables, Term, N1, N).
 
 jsons([], _, []).
 jsons([Term|Terms], Depth, [Json|Jsons]) :- json(Term, Depth, Json), jsons(Terms, Depth, Jsons).
