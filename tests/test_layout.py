@@ -176,7 +176,7 @@ def lab_clauses() -> list[str]:
 def test_the_clauses_above_the_rules_are_the_labs_own():
     """Every clause quoted in `rules.py` and `reference.py` is a clause of `lab.pl` or a fact
     of `facts/game.pl`, word for word, and each file quotes every clause of the lab's
-    predicates (but find_max_sv and find_min_sv, which the README's table places)."""
+    predicates (but find_max_sv and find_min_sv, which docs/architecture.md's table places)."""
     lab = lab_clauses()
     facts = words((ROOT / "facts" / "game.pl").read_text("utf-8"))
     assert len(lab) == 13
