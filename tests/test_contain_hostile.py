@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python_interfaces import CS50Interface
 from compare.grader.run import grade_class, grade_submission
 from compare.judge.categories import Category

@@ -14,12 +14,13 @@ from compare.grader.assignment import (
     SHIPPED,
     Assignment,
     AssignmentError,
-    WorkLimits,
     assignment_from,
     default_assignment,
     load_assignment,
     settled,
 )
+from compare.grader.config import Settings, WorkLimits
+from compare.grader.configure import configure
 from compare.grader.registry import INTERFACES
 from compare.judge.categories import Category
 from compare.judge.results import CheckResult, SubmissionGrade
@@ -161,7 +162,7 @@ def test_load_assignment_reads_a_file(tmp_path):
 def test_an_assignment_sets_the_limits_of_work_and_the_command_line_overrides_them(tmp_path):
     table = {"limits": {"inference-ratio": 4, "cpu-budget": 120}}
     assignment = assignment_from(table, "prolog", LAB)
-    assert assignment.work(WorkLimits()) == WorkLimits(ratio=4.0, cpu_budget=120.0)
+    assert assignment.settings.work == WorkLimits(ratio=4.0, cpu_budget=120.0)
     path = tmp_path / "week.toml"
     path.write_text("[limits]\ninference-ratio = 4\ninference-budget = 0.5\n")
     args = build_parser("grade").parse_args(
@@ -191,10 +192,10 @@ def test_an_assignment_carries_every_grading_option():
              "limits": {"load-timeout": 5, "query-timeout": 60, "budget": 900},
              "mapping": {"function": "best", "board": "flat"}}
     assignment = assignment_from(table, "function", ())
-    assert assignment.settings == {
-        "ties": "lowest", "values": "none", "main": "game.py", "python": "/opt/course/bin/python",
-        "definitions_only": True, "answers": 2, "load_timeout": 5.0, "query_timeout": 60.0,
-        "budget": 900.0, "mapping_table": {"function": "best", "board": "flat"}}
+    assert assignment.settings == Settings(
+        ties="lowest", values="none", main="game.py", python="/opt/course/bin/python",
+        definitions_only=True, answers=2, load_timeout=5.0, query_timeout=60.0,
+        budget=900.0, mapping_table={"function": "best", "board": "flat"})
     assert assignment.python_packages == ("numpy",)
 
 
@@ -204,11 +205,16 @@ def test_an_assignment_carries_every_grading_option():
     ({"ties": "any"}, {"ties": "lowest"}, "any"),  # the command line's, over the file's
 ])
 def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_default(
-        given, file, expected):
+        given, file, expected, tmp_path):
     assignment = assignment_from(file, "cs50", INTERFACES["cs50"].checks)
-    chosen = settled(given, assignment, INTERFACES["cs50"].policy)
-    assert chosen["ties"] == expected and chosen["values"] == "all"
-    assert settled({}, None, INTERFACES["prolog"].policy)["ties"] == "lowest"
+    chosen = settled(Settings(**given), assignment)
+    assert (chosen.ties or INTERFACES["cs50"].policy.ties) == expected
+    written = tmp_path / "a.toml"
+    written.write_text('interface = "cs50"\n' + "".join(f'{key} = "{value}"\n'
+                                                         for key, value in file.items()))
+    options = configure(Settings(interface="cs50", **given), str(written))
+    assert options.policy.ties == expected and options.policy.values == "all"
+    assert settled(Settings(), None) == Settings()
 
 
 @pytest.mark.parametrize(("table", "message"), [

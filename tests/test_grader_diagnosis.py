@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from compare.grader import diagnosis, prolog
-from compare.grader.assignment import WorkLimits
+from compare.grader.config import WorkLimits
 from compare.grader.gradebook import check_report
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface, Question
+from compare.grader.prolog import Question
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python import Question as Call
 from compare.grader.python import cs50_calls_below
 from compare.grader.python_interfaces import CS50Interface

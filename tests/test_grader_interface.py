@@ -1,20 +1,17 @@
-"""The grader's interface protocol (`compare.grader.interface`) is enough: a fourth interface,
-written here in a few lines and added to the registry, is graded by the one ask-all loop and
-reported by `grade` like the other three."""
+"""The grader's interface (`compare.grader.interface`) is enough: a fourth interface, written
+here in a few lines on the shared Python session and added to the registry, is graded by the
+one ask-all loop, scored and reported by `grade` like the other three."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
 
-from compare.grader.interface import refuse_python_options
+from compare.grader.python import PythonCheck, Question
+from compare.grader.python_interfaces import PythonInterface
 from compare.grader.registry import INTERFACES
-from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
 from logic.commands.cli import main
-from logic.contain.python_program import PythonProgram, taken
 from logic.positions import fullest_first, reachable_states, to_move
 from logic.state import PLAYERS, winner
 
@@ -32,84 +29,24 @@ def won_on(state: str, lines: list[tuple[int, int, int]]) -> bool:
     return any(state[a] != "-" and state[a] == state[b] == state[c] for a, b, c in lines)
 
 
-@dataclass(frozen=True)
-class Asked:
-    check: str
-    state: str
-    player: str
+# --- the toy interface, all it writes: a check (its questions, the right answer) and its name
 
-    def __str__(self) -> str:
-        return f"{self.check}({self.state!r})"
+class WhoWon(PythonCheck):
+    name = "who_won"
 
-
-class WinnerSession:
-    work_unit = "CPU seconds"
-
-    def __init__(self, program):
-        self.program = program
-
-    def work_limit(self, question):
-        return 10.0
-
-    def work_budget(self, questions):
-        return 60.0
-
-    def plan(self, checks, defined):
-        return checks, []
-
-    def defines(self, check, defined):
-        return check in defined
-
-    def undefined(self, check, defined):
-        return (Problem(Category.UNDEFINED_FUNCTION, f"{check}() is not defined", check),
-                Verdict(Category.UNDEFINED_FUNCTION, f"{check}() is not defined"))
-
-    def questions(self, checks):
+    def questions(self):
         states = sorted(reachable_states(PLAYERS[0]), key=fullest_first)
-        return [Asked(check, state, to_move(state)) for check in checks for state in states]
+        return [Question(self.name, state, to_move(state)) for state in states]
 
-    def ask(self, question, seconds, work):
-        return self.program.call(question.check, [question.state], seconds, work)
-
-    def judge(self, question, reply, policy):
-        expected = winner(question.state) or ""
-        if reply.end != "returned":
-            return Verdict(Category.EXCEPTION, reply.error or reply.end)
-        if reply.value != expected:
-            return Verdict(Category.WRONG_ANSWER, f"answers {reply.value!r}, not {expected!r}")
-        return Verdict(Category.RIGHT)
-
-    def ask_again(self, question, reply):
-        return False
-
-    def same(self, reply, again):
-        return True
-
-    def problem(self, question, reply, verdict, defined):
-        return None
-
-    def calls_below(self, question):
-        return []
-
-    def said(self, reply):
-        return repr(reply.value)
-
-    def clause(self, check):
-        return ""
+    def expected(self, question):
+        return winner(question.state) or ""
 
 
-class WinnerInterface:
-    name, checks, check_noun, load_label = "winner", ("who_won",), "function", "import"
+class WinnerInterface(PythonInterface):
+    name, checks = "winner", ("who_won",)
 
-    @classmethod
-    def from_args(cls, args):
-        refuse_python_options(args, cls.name)
-        return cls()
-
-    def open(self, path, options):
-        copy = taken(path)
-        return WinnerSession(PythonProgram(copy, copy.folder / path.name, options.limits,
-                                           options.load_seconds))
+    def functions(self, path, copy):
+        return {"who_won": WhoWon()}, None
 
 
 @pytest.fixture

@@ -21,10 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compare.grader import prolog
-from compare.grader.assignment import WorkLimits, default_assignment
+from compare.grader.assignment import default_assignment
+from compare.grader.config import WorkLimits
 from compare.grader.gradebook import submission_report, summary_line
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.run import grade_submission
 from compare.judge.categories import Category
 from logic.commands.cli import EXIT_USAGE, main
@@ -434,12 +435,12 @@ KNOWN_CATEGORIES = set(Category)
 
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
-    from logic.commands.cli import UsageError
-    from logic.commands.grade import predicate_list
+    from compare.grader.configure import UnknownCheck, checks_of
+    from logic.commands.grade import predicate_names
 
     try:
-        chosen = predicate_list(text, prolog.PrologInterface)
-    except UsageError as error:
+        chosen = checks_of(predicate_names(text), PrologInterface)
+    except UnknownCheck as error:
         assert "\n" not in str(error)
         return
     assert chosen and set(chosen) <= set(prolog.PREDICATES)

@@ -8,8 +8,9 @@ clause goes wrong (docs/grading.md, "The first wrong call").
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from compare.grader.interface import Question, Reply, Session
+from compare.grader.interface import Question, Session
 from compare.judge.categories import Category, Kind
 from compare.judge.results import Finding, Verdict, WrongCall
 
@@ -17,8 +18,8 @@ MOST_CALLS = 100
 """Questions one walk asks at most; past them it says it could not conclude."""
 
 
-def first_wrong_call(session: Session, wrong: Finding, question: Question,
-                     ask: Callable[[Question], tuple[Reply, Verdict] | str]) -> WrongCall:
+def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Question,
+                     ask: Callable[[Question], tuple[Any, Verdict] | str]) -> WrongCall:
     """Walk down from `question`, whose answer was judged wrong (`wrong`), asking each call
     with `ask` (which says why instead when nothing more may be asked); the first call wrong
     with every call below it right."""

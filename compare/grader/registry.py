@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compare.grader.interface import Interface
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python_interfaces import CS50Interface, FunctionInterface
 
 INTERFACES: dict[str, type[Interface]] = {

@@ -376,41 +376,19 @@ def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str]
     """Grade one submission (a file, or a folder of one student's files) as `minimax-lab
     grade` does, in its own contained process: `interface` prolog (the lab's predicates) or
     cs50 (CS50 AI's tictactoe.py)."""
-    from compare.grader.assignment import (
-        DEFAULT_WORK,
-        default_assignment,
-        load_assignment,
-        settled,
-    )
+    from compare.grader.config import Settings
+    from compare.grader.configure import configure
     from compare.grader.gradebook import submission_report
     from compare.grader.groups import group_class
-    from compare.grader.interface import Options
-    from compare.grader.registry import INTERFACES
     from compare.grader.run import grade_submission, submission_names
-    from compare.judge.truth import Policy
 
-    if interface not in INTERFACES or interface == "function":
-        raise LabError(f"unknown interface {quoted(interface)}; grade here with prolog or cs50 "
-                       "(minimax-lab grade --interface function for a declared function)")
     target = Path(path)
     if not target.exists():
         raise LabError(f"no file or folder {quoted(str(target))}")
-    kind = INTERFACES[interface]
-    known = kind.checks
-    unknown = [name for name in predicates or () if name not in known]
-    if unknown:
-        raise LabError(f"unknown {kind.check_noun} {quoted(unknown[0])}; the "
-                       f"{kind.check_noun}s are {', '.join(known)}")
-    checked = tuple(name for name in known if name in predicates) if predicates else known
-    scoring = (default_assignment(interface, known) if assignment is None
-               else load_assignment(assignment, interface, known))
-    chosen = settled({"main": main}, scoring, kind.policy)
-    chosen_interface = kind.from_args(argparse.Namespace(
-        **chosen, settings=[], mapping=None, predicates=None, paths=[str(target)]))
-    options = Options(chosen_interface, checked, chosen["main"], chosen["query_timeout"],
-                      chosen["budget"], chosen["load_timeout"],
-                      policy=Policy(chosen["ties"], chosen["values"]), assignment=scoring,
-                      work=scoring.work(DEFAULT_WORK))
+    options = configure(Settings(interface=interface, checks=tuple(predicates or ()) or None,
+                                 main=main), assignment, [target])
+    scoring = options.assignment
+    assert scoring is not None
     graded = grade_submission(submission_names([target])[0], target, options)
     graded.score = scoring.score(graded)
     group_class([graded], {})  # its bug's fingerprint, as the command gives it

@@ -15,14 +15,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from compare.grader.assignment import (
-    DEFAULT_WORK,
-    DEFAULTS,
-    default_assignment,
-    interface_of,
-    load_assignment,
-    settled,
-)
+from compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Settings
+from compare.grader.configure import UnknownCheck, configure
 from compare.grader.gradebook import (
     Shard,
     class_summary,
@@ -36,7 +30,7 @@ from compare.grader.gradebook import (
     text_of,
 )
 from compare.grader.groups import group_class, groups_report, read_feedback
-from compare.grader.interface import Interface, Options
+from compare.grader.interface import Options
 from compare.grader.mappings import MAPPING_FILE
 from compare.grader.platforms import github_classroom, gradescope, prairielearn
 from compare.grader.platforms.junit import junit_xml
@@ -45,7 +39,7 @@ from compare.grader.run import grade_class, submission_names, submissions
 from compare.grader.students import student_view
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
-from compare.judge.truth import Policy
+from compare.judge.truth import Ties, Values
 from logic.commands.cli import EXIT_OK, PROG, UsageError
 from logic.commands.files import check_writable, write_whole
 from logic.commands.options import answers, jobs, ratio, seconds
@@ -126,18 +120,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--query-timeout", type=seconds, default=None, metavar="SECONDS",
                         help="wall-clock limit for one question, a guard against a program "
                         f"that waits (default: the assignment's, else "
-                        f"{DEFAULTS['query_timeout']:g})")
+                        f"{DEFAULT_GUARDS.query_seconds:g})")
     parser.add_argument("--budget", type=seconds, default=None, metavar="SECONDS",
                         help="wall-clock limit for one submission, a guard; what is left is "
                         f"reported as not asked (default: the assignment's, else "
-                        f"{DEFAULTS['budget']:g})")
+                        f"{DEFAULT_GUARDS.budget_seconds:g})")
     parser.add_argument("--load-timeout", type=seconds, default=None, metavar="SECONDS",
                         help="CPU time for loading a submission, all its processes together; "
                         f"the wall clock guards it at ten times that (default: the "
-                        f"assignment's, else {DEFAULTS['load_timeout']:g})")
+                        f"assignment's, else {DEFAULT_GUARDS.load_seconds:g})")
     parser.add_argument("--answers", type=answers, default=None, metavar="N",
                         help="answers asked of each question, the first and N-1 on "
-                        f"backtracking (default: the assignment's, else {DEFAULTS['answers']})")
+                        "backtracking (default: the assignment's, else 3)")
     parser.add_argument("--reports", metavar="DIR",
                         help="write each submission's report (NAME.txt) and output (NAME.log) "
                         "into DIR")
@@ -181,19 +175,9 @@ def shard(text: str) -> tuple[int, int]:
     return int(part), int(parts)
 
 
-def predicate_list(text: str | None, interface: type[Interface]) -> tuple[str, ...]:
-    """The names of `--predicates`, each a check of `interface`, in its order (all if None)."""
-    known, noun = interface.checks, interface.check_noun
-    if text is None:
-        return known
-    names = {name.strip() for name in text.split(",")}
-    unknown = sorted(names - set(known))
-    if unknown or not names:
-        raise UsageError(
-            f"argument --predicates: unknown {noun} "
-            f"{quoted(unknown[0]) if unknown else quoted(text)}; the {noun}s are "
-            f"{', '.join(known)} (see '{PROG} grade --help')")
-    return tuple(name for name in known if name in names)
+def predicate_names(text: str | None) -> tuple[str, ...] | None:
+    """The names `--predicates` gives, comma-separated."""
+    return None if text is None else tuple(name.strip() for name in text.split(","))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -314,31 +298,28 @@ def _check_outputs(args: argparse.Namespace, paths: list[Path]) -> None:
             _make_folder(folder)
 
 
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The grading options the command line gives (None where not given)."""
+    return Settings(
+        interface=args.interface, checks=predicate_names(args.predicates), main=args.main,
+        ties=None if args.ties is None else Ties(args.ties),
+        values=None if args.values is None else Values(args.values), answers=args.answers,
+        python=args.python,
+        definitions_only=args.definitions_only, mapping=args.mapping,
+        mapping_set=tuple(args.settings) or None, load_timeout=args.load_timeout,
+        query_timeout=args.query_timeout, budget=args.budget,
+        inference_ratio=args.inference_ratio, inference_budget=args.inference_budget,
+        cpu_seconds=args.cpu_seconds, cpu_budget=args.cpu_budget)
+
+
 def options_from(args: argparse.Namespace) -> Options:
-    """How the class is graded: the interface (`--interface`, else the assignment's) and its
-    checks (`--predicates`; else those an assignment file names, or all), the limits, the
-    policy and the assignment that scores it; each option given, else the assignment's, else
-    its default (`compare.grader.assignment.settled`)."""
-    name = interface_of(args.assignment, args.interface, tuple(INTERFACES))
-    kind = INTERFACES[name]
-    checked = predicate_list(args.predicates, kind)
-    if args.assignment is None:
-        assignment = default_assignment(name, kind.checks)
-    else:
-        assignment = load_assignment(args.assignment, name, kind.checks)
-        if args.predicates is None and assignment.default is None and kind.checks:
-            checked = tuple(check for check in kind.checks if check in assignment.checks)
-    chosen = settled(vars(args), assignment, getattr(kind, "policy", Policy()))
-    interface = kind.from_args(argparse.Namespace(**{**vars(args), **chosen,
-                                                     "interface": name}))
-    given = {"ratio": args.inference_ratio, "budget_ratio": args.inference_budget,
-             "cpu_seconds": args.cpu_seconds, "cpu_budget": args.cpu_budget}
-    work = replace(assignment.work(DEFAULT_WORK),
-                   **{name: value for name, value in given.items() if value is not None})
-    return Options(interface, checked, chosen["main"], chosen["query_timeout"],
-                   chosen["budget"], chosen["load_timeout"],
-                   policy=Policy(chosen["ties"], chosen["values"]), assignment=assignment,
-                   work=work)
+    """How the class is graded (`compare.grader.configure`): each option given, else the
+    assignment's, else its default."""
+    try:
+        return configure(settings_from(args), args.assignment,
+                         [Path(path) for path in args.paths])
+    except UnknownCheck as error:
+        raise UsageError(f"argument --predicates: {error} (see '{PROG} grade --help')") from None
 
 
 ONE_SUBMISSION = ("gradescope", "prairielearn", "github_classroom")

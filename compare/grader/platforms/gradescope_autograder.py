@@ -11,7 +11,8 @@ import shlex
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from compare.grader.assignment import DEFAULTS, SHIPPED, Assignment
+from compare.grader.assignment import SHIPPED, Assignment
+from compare.grader.config import DEFAULT_GUARDS
 from compare.grader.run import WALK_SHARE
 from logic.contain.sandbox import grader_folders
 
@@ -78,8 +79,8 @@ def budget(assignment: Assignment | None, timeout: int) -> float | None:
     assignment's, or less where that would outlast the timeout (a walk may add its share);
     None where the assignment's fits."""
     allowed = round((timeout * 60 - MARGIN) / (1 + WALK_SHARE))
-    given = (assignment.settings.get("budget") if assignment is not None else None)
-    wanted = float(given if given is not None else DEFAULTS["budget"])  # type: ignore[arg-type]
+    given = assignment.settings.budget if assignment is not None else None
+    wanted = given if given is not None else DEFAULT_GUARDS.budget_seconds
     return None if wanted <= allowed else float(allowed)
 
 
@@ -119,7 +120,7 @@ def _course(assignment: Assignment | None) -> str:
     packages."""
     if assignment is None or not assignment.python_packages:
         return ""
-    venv = str(PurePosixPath(str(assignment.settings["python"])).parent.parent)
+    venv = str(PurePosixPath(str(assignment.settings.python)).parent.parent)
     return (COURSE.replace("VENV", shlex.quote(venv))
             .replace("PACKAGES", " ".join(shlex.quote(name)
                                           for name in assignment.python_packages)))

@@ -1,0 +1,86 @@
+"""How a class is graded, from the options given: the interface (given, else the assignment
+file's, else prolog) configured with its own options, its checks, the assignment that scores
+it, the policy, the guards and the limits (`Options`); every option refused, before anything
+runs, in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from compare.grader.assignment import (
+    default_assignment,
+    interface_of,
+    load_assignment,
+    settled,
+)
+from compare.grader.config import INTERFACE_OPTIONS, Settings
+from compare.grader.interface import Interface, Options
+from compare.grader.registry import INTERFACES
+from compare.judge.truth import Policy
+from logic.errors import LabError
+from logic.quote import quoted
+
+
+class UnknownCheck(LabError, ValueError):
+    """A check asked for that the interface does not know."""
+
+
+def configure(given: Settings, assignment: str | None = None,
+              paths: Sequence[Path] = ()) -> Options:
+    """The options of a class graded with what was `given` and the assignment file at
+    `assignment` (the interface's own when None), its submissions at `paths`; a `LabError`
+    for anything that cannot be followed."""
+    name = interface_of(assignment, given.interface, tuple(INTERFACES))
+    kind = INTERFACES[name]
+    checks = checks_of(given.checks, kind)
+    if assignment is None:
+        scoring = default_assignment(name, kind.checks)
+    else:
+        scoring = load_assignment(assignment, name, kind.checks)
+        if given.checks is None and scoring.default is None and kind.checks:
+            checks = tuple(check for check in kind.checks if check in scoring.checks)
+    chosen = settled(given, scoring)
+    interface = configured(kind, chosen)
+    interface.ready(paths)
+    guards = chosen.guards
+    return Options(interface, checks, chosen.main, guards.query_seconds, guards.budget_seconds,
+                   guards.load_seconds,
+                   policy=Policy(chosen.ties or kind.policy.ties,
+                                 chosen.values or kind.policy.values),
+                   assignment=scoring, work=chosen.work)
+
+
+def checks_of(names: Sequence[str] | None, kind: type[Interface]) -> tuple[str, ...]:
+    """The checks asked for, in the interface's order (all of them when None); an
+    `UnknownCheck` for one it does not know."""
+    known, noun = kind.checks, kind.check_noun
+    if names is None:
+        return known
+    if not known:
+        raise LabError(f"--predicates: a declared {noun} is the one {noun} checked")
+    unknown = sorted(set(names) - set(known)) or ([] if names else [""])
+    if unknown:
+        raise UnknownCheck(f"unknown {noun} {quoted(unknown[0])}; the {noun}s are "
+                           f"{', '.join(known)}")
+    return tuple(name for name in known if name in names)
+
+
+def configured(kind: type[Interface], settings: Settings) -> Interface:
+    """The interface `kind` with the options of its own that `settings` give; a `LabError`
+    for one given that it does not take, naming the interfaces that do."""
+    takes = _own_options(kind)
+    for option, said in INTERFACE_OPTIONS.items():
+        if getattr(settings, option) is not None and option not in takes:
+            users = [name for name, other in INTERFACES.items() if option in _own_options(other)]
+            raise LabError(f"{said}: use --interface {' or '.join(users)}")
+    own: dict[str, Any] = {option: value for option, value in settings.given().items()
+                           if option in takes}
+    return kind(**own)
+
+
+def _own_options(kind: type[Interface]) -> set[str]:
+    """The options an interface takes: the fields of its dataclass."""
+    return {item.name for item in fields(kind)} if is_dataclass(kind) else set()
