@@ -26,7 +26,7 @@ from compare.judge.categories import Category
 from compare.judge.results import CheckResult, SubmissionGrade
 from compare.judge.scores import Credit, Rule, Visibility
 from logic.commands.cli import EXIT_USAGE, build_parser, main
-from logic.commands.grade import options_from
+from logic.commands.grade import settings_from
 from logic.contain.harness import LoadReport
 from logic.quote import quoted
 
@@ -169,7 +169,8 @@ def test_an_assignment_sets_the_limits_of_work_and_the_command_line_overrides_th
         ["grade", "x.pl", "--assignment", str(path), "--inference-budget", "2"])
     if shutil.which("swipl") is None:
         pytest.skip("swipl is not installed (Debian package swi-prolog-nox)")
-    assert options_from(args).work == WorkLimits(ratio=4.0, budget_ratio=2.0)
+    options = configure(settings_from(args), args.assignment)
+    assert options.work == WorkLimits(ratio=4.0, budget_ratio=2.0)
 
 
 @pytest.mark.parametrize(("limits", "message"), [
@@ -243,16 +244,16 @@ def test_grade_takes_the_interface_and_its_options_from_the_assignment(tmp_path)
     path.write_text('interface = "cs50"\nties = "lowest"\nmain = "game"\nanswers = 2\n'
                     "[limits]\nbudget = 120\nquery-timeout = 30\n[checks.minimax]\npoints = 35\n")
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path)])
-    options = options_from(args)
+    options = configure(settings_from(args), args.assignment)
     assert options.interface.name == "cs50" and options.checks == ("minimax",)
     assert (options.policy.ties, options.main) == ("lowest", "game")
     assert (options.budget_seconds, options.query_seconds) == (120.0, 30.0)
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path),
                                              "--ties", "any", "--budget", "60"])
-    options = options_from(args)
+    options = configure(settings_from(args), args.assignment)
     assert (options.policy.ties, options.budget_seconds) == ("any", 60.0)
     bad = tmp_path / "bad.toml"
     bad.write_text('interface = "lisp"\n')
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(bad)])
     with pytest.raises(AssignmentError, match="interface = 'lisp': expected one of prolog"):
-        options_from(args)
+        configure(settings_from(args), args.assignment)

@@ -207,10 +207,12 @@ def test_every_output_carries_the_same_score(outputs):
     assert properties["score"] == pytest.approx(report["score"])
     if written["prairielearn"]["gradable"]:
         assert written["prairielearn"]["score"] == pytest.approx(report["score"] / 100)
-    for result in report["predicates"].values():  # the score is the share right
+    for result in report["predicates"].values():  # the share right above the constant's
         questions = result["checked"] + result["counts"].get("not_asked", 0)
-        assert result["score"] == pytest.approx(result["max_score"] * result["correct"]
-                                                / questions, abs=0.01)
+        share, base = result["correct"] / questions, result["base"]
+        above = 1.0 if share == 1 else max(0.0, (share - base) / (1 - base))
+        assert 0 < base < 1
+        assert result["score"] == pytest.approx(result["max_score"] * above, abs=0.01)
 
 
 def test_each_case_reads_as_what_it_is(outputs):

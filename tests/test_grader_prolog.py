@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from compare.grader import prolog
 from compare.grader.assignment import default_assignment
 from compare.grader.config import WorkLimits
-from compare.grader.gradebook import submission_report, summary_line
 from compare.grader.interface import Options
 from compare.grader.prolog_interface import PrologInterface
 from compare.grader.run import grade_submission
+from compare.grader.text import submission_report, summary_line
 from compare.judge.categories import Category
 from logic.commands.cli import EXIT_USAGE, main
 from logic.contain import sandbox

@@ -10,6 +10,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import TypeGuard
 
 from logic.errors import LabError
 from logic.objective import MODES
@@ -42,7 +43,7 @@ class Mapping:
     o: object = "O"
     blank: object = " "
     plays: str | None = None
-    args: tuple = ("board", "player")
+    args: tuple[object, ...] = ("board", "player")
     returns: str = "row_col"
     value_side: str = "x"
     win_value: int = 1
@@ -66,7 +67,7 @@ class Mapping:
         """The program's mark for one of the lab's cells (`x`, `o`, `-`)."""
         return {PLAYERS[0]: self.x, PLAYERS[1]: self.o, BLANK: self.blank}[cell]
 
-    def arguments(self, state: State, mover: Player) -> list:
+    def arguments(self, state: State, mover: Player) -> list[object]:
         """The call's arguments at a position, as the harness decodes them."""
         words = {"board": self.encode_board(state), "player": self.mark(mover),
                  "is_x": mover == PLAYERS[0], "is_o": mover == PLAYERS[1],
@@ -119,8 +120,9 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
         if key not in known:
             raise MappingError(f"unknown mapping key {quoted(key)}; the keys are "
                                f"{', '.join(sorted(known))}")
-    marks = {key: _mark(values[key]) for key in ("x", "o", "blank", "plays") if key in values}
-    mapping = replace(Mapping(), **{**values, **marks})
+    marks: dict[str, object] = {key: _mark(values[key]) for key in ("x", "o", "blank", "plays")
+                                if key in values}
+    mapping = replace(Mapping(), **{**values, **marks})  # type: ignore[arg-type]
     if not isinstance(mapping.function, str) or not mapping.function.isidentifier():
         raise MappingError("the mapping names no function: set function = \"NAME\"")
     _choice("board", mapping.board, BOARDS)
@@ -172,22 +174,19 @@ def move_cell(answer: object, returns: str) -> tuple[int | None, object]:
         cell = move + (returns == "cell0")
         return (cell if 1 <= cell <= SIZE else None), value
     items = _items(move)
-    if items is None or len(items) != 2 or not all(_integer(item) for item in items):
+    if items is None or len(items) != 2:
         return None, value
     row, column = items
-    if not (0 <= row < SIDE and 0 <= column < SIDE):
+    if not (_integer(row) and _integer(column) and 0 <= row < SIDE and 0 <= column < SIDE):
         return None, value
     return row * SIDE + column + 1, value
 
 
-def _items(value: object) -> list | None:
+def _items(value: object) -> list[object] | None:
     """The items of a list or tuple as the harness encodes them."""
-    if isinstance(value, list):
-        return value
-    if isinstance(value, dict) and isinstance(value.get("tuple"), list):
-        return value["tuple"]
-    return None
+    items = value.get("tuple") if isinstance(value, dict) else value
+    return items if isinstance(items, list) else None
 
 
-def _integer(value: object) -> bool:
+def _integer(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from functools import cache
 
 from compare.judge.categories import Category
@@ -75,7 +76,8 @@ class Answer:
 
     position: Turn
     cell: int
-    value: int | None
+    value: int | Fraction | None
+    """The value it claims: a fraction from a depth-limited search; None where it gives none."""
     line: int | None = None
 
 

@@ -11,11 +11,13 @@ and, in Jupyter, draws itself (`logic.api.views`). Errors are `logic.errors.LabE
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
+from typing import TypeVar
 
 from logic.api.views import Board, Boards, Display, Move, MoveValues, Table, Trace
 from logic.engines import Engine, EngineError, engine_class_for, make_engine
@@ -218,7 +220,8 @@ def explain(position: Position, player: str | None = None,
     answering = get_engine(engine, objective, depth=depth)
     decision = answering.minimax_decision(state, player)
     assert decision is not None, "a game that goes on has a decision"
-    return MoveValues(state, answering.move_values(state, player), decision.action.cell,
+    values: dict[int, int | Fraction] = {**answering.move_values(state, player)}
+    return MoveValues(state, values, decision.action.cell,
                       explanation(answering, state, player, decision))
 
 
@@ -360,37 +363,73 @@ def play(position: Position, cell: int | None = None, player: str | None = None,
 
 @dataclass(frozen=True, repr=False)
 class Grade(Display):
-    """One submission's grade: its report as `minimax-lab grade` prints it."""
+    """A grade as `minimax-lab grade` gives it: its report (one submission's whole report, or
+    a class's summary and bugs), whether all is right, the score (one submission's), the exit
+    status the command would end with, the notes it would print, and every grade (`graded`,
+    `compare.grader.graded.Graded`)."""
 
     report: str
     clean: bool
     score: float | None
     max_score: float | None
+    status: int = 0
+    notes: tuple[str, ...] = ()
+    graded: object = None
 
     def text(self) -> str:
         return self.report
 
 
-def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str] | None = None,
-          assignment: str | None = None, main: str | None = None) -> Grade:
-    """Grade one submission (a file, or a folder of one student's files) as `minimax-lab
-    grade` does, in its own contained process: `interface` prolog (the lab's predicates) or
-    cs50 (CS50 AI's tictactoe.py)."""
+def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None,
+          predicates: Sequence[str] | None = None, assignment: str | None = None,
+          main: str | None = None, *, ties: str | None = None, values: str | None = None,
+          answers: int | None = None, python: str | None = None,
+          definitions_only: bool | None = None, mapping: str | None = None,
+          mapping_set: Sequence[str] = (), load_timeout: float | None = None,
+          query_timeout: float | None = None, budget: float | None = None,
+          inference_ratio: float | None = None, inference_budget: float | None = None,
+          cpu_seconds: float | None = None, cpu_budget: float | None = None, jobs: int = 1,
+          shard: tuple[int, int] | None = None, feedback: str | None = None,
+          student_view: bool = False, **outputs: str | Path) -> Grade:
+    """Grade submissions (a file, or a folder of one student's files; or several) as
+    `minimax-lab grade` does, each in its own contained process, with the same options by the
+    same names (`interface` prolog, cs50 or function; `mapping_set` for `--set`) and the same
+    outputs, named as the command's options are (`csv="gradebook.csv"`, `reports="reports"`,
+    `gradescope="results"`, ...; docs/grading.md). Errors are `LabError`s."""
     from compare.grader.config import Settings
-    from compare.grader.configure import configure
-    from compare.grader.gradebook import submission_report
-    from compare.grader.groups import group_class
-    from compare.grader.run import grade_submission, submission_names
+    from compare.grader.pipeline import GradingRun, Quiet, grade_run
+    from compare.grader.text import submission_report, summary
+    from compare.judge.truth import Ties, Values
 
-    target = Path(path)
-    if not target.exists():
-        raise LabError(f"no file or folder {quoted(str(target))}")
-    options = configure(Settings(interface=interface, checks=tuple(predicates or ()) or None,
-                                 main=main), assignment, [target])
-    scoring = options.assignment
-    assert scoring is not None
-    graded = grade_submission(submission_names([target])[0], target, options)
-    graded.score = scoring.score(graded)
-    group_class([graded], {})  # its bug's fingerprint, as the command gives it
-    return Grade(submission_report(graded), graded.clean, graded.score.score,
-                 graded.score.max_score)
+    given = [paths] if isinstance(paths, str | Path) else list(paths)
+    settings = Settings(
+        interface=interface, checks=None if predicates is None else tuple(predicates),
+        main=main, ties=None if ties is None else _choice(Ties, ties, "ties"),
+        values=None if values is None else _choice(Values, values, "values"),
+        answers=answers, python=python, definitions_only=definitions_only, mapping=mapping,
+        mapping_set=tuple(mapping_set) or None, load_timeout=load_timeout,
+        query_timeout=query_timeout, budget=budget, inference_ratio=inference_ratio,
+        inference_budget=inference_budget, cpu_seconds=cpu_seconds, cpu_budget=cpu_budget)
+    told = Quiet()
+    graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
+                                  jobs, shard, feedback, student_view,
+                                  {name: Path(path) for name, path in outputs.items()}), told)
+    shown = graded.shown
+    one = shown[0] if len(shown) == 1 else None
+    return Grade(submission_report(one) if one is not None else summary(graded),
+                 all(grade.clean for grade in shown),
+                 None if one is None or one.score is None else one.score.score,
+                 None if one is None or one.score is None else one.score.max_score,
+                 graded.status, tuple(told.said), graded)
+
+
+Word = TypeVar("Word", bound=StrEnum)
+
+
+def _choice(kind: type[Word], text: str, name: str) -> Word:
+    """`text` as one of `kind`'s words; a `LabError` that names them."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise LabError(f"{name}={text!r}: expected one of "
+                       f"{', '.join(choice.value for choice in kind)}") from None
