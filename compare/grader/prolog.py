@@ -338,9 +338,8 @@ class Successor(PrologCheck):
                        + "; ".join(parts))
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
-        """The cells the successors mark, in the order given."""
-        return frozenset({tuple(cell for cell, _ in reference.moves(question.state,
-                                                                     question.player))})
+        """The successors, in cell order."""
+        return frozenset({tuple(reference.successor(question.state, question.player))})
 
 
 CHECKS: dict[str, PrologCheck] = {check.name: check for check in (

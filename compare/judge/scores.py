@@ -33,7 +33,7 @@ def above_base(share: float, base: float) -> float:
         return 1.0
     if base >= 1.0:
         return 0.0
-    return max(0.0, (share - base) / (1.0 - base))
+    return round(max(0.0, (share - base) / (1.0 - base)), 12)  # 90 % is 0.9, not 0.8999...
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,14 @@ from pathlib import Path
 
 from compare.grader.merge import merge
 from compare.grader.text import merged_summary
-from compare.grader.writer import Reach
+from compare.grader.writer import Reach, Writer
 from compare.grader.writers import WRITERS
 
-MERGED = [writer for writer in WRITERS.values()
-          if writer.merged and writer.reach is Reach.CLASS]
-"""The outputs of a class merged from its parts."""
+
+def merged_writers() -> list[Writer]:
+    """The outputs of a class merged from its parts."""
+    return [writer for writer in WRITERS.values()
+            if writer.merged and writer.reach is Reach.CLASS]
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -24,9 +26,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="join the parts of a class graded on several machines (grade --shard)",
         description="Join the JSON reports of grade --shard K/N runs, every part once, into "
         "the class's gradebook ("
-        + ", ".join(writer.option for writer in MERGED) + ") as one run would have written it. "
-        "Exit status 0 when every submission is right everywhere, 1 otherwise, 2 for usage "
-        "errors.",
+        + ", ".join(writer.option for writer in merged_writers())
+        + ") as one run would have written it. Exit status 0 when every submission is right "
+        "everywhere, 1 otherwise, 2 for usage errors.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     merged = actions.add_parser("merge", help="join the parts' --json reports",
@@ -34,7 +36,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 "gradebook.")
     merged.add_argument("parts", nargs="+", metavar="PART.json",
                         help="the --json report of each part, in any order")
-    for writer in MERGED:
+    for writer in merged_writers():
         merged.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
     parser.set_defaults(run=run)
@@ -43,7 +45,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Join the parts, write what was asked; print the count of submissions right everywhere
     and the class's bugs."""
-    outputs = {writer.name: Path(getattr(args, writer.name)) for writer in MERGED
+    outputs = {writer.name: Path(getattr(args, writer.name)) for writer in merged_writers()
                if getattr(args, writer.name) is not None}
     graded = merge(args.parts, outputs)
     sys.stdout.write(merged_summary(graded, len(args.parts)))
