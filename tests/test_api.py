@@ -3,6 +3,7 @@ the tools, and what each answer shows in a notebook, read back from its SVG or H
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from logic import api as lab
+from logic.contain.python_program import sandboxed_python
 from logic.engines.minimax import count_nodes
 from logic.errors import LabError
 from logic.positions import reachable_states
@@ -287,6 +289,29 @@ def test_grade_gives_the_report_the_command_prints(tmp_path):
     assert command.returncode == 1, command.stderr
     written = (tmp_path / "no_draw.txt").read_text()
     assert _without_times(written) == _without_times(wrong.report)
+
+
+@pytest.mark.skipif(sandboxed_python() is None, reason="no Python a contained program may run")
+def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_path):
+    """A declared function, its mapping set key by key, the tie rule, a limit of work, a
+    platform's results and the JSON: as `minimax-lab grade --interface function --set ...`."""
+    mapping = ["function=choose", "board=string", "x=x", "o=o", "blank=.", "returns=cell1"]
+    program = SUBMISSIONS / "python" / "string_board.py"
+    graded = lab.grade(program, interface="function", mapping_set=mapping, ties="lowest",
+                       cpu_budget=120, jobs=1, gradescope=tmp_path / "gs",
+                       json=tmp_path / "class.json")
+    report = json.loads((tmp_path / "class.json").read_text())
+    results = json.loads((tmp_path / "gs" / "results.json").read_text())
+    assert report["policy"] == {"ties": "lowest", "values": "all"}
+    (sub,) = report["submissions"]
+    assert sub["predicates"]["choose"]["correct"] == 9040 and graded.clean
+    assert results["score"] == graded.score == 100 and "policy: the lab's tie rule" in graded.report
+    with pytest.raises(LabError, match="--mapping and --set declare a Python function"):
+        lab.grade(program, interface="cs50", mapping_set=mapping)
+    with pytest.raises(LabError, match="unknown output 'html'"):
+        lab.grade(program, interface="function", mapping_set=mapping, html=tmp_path / "x")
+    with pytest.raises(LabError, match="ties='first': expected one of lowest, any"):
+        lab.grade(program, interface="function", mapping_set=mapping, ties="first")
 
 
 def test_grade_refuses_a_missing_file_or_an_unknown_check(tmp_path):

@@ -84,6 +84,7 @@ def test_the_labs_style_checks_clean_on_every_predicate_and_question():
     }
     assert grade.not_checked == ["successor/3: not defined by the submission (the lab's "
                                  "helper answers it)"]
+    assert default_assignment("prolog", prolog.PREDICATES).score(grade).score == 100
 
 
 def test_a_missing_draw_clause_leaves_every_full_board_draw_unanswered():
