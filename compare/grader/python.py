@@ -17,7 +17,7 @@ from typing import Any
 
 from compare.grader.ends import End
 from compare.grader.interface import Check
-from compare.grader.mappings import CS50, CS50_FUNCTIONS, Mapping, move_cell
+from compare.grader.mappings import CS50, CS50_FUNCTIONS, Mapping, Returns, Side, move_cell
 from compare.judge.categories import Category
 from compare.judge.results import Verdict
 from compare.judge.truth import Answer, Judgement, Policy, Ties, Truth, Values, truth
@@ -294,7 +294,7 @@ class Minimax(CS50Function):
         if is_terminal(question.state):
             if value is None:
                 return Verdict(Category.RIGHT)
-            cell, _ = move_cell(value, "row_col")
+            cell, _ = move_cell(value, Returns.ROW_COL)
             if cell is None:
                 return Verdict(Category.UNREADABLE, f"answers {shown(value)}, neither a move "
                                "(i, j) nor None; the game is over, so None")
@@ -304,7 +304,7 @@ class Minimax(CS50Function):
         def shown_value(lab: int) -> int:  # CS50's utility: from X's side
             return _program_value(lab, question.player, CS50)
 
-        return judge_move(question, value, "row_col", _moves_truth(policy),
+        return judge_move(question, value, Returns.ROW_COL, _moves_truth(policy),
                           shown_value=shown_value, side=_side(question.player, CS50))
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
@@ -321,7 +321,19 @@ class Minimax(CS50Function):
         """`terminal`, then on a game in progress `player`, `actions` and `result` for each
         action in cell order, and on each board that results `terminal`, then `utility`
         where the game is over, else `minimax`, as CS50's specification has them."""
-        return cs50_calls_below(question)
+        state = question.state
+        calls = [Question("terminal", state, question.player)]
+        if is_terminal(state):
+            return calls
+        mover = to_move(state)
+        cells = [cell for cell, _ in reference.moves(state, mover)]
+        calls += [Question("player", state, mover), Question("actions", state, mover)]
+        calls += [Question("result", state, mover, cell) for cell in cells]
+        for _, after in reference.moves(state, mover):
+            calls.append(Question("terminal", after, to_move(after)))
+            calls.append(Question("utility" if is_terminal(after) else "minimax", after,
+                                  to_move(after)))
+        return calls
 
 
 def cs50_functions() -> dict[str, CS50Function]:
@@ -349,23 +361,7 @@ def cs50_questions(functions: tuple[str, ...]) -> list[Question]:
 
 def cs50_calls_below(question: Question) -> list[Question]:
     """The calls CS50's functions make for `question`, as its specification has them."""
-    state = question.state
-    if question.check in ("terminal", "utility"):
-        return [Question("winner", state, question.player)]
-    if question.check != "minimax":
-        return []
-    calls = [Question("terminal", state, question.player)]
-    if is_terminal(state):
-        return calls
-    mover = to_move(state)
-    cells = [cell for cell, _ in reference.moves(state, mover)]
-    calls += [Question("player", state, mover), Question("actions", state, mover)]
-    calls += [Question("result", state, mover, cell) for cell in cells]
-    for _, after in reference.moves(state, mover):
-        calls.append(Question("terminal", after, to_move(after)))
-        calls.append(Question("utility" if is_terminal(after) else "minimax", after,
-                              to_move(after)))
-    return calls
+    return cs50_functions()[question.check].calls_below(question)
 
 
 # --- a function declared by a mapping --------------------------------------------------------
@@ -398,7 +394,7 @@ class DeclaredFunction(PythonCheck):
         judged_by = self.truth(policy)
         position = (question.state, question.player)
         best = judged_by.decision(position).value
-        if self.mapping.returns == "value":
+        if self.mapping.returns is Returns.VALUE:
             return frozenset({("value", best)})
         value = best if judged_by.policy.graded else None
         return frozenset((cell, value) for cell in optimal_cells(judged_by, position))
@@ -410,7 +406,7 @@ class DeclaredFunction(PythonCheck):
         return truth(Objective(self.mapping.objective, "lab"), graded)
 
     def ties(self, question: Question) -> bool:
-        return self.mapping.returns != "value" and has_ties(
+        return self.mapping.returns is not Returns.VALUE and has_ties(
             question, Objective(self.mapping.objective, "lab"))
 
 
@@ -434,7 +430,7 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
     if called.changed is not None:
         return Verdict(Category.MUTATES, "the board passed in is changed by the call")
     judged_by = DeclaredFunction(mapping).truth(policy)
-    if mapping.returns == "value":
+    if mapping.returns is Returns.VALUE:
         return _judge_value(question, called.value, mapping, judged_by)
 
     def value_of(raw: object) -> int | None:
@@ -472,7 +468,11 @@ def has_ties(question: Question, objective: Objective) -> bool:
     return sum(value == best for value in judged_by.move_values(position).values()) > 1
 
 
-def judge_move(question: Question, answer: object, returns: str, truth: Truth,
+MOVES = (Returns.ROW_COL, Returns.ROW_COL_VALUE, Returns.MOVE_VALUE)
+"""The answers that name a move as (row, col)."""
+
+
+def judge_move(question: Question, answer: object, returns: Returns, truth: Truth,
                value_of: Callable[[object], int | None] | None = None,
                shown_value: Callable[[int], int] | None = None, side: str = "") -> Verdict:
     """The verdict on a move (and value) at a game in progress, graded by `truth`; what it
@@ -505,21 +505,21 @@ def _moves_truth(policy: Policy) -> Truth:
 
 def _side(mover: Player, mapping: Mapping) -> str:
     """The side a mapping's values are counted from, where it is not the mover's."""
-    if mapping.value_side != "x" or mover == PLAYERS[0]:
+    if mapping.value_side is not Side.X or mover == PLAYERS[0]:
         return ""
     if mapping == CS50:
         return "X's side, as utility counts them"
     return f"x's side (x plays {shown(mapping.x)}), as the mapping's value_side says"
 
 
-def _move_detail(judgement: Judgement, answer: object, returns: str,
+def _move_detail(judgement: Judgement, answer: object, returns: Returns,
                  shown_value: Callable[[int], int] | None = None) -> str:
     """Why a move disagrees, in the program's terms."""
     def worth(value: int) -> str:
         return str(shown_value(value) if shown_value is not None else value)
 
     cell, best = judgement.answer.cell, judgement.expected.action.cell
-    said = (f"answers {shown(answer)} (cell {cell})" if returns.startswith(("row_col", "move"))
+    said = (f"answers {shown(answer)} (cell {cell})" if returns in MOVES
             else f"answers {shown(answer)}, {_move_words(cell)}")
     if judgement.category is Category.ILLEGAL_MOVE:
         return f"{said}: that cell is taken"
@@ -549,11 +549,11 @@ def _lab_value(raw: object, mover: Player, mapping: Mapping) -> int | None:
     if raw not in (-mapping.win_value, 0, mapping.win_value):
         return 2  # no value of the lab's, so it never agrees
     value = int(raw) // mapping.win_value
-    return -value if mapping.value_side == "x" and mover != PLAYERS[0] else value
+    return -value if mapping.value_side is Side.X and mover != PLAYERS[0] else value
 
 
 def _program_value(value: int, mover: Player, mapping: Mapping) -> int:
-    if mapping.value_side == "x" and mover != PLAYERS[0]:
+    if mapping.value_side is Side.X and mover != PLAYERS[0]:
         value = -value
     return value * mapping.win_value
 
