@@ -314,6 +314,22 @@ def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_pat
         lab.grade(program, interface="function", mapping_set=mapping, ties="first")
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    ({"interface": "lisp"}, "unknown interface 'lisp'; the interfaces are prolog, cs50"),
+    ({"budget": -1}, "budget = -1: expected a number above 0"),
+    ({"cpu_seconds": float("nan")}, "cpu_seconds = nan: expected a number above 0"),
+    ({"answers": 0}, "answers = 0: expected a whole number, 1 or more"),
+    ({"jobs": 0}, "jobs = 0: a number of jobs is 1 or more"),
+    ({"shard": (3, 2)}, "shard 3/2: expected the K-th of N parts"),
+    ({"values": "some"}, "values='some': expected one of all, none"),
+])
+def test_grade_refuses_options_out_of_their_range_in_one_line(tmp_path, options, message):
+    (tmp_path / "a.pl").write_text("x.\n")
+    with pytest.raises(LabError) as refused:
+        lab.grade(tmp_path / "a.pl", **options)
+    assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
+
+
 def test_grade_refuses_a_missing_file_or_an_unknown_check(tmp_path):
     with pytest.raises(LabError, match="no file or folder"):
         lab.grade(tmp_path / "nowhere.pl")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from compare.judge.truth import Ties, Values
+from logic.errors import LabError
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,17 @@ class Guards:
 DEFAULT_GUARDS = Guards()
 
 
+NUMBERS = ("load_timeout", "query_timeout", "budget", "inference_ratio", "inference_budget",
+           "cpu_seconds", "cpu_budget")
+"""The options that are a number of seconds or a ratio of the lab's cost."""
+MOST = 1e6
+"""The largest of them (about 11 days, or a million times the lab's cost)."""
+
+
+class SettingsError(LabError, ValueError):
+    """An option given that is out of its range."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every grading option, None where it is not given: the interface and its checks, the
@@ -68,6 +80,18 @@ class Settings:
     inference_budget: float | None = None
     cpu_seconds: float | None = None
     cpu_budget: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in NUMBERS:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(
+                    value, int | float) or not 0 < value <= MOST):
+                raise SettingsError(f"{name} = {value!r}: expected a number above 0 and at "
+                                    f"most {MOST:g}")
+        if self.answers is not None and (isinstance(self.answers, bool) or not isinstance(
+                self.answers, int) or self.answers < 1):
+            raise SettingsError(f"answers = {self.answers!r}: expected a whole number, 1 or "
+                                "more")
 
     def over(self, other: Settings) -> Settings:
         """These settings, and `other`'s where these give none."""

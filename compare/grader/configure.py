@@ -34,6 +34,9 @@ def configure(given: Settings, assignment: str | None = None,
     `assignment` (the interface's own when None), its submissions at `paths`; a `LabError`
     for anything that cannot be followed."""
     name = interface_of(assignment, given.interface, tuple(INTERFACES))
+    if name not in INTERFACES:
+        raise LabError(f"unknown interface {quoted(name)}; the interfaces are "
+                       f"{', '.join(INTERFACES)}")
     kind = INTERFACES[name]
     checks = checks_of(given.checks, kind)
     if assignment is None:

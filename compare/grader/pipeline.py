@@ -100,6 +100,8 @@ class Quiet:
 def grade_run(run: GradingRun, events: Events) -> Graded:
     """Grade the class of `run`, telling `events`; the class as graded. A `LabError` for what
     cannot be followed, before any work (the platforms' files written still, saying why)."""
+    if run.jobs < 1:
+        raise GradingError(f"jobs = {run.jobs}: a number of jobs is 1 or more")
     if run.shard is not None and not 1 <= run.shard[0] <= run.shard[1]:
         raise GradingError(f"shard {run.shard[0]}/{run.shard[1]}: expected the K-th of N "
                            "parts, 1 <= K <= N")
