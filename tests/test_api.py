@@ -306,9 +306,9 @@ def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_pat
     (sub,) = report["submissions"]
     assert sub["predicates"]["choose"]["correct"] == 9040 and graded.clean
     assert results["score"] == graded.score == 100 and "policy: the lab's tie rule" in graded.report
-    with pytest.raises(LabError, match="--mapping and --set declare a Python function"):
+    with pytest.raises(LabError, match="--set declares a Python function"):
         lab.grade(program, interface="cs50", mapping_set=mapping)
-    with pytest.raises(LabError, match="unknown output 'html'"):
+    with pytest.raises(LabError, match="unknown option 'html'; the interfaces' options are"):
         lab.grade(program, interface="function", mapping_set=mapping, html=tmp_path / "x")
     with pytest.raises(LabError, match="ties='first': expected one of lowest, any"):
         lab.grade(program, interface="function", mapping_set=mapping, ties="first")
@@ -318,7 +318,9 @@ def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_pat
     ({"interface": "lisp"}, "unknown interface 'lisp'; the interfaces are prolog, cs50"),
     ({"budget": -1}, "budget = -1: expected a number above 0"),
     ({"cpu_seconds": float("nan")}, "cpu_seconds = nan: expected a number above 0"),
-    ({"answers": 0}, "answers = 0: expected a whole number, 1 or more"),
+    ({"answers": 0}, "answers = 0: expected a whole number from 1 to 100"),
+    ({"python": "/usr/bin/python3"}, "--python is for Python submissions: use --interface cs50"),
+    ({"answer": 3}, "unknown option 'answer'; the interfaces' options are answers, python"),
     ({"jobs": 0}, "jobs = 0: a number of jobs is 1 or more"),
     ({"shard": (3, 2)}, "shard 3/2: expected the K-th of N parts"),
     ({"values": "some"}, "values='some': expected one of all, none"),

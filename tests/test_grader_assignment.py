@@ -189,15 +189,16 @@ def test_bad_limits_say_what_is_wrong(limits, message):
 def test_an_assignment_carries_every_grading_option():
     table = {"interface": "function", "ties": "lowest", "values": "none", "main": "game.py",
              "python": "/opt/course/bin/python", "python-packages": ["numpy"],
-             "definitions-only": True, "answers": 2,
+             "definitions-only": True,
              "limits": {"load-timeout": 5, "query-timeout": 60, "budget": 900},
              "mapping": {"function": "best", "board": "flat"}}
     assignment = assignment_from(table, "function", ())
     assert assignment.settings == Settings(
-        ties="lowest", values="none", main="game.py", python="/opt/course/bin/python",
-        definitions_only=True, answers=2, load_timeout=5.0, query_timeout=60.0,
-        budget=900.0, mapping_table={"function": "best", "board": "flat"})
+        ties="lowest", values="none", main="game.py", load_timeout=5.0, query_timeout=60.0,
+        budget=900.0, own={"python": "/opt/course/bin/python", "definitions_only": True,
+                           "mapping_table": {"function": "best", "board": "flat"}})
     assert assignment.python_packages == ("numpy",)
+    assert assignment_from({"answers": 2}, "prolog", LAB).settings.own == {"answers": 2}
 
 
 @pytest.mark.parametrize(("given", "file", "expected"), [
@@ -222,6 +223,9 @@ def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_defau
     ({"ties": "first"}, "ties must be one of lowest, any, not 'first'"),
     ({"values": 1}, "values must be one of all, none"),
     ({"answers": 0}, "answers must be a whole number from 1 to 100"),
+    ({"interface": "cs50", "answers": 2},
+     "answers is for Prolog submissions, whose goals answer again on backtracking (interface "
+     "prolog)"),
     ({"main": ""}, "main must be a file name"),
     ({"python": "venv/bin/python", "interface": "cs50"}, "python must be an absolute path"),
     ({"python": "/usr/bin/python3"}, "python is for Python submissions"),
@@ -241,13 +245,14 @@ def test_a_bad_grading_option_in_the_file_says_what_is_wrong(table, message):
 
 def test_grade_takes_the_interface_and_its_options_from_the_assignment(tmp_path):
     path = tmp_path / "cs50.toml"
-    path.write_text('interface = "cs50"\nties = "lowest"\nmain = "game"\nanswers = 2\n'
+    path.write_text('interface = "cs50"\nties = "lowest"\nmain = "game"\ndefinitions-only = true\n'
                     "[limits]\nbudget = 120\nquery-timeout = 30\n[checks.minimax]\npoints = 35\n")
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path)])
     options = configure(settings_from(args), args.assignment)
     assert options.interface.name == "cs50" and options.checks == ("minimax",)
     assert (options.policy.ties, options.main) == ("lowest", "game")
     assert (options.budget_seconds, options.query_seconds) == (120.0, 30.0)
+    assert options.interface.definitions_only
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path),
                                              "--ties", "any", "--budget", "60"])
     options = configure(settings_from(args), args.assignment)

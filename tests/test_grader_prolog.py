@@ -346,7 +346,7 @@ def test_a_folder_submission_with_its_own_helper_copy_and_a_named_main(capsys, t
         (["--predicates", "max_valeu"], "unknown predicate 'max_valeu'"),
         (["--jobs", "0"], "a number of jobs is 1 or more"),
         (["--budget", "inf"], "expected a number of seconds"),
-        (["--answers", "0"], "a number of answers is 1 or more"),
+        (["--answers", "0"], "argument --answers: expected a whole number from 1 to 100"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(capsys, argv, message):

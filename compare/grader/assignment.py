@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from compare.grader.config import Settings
+from compare.grader.config import Settings, file_key
+from compare.grader.registry import interface_options, takers
 from compare.judge.categories import Category
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
@@ -29,10 +30,16 @@ LIMITS = ("inference-ratio", "inference-budget", "cpu-seconds", "cpu-budget", "l
           "query-timeout", "budget")
 """The keys of `[limits]`: the limits of work, named as `grade`'s options, then loading's
 CPU time and the wall-clock guards."""
-SETTINGS = ("ties", "values", "main", "python", "definitions-only", "answers")
-"""The grading options an assignment sets at its top level."""
-FILE_KEYS = ("name", "interface", *SETTINGS, "python-packages", "default", "checks", "limits",
-             "mapping")
+SETTINGS = ("ties", "values", "main")
+"""The grading options of every interface an assignment sets at its top level; each
+interface's own are its too (`compare.grader.config.Own`)."""
+
+
+def file_keys() -> tuple[str, ...]:
+    """The keys an assignment file may have."""
+    own = [file_key(name, how) for name, how in interface_options().items()]
+    return ("name", "interface", *SETTINGS, *(key for key in own if key), "python-packages",
+            "default", "checks", "limits")
 
 
 class AssignmentError(LabError, ValueError):
@@ -128,7 +135,7 @@ def default_assignment(interface: str, known: Sequence[str]) -> Assignment:
 
 def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str]) -> Assignment:
     """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`."""
-    _only(table, FILE_KEYS, "the file")
+    _only(table, file_keys(), "the file")
     wanted = table.get("interface", interface)
     if wanted != interface:
         raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
@@ -154,15 +161,15 @@ def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str])
                 0 < value <= 1_000_000):
             raise AssignmentError(f"[limits] {key} must be a number above 0")
     settings: dict[str, Any] = {_option(key): float(value) for key, value in limits.items()}
-    settings.update(_settings(table, interface))
+    settings.update(_settings(table, interface), own=_own(table, interface))
     packages = table.get("python-packages", [])
     if not (isinstance(packages, list) and all(isinstance(item, str) and item.strip()
                                                and not item.startswith("-")
                                                for item in packages)):
         raise AssignmentError("python-packages must be a list of package names: "
                               "[\"numpy\"]")
-    if packages and not str(settings.get("python", "")).endswith(("/bin/python",
-                                                                   "/bin/python3")):
+    if packages and not str(settings["own"].get("python", "")).endswith(("/bin/python",
+                                                                          "/bin/python3")):
         raise AssignmentError("python-packages needs python = \"/opt/NAME/bin/python\": the "
                               "virtual environment a platform makes to hold them")
     return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
@@ -176,7 +183,7 @@ def _option(key: str) -> str:
 
 
 def _settings(table: dict[str, Any], interface: str) -> dict[str, Any]:
-    """The top-level grading options and the `[mapping]` table, each checked."""
+    """The top-level grading options, each checked."""
     settings: dict[str, Any] = {}
     for key in SETTINGS:
         if key not in table:
@@ -188,29 +195,29 @@ def _settings(table: dict[str, Any], interface: str) -> dict[str, Any]:
                 raise AssignmentError(f"{key} must be one of {', '.join(choices)}, not "
                                       f"{quoted(str(value))}")
             value = Ties(value) if key == "ties" else Values(value)
-        elif key == "answers":
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-                raise AssignmentError("answers must be a whole number from 1 to 100")
-        elif key == "definitions-only":
-            if not isinstance(value, bool):
-                raise AssignmentError("definitions-only must be true or false")
         elif not (isinstance(value, str) and value.strip()):
             raise AssignmentError(f"{key} must be a file name (text)")
-        elif key == "python" and not value.startswith("/"):
-            raise AssignmentError(f"python must be an absolute path, not {quoted(value)}")
-        settings[_option(key)] = value
-    python_only = [key for key in ("python", "definitions-only") if key in table]
-    if interface == "prolog" and python_only:
-        raise AssignmentError(f"{python_only[0]} is for Python submissions (interface cs50 or "
-                              "function)")
-    if "mapping" in table:
-        if interface != "function":
-            raise AssignmentError("[mapping] declares a Python function: interface = "
-                                  "\"function\"")
-        if not isinstance(table["mapping"], dict):
-            raise AssignmentError("[mapping] must be a table")
-        settings["mapping_table"] = dict(table["mapping"])
+        settings[key] = value
     return settings
+
+
+def _own(table: dict[str, Any], interface: str) -> dict[str, object]:
+    """The interface's own options the file sets (`[mapping]`, `python`...), each checked; an
+    option of another interface's refused, naming those that take it."""
+    own: dict[str, object] = {}
+    for name, how in interface_options().items():
+        key = file_key(name, how)
+        if not key or key not in table:
+            continue
+        shown = f"[{key}]" if how.table else key
+        if interface not in takers(name):
+            raise AssignmentError(f"{shown} {how.said} (interface "
+                                  f"{' or '.join(takers(name))})")
+        try:
+            own[name] = (how.in_file or how.check)(table[key])
+        except ValueError as why:
+            raise AssignmentError(f"{shown} must be {why}") from None
+    return own
 
 
 def _rule(table: object, where: str) -> Rule:

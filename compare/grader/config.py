@@ -6,12 +6,13 @@ place where they meet. The core never sees how they were written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from compare.judge.truth import Ties, Values
 from logic.errors import LabError
+from logic.quote import quoted
 
 
 @dataclass(frozen=True)
@@ -57,22 +58,14 @@ class SettingsError(LabError, ValueError):
 @dataclass(frozen=True)
 class Settings:
     """Every grading option, None where it is not given: the interface and its checks, the
-    main file, the policy, each interface's own options, the guards and the limits of work."""
+    main file, the policy, the guards, the limits of work, and the options of an interface's
+    own (`own`, by name: `compare.grader.config.Own`)."""
 
     interface: str | None = None
     checks: tuple[str, ...] | None = None
     main: str | None = None
     ties: Ties | None = None
     values: Values | None = None
-    answers: int | None = None
-    python: str | None = None
-    definitions_only: bool | None = None
-    mapping: str | None = None
-    """A declared function's mapping file (`--mapping`)."""
-    mapping_set: tuple[str, ...] | None = None
-    """Keys of the mapping set one by one (`--set KEY=VALUE`)."""
-    mapping_table: Mapping[str, object] | None = field(default=None, hash=False)
-    """An assignment's `[mapping]` table."""
     load_timeout: float | None = None
     query_timeout: float | None = None
     budget: float | None = None
@@ -80,6 +73,8 @@ class Settings:
     inference_budget: float | None = None
     cpu_seconds: float | None = None
     cpu_budget: float | None = None
+    own: Mapping[str, object] = field(default_factory=dict, hash=False)
+    """An interface's own options given, by name (`answers`, `python`, `mapping`...)."""
 
     def __post_init__(self) -> None:
         for name in NUMBERS:
@@ -88,17 +83,13 @@ class Settings:
                     value, int | float) or not 0 < value <= MOST):
                 raise SettingsError(f"{name} = {value!r}: expected a number above 0 and at "
                                     f"most {MOST:g}")
-        if self.answers is not None and (isinstance(self.answers, bool) or not isinstance(
-                self.answers, int) or self.answers < 1):
-            raise SettingsError(f"answers = {self.answers!r}: expected a whole number, 1 or "
-                                "more")
 
     def over(self, other: Settings) -> Settings:
         """These settings, and `other`'s where these give none."""
-        return replace(other, **self.given())
+        return replace(other, **{**self.given(), "own": {**other.own, **self.own}})
 
     def given(self) -> dict[str, Any]:
-        """The options given, by name."""
+        """The options given, by name (an interface's own under `own`)."""
         return {item.name: getattr(self, item.name) for item in fields(self)
                 if getattr(self, item.name) is not None}
 
@@ -122,11 +113,106 @@ def _or(value: float | None, default: float) -> float:
     return default if value is None else value
 
 
-INTERFACE_OPTIONS = {
-    "mapping": "--mapping and --set declare a Python function",
-    "mapping_set": "--mapping and --set declare a Python function",
-    "python": "--python and --definitions-only are for Python submissions",
-    "definitions_only": "--python and --definitions-only are for Python submissions",
-}
-"""The options only some interfaces take, in the order they are refused to another, each with
-what it is for; an interface takes one when it has a field of that name."""
+OWN = "own option"
+"""The key, in an interface's dataclass field's metadata, of how the option is given."""
+
+
+@dataclass(frozen=True)
+class Own:
+    """How an option of an interface's own is given, on the command line, in the API and in
+    an assignment file alike: what it is for (`said`, to refuse it to another interface),
+    its help, how a value is checked (`check`: the value, or a `ValueError` saying what it
+    must be) and read from the command line's text (`parse`)."""
+
+    said: str
+    """What it is for, after its name: `is for Python submissions`."""
+    help: str
+    check: Callable[[object], object]
+    metavar: str | None = None
+    """The command line's placeholder; None for a switch, true when given."""
+    parse: Callable[[str], object] = str
+    flag: str | None = None
+    """The command line's flag, where it is not `--NAME` (None: not on the command line
+    when `line` is False)."""
+    many: bool = False
+    """Given again and again on the command line; its value is then a tuple."""
+    key: str | None = None
+    """The assignment file's key, where it is not NAME with dashes ("": not in the file)."""
+    line: bool = True
+    """Offered on the command line."""
+    table: bool = False
+    """A table of the assignment file (`[mapping]`), not a key."""
+    in_file: Callable[[object], object] | None = None
+    """A check of its own for the assignment file, stricter than `check`."""
+
+
+def own(default: object, said: str, help: str, check: Callable[[object], object],
+        **how: Any) -> Any:
+    """A dataclass field of an interface: one of its own options, `default` when not given."""
+    return field(default=default, hash=False, metadata={OWN: Own(said, help, check, **how)})
+
+
+def own_options(kind: type) -> dict[str, Own]:
+    """The options an interface takes, by name: its dataclass's fields with an `Own`."""
+    if not is_dataclass(kind):
+        return {}
+    return {item.name: item.metadata[OWN] for item in fields(kind) if OWN in item.metadata}
+
+
+def flag(name: str, how: Own) -> str:
+    """`--definitions-only`, or the option's own flag."""
+    return how.flag or "--" + name.replace("_", "-")
+
+
+def file_key(name: str, how: Own) -> str:
+    """`definitions-only`, or the option's own key in an assignment file ("": none)."""
+    return how.key if how.key is not None else name.replace("_", "-")
+
+
+# --- the checks an option's value passes -----------------------------------------------------
+
+def text(value: object) -> object:
+    """Text, not empty."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("a file name (text)")
+    return value
+
+
+def switch(value: object) -> object:
+    """True or false."""
+    if not isinstance(value, bool):
+        raise ValueError("true or false")
+    return value
+
+
+def answers(value: object) -> object:
+    """A whole number from 1 to 100."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+        raise ValueError("a whole number from 1 to 100")
+    return value
+
+
+def whole(text: str) -> object:
+    """A whole number written as text, else the text (its check says why not)."""
+    return int(text) if text.strip().lstrip("+-").isdigit() else text
+
+
+def texts(value: object) -> object:
+    """A list of texts, as a tuple."""
+    if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+        raise ValueError("a list of texts")
+    return tuple(value)
+
+
+def table(value: object) -> object:
+    """A table: keys and values."""
+    if not isinstance(value, Mapping):
+        raise ValueError("a table")
+    return dict(value)
+
+
+def absolute(value: object) -> object:
+    """An absolute path."""
+    if not str(text(value)).startswith("/"):
+        raise ValueError(f"an absolute path, not {quoted(str(value))}")
+    return value

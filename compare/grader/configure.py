@@ -6,7 +6,6 @@ runs, in one line."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +15,9 @@ from compare.grader.assignment import (
     load_assignment,
     settled,
 )
-from compare.grader.config import INTERFACE_OPTIONS, Settings
+from compare.grader.config import Settings, flag, own_options
 from compare.grader.interface import Interface, Options
-from compare.grader.registry import INTERFACES
+from compare.grader.registry import INTERFACES, interface_options, takers
 from compare.judge.truth import Policy
 from logic.errors import LabError
 from logic.quote import quoted
@@ -72,18 +71,20 @@ def checks_of(names: Sequence[str] | None, kind: type[Interface]) -> tuple[str, 
 
 
 def configured(kind: type[Interface], settings: Settings) -> Interface:
-    """The interface `kind` with the options of its own that `settings` give; a `LabError`
-    for one given that it does not take, naming the interfaces that do."""
-    takes = _own_options(kind)
-    for option, said in INTERFACE_OPTIONS.items():
-        if getattr(settings, option) is not None and option not in takes:
-            users = [name for name, other in INTERFACES.items() if option in _own_options(other)]
-            raise LabError(f"{said}: use --interface {' or '.join(users)}")
-    own: dict[str, Any] = {option: value for option, value in settings.given().items()
-                           if option in takes}
-    return kind(**own)
-
-
-def _own_options(kind: type[Interface]) -> set[str]:
-    """The options an interface takes: the fields of its dataclass."""
-    return {item.name for item in fields(kind)} if is_dataclass(kind) else set()
+    """The interface `kind` with the options of its own that `settings` give, each checked;
+    a `LabError` for one it does not take, naming the interfaces that do."""
+    takes = own_options(kind)
+    known = interface_options()
+    chosen: dict[str, Any] = {}
+    for name, value in settings.own.items():
+        if name not in known:
+            raise LabError(f"unknown option {quoted(name)}; the interfaces' options are "
+                           f"{', '.join(known)}")
+        if name not in takes:
+            raise LabError(f"{flag(name, known[name])} {known[name].said}: use --interface "
+                           f"{' or '.join(takers(name))}")
+        try:
+            chosen[name] = takes[name].check(value)
+        except ValueError as why:
+            raise LabError(f"{name} = {value!r}: expected {why}") from None
+    return kind(**chosen)

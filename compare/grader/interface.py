@@ -17,19 +17,17 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from compare.grader.config import DEFAULT_WORK, WorkLimits
 from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
+from compare.judge.results import Problem, SubmissionGrade, Verdict
+from compare.judge.scores import Score
 from compare.judge.truth import Policy, Ties, Values
 from logic.contain import sandbox
 from logic.contain.harness import LoadReport
 from logic.positions import fullest_first
 from logic.state import Player, State
-
-if TYPE_CHECKING:
-    from compare.grader.assignment import Assignment
 
 
 class Question(Protocol):
@@ -70,6 +68,12 @@ class Program(Protocol):
     def stop(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+class Scoring(Protocol):
+    """What scores a submission: an assignment (`compare.grader.assignment`)."""
+
+    def score(self, grade: SubmissionGrade) -> Score: ...
 
 
 Q = TypeVar("Q", bound=Question)
@@ -151,7 +155,7 @@ class Options:
     load_seconds: float = 30.0
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
     policy: Policy = Policy()
-    assignment: Assignment | None = None
+    assignment: Scoring | None = None
     work: WorkLimits = DEFAULT_WORK
 
 

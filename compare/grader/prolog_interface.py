@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from compare.grader.config import DEFAULT_WORK, WorkLimits
+from compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
+from compare.grader.config import answers as answers_check
 from compare.grader.interface import Check, Interface, Options, Session, did_you_mean
 from compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
 from compare.judge.categories import Category
@@ -26,7 +27,10 @@ class PrologInterface(Interface):
     """The lab's predicates in a Prolog program, with up to `answers` answers asked of each
     question (the first, and the rest on backtracking)."""
 
-    answers: int = 3
+    answers: int = own(3, "is for Prolog submissions, whose goals answer again on backtracking",
+                       "answers asked of each question, the first and N-1 on backtracking "
+                       "(default: the assignment's, else 3)", answers_check, metavar="N",
+                       parse=whole)
 
     name: ClassVar[str] = "prolog"
     checks: ClassVar[tuple[str, ...]] = PREDICATES

@@ -7,12 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping as TableOf
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from compare.grader.config import DEFAULT_WORK, WorkLimits
+from compare.grader.config import (
+    DEFAULT_WORK,
+    WorkLimits,
+    absolute,
+    own,
+    switch,
+    table,
+    text,
+    texts,
+)
 from compare.grader.ends import End
 from compare.grader.interface import Interface, Options, Session
 from compare.grader.mappings import (
@@ -58,8 +67,14 @@ class PythonInterface(Interface):
     imported (a demo at its top level left out). A subclass says which functions a
     submission is asked (`functions`)."""
 
-    python: str | None = None
-    definitions_only: bool = False
+    python: str | None = own(
+        None, "is for Python submissions", "Python submissions: the Python that runs them, "
+        "with its installed packages (a course's virtual environment; default: the grader's "
+        "own, without packages)", text, metavar="PATH", in_file=absolute)
+    definitions_only: bool = own(
+        False, "is for Python submissions", "Python submissions: import only the module's "
+        "definitions (imports, functions, classes, constants), not a demo its top level runs",
+        switch)
 
     preferred: ClassVar[str | None] = None
     """The module imported when the submission holds it, unless another is named."""
@@ -108,9 +123,17 @@ class FunctionInterface(PythonInterface):
     assignment's `mapping_table`, else the submission's own `minimax-lab.toml`; then the keys
     of `mapping_set` (`KEY=VALUE`) over it."""
 
-    mapping: str | None = None
-    mapping_set: tuple[str, ...] = ()
-    mapping_table: TableOf[str, object] | None = field(default=None, hash=False)
+    mapping: str | None = own(
+        None, "declares a Python function", "--interface function: the TOML file that "
+        f"declares the function (default: the submission's own {MAPPING_FILE})", text,
+        metavar="FILE", key="")
+    mapping_set: tuple[str, ...] = own(
+        (), "declares a Python function", "--interface function: one key of the mapping, "
+        "over the file's; repeatable", texts, metavar="KEY=VALUE", flag="--set", many=True,
+        key="")
+    mapping_table: TableOf[str, object] | None = own(
+        None, "declares a Python function", "the assignment's table of the mapping", table,
+        line=False, key="mapping", table=True)
 
     name: ClassVar[str] = "function"
 

@@ -383,37 +383,42 @@ class Grade(Display):
 def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None,
           predicates: Sequence[str] | None = None, assignment: str | None = None,
           main: str | None = None, *, ties: str | None = None, values: str | None = None,
-          answers: int | None = None, python: str | None = None,
-          definitions_only: bool | None = None, mapping: str | None = None,
-          mapping_set: Sequence[str] = (), load_timeout: float | None = None,
-          query_timeout: float | None = None, budget: float | None = None,
-          inference_ratio: float | None = None, inference_budget: float | None = None,
-          cpu_seconds: float | None = None, cpu_budget: float | None = None, jobs: int = 1,
-          shard: tuple[int, int] | None = None, feedback: str | None = None,
-          student_view: bool = False, **outputs: str | Path) -> Grade:
+          load_timeout: float | None = None, query_timeout: float | None = None,
+          budget: float | None = None, inference_ratio: float | None = None,
+          inference_budget: float | None = None, cpu_seconds: float | None = None,
+          cpu_budget: float | None = None, jobs: int = 1, shard: tuple[int, int] | None = None,
+          feedback: str | None = None, student_view: bool = False,
+          **named: object) -> Grade:
     """Grade submissions (a file, or a folder of one student's files; or several) as
     `minimax-lab grade` does, each in its own contained process, with the same options by the
-    same names (`interface` prolog, cs50 or function; `mapping_set` for `--set`) and the same
-    outputs, named as the command's options are (`csv="gradebook.csv"`, `reports="reports"`,
-    `gradescope="results"`, ...; docs/grading.md). Errors are `LabError`s."""
+    same names: the interface (prolog, cs50 or function) and its own options (`answers=3`,
+    `python=PATH`, `definitions_only=True`, `mapping=FILE`, `mapping_set=["KEY=VALUE"]` for
+    `--set`...), and the outputs, named as the command's options are (`csv="gradebook.csv"`,
+    `reports="reports"`, `gradescope="results"`...; docs/grading.md). Errors are `LabError`s."""
     from compare.grader.config import Settings
     from compare.grader.pipeline import GradingRun, Quiet, grade_run
+    from compare.grader.registry import interface_options
     from compare.grader.text import submission_report, summary
+    from compare.grader.writers import WRITERS
     from compare.judge.truth import Ties, Values
 
+    unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
+    if unknown:
+        raise LabError(f"unknown option {quoted(unknown[0])}; the interfaces' options are "
+                       f"{', '.join(interface_options())}, the outputs {', '.join(WRITERS)}")
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     settings = Settings(
         interface=interface, checks=None if predicates is None else tuple(predicates),
         main=main, ties=None if ties is None else _choice(Ties, ties, "ties"),
         values=None if values is None else _choice(Values, values, "values"),
-        answers=answers, python=python, definitions_only=definitions_only, mapping=mapping,
-        mapping_set=tuple(mapping_set) or None, load_timeout=load_timeout,
-        query_timeout=query_timeout, budget=budget, inference_ratio=inference_ratio,
-        inference_budget=inference_budget, cpu_seconds=cpu_seconds, cpu_budget=cpu_budget)
+        load_timeout=load_timeout, query_timeout=query_timeout, budget=budget,
+        inference_ratio=inference_ratio, inference_budget=inference_budget,
+        cpu_seconds=cpu_seconds, cpu_budget=cpu_budget,
+        own={name: value for name, value in named.items() if name not in WRITERS})
+    outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
     told = Quiet()
     graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
-                                  jobs, shard, feedback, student_view,
-                                  {name: Path(path) for name, path in outputs.items()}), told)
+                                  jobs, shard, feedback, student_view, outputs), told)
     shown = graded.shown
     one = shown[0] if len(shown) == 1 else None
     return Grade(submission_report(one) if one is not None else summary(graded),

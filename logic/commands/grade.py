@@ -13,21 +13,20 @@ import os
 import sys
 from pathlib import Path
 
-from compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Settings
+from compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Own, Settings, flag
 from compare.grader.configure import UnknownCheck
 from compare.grader.graded import Graded
-from compare.grader.mappings import MAPPING_FILE
 from compare.grader.pipeline import GradingRun, grade_run
-from compare.grader.registry import INTERFACES
+from compare.grader.registry import INTERFACES, interface_options
 from compare.grader.text import summary
 from compare.grader.writers import WRITERS
 from compare.judge.results import SubmissionGrade
 from compare.judge.truth import Ties, Values
 from logic.commands.cli import PROG, UsageError
-from logic.commands.options import answers, jobs, ratio, seconds
+from logic.commands.options import jobs, ratio, seconds
 from logic.commands.policy import add_policy_options
 from logic.commands.progress import Progress
-from logic.quote import say
+from logic.quote import quoted, say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -55,20 +54,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help=f"the predicates (Prolog) or functions (cs50) to check (default: "
                         f"all: {','.join(INTERFACES['prolog'].checks)}; "
                         f"{','.join(INTERFACES['cs50'].checks)})")
-    parser.add_argument("--mapping", metavar="FILE",
-                        help="--interface function: the TOML file that declares the function "
-                        f"(default: the submission's own {MAPPING_FILE})")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        dest="settings",
-                        help="--interface function: one key of the mapping, over the file's; "
-                        "repeatable")
-    parser.add_argument("--python", metavar="PATH",
-                        help="Python submissions: the Python that runs them, with its installed "
-                        "packages (a course's virtual environment; default: the grader's own, "
-                        "without packages)")
-    parser.add_argument("--definitions-only", action="store_true", default=None,
-                        help="Python submissions: import only the module's definitions "
-                        "(imports, functions, classes, constants), not a demo its top level runs")
+    for name, how in interface_options().items():
+        add_own_option(parser, name, how)
     add_policy_options(parser, "the interface's own: lowest for prolog, any for cs50 and "
                        "function; or the assignment's")
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
@@ -105,9 +92,6 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="CPU time for loading a submission, all its processes together; "
                         f"the wall clock guards it at ten times that (default: the "
                         f"assignment's, else {DEFAULT_GUARDS.load_seconds:g})")
-    parser.add_argument("--answers", type=answers, default=None, metavar="N",
-                        help="answers asked of each question, the first and N-1 on "
-                        "backtracking (default: the assignment's, else 3)")
     parser.add_argument("--shard", type=shard, metavar="K/N",
                         help="grade the K-th of N equal parts of the submissions (in the order "
                         "of their paths); minimax-lab gradebook merge joins the parts' --json")
@@ -127,6 +111,27 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "visibility is not visible is left out, with its points), as in a CI "
                         "log a student reads; the platforms' files always are")
     parser.set_defaults(run=run)
+
+
+def add_own_option(parser: argparse.ArgumentParser, name: str, how: Own) -> None:
+    """An option of an interface's own (`compare.grader.config.Own`), as it says it is
+    given on the command line."""
+    if not how.line:
+        return
+    if how.metavar is None:
+        parser.add_argument(flag(name, how), action="store_true", default=None, dest=name,
+                            help=how.help)
+        return
+
+    def read(text: str) -> object:
+        try:
+            return how.check((text,) if how.many else how.parse(text))
+        except ValueError as why:
+            raise argparse.ArgumentTypeError(f"expected {why}, not {quoted(text)}") from None
+
+    parser.add_argument(flag(name, how), action="append" if how.many else "store",
+                        type=str if how.many else read, default=None, metavar=how.metavar,
+                        dest=name, help=how.help)
 
 
 def shard(text: str) -> tuple[int, int]:
@@ -185,13 +190,14 @@ class Told:
 
 def settings_from(args: argparse.Namespace) -> Settings:
     """The grading options the command line gives (None where not given)."""
+    own = {name: getattr(args, name) for name, how in interface_options().items()
+           if how.line and getattr(args, name) is not None}
     return Settings(
         interface=args.interface, checks=predicate_names(args.predicates), main=args.main,
         ties=None if args.ties is None else Ties(args.ties),
-        values=None if args.values is None else Values(args.values), answers=args.answers,
-        python=args.python,
-        definitions_only=args.definitions_only, mapping=args.mapping,
-        mapping_set=tuple(args.settings) or None, load_timeout=args.load_timeout,
-        query_timeout=args.query_timeout, budget=args.budget,
+        values=None if args.values is None else Values(args.values),
+        load_timeout=args.load_timeout, query_timeout=args.query_timeout, budget=args.budget,
         inference_ratio=args.inference_ratio, inference_budget=args.inference_budget,
-        cpu_seconds=args.cpu_seconds, cpu_budget=args.cpu_budget)
+        cpu_seconds=args.cpu_seconds, cpu_budget=args.cpu_budget,
+        own={name: tuple(value) if isinstance(value, list) else value
+             for name, value in own.items()})

@@ -145,7 +145,7 @@ def _course(assignment: Assignment | None) -> str:
     packages."""
     if assignment is None or not assignment.python_packages:
         return ""
-    venv = str(PurePosixPath(str(assignment.settings.python)).parent.parent)
+    venv = str(PurePosixPath(str(assignment.settings.own["python"])).parent.parent)
     return (COURSE.replace("VENV", shlex.quote(venv))
             .replace("PACKAGES", " ".join(shlex.quote(name)
                                           for name in assignment.python_packages)))
