@@ -5,9 +5,11 @@ one ask-all loop, scored and reported by `grade` like the other three."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pytest
 
+from compare.grader.config import own, text
 from compare.grader.python import PythonCheck, Question
 from compare.grader.python_interfaces import PythonInterface
 from compare.grader.registry import INTERFACES
@@ -49,9 +51,29 @@ class WinnerInterface(PythonInterface):
         return {"who_won": WhoWon()}, None
 
 
+# --- and with an option of its own: a field that says how it is given -----------------------
+
+class Blanked(WhoWon):
+    def __init__(self, blank):
+        self.blank = blank
+
+    def arguments(self, question):
+        return [question.state.replace("-", self.blank)]
+
+
+@dataclass(frozen=True)
+class BlankedInterface(PythonInterface):
+    blank: str = own("-", "is for the toy interface", "the blank's mark", text, metavar="MARK")
+    name, checks = "blanked", ("who_won",)
+
+    def functions(self, path, copy):
+        return {"who_won": Blanked(self.blank)}, None
+
+
 @pytest.fixture
 def registered(monkeypatch):
     monkeypatch.setitem(INTERFACES, "winner", WinnerInterface)
+    monkeypatch.setitem(INTERFACES, "blanked", BlankedInterface)
 
 
 def test_a_fourth_interface_is_graded_and_reported_like_the_others(registered, tmp_path, capsys):
@@ -88,3 +110,32 @@ def test_an_unregistered_interface_is_a_usage_error(tmp_path, capsys):
     (tmp_path / "right.py").write_text(RIGHT)
     assert main(["grade", "--interface", "winner", str(tmp_path / "right.py")]) == 2
     assert "invalid choice: 'winner'" in capsys.readouterr().err
+
+
+def test_an_interfaces_own_option_is_given_as_the_others_are(registered, tmp_path, capsys):
+    """Its field is all it takes: the command line offers --blank, the assignment file reads
+    `blank`, and the other interfaces refuse it."""
+    (tmp_path / "right.py").write_text(RIGHT)
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+             (2, 4, 6)]
+
+    def answered(board: str) -> str:  # what RIGHT answers: the first line of one mark
+        won = [board[a] for a, b, c in lines if board[a] != "-" and board[a] == board[b]
+               == board[c]]
+        return won[0] if won else ""
+
+    misread = [state for state in reachable_states(PLAYERS[0])
+               if answered(state.replace("-", ".")) != (winner(state) or "")]
+    report = tmp_path / "class.json"
+    assert main(["grade", "--interface", "blanked", "--json", str(report),
+                 str(tmp_path / "right.py")]) == 0
+    assert main(["grade", "--interface", "blanked", "--blank", ".", "--json", str(report),
+                 str(tmp_path / "right.py")]) == 1  # three blanks read as a line of "."
+    (sub,) = json.loads(report.read_text())["submissions"]
+    assert sub["predicates"]["who_won"]["counts"]["wrong_answer"] == len(misread) > 0
+    (tmp_path / "a.toml").write_text('interface = "blanked"\nblank = "."\n[default]\n')
+    assert main(["grade", "--assignment", str(tmp_path / "a.toml"), "--json", str(report),
+                 str(tmp_path / "right.py")]) == 1
+    capsys.readouterr()
+    assert main(["grade", "--interface", "cs50", "--blank", ".", str(tmp_path / "right.py")]) == 2
+    assert "--blank is for the toy interface: use --interface blanked" in capsys.readouterr().err

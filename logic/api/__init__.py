@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from logic.api.views import Board, Boards, Display, Move, MoveValues, Table, Trace
 from logic.engines import Engine, EngineError, engine_class_for, make_engine
@@ -49,6 +49,9 @@ from logic.tools.play import MoveError
 from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
+
+if TYPE_CHECKING:
+    from compare.grader.graded import Graded
 
 __all__ = ["LAB", "Board", "Boards", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
            "TreeView", "board", "explain", "get_engine", "grade", "max_value", "min_value",
@@ -374,7 +377,7 @@ class Grade(Display):
     max_score: float | None
     status: int = 0
     notes: tuple[str, ...] = ()
-    graded: object = None
+    graded: Graded | None = None
 
     def text(self) -> str:
         return self.report
