@@ -119,10 +119,8 @@ OWN = "own option"
 
 @dataclass(frozen=True)
 class Own:
-    """How an option of an interface's own is given, on the command line, in the API and in
-    an assignment file alike: what it is for (`said`, to refuse it to another interface),
-    its help, how a value is checked (`check`: the value, or a `ValueError` saying what it
-    must be) and read from the command line's text (`parse`)."""
+    """How an interface's own option is given (command line, API, assignment file): what it is
+    for, its help, and how its value is checked (`check`: a `ValueError` says what it must be)."""
 
     said: str
     """What it is for, after its name: `is for Python submissions`."""

@@ -101,10 +101,8 @@ class Check(Generic[Q, R]):
         raise NotImplementedError
 
     def right(self, question: Q, policy: Policy) -> frozenset[Hashable]:
-        """The answers right for `question`, each as a key that stays the same where a
-        program answers the same constant (a value, a cell and a value, a board...), computed
-        from the reference: so the grader knows how much one constant answer gets right
-        (`constant_share`). None are said by default."""
+        """The answers right for `question`, each a key a constant answer keeps (a value, a
+        cell and a value, a board), from the reference, for `constant_share`; none by default."""
         return frozenset()
 
     def calls_below(self, question: Q) -> list[Q]:

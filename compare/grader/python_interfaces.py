@@ -62,10 +62,8 @@ def interpreter(path: str) -> Interpreter:
 
 @dataclass(frozen=True)
 class PythonInterface(Interface):
-    """What every Python interface shares: the course's Python (`python`, a path; the
-    grader's own without packages when None), and whether only the module's definitions are
-    imported (a demo at its top level left out). A subclass says which functions a
-    submission is asked (`functions`)."""
+    """What every Python interface shares: the course's Python, and whether only a module's
+    definitions are imported; a subclass says which functions are asked (`functions`)."""
 
     python: str | None = own(
         None, "is for Python submissions", "Python submissions: the Python that runs them, "
