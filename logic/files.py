@@ -42,14 +42,38 @@ def make_folder(path: str) -> None:
 
 def write_whole(path: str, text: str) -> None:
     """Write `text` to `path` whole or not at all: into a new file beside it, renamed over it
-    once complete, so an interrupted run leaves what `path` held as it was."""
+    once complete, so an interrupted run leaves what `path` held as it was. The file gets the
+    permissions a shell's `>` gives it: those of the file it replaces, else the user's umask."""
     folder, name = os.path.split(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+            os.fchmod(out.fileno(), _mode(path))
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _mode(path: str) -> int:
+    """The permissions of the file at `path`, or of a new file under the user's umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask: read where Linux shows it, else set and put back at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o077)
+    os.umask(umask)
+    return umask

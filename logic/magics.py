@@ -17,7 +17,7 @@ from html import escape
 from logic.api.views import Display, preformatted
 from logic.commands.toplevel.answers import Solution
 from logic.commands.toplevel.repl import PROMPT, Session, converse
-from logic.engines import engine_class_for, engine_names
+from logic.engines import engine_class_for, engine_names, make_engine
 from logic.errors import LabError
 
 DEFAULT_ENGINE = "logic"
@@ -48,13 +48,18 @@ class Transcript(Display):
         parts = []
         for block in self.blocks:
             if block.goal is not None:
-                parts.append(f'<div class="goal"><code>{escape(PROMPT + block.goal)}</code></div>')
+                parts.append(f'<div class="goal"><code style="{_WRAP}">'
+                             f"{escape(PROMPT + block.goal)}</code></div>")
             answer_lines = {answer.line for answer in block.answers}
             rest = [line for line in block.lines if line not in answer_lines]
             if rest:
                 parts.append(preformatted(escape(chr(10).join(rest))))
             parts.append(_answers_table(block.answers))
         return "".join(parts)
+
+
+_WRAP = "white-space:pre-wrap;overflow-wrap:anywhere"
+"""A value wider than the output area wraps rather than being cut."""
 
 
 def _answers_table(answers: list[Solution]) -> str:
@@ -66,7 +71,8 @@ def _answers_table(answers: list[Solution]) -> str:
     rows = []
     for answer in answers:
         values = dict(answer.bindings)
-        rows.append("<tr>" + "".join(f"<td><code>{escape(values.get(name, ''))}</code></td>"
+        rows.append("<tr>" + "".join(f'<td><code style="{_WRAP}">'
+                                     f"{escape(values.get(name, ''))}</code></td>"
                                      for name in columns) + "</tr>")
     return (f'<table class="answers"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
@@ -97,8 +103,12 @@ class NotebookSession(Session):
         self.blocks[-1].answers.append(answer)
 
     def handle(self, line: str) -> bool:
-        if self.trace_all and not line.strip().startswith(":"):
+        traced_by_option = self.trace_all and not line.strip().startswith(":")
+        if traced_by_option:
             self.trace_next, self.trace_levels = True, self.trace_depth
+        # how to see more, in the words of what asked for the trace: the cell's option or :trace
+        self.trace_more = (f"{'--trace' if traced_by_option else ':trace'} N shows N levels; "
+                           "lab.trace(STATE, PLAYER, max_calls=N) shows more calls")
         return super().handle(line)
 
     def cell(self, text: str) -> Transcript:
@@ -117,7 +127,7 @@ def answer_cell(session: NotebookSession, options: str, text: str) -> Transcript
             engine_class_for(engine_name or "prolog", program)  # one that runs a program
             own = NotebookSession(engine_name or "prolog", program)
         elif engine_name is not None and engine_name not in session.engines:
-            session.engines[engine_name] = session._make(engine_name)
+            session.engines[engine_name] = make_engine(engine_name)
     except LabError as error:
         return Transcript([Block(None, [f"ERROR: {error}"])])
     if program is not None:

@@ -1,6 +1,10 @@
-"""Shared fixtures: the two engines, loaded once per test session."""
+"""Shared fixtures: the two engines, loaded once per test session; a headless Chromium for the
+pages tried in a browser."""
 
 from __future__ import annotations
+
+import os
+import shutil
 
 import pytest
 
@@ -21,3 +25,41 @@ def reference_engine() -> Engine:
 def engine(request, logic_engine, reference_engine) -> Engine:
     """Each engine in turn: every test that takes it runs on both."""
     return {"logic": logic_engine, "reference": reference_engine}[request.param]
+
+
+# --- a browser ---------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+PAGE_SECONDS = 30
+PROJECTOR = (1024, 768)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium driven by Selenium, every wait bounded, quit at the end."""
+    webdriver = pytest.importorskip("selenium.webdriver",
+                                    reason="selenium is not installed (pip install '.[test]')")
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("Chromium or its driver is missing (apt-get install chromium "
+                    "chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--window-size=1024,768", "--disable-gpu",
+                     "--no-first-run", "--disable-background-networking"):
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {  # a projector's screen
+            "width": PROJECTOR[0], "height": PROJECTOR[1], "deviceScaleFactor": 1,
+            "mobile": False})
+        driver.set_page_load_timeout(PAGE_SECONDS)
+        driver.set_script_timeout(PAGE_SECONDS)
+        yield driver
+    finally:
+        driver.quit()

@@ -186,9 +186,11 @@ def test_explain_shows_the_grid_of_move_values(name, engine):
     parser = _Cells()
     parser.feed(explained.html())
     values = engine.move_values(state, player)
-    assert {number: text for number, text, _ in parser.cells} == {
-        number: signed(value) for number, value in values.items()}
+    assert {number: text for number, text, _ in parser.cells} == {  # [v] marks the decision
+        number: f"[{signed(value)}]" if number == cell else signed(value)
+        for number, value in values.items()}
     assert [number for number, _, chosen in parser.cells if chosen] == [cell]
+    assert "[v] marks the decision" in explained.html()
     assert f"[{signed(values[cell])}]" in explained.text()
     assert explained.grid() in explained.text()
     assert escape(explained.grid()) not in explained.html()  # the grid is the table, not text
@@ -324,6 +326,7 @@ def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_pat
     ({"jobs": 0}, "jobs = 0: a number of jobs is 1 or more"),
     ({"shard": (3, 2)}, "shard 3/2: expected the K-th of N parts"),
     ({"values": "some"}, "values='some': expected one of all, none"),
+    ({"unsandboxed": "yes"}, "unsandboxed = 'yes': expected true or false"),
 ])
 def test_grade_refuses_options_out_of_their_range_in_one_line(tmp_path, options, message):
     (tmp_path / "a.pl").write_text("x.\n")
@@ -376,3 +379,28 @@ def test_ipython_shows_each_answer_as_its_text():
     for answer in answers:
         assert pretty(answer) == answer.text() == str(answer)
     assert pretty(lab.board(state, player)) == "Board('o-x------', 'o')"
+
+
+@pytest.mark.parametrize("name", ["minimax_decision", "max_value", "terminal_state",
+                                  "other_player"])
+def test_listing_shows_the_clauses_the_rules_and_the_python_side_by_side(name):
+    from logic.commands.toplevel.listing import listing as command_listing
+    from logic.commands.toplevel.predicates import PREDICATES
+    from logic.tools.listing import LISTED
+
+    assert {predicate.name: len(predicate.arguments)
+                      for predicate in PREDICATES.values()} == LISTED
+    shown = lab.listing(name)
+    assert shown.text() == command_listing(name)  # what :listing prints
+    titles = [title for title, _ in shown.parts]
+    assert titles[0] == "the lab in Prolog (logic/prolog/lab.pl)" or name == "other_player"
+    assert titles[-2:] == ["the lab in pyDatalog (logic/rules.py)",
+                           "the lab in Python (logic/reference.py)"]
+    html = shown.html()
+    assert html.count('class="listing-part"') == len(shown.parts)
+    assert 'style="display:flex' in html
+    for _, code in shown.parts:
+        assert escape(code) in html
+    assert f"def {name}(" in shown.parts[-1][1] or name == "other_player"
+    with pytest.raises(LabError, match="no predicate 'nothing' to list"):
+        lab.listing("nothing")

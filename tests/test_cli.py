@@ -263,7 +263,7 @@ def test_an_unreadable_file_name_that_is_not_utf8_is_one_escaped_line(tmp_path):
 def test_terminal_escapes_in_an_error_are_shown_escaped():
     asked = run_program("query", "terminal_state('x\x1b]0;title\x07', x, V).")
     assert asked.returncode == EXIT_USAGE
-    assert "'x\\x1b]0;title\\x07' is not a state" in asked.stderr
+    assert "type error: list expected, found 'x\\x1B\\]0;title\\a' (an atom)" in asked.stderr
     assert "\x1b" not in asked.stderr and "\x07" not in asked.stderr
 
 
@@ -275,6 +275,7 @@ INTERNAL_ERRORS = {
     "RowError",  # one row of a table, turned into a finding of that row
     "EndOfInput",  # play's end of input, a normal end of the game
     "_Stopped",  # an external command's end, turned into its failed answer
+    "Halt",  # Prolog's halt/0 at the top level, the normal end of a session
 }
 
 

@@ -6,6 +6,7 @@ strict JSON, and nothing is left on disk or running."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -365,6 +366,17 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
     ("freezes", "put_attr(X, freeze, thread_create(busy(600000), _, [])), X = 1", "put_attr"),
     ("freezes_a_read", "put_attr(X, freeze, (open('/etc/passwd', read, S), close(S))), X = 1",
      "put_attr"),
+    # the goal freeze/2 and when/2 keep, read from their attribute and changed in place
+    ("changes_a_frozen_goal", "freeze(V, true), get_attr(V, freeze, A), "
+     "setarg(2, A, busy(600000)), V = 1", "get_attr"),
+    ("changes_a_when_goal", "when(nonvar(V), true), get_attr(V, when, call(A)), "
+     "nb_setarg(2, A, busy(600000)), V = 1", "get_attr"),
+    ("sets_an_argument", "T = f(_), setarg(1, T, busy)", "setarg"),
+    # a message's ~@ calls its argument when the message is printed
+    ("prints_a_message", "print_message(error, format(\"~@\", [busy(600000)]))",
+     "print_message"),
+    ("calls_print_message", "call(print_message, error, format(\"~@\", [busy(600000)]))",
+     "print_message"),
 ])
 def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
                                                                     before_terminal, refused):
@@ -410,6 +422,21 @@ ORPHANS = (
 """CPU time spent by orphans in sessions of their own, each ended before the next starts:
 only what takes in a sandbox's orphans sees it (a cgroup, a namespace's first process, or the
 launcher)."""
+
+
+@needs_swipl
+def test_work_that_takes_cpu_time_but_few_inferences_counts_as_its_cpu_time(tmp_path):
+    """The harness counts inferences inside the program, where a way past the sandbox could
+    change the count; the CPU time it took, measured outside, shows the work all the same."""
+    burns = lab_style_with(tmp_path, "burns", "", (
+        "( State = [x,o,x|_] -> forall(between(1, 12, _), "
+        "format(atom(_), '~*c', [10000000, 0'a])) ; true )"))
+    grade = grade_submission("burns", burns, prolog(("terminal_state",)))
+    states = grade.checks["terminal_state"]
+    burnt = [finding for finding in states.findings
+             if finding.category is not Category.RIGHT]
+    assert burnt and all(finding.category is Category.INFERENCE_LIMIT for finding in burnt)
+    assert states.correct + len(burnt) == states.checked or states.counts[Category.NOT_ASKED]
 
 
 @pytest.mark.slow
@@ -676,6 +703,35 @@ def test_a_forged_python_value_is_unreadable_and_costs_its_own_grade_alone(tmp_p
         check: result.counts for check, result in alone.checks.items()}
 
 
+STALLS = """
+import os, time
+
+
+def stall():
+    # the question pipe, opened afresh for writing (the program's own user may) and filled
+    end = os.open("/proc/self/fd/3", os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        while True:
+            os.write(end, b" " * 4096)
+    except BlockingIOError:
+        pass
+    time.sleep(3600)
+"""
+
+
+@needs_bwrap
+def test_a_program_that_fills_its_question_pipe_stalls_nothing(tmp_path):
+    program = tmp_path / "tictactoe.py"
+    program.write_text(STALLS + CS50_RIGHT.replace("def player(board):\n",
+                                                   "def player(board):\n    stall()\n", 1))
+    started = time.monotonic()
+    grade = grade_submission("stalls", program, Options(
+        CS50Interface(), checks=("player",), query_seconds=5, budget_seconds=20))
+    player = grade.checks["player"]
+    assert player.correct == 0 and player.checked > 0
+    assert time.monotonic() - started < 20 + 2 * 5 + 10  # its budget and its last call's guard
+
+
 @needs_root
 @needs_cgroups
 def test_a_sandboxs_group_closes_its_descriptor_once():
@@ -689,6 +745,25 @@ def test_a_sandboxs_group_closes_its_descriptor_once():
         os.fstat(other)
     finally:
         os.close(other)
+
+
+@needs_root
+@needs_cgroups
+def test_groups_a_killed_grader_left_are_removed_and_no_others():
+    dead = 2**22 + 1  # above the kernel's largest process number: no such process
+    kind = cgroups.version()
+    parent = cgroups.ROOT / cgroups.PARENT if kind == "v2" else (
+        cgroups.ROOT / "pids" / cgroups.PARENT)
+    left, ours = parent / f"sandbox-{dead}-0badc0ffee00", cgroups.make(2**30, 8)
+    left.mkdir()
+    try:
+        cgroups._swept(kind)
+        assert not left.exists()
+        assert ours is not None and all(folder.exists() for folder in ours.folders.values())
+    finally:
+        with contextlib.suppress(OSError):
+            left.rmdir()
+        ours.remove()
 
 
 @needs_root

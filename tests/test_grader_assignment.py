@@ -189,14 +189,15 @@ def test_bad_limits_say_what_is_wrong(limits, message):
 def test_an_assignment_carries_every_grading_option():
     table = {"interface": "function", "ties": "lowest", "values": "none", "main": "game.py",
              "python": "/opt/course/bin/python", "python-packages": ["numpy"],
-             "definitions-only": True,
+             "definitions-only": True, "unsandboxed": True,
              "limits": {"load-timeout": 5, "query-timeout": 60, "budget": 900},
              "mapping": {"function": "best", "board": "flat"}}
     assignment = assignment_from(table, "function", ())
     assert assignment.settings == Settings(
         ties="lowest", values="none", main="game.py", load_timeout=5.0, query_timeout=60.0,
-        budget=900.0, own={"python": "/opt/course/bin/python", "definitions_only": True,
-                           "mapping_table": {"function": "best", "board": "flat"}})
+        budget=900.0, unsandboxed=True,
+        own={"python": "/opt/course/bin/python", "definitions_only": True,
+             "mapping_table": {"function": "best", "board": "flat"}})
     assert assignment.python_packages == ("numpy",)
     assert assignment_from({"answers": 2}, "prolog", LAB).settings.own == {"answers": 2}
 
@@ -235,6 +236,7 @@ def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_defau
      "python-packages must be a list of package names"),
     ({"mapping": {"function": "f"}}, "[mapping] declares a Python function"),
     ({"limits": {"budget": -1}}, "[limits] budget must be a number above 0"),
+    ({"unsandboxed": "yes"}, "unsandboxed must be true or false"),
 ])
 def test_a_bad_grading_option_in_the_file_says_what_is_wrong(table, message):
     interface = table.get("interface", "prolog")

@@ -51,7 +51,7 @@ def table(html: str) -> list[list[str]]:
     """The rows of the first answers table in `html`, its header first."""
     found = re.search(r'<table class="answers">(.*?)</table>', html, re.DOTALL)
     assert found is not None, html
-    return [re.findall(r"<t[hd]>(?:<code>)?(.*?)(?:</code>)?</t[hd]>", row)
+    return [re.findall(r"<t[hd]>(?:<code[^>]*>)?(.*?)(?:</code>)?</t[hd]>", row)
             for row in re.findall(r"<tr>(.*?)</tr>", found.group(1))]
 
 
@@ -128,3 +128,24 @@ def test_any_line_is_answered_or_an_error_and_the_session_goes_on(shell, line):
     shell.run_line_magic("prolog", line.replace("\n", " "))
     after = shell.run_line_magic("prolog", "terminal_state([x,x,x,o,o,-,-,-,-], o, V).")
     assert after.text().endswith("V = -1.")
+
+
+def test_a_traces_hint_names_what_the_cell_can_use(shell):
+    """A cell traced by its --trace option says --trace N, one traced by :trace says :trace N;
+    neither names the command line."""
+    by_option = shell.run_cell_magic("prolog", "--trace 1", "max_value(o-x------, o, SV).")
+    by_command = shell.run_cell_magic("prolog", "", ":trace 1\nmax_value(o-x------, o, SV).")
+    for shown, words in ((by_option, "--trace N"), (by_command, ":trace N")):
+        (hint,) = [line for line in shown.text().splitlines() if "more calls not shown" in line]
+        assert hint.endswith(f"; {words} shows N levels; lab.trace(STATE, PLAYER, max_calls=N) "
+                             "shows more calls")
+        assert "minimax-lab" not in shown.text()
+
+
+def test_a_cells_engine_is_made_for_a_session_that_has_not_met_it():
+    from logic.magics import NotebookSession, answer_cell
+
+    session = NotebookSession("logic")
+    shown = answer_cell(session, "--engine reference", "other_player(x, O).")
+    assert shown.text() == "?- other_player(x, O).\nO = o."
+    assert set(session.engines) == {"logic", "reference"}

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from logic.commands.toplevel import repl
+from logic.commands.toplevel.grammar import parse_query
 from logic.commands.toplevel.predicates import PREDICATES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,10 +40,11 @@ def replay(block: str, engine: str) -> str:
 
 
 def goals_asked(session: str) -> set[str]:
-    """The predicates a session asks, by name."""
+    """The predicates a session's goals call, by name."""
     return {
-        line[3:].split("(")[0] for line in session.splitlines()
+        call.name for line in session.splitlines()
         if line.startswith("?- ") and not line.startswith("?- :")
+        for call in parse_query(line[3:]).calls()
     }
 
 

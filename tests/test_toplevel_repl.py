@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from processes import Terminal, environment, wait_for_work
 
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from logic.commands.toplevel import repl
+from logic.commands.toplevel.answers import MORE
 from logic.commands.toplevel.predicates import PREDICATES
 from logic.commands.toplevel.repl import Session, help_text
 from logic.state import draw_board
@@ -119,11 +121,15 @@ def test_errors_are_printed_and_the_session_goes_on():
         "  successor(x--------, o S)\n"
         "                         ^\n"
         "?- nope(x)\n"
-        "ERROR: unknown predicate nope/1; the predicates are minimax_decision/4, min_value/3, "
-        "max_value/3, terminal_state/3, successor/3, other_player/2, get_action/3, findall/3, "
-        "member/2, length/2, nth1/3\n"
+        "ERROR: unknown predicate nope/1: neither the lab's, nor one of SWI-Prolog's built-ins "
+        "the top level answers (:help lists them)\n"
         "?- successor(xxx------, z, S)\n"
-        "ERROR: unknown player 'z'; the players are x and o\n"
+        "S = [x,x,x,z,-,-,-,-,-] ;\n"
+        "S = [x,x,x,-,z,-,-,-,-] ;\n"
+        "S = [x,x,x,-,-,z,-,-,-] ;\n"
+        "S = [x,x,x,-,-,-,z,-,-] ;\n"
+        "S = [x,x,x,-,-,-,-,z,-] ;\n"
+        "S = [x,x,x,-,-,-,-,-,z].\n"
         "?- :nope\n"
         "ERROR: unknown command :nope; the commands are :help, :board, :explain, :engine, "
         ":listing, :time, :trace, :quit\n"
@@ -333,9 +339,11 @@ def test_query_answers_any_text_with_0_1_or_2_and_one_error_line(text):
         ("other_player(P, O)", EXIT_OK, "P = x, O = o ;\nP = o, O = x.\n", ""),
         ("other_player(x, o)", EXIT_OK, "true.\n", ""),
         ("minimax_decision(xxxoo----, o, A, V).", EXIT_FALSE, "false.\n", ""),
-        ("successor(S, x, N)", EXIT_USAGE, "",
-         "minimax-lab: error: arguments are not sufficiently instantiated: successor/3 needs "
-         "State bound to a state, and S is unbound\n"),
+        ("X is Y + 1", EXIT_USAGE, "",
+         "minimax-lab: error: arguments are not sufficiently instantiated\n"),
+        ("length(L, N)", EXIT_OK, "".join(
+            f"L = [{','.join('_' * n)}], N = {n} ;\n" for n in range(100)) + MORE + "\n", ""),
+        ("member(X, [a, b]), write(X), nl", EXIT_OK, "a\nX = a ;\nb\nX = b.\n", ""),
         ("other_player(P, O), terminal_state(xxx------, P, V)", EXIT_OK,
          "P = x, O = o, V = 1 ;\nP = o, O = x, V = -1.\n", ""),
     ],
@@ -392,8 +400,7 @@ def test_a_goal_goes_on_over_lines_and_comments_and_a_leading_prompt_are_read_pa
         "|    terminal_state(S, o, V)\n"
         "false.\n"
         "?- foo(\n"
-        "ERROR: syntax error at column 5: expected a term (a state, a player, a number, a "
-        "variable), found the end of the input\n"
+        "ERROR: syntax error at column 5: expected a term, found the end of the input\n"
         "  foo(\n"
         "      ^\n"
         "?- :time\n"
@@ -412,8 +419,7 @@ def test_the_repl_reads_goals_piped_in():
         "?- minimax_decision(o-x------, o, Action, Value).\n"
         "Action = [o,4], Value = 1.\n"
         "?- foo(\n"
-        "ERROR: syntax error at column 5: expected a term (a state, a player, a number, a "
-        "variable), found the end of the input\n"
+        "ERROR: syntax error at column 5: expected a term, found the end of the input\n"
         "  foo(\n"
         "      ^\n"
         "?- :engine reference\n"
@@ -555,3 +561,165 @@ def test_time_with_a_goal_times_that_goal_alone():
     lines = output(timed).splitlines()
     assert re.fullmatch(r"% \d+\.\d{3} s", lines[0])
     assert lines[1:] == ["O = o.", "O = o."]
+
+
+# --- SWI-Prolog's own words: help., listing/1, trace., halt., a lone '.' ---------------------
+
+@pytest.mark.parametrize(("said", "command"), [
+    ("help.", ":help"), ("listing(max_value).", ":listing max_value"),
+    ("listing(max_value/3).", ":listing max_value/3"), ("trace.", ":trace"),
+    ("notrace.", ":trace off"), ("nodebug.", ":trace off"),
+])
+def test_swi_prologs_words_do_what_the_matching_commands_do(said, command):
+    by_command = piped(f"{command}\n").split("\n", 1)[1]
+    assert piped(f"{said}\n") == f"?- {said}\n{by_command}true.\n"
+
+
+def test_trace_traces_the_next_goal_as_the_command_does():
+    goal = "max_value(xx-oo----, x, SV).\n"
+    traced = piped(f"trace.\n{goal}").split("?- ")[2]
+    assert traced == piped(f":trace\n{goal}").split("?- ")[2]
+    assert "Call: (1) max_value([x,x,-,o,o,-,-,-,-], x, _)" in traced
+
+
+def test_help_on_one_predicate_and_on_what_is_not_one():
+    said = piped("help(minimax_decision).\nhelp(between).\nhelp(nothing_here).\n")
+    assert "minimax_decision(State, Player, Action, Value)\n" in said
+    assert "?- minimax_decision(o-x------, o, Action, Value).\ntrue.\n" in said
+    assert "% between is SWI-Prolog's built-in, answered as SWI-Prolog answers it" in said
+    assert said.endswith("ERROR: no help on nothing_here; :help lists the predicates and "
+                         "built-ins\n")
+
+
+def test_help_breaks_no_word_on_an_80_column_terminal():
+    lines = help_text().splitlines()
+    assert max(map(len, lines)) <= 79
+    words = help_text().split()
+    assert "predicate" in words and "successor(State," in words and "[file]." in words
+
+
+@pytest.mark.parametrize("line", ["halt.", "halt", "X = 1, halt.", "halt(0)."])
+def test_halt_ends_the_session_wherever_it_comes(line):
+    assert piped(f"{line}\nother_player(x, O)\n") == f"?- {line}\n"
+
+
+def test_a_lone_full_stop_after_a_goal_answered_is_read_past():
+    assert piped("other_player(x, O)\n.\nother_player(o, P).\n") == (
+        "?- other_player(x, O)\nO = o.\n?- .\n?- other_player(o, P).\nP = x.\n")
+
+
+def test_what_a_goal_writes_is_shown_escaped_before_its_answer():
+    said = piped("write('\\e[2J'), X = 1.\nformat(\"~w~n\", [hi]), fail.\n")
+    assert said == ("?- write('\\e[2J'), X = 1.\n\\x1b[2J\nX = 1.\n"
+                    "?- format(\"~w~n\", [hi]), fail.\nhi\nfalse.\n")
+
+
+# --- a student's own file, loaded at the prompt ---------------------------------------------
+
+needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed")
+LAB_STYLE = ROOT / "tests" / "submissions" / "lab_style.pl"
+
+
+def in_folder(folder: Path, text: str, engine: str = "reference") -> str:
+    """What the REPL prints for `text` from a pipe, started in `folder`."""
+    before = Path.cwd()
+    os.chdir(folder)
+    try:
+        return piped(text, engine)
+    finally:
+        os.chdir(before)
+
+
+@needs_swipl
+@pytest.mark.parametrize("load", ["[minimax].", "consult(minimax).", "['minimax.pl'].",
+                                  "consult(\"minimax.pl\")."])
+def test_a_students_file_loads_at_the_prompt_and_its_helpers_answer(tmp_path, load):
+    (tmp_path / "minimax.pl").write_text(LAB_STYLE.read_text() + (
+        "\nfree_cells(State, N) :- findall(C, nth1(C, State, -), Cs), length(Cs, N).\n"
+        "double(X, Y) :- Y is 2 * X.\n"))
+    said = in_folder(tmp_path, f"{load}\nfree_cells(o-x------, N).\nwinning_config(W, o).\n"
+                               "listing(free_cells).\ndouble(A, B).\n")
+    assert (f"?- {load}\n% minimax.pl loaded, contained as grade loads a submission (a copy, "
+            "in SWI-Prolog's sandbox): it defines double/2, free_cells/2, max_value/3, "
+            "min_value/3, minimax_decision/4, terminal_state/3; its predicates answer before "
+            "the lab's\ntrue.\n") in said
+    assert "?- free_cells(o-x------, N).\nN = 7.\n" in said
+    assert "?- winning_config(W, o).\nW = [[o,o,o,_,_,_,_,_,_],[_,_,_,o,o,o,_,_,_]," in said
+    assert ("?- listing(free_cells).\n% minimax.pl:\nfree_cells(State, N) :- findall(C, "
+            "nth1(C, State, -), Cs), length(Cs, N).\ntrue.\n") in said
+    assert said.endswith("?- double(A, B).\nERROR: minimax.pl: is/2: Arguments are not "
+                         "sufficiently instantiated\n")
+
+
+@needs_swipl
+def test_the_students_predicates_answer_before_the_labs_and_the_lab_answers_the_rest(
+        tmp_path):
+    (tmp_path / "mine.pl").write_text(
+        "terminal_state(_, _, 42).\nmy_other(x, o).\n")
+    said = in_folder(tmp_path, "terminal_state(xxxoo----, x, V).\n[mine].\n"
+                               "terminal_state(xxxoo----, x, V).\nmax_value(xx-oo----, x, SV).\n"
+                               "other_player(x, O).\nmy_other(x, O).\n")
+    answers = [block.split("\n")[1] for block in said.split("?- ")[1:]]
+    assert answers == ["V = 1.", "% mine.pl loaded, contained as grade loads a submission (a "
+                       "copy, in SWI-Prolog's sandbox): it defines my_other/2, terminal_state/3; "
+                       "its predicates answer before the lab's",
+                       "V = 42.", "SV = sv([x,x,x,o,o,-,-,-,-],1).", "O = o.", "O = o."]
+
+
+@needs_swipl
+def test_a_loaded_file_is_a_copy_and_make_loads_it_again(tmp_path):
+    program = tmp_path / "mine.pl"
+    program.write_text("answer(1).\n")
+    session = Session("reference", io.StringIO())
+    try:
+        before = Path.cwd()
+        os.chdir(tmp_path)
+        try:
+            session.handle("[mine].")
+            program.write_text("answer(2).\n")
+            session.handle("answer(X).")
+            session.handle("make.")
+            session.handle("answer(X).")
+        finally:
+            os.chdir(before)
+        shown = output(session)
+        assert shown.count("X = 1.") == 1 and shown.index("X = 1.") < shown.index("X = 2.")
+    finally:
+        session.close()
+
+
+@needs_swipl
+def test_a_loaded_file_is_contained_as_grade_contains_a_submission(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the answers\n")
+    (tmp_path / "snoop.pl").write_text(
+        f"peek(Line) :- open('{secret}', read, S), read_term(S, Line, []).\n"
+        ":- initialization(shell('touch PWNED')).\n")
+    (tmp_path / "linked.pl").symlink_to(tmp_path / "snoop.pl")
+    said = in_folder(tmp_path, "[snoop].\npeek(L).\n[linked].\n")
+    assert "the answers" not in said and not (tmp_path / "PWNED").exists()
+    assert "?- peek(L).\nERROR: snoop.pl: " in said  # refused by SWI-Prolog's sandbox
+    assert said.endswith("?- [linked].\nERROR: the submission cannot be taken: linked.pl is "
+                         "a symbolic link\n")  # a link is not taken, as grade takes none
+
+
+def test_loading_what_is_not_one_file_says_what_to_do(tmp_path):
+    said = in_folder(tmp_path, "[nowhere].\n[a, b].\nconsult(X).\nmake.\n")
+    assert said == (
+        "?- [nowhere].\n"
+        f"ERROR: no file 'nowhere' (in {tmp_path}); [nowhere] loads nowhere.pl from "
+        "the folder the top level runs in\n"
+        "?- [a, b].\n"
+        "ERROR: load one file at a time: the top level, like the grader, loads one main file "
+        "(which loads minimax_helper itself)\n"
+        "?- consult(X).\n"
+        "ERROR: arguments are not sufficiently instantiated\n"
+        "?- make.\n"
+        "% no file is loaded ([file]. loads one)\ntrue.\n")
+
+
+@needs_swipl
+def test_query_and_repl_load_a_program_given_with_program(capsys):
+    assert main(["query", "winning_config(W, x), length(W, N)", "--engine", "prolog",
+                 "--program", str(LAB_STYLE)]) == EXIT_OK
+    assert capsys.readouterr().out.endswith(", N = 8.\n")

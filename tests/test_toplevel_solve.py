@@ -1,10 +1,13 @@
-"""Goals answered through the engines: every lab predicate, with variables in several arguments,
-real unification, the order of answers, the errors, and the same text from both engines."""
+"""Goals answered through the engines and the lab's own clauses: every lab predicate, with
+variables in several arguments, real unification, the order of answers, SWI-Prolog's control
+(cut, if-then-else, catch), output, the errors and the bounds on work, and the same text from
+both engines. (tests/test_lab_agreement.py holds the top level to SWI-Prolog itself.)"""
 
 from __future__ import annotations
 
 import ast
 import builtins
+import itertools
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from logic.commands.toplevel.answers import FALSE, ask
 from logic.commands.toplevel.errors import (
     ANSWER_ERRORS,
     InstantiationError,
+    PrologError,
     UnknownPredicateError,
     report,
 )
@@ -34,16 +38,28 @@ from logic.state import (
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def lines(goal: str, engine) -> list[str]:
-    """The answers as `query` prints them; errors raise."""
-    return [answer.line for answer in ask(goal, engine)] or [FALSE]
+MOST = 30
+"""Answers read of a goal that may have more without end (length(L, N))."""
+
+
+def lines(goal: str, engine, **options) -> list[str]:
+    """The answers as `query` prints them, output before each; errors raise."""
+    printed = []
+    for answer in itertools.islice(ask(goal, engine, **options), MOST):
+        if answer.output:
+            printed.append(f"OUTPUT {answer.output!r}")
+        if answer.kind != "output":
+            printed.append(FALSE if answer.kind == "false" else answer.line)
+    return printed or [FALSE]
 
 
 def transcript(goal: str, engine) -> str:
-    """The answers, and the error after them if one comes, as text."""
+    """The answers, and the error after them if one comes, as text (a goal that would run on
+    without end stopped soon)."""
     printed = []
     try:
-        printed = [answer.line for answer in ask(goal, engine)] or [FALSE]
+        printed = [answer.line for answer in itertools.islice(
+            ask(goal, engine, max_steps=50_000), MOST)] or [FALSE]
     except ANSWER_ERRORS as error:
         printed.append(f"ERROR: {report(error)}")
     return "\n".join(printed)
@@ -84,22 +100,20 @@ def test_successors_come_in_cell_order(engine):
     ]
 
 
-def test_an_unbound_player_runs_over_those_who_may_move_x_first(engine):
+def test_a_player_left_open_is_answered_by_the_labs_clauses(engine):
+    """As SWI-Prolog running the lab: the cut after the first terminal clause keeps the player
+    who holds a line, successor leaves the mark a variable, a blank line makes '-' the
+    player, and findall in max_value binds no player at all."""
+    assert lines("terminal_state(xxxoo----, P, V)", engine) == ["P = x, V = 1."]
     assert lines("successor(xoxxo-o--, P, N)", engine) == [
-        "P = x, N = [x,o,x,x,o,x,o,-,-] ;",
-        "P = x, N = [x,o,x,x,o,-,o,x,-] ;",
-        "P = x, N = [x,o,x,x,o,-,o,-,x] ;",
-        "P = o, N = [x,o,x,x,o,o,o,-,-] ;",
-        "P = o, N = [x,o,x,x,o,-,o,o,-] ;",
-        "P = o, N = [x,o,x,x,o,-,o,-,o].",
-    ]
-    # o moves at x--------: only o, and for min_value only x, whose adversary o moves.
-    assert lines("max_value(x--------, P, _SV)", engine) == [
-        "P = o, _SV = sv([x,-,-,-,o,-,-,-,-],0)."
-    ]
-    assert lines("min_value(x--------, P, SV)", engine) == [
-        "P = x, SV = sv([x,-,-,-,o,-,-,-,-],0)."
-    ]
+        "N = [x,o,x,x,o,P,o,-,-] ;", "N = [x,o,x,x,o,-,o,P,-] ;", "N = [x,o,x,x,o,-,o,-,P]."]
+    assert lines("max_value(xx-oo----, P, sv(_, V))", engine) == ["P = (-), V = 1."]
+    assert lines("max_value(x-o-x-o--, P, SV)", engine) == [
+        "SV = sv([x,x,o,-,x,-,o,-,-],1)."]
+    assert lines("min_value(x-o-x-o--, P, SV)", engine) == [
+        "P = x, SV = sv([x,-,o,-,x,-,o,-,o],-1) ;", "P = o, SV = sv([x,x,o,-,x,-,o,-,-],-1)."]
+    assert lines("member(P, [x, o]), max_value(xx-oo----, P, sv(_, V))", engine) == [
+        "P = x, V = 1 ;", "P = o, V = 1."]
 
 
 def test_each_player_gets_the_engines_own_decision(engine):
@@ -107,19 +121,21 @@ def test_each_player_gets_the_engines_own_decision(engine):
     for player in ("x", "o"):
         decision = engine.minimax_decision("o-x------", player)
         expected.append(f"P = {player}, A = {decision.action}, V = {decision.value}")
-    assert lines("minimax_decision(o-x------, P, A, V)", engine) == [
+    assert lines("member(P, [x, o]), minimax_decision(o-x------, P, A, V)", engine) == [
         expected[0] + " ;", expected[1] + "."
     ]
 
 
 def test_at_a_terminal_state_both_players_are_answered(engine):
-    assert lines("max_value(xxxoo----, P, SV)", engine) == [
+    assert lines("member(P, [x, o]), max_value(xxxoo----, P, SV)", engine) == [
         "P = x, SV = sv([x,x,x,o,o,-,-,-,-],1) ;",
         "P = o, SV = sv([x,x,x,o,o,-,-,-,-],-1).",
     ]
-    assert lines("terminal_state(xoxxoooxx, P, V)", engine) == ["P = x, V = 0 ;", "P = o, V = 0."]
-    assert lines("minimax_decision(xxxoo----, P, A, V)", engine) == [FALSE]
-    assert lines("terminal_state(o-x------, P, V)", engine) == [FALSE]
+    assert lines("terminal_state(xoxxoooxx, P, V)", engine) == ["V = 0."]
+    assert lines("member(P, [x, o]), minimax_decision(xxxoo----, P, A, V)", engine) == [FALSE]
+    assert lines("member(P, [x, o]), terminal_state(o-x------, P, V)", engine) == [FALSE]
+    # left open, the player is whatever holds a line: here three blanks
+    assert lines("terminal_state(o-x------, P, V)", engine) == ["P = (-), V = 1."]
 
 
 @pytest.mark.parametrize(
@@ -131,13 +147,13 @@ def test_at_a_terminal_state_both_players_are_answered(engine):
         ("other_player(P, o)", ["P = x."]),
         ("successor(x--------, o, [x,o,-,-,-,-,-,-,-])", ["true."]),
         ("successor(x--------, o, [x,-,-,-,-,-,-,-,x])", [FALSE]),
-        ("successor(x--------, o, [x,A,B,-,-,-,-,-,-])", ["A = o, B = - ;", "A = -, B = o."]),
+        ("successor(x--------, o, [x,A,B,-,-,-,-,-,-])", ["A = o, B = (-) ;", "A = (-), B = o."]),
         ("successor(x--------, o, [x,A,A,-,-,-,-,-,-])", [FALSE]),
         ("minimax_decision(o-x------, o, [o,5], V)", [FALSE]),
         ("minimax_decision(o-x------, o, [o,4], V)", ["V = 1."]),
         ("minimax_decision(o-x------, o, [Who, Cell], 1)", ["Who = o, Cell = 4."]),
         ("minimax_decision(o-x------, o, A, 0)", [FALSE]),
-        ("minimax_decision(o-x------, _, _, _)", ["true ;", "true."]),
+        ("minimax_decision(o-x------, o, _, _)", ["true."]),
         ("max_value(xx-oo----, x, sv(N, V))", ["N = [x,x,x,o,o,-,-,-,-], V = 1."]),
         ("max_value(xx-oo----, x, sv(xx-oo----, V))", [FALSE]),
         ("max_value(xx-oo----, x, done)", [FALSE]),
@@ -147,11 +163,24 @@ def test_at_a_terminal_state_both_players_are_answered(engine):
         ("successor(xx-oo----, x, S), terminal_state(S, o, 1)", [FALSE]),
         ("get_action(x--------, xo-------, A)", ["A = [o,2]."]),
         ("get_action(x--------, x--------, A)", [FALSE]),
-        ("get_action(xo--x-o--, To, [x, 9])", ["To = [x,o,-,-,x,-,o,-,x]."]),
-        ("get_action(x--------, To, [x, C])", [FALSE]),
+        ("get_action(xo--x-o--, To, [x, 9])", ["To = [_,_,_,_,_,_,_,_,x|_]."]),
+        ("successor(xo--x-o--, x, To), get_action(xo--x-o--, To, [x, 9])",
+         ["To = [x,o,-,-,x,-,o,-,x]."]),
+        ("get_action(x--------, To, [x, C])", ["To = [_,x|_], C = 2 ;",
+                                               "To = [_,_,x|_], C = 3 ;",
+                                               "To = [_,_,_,x|_], C = 4 ;",
+                                               "To = [_,_,_,_,x|_], C = 5 ;",
+                                               "To = [_,_,_,_,_,x|_], C = 6 ;",
+                                               "To = [_,_,_,_,_,_,x|_], C = 7 ;",
+                                               "To = [_,_,_,_,_,_,_,x|_], C = 8 ;",
+                                               "To = [_,_,_,_,_,_,_,_,x|_], C = 9."]),
         ("max_value(o-x------, o, sv(N, V)), get_action(o-x------, N, A)",
          ["N = [o,-,x,o,-,-,-,-,-], V = 1, A = [o,4]."]),
         ("other_player(x, O), other_player(O, P)", ["O = o, P = x."]),
+        ("winning_config(xxxoo----, P)", ["P = x ;", "P = (-)."]),
+        ("successor([x,o], x, N)", [FALSE]),
+        ("successor(x--------, z, N)", [f"N = [x,{'-,' * k}z{',-' * (7 - k)}]"
+                                        + (" ;" if k < 7 else ".") for k in range(8)]),
     ],
 )
 def test_unification_decides_what_is_an_answer(engine, goal, expected):
@@ -163,31 +192,27 @@ def test_unification_decides_what_is_an_answer(engine, goal, expected):
 @pytest.mark.parametrize(
     ("goal", "error", "message"),
     [
-        ("successor(S, x, N)", InstantiationError,
-         "arguments are not sufficiently instantiated: successor/3 needs State bound to a "
-         "state, and S is unbound"),
-        ("terminal_state([x,o,A,-,-,-,-,-,-], x, V)", InstantiationError,
-         "and [x,o,A,-,-,-,-,-,-] holds variables"),
-        ("max_value(S, x, SV)", InstantiationError, "max_value/3 needs State"),
-        ("min_value(S, x, SV)", InstantiationError, "min_value/3 needs State"),
-        ("minimax_decision(S, x, A, V)", InstantiationError, "minimax_decision/4 needs State"),
-        ("get_action(F, xo-------, A)", InstantiationError, "get_action/3 needs From"),
-        ("other_player(x, O), successor(S, O, N)", InstantiationError,
-         "successor/3 needs State bound to a state, and S is unbound"),
-        ("successor(x--------, z, N)", StateError, "unknown player 'z'; the players are x and o"),
-        ("other_player([x], O)", StateError, "unknown player '[x]'"),
-        ("successor(o, x, N)", StateError, "o is not a state; a state is a list of 9 cells"),
-        ("successor([x,o], x, N)", StateError, "a state has 9 cells, '[x,o]' has 2"),
-        ("successor([x,o,-,-,-,-,-,-,sv(a)], x, N)", StateError, "cell 9 is 'sv(a)'"),
+        ("X is Y + 1", InstantiationError, "arguments are not sufficiently instantiated"),
+        ("X is foo + 1", PrologError, "arithmetic: foo/0 is not a function"),
+        ("X is 1 / 0", PrologError, "arithmetic: evaluation error: zero_divisor"),
+        ("1 < a", PrologError, "arithmetic: a/0 is not a function"),
+        ("length(L, -1)", PrologError, "not_less_than_zero expected, found -1"),
+        ("atom_length(X, N)", InstantiationError, "not sufficiently instantiated"),
         ("succesor(x--------, o, S)", UnknownPredicateError,
-         "unknown predicate succesor/3 (did you mean successor/3?); the predicates are "
-         "minimax_decision/4, min_value/3, max_value/3, terminal_state/3, successor/3, "
-         "other_player/2, get_action/3"),
-        ("exec('import os')", UnknownPredicateError, "unknown predicate exec/1;"),
+         "unknown predicate succesor/3 (did you mean successor/3?): neither the lab's, nor "
+         "one of SWI-Prolog's built-ins the top level answers (:help lists them)"),
+        ("exec('import os')", UnknownPredicateError, "unknown predicate exec/1"),
         ("max_value(xx-oo----, x, N, V)", UnknownPredicateError,
          "unknown predicate max_value/4; the lab's max_value is max_value/3: "
          "max_value(State, Player, sv(Next, Value))"),
         ("other_player(x, O), foo", UnknownPredicateError, "unknown predicate foo/0"),
+        ("assert(winning(x))", UnknownPredicateError,
+         "assert/1 is not answered here: the top level does not change a program: write the "
+         "clauses in a file and load it with [file]."),
+        ("bagof(X, member(X, [a]), L)", UnknownPredicateError, "use findall/3"),
+        ("call(1)", PrologError, "type error: callable expected, found 1 (an integer)"),
+        ("G = nope(1), call(G)", UnknownPredicateError, "unknown predicate nope/1"),
+        ("X", InstantiationError, "not sufficiently instantiated"),
     ],
 )
 def test_a_goal_that_cannot_be_answered_says_why(engine, goal, error, message):
@@ -198,12 +223,83 @@ def test_a_goal_that_cannot_be_answered_says_why(engine, goal, error, message):
 
 def test_a_player_is_taken_as_the_lab_takes_it_whoever_is_to_move(engine):
     # x, o is asked first: o's 8 moves; then o, x: x marks again, as the lab's successor does.
-    lines = [answer.line for answer in ask("other_player(P, O), successor(x--------, O, S)",
+    found = [answer.line for answer in ask("other_player(P, O), successor(x--------, O, S)",
                                            engine)]
-    assert len(lines) == 16
-    assert all(line.startswith("P = x, O = o, S = [x,") for line in lines[:8])
+    assert len(found) == 16
+    assert all(line.startswith("P = x, O = o, S = [x,") for line in found[:8])
     assert all(line.startswith("P = o, O = x, S = [x,") and line.count("x") == 3
-               for line in lines[8:])
+               for line in found[8:])
+
+
+# --- Prolog's control, output, bounds --------------------------------------------------------
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("member(X, [1, 2, 3]), X > 1, !", ["X = 2."]),
+    ("(X = 1 ; X = 2), !", ["X = 1."]),
+    ("\\+ (member(X, [1, 2]), !, X = 2)", ["true."]),
+    ("findall(X, (member(X, [1, 2, 3]), !), L)", ["L = [1]."]),
+    ("member(X, [1, 2]), (X > 1 -> Y = big ; Y = small)",
+     ["X = 1, Y = small ;", "X = 2, Y = big."]),
+    ("(member(X, [1, 2, 3]) *-> true ; X = none)", ["X = 1 ;", "X = 2 ;", "X = 3."]),
+    ("(fail *-> X = 1 ; X = 2)", ["X = 2."]),
+    ("catch(X is 1/0, error(E, _), true)", ["E = evaluation_error(zero_divisor)."]),
+    ("catch(throw(ball), B, true)", ["B = ball."]),
+    ("forall(member(X, [1, 2]), X > 0)", ["true."]),
+    ("call(member, X, [p, q])", ["X = p ;", "X = q."]),
+    ("once(member(X, [a, b]))", ["X = a."]),
+    ("between(1, 3, X)", ["X = 1 ;", "X = 2 ;", "X = 3."]),
+    ("X is 2 ** 0.5", ["X = 1.4142135623730951."]),
+    ("X = \"str\", string_concat(X, \"ing\", Y)", ['X = "str", Y = "string".']),
+    ("findall(C-V, (member(C, [1, 2]), V is C * C), L)", ["L = [1-1,2-4]."]),
+    ("X = (-)", ["X = (-)."]),
+    ("X = '?'", ["X = ? ."]),
+])
+def test_prologs_control_and_built_ins(reference_engine, goal, expected):
+    assert lines(goal, reference_engine) == expected
+
+
+def test_output_comes_before_the_answer_it_was_written_for(reference_engine):
+    assert lines("member(X, [1, 2]), write(X), nl", reference_engine) == [
+        "OUTPUT '1\\n'", "X = 1 ;", "OUTPUT '2\\n'", "X = 2."]
+    # written while looking for one more answer that is not there: ' ;', then false.
+    assert lines("(X = 1 ; write(more), fail)", reference_engine) == [
+        "X = 1 ;", "OUTPUT 'more'", FALSE]
+    assert lines("write(a), fail", reference_engine) == ["OUTPUT 'a'", FALSE]
+
+
+def test_output_before_an_error_is_shown_before_it(reference_engine):
+    answers = ask("write(before), X is 1/0", reference_engine)
+    first = next(answers)
+    assert (first.kind, first.output) == ("output", "before")
+    with pytest.raises(PrologError, match="zero_divisor"):
+        next(answers)
+
+
+@pytest.mark.parametrize("goal", ["between(1, inf, X), X < 0", "length(L, N), N < 0",
+                                  "member(x, L), fail", "repeat_forever"])
+def test_a_goal_that_would_run_without_end_stops_at_its_steps(reference_engine, goal):
+    if goal == "repeat_forever":
+        goal = "append(X, Y, Z), fail"
+    with pytest.raises(PrologError, match="took more than 3000 steps and was stopped"):
+        list(ask(goal, reference_engine, max_steps=3000))
+
+
+def test_a_list_grown_without_end_stops_at_its_bound(reference_engine):
+    with pytest.raises(PrologError, match="a list grown past 10000 items"):
+        list(ask("length(L, N), N < 0", reference_engine))
+
+
+def test_a_cyclic_term_or_a_recursion_too_deep_is_an_error_not_a_crash(reference_engine):
+    with pytest.raises(PrologError, match="deeper than the top level can follow"):
+        list(ask("X = f(X)", reference_engine))
+    with pytest.raises(PrologError, match="deeper than the top level can follow"):
+        list(ask("numlist(1, 5000, L), maplist(succ, L, M)", reference_engine))
+
+
+def test_output_is_kept_to_its_bound(reference_engine):
+    (answer,) = list(ask("forall(between(1, 30000, _), write(abcd))", reference_engine))
+    assert answer.output.startswith("abcd" * 100) and len(answer.output) < 100_200
+    assert answer.output.endswith("more output not shown (at most 100000 characters)\n")
 
 
 @pytest.mark.parametrize(
@@ -381,7 +477,7 @@ def test_no_user_text_reaches_pydatalog_ask_load_eval_or_exec(monkeypatch, tmp_p
     engine = make_engine("logic")
     outcomes = [transcript(goal, engine) for goal in HOSTILE]
     outcomes.append(transcript("minimax_decision(o-x------, o, Action, Value)", engine))
-    assert all(outcome.startswith("ERROR: ") for outcome in outcomes[:-1])
+    assert all(outcome.startswith("ERROR: ") or outcome == FALSE for outcome in outcomes[:-1])
     assert outcomes[-1] == "Action = [o,4], Value = 1."
     assert not any("PWNED" in source or "__" in source for source in seen)
     assert list(tmp_path.iterdir()) == []

@@ -17,6 +17,7 @@ from logic.engines.minimax import count_nodes, reported
 from logic.engines.reference import ReferenceEngine
 from logic.engines.search import SearchEngine
 from logic.objective import LAB
+from logic.positions import all_positions
 from logic.state import BLANK
 from logic.tools.explain import principal_variation, signed
 from logic.tools.tree import TreeTooBig, build_tree
@@ -344,3 +345,30 @@ def test_a_renderer_that_never_finishes_is_stopped_with_one_line(capsys, tmp_pat
     assert (status, output) == (EXIT_USAGE, "")
     assert "dot did not finish drawing" in err and "within 0.5 s" in err
     assert err.count("\n") == 1
+
+
+def situations(tree) -> dict[tuple, set]:
+    """Each alpha-beta node's situation as its search met it (MAX or MIN, the window it was
+    entered with, its children's values and bounds, how many moves it pruned), with the bounds
+    the nodes in that situation got."""
+    windows = {step.path: (step.alpha, step.beta) for step in tree.steps if step.kind == "call"}
+    found: dict[tuple, set] = {}
+    for path, node in tree.paths().items():
+        if not node.children:
+            continue
+        children = tuple(sorted((child.value, child.bound.value) for child in node.children))
+        situation = (node.mover == tree.player, windows[path], children, len(node.pruned))
+        found.setdefault(situation, set()).add(node.bound)
+    return found
+
+
+@pytest.mark.parametrize(("state", "player"), [
+    (board("x - o / - x - / o - -"), "x"), (board("x o - / - - - / - - -"), "x"),
+    (board("x - - / - o - / - - -"), "x"), (DRAW, "x"), (SMALL, "o"),
+    *[position for position in all_positions() if position[0].count(BLANK) == 6][::97]])
+def test_nodes_that_alphabeta_searched_alike_are_bounded_alike(state, player):
+    """A node's bound follows from what its search saw, not from the order its children came
+    in: at x-o-x-o-- two MAX nodes entered with alpha = +1, one child exactly +1, both exact."""
+    tree = build_tree(state, player, search="alphabeta", plies=9, limit=100_000)
+    for situation, bounds in situations(tree).items():
+        assert len(bounds) == 1, situation

@@ -1,6 +1,7 @@
 """The stepped page of a game tree (`minimax-lab tree --html`): its steps are the search's calls,
 its nodes and values the tree's, read back from the page; then the page in a real headless
-Chromium, its step control clicked through a search, making no network request."""
+Chromium at a projector's 1024x768, stepped to the end for a set of boards and options (every
+board and option in the slow run), played and paused, folded, making no network request."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ import json
 import math
 import os
 import re
-import shutil
 from html.parser import HTMLParser
 
 import pytest
-from boards import TACTICS, board
+from boards import LAB_CASES, TACTICS, board
+from conftest import PAGE_SECONDS, PROJECTOR
 
 from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
+from logic.objective import Objective
 from logic.tools import tree_html as page_module
 from logic.tools.tree import GameTree, build_tree
 from logic.tools.tree_dot import value_text
@@ -27,6 +29,7 @@ from logic.tools.tree_html import (
     step_texts,
     tree_html,
     tree_html_frame,
+    window_text,
 )
 
 # x to move, alpha-beta cuts at three of the root's four moves.
@@ -48,14 +51,58 @@ SMALL = {
 SEARCHES = ("minimax", "alphabeta")
 
 
+# The trees the stepped pages are tried on: a board, its player, and the tree's options.
+STALLED = {  # the searches whose page stopped at a cut of a subtree it does not draw
+    "empty board, alpha-beta 2 plies ahead, the chosen line": (
+        "---------", "x", {"search": "alphabeta", "depth": 2, "only_best": True}),
+    "x-o-x-o--, alpha-beta, the chosen line": (
+        board("x - o / - x - / o - -"), "x", {"search": "alphabeta", "only_best": True}),
+    "xo-------, alpha-beta, the chosen line": (
+        board("x o - / - - - / - - -"), "x", {"search": "alphabeta", "only_best": True}),
+}
+PAGES = {
+    **STALLED,
+    "alpha-beta cuts": (CUTS, "x", {"search": "alphabeta"}),
+    "the lecture's alpha-beta": (board("x o - / x o - / o - -"), "x", {"search": "alphabeta"}),
+    "the lecture's minimax": (board("x o - / x o - / o - -"), "x", {"search": "minimax"}),
+    "x-o-x-o--, alpha-beta, as deep as fits": (board("x - o / - x - / o - -"), "x",
+                                               {"search": "alphabeta"}),
+    "x-------- minimax, 1 ply": ("x--------", "o", {"search": "minimax", "plies": 1}),
+    "alpha-beta 3 plies ahead, 2 drawn": (board("x - - / - o - / - - -"), "x",
+                                          {"search": "alphabeta", "depth": 3, "plies": 2}),
+    "alpha-beta playing to lose": (CUTS, "x", {"search": "alphabeta",
+                                               "objective": Objective("lose", "lab")}),
+}
+OPTIONS = {
+    "minimax": {"search": "minimax"},
+    "alphabeta": {"search": "alphabeta"},
+    "minimax, the chosen line": {"search": "minimax", "only_best": True},
+    "alphabeta, the chosen line": {"search": "alphabeta", "only_best": True},
+    "alphabeta, 2 plies ahead": {"search": "alphabeta", "depth": 2},
+    "minimax, 2 plies ahead, the chosen line": {"search": "minimax", "depth": 2,
+                                                "only_best": True},
+    "alphabeta, 1 ply drawn": {"search": "alphabeta", "plies": 1},
+    "minimax, 2 plies drawn": {"search": "minimax", "plies": 2},
+}
+EVERY_PAGE = {f"{name}: {option}": (state, player, options)
+              for name, (state, player, *_) in {**LAB_CASES, **TACTICS}.items()
+              for option, options in OPTIONS.items()}
+
+
+def page_tree(state: str, player: str, options: dict) -> GameTree:
+    """The tree a page draws: as deep as fits a slide unless its plies are given."""
+    return build_tree(state, player, limit=2000, fit="plies" not in options, **options)
+
+
 class Page(HTMLParser):
-    """What a page holds: each node's path, kind and value; the chosen line; the pruned boxes;
-    the steps' data; the policy."""
+    """What a page holds: each node's path, kind, value and alpha-beta window; the chosen line;
+    the pruned boxes; the steps' data; the policy."""
 
     def __init__(self, text: str) -> None:
         super().__init__()
         self.nodes: dict[str, str] = {}
         self.values: dict[str, str] = {}
+        self.windows: dict[str, str] = {}
         self.on_line: list[str] = []
         self.pruned: dict[str, str] = {}
         self.policy = ""
@@ -80,6 +127,8 @@ class Page(HTMLParser):
                 self.on_line.append(named["data-path"])
         if tag == "span" and "v" in classes:
             self._in = ("value", self._node)
+        if tag == "div" and "window" in classes:
+            self._in = ("window", self._node)
         if tag == "script" and named.get("type") == "application/json":
             self._in = ("data", "")
 
@@ -89,6 +138,8 @@ class Page(HTMLParser):
         what, path = self._in
         if what == "value":
             self.values[path] = data
+        elif what == "window":
+            self.windows[path] = data
         elif what == "pruned" and data.strip():
             self.pruned[path] = data
         elif what == "data":
@@ -182,6 +233,86 @@ def test_the_page_holds_the_trees_nodes_values_chosen_line_and_steps(name, searc
         (step.kind, key(step.path)) for step in tree.steps]
 
 
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_step_names_a_node_the_page_draws_and_every_cut_a_box_it_draws(name):
+    state, player, options = PAGES[name]
+    tree = page_tree(state, player, options)
+    page, nodes = Page(tree_html(tree)), tree.paths()
+    for step in tree.steps:
+        assert key(step.path) in page.nodes
+        if step.kind == "cut":
+            assert key(step.path) in page.pruned
+    for path, node in nodes.items():  # a cut below the drawing is told when its node exits
+        if node.pruned:
+            continue
+        told = [step for step in tree.steps if step.path == path and step.pruned]
+        assert all(step.kind == "exit" for step in told)
+        for step, text in zip(tree.steps, step_texts(tree), strict=True):
+            if step in told:
+                cells = " ".join(f"[{node.mover},{cell}]" for cell in step.pruned)
+                assert f"a cut there left {cells} not searched" in text
+
+
+def test_a_cut_off_the_chosen_line_is_told_at_its_nodes_exit():
+    tree = page_tree(*STALLED["empty board, alpha-beta 2 plies ahead, the chosen line"])
+    texts = dict(zip(tree.steps, step_texts(tree), strict=True))
+    second = next(step for step in tree.steps if step.path == (2,) and step.kind == "exit")
+    assert second.pruned == (3, 4, 5, 6, 7, 8, 9)
+    assert texts[second].startswith("exit min_value on the board after [x,2]: value \u2264 -1/9,"
+                                    " from the 1 node searched below it (not drawn); a cut there "
+                                    "left [o,3] [o,4] [o,5] [o,6] [o,7] [o,8] [o,9] not searched")
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_each_node_shows_alphabetas_window_as_it_was_entered(name):
+    state, player, options = PAGES[name]
+    tree = page_tree(state, player, options)
+    page = Page(tree_html(tree))
+    calls = {key(step.path): step for step in tree.steps if step.kind == "call"}
+    if tree.search == "minimax":
+        assert page.windows == {}
+        return
+    assert page.windows == {path: window_text(tree, step) for path, step in calls.items()}
+    assert page.windows["root"] == "\u03b1 -\u221e \u03b2 +\u221e"
+
+
+def test_a_count_of_one_is_singular():
+    tree = page_tree(*STALLED["empty board, alpha-beta 2 plies ahead, the chosen line"])
+    text = tree_html(tree)
+    assert "1 more node<" in text and "1 more nodes" not in text
+    assert "from the 1 node searched" in " ".join(step_texts(tree))
+
+
+def test_the_page_and_the_picture_of_a_position_draw_the_same_plies(tmp_path, capsys):
+    state = board("x - o / - x - / o - -")
+    for search in SEARCHES:
+        assert main(["tree", state, "x", "--search", search, "--html",
+                     str(tmp_path / "t.html")]) == EXIT_OK
+        alone = capsys.readouterr().out.split(": ", 1)[1]
+        assert main(["tree", state, "x", "--search", search, "--out", str(tmp_path / "t.dot")]) \
+            == EXIT_OK
+        assert capsys.readouterr().out.split(": ", 1)[1] == alone
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_the_page_is_written_with_the_users_umask(tmp_path, capsys, umask, mode):
+    out = tmp_path / "tree.html"
+    previous = os.umask(umask)
+    try:
+        assert main(["tree", CUTS, "x", "--html", str(out)]) == EXIT_OK
+    finally:
+        os.umask(previous)
+    assert out.stat().st_mode & 0o777 == mode
+
+
+def test_a_page_written_over_a_file_keeps_its_permissions(tmp_path, capsys):
+    out = tmp_path / "tree.html"
+    out.write_text("old")
+    out.chmod(0o604)
+    assert main(["tree", CUTS, "x", "--html", str(out)]) == EXIT_OK
+    assert out.stat().st_mode & 0o777 == 0o604 and out.read_text().startswith("<!DOCTYPE")
+
+
 def test_the_page_fetches_nothing():
     text = tree_html(build_tree(CUTS, "x", search="alphabeta"))
     assert Page(text).policy == POLICY and "default-src 'none'" in POLICY
@@ -254,36 +385,8 @@ def test_a_page_too_big_is_one_line_and_status_2(capsys, tmp_path, monkeypatch):
 
 # --- in a browser ----------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-PAGE_SECONDS = 30
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """A headless Chromium driven by Selenium, every wait bounded, quit at the end."""
-    webdriver = pytest.importorskip("selenium.webdriver",
-                                    reason="selenium is not installed (pip install '.[test]')")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("Chromium or its driver is missing (apt-get install chromium "
-                    "chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--window-size=1400,900", "--disable-gpu",
-                     "--no-first-run", "--disable-background-networking"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        driver.set_page_load_timeout(PAGE_SECONDS)
-        driver.set_script_timeout(PAGE_SECONDS)
-        yield driver
-    finally:
-        driver.quit()
+SMALLEST_CELL_PX = 12
+"""The smallest a board's cell may be drawn on the projector at the page's own zoom."""
 
 
 @pytest.fixture(scope="module")
@@ -374,3 +477,165 @@ def test_the_page_makes_no_network_request(opened):
             if message["method"] == "Network.requestWillBeSent"]
     assert path.as_uri() in urls
     assert all(url == path.as_uri() or url.startswith("data:") for url in urls), urls
+
+
+# --- every step of a search, in the browser --------------------------------------------------
+
+STEP_ALL = """
+const steps = JSON.parse(document.getElementById('steps').textContent).steps;
+if (arguments[0]) document.getElementById('fold').click();
+document.getElementById('first').click();
+const header = document.querySelector('header').getBoundingClientRect().bottom;
+const canvas = document.getElementById('canvas').getBoundingClientRect();
+const seen = [];
+for (let i = 0; i < steps.length; i++) {
+  document.getElementById('next').click();
+  const current = document.querySelectorAll('.node.current');
+  const node = current[0], box = node.getBoundingClientRect();
+  const cell = node.querySelector('.board span').getBoundingClientRect();
+  seen.push({
+    current: [...current].map(n => n.dataset.path),
+    text: document.getElementById('step-text').innerText,
+    value: node.querySelector('.value').innerText.trim(),
+    visited: [...document.querySelectorAll('.node.visited')].map(n => n.dataset.path),
+    windows: Object.fromEntries([...document.querySelectorAll('.node')]
+      .filter(n => n.querySelector('.window') &&
+                   getComputedStyle(n.querySelector('.window')).visibility === 'visible')
+      .map(n => [n.dataset.path, n.querySelector('.window').innerText])),
+    cuts: [...document.querySelectorAll('.pruned')]
+      .filter(p => getComputedStyle(p).visibility === 'visible').map(p => p.dataset.of),
+    inView: box.top >= header - 1 && box.bottom <= window.innerHeight + 1 &&
+            box.left >= canvas.left - 1 && box.right <= canvas.right + 1 &&
+            node.offsetParent !== null,
+    cellPx: cell.height,
+  });
+}
+return {seen: seen, errors: window.__errors || [], header: header,
+        width: window.innerWidth, height: window.innerHeight};
+"""
+
+
+def step_all(driver, tree: GameTree, folder, folded: bool = False) -> dict:
+    """Open the tree's page and press next through every step (first folding every subtree,
+    if asked); what the page showed after each press."""
+    path = folder / "tree.html"
+    path.write_text(tree_html(tree), encoding="utf-8")
+    driver.get(path.as_uri())
+    return step_open_page(driver, folded)
+
+
+def step_open_page(driver, folded: bool = False) -> dict:
+    """Press next through every step of the page open in `driver` (or the frame it is in)."""
+    driver.execute_script("window.__errors = []; window.addEventListener('error', "
+                          "e => window.__errors.push(e.message));")
+    return driver.execute_script(STEP_ALL, folded)
+
+
+def assert_steps_as_the_search_went(tree: GameTree, shown: dict,
+                                    viewport: tuple[int, int] | None = PROJECTOR) -> None:
+    """After each step: the step's node highlighted and in view (on the projector, or in the
+    frame a notebook shows the page in), the step's sentence, the node's value once it has
+    come back, the nodes entered so far with the window they were entered with, the cuts made
+    so far."""
+    nodes, texts = tree.paths(), step_texts(tree)
+    windows = {key(step.path): window_text(tree, step) for step in tree.steps
+               if step.kind == "call"}
+    assert shown["errors"] == []
+    if viewport is not None:
+        assert (shown["width"], shown["height"]) == viewport
+    assert shown["header"] <= shown["height"] / 4
+    assert len(shown["seen"]) == len(tree.steps)
+    for index, (step, now) in enumerate(zip(tree.steps, shown["seen"], strict=True), start=1):
+        where = (index, step)
+        assert now["current"] == [key(step.path)], where
+        assert now["text"].startswith(f"Step {index} of {len(texts)}: {texts[index - 1]}"), where
+        exited = any(done.kind == "exit" and done.path == step.path
+                     for done in tree.steps[:index])
+        assert now["value"] == (value_text(tree, nodes[step.path], entities=False) if exited
+                                else "?"), where
+        entered = [key(done.path) for done in tree.steps[:index] if done.kind == "call"]
+        assert sorted(now["visited"]) == sorted(entered), where
+        assert now["windows"] == ({path: windows[path] for path in entered}
+                                  if tree.search == "alphabeta" else {}), where
+        assert sorted(now["cuts"]) == sorted(key(done.path) for done in tree.steps[:index]
+                                             if done.kind == "cut"), where
+        assert now["inView"], where
+        assert now["cellPx"] >= SMALLEST_CELL_PX, where
+    assert shown["seen"][-1]["text"].endswith("The search is done; the chosen line has a red "
+                                              "border.")
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_step_of_the_search_in_the_browser(browser, tmp_path, name):
+    state, player, options = PAGES[name]
+    tree = page_tree(state, player, options)
+    assert_steps_as_the_search_went(tree, step_all(browser, tree, tmp_path))
+
+
+@pytest.mark.parametrize("name", list(STALLED))
+def test_after_fold_all_every_step_still_shows_its_node(browser, tmp_path, name):
+    state, player, options = STALLED[name]
+    tree = page_tree(state, player, options)
+    assert_steps_as_the_search_went(tree, step_all(browser, tree, tmp_path, folded=True))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(EVERY_PAGE))
+def test_every_step_of_every_board_and_option_in_the_browser(browser, tmp_path, name):
+    state, player, options = EVERY_PAGE[name]
+    tree = page_tree(state, player, options)
+    assert_steps_as_the_search_went(tree, step_all(browser, tree, tmp_path))
+
+
+def at_step(driver) -> int:
+    return int(driver.find_element("id", "slider").get_attribute("value"))
+
+
+def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_path):
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    tree = page_tree(CUTS, "x", {"search": "alphabeta"})
+    path = tmp_path / "tree.html"
+    path.write_text(tree_html(tree), encoding="utf-8")
+    browser.get(path.as_uri())
+    play = browser.find_element("id", "play")
+    assert at_step(browser) == len(tree.steps)
+    play.click()  # at the end, play starts again from the start
+    assert play.get_attribute("aria-pressed") == "true"
+    WebDriverWait(browser, PAGE_SECONDS).until(lambda driver: at_step(driver) >= 2)
+    play.click()
+    paused = at_step(browser)
+    assert play.get_attribute("aria-pressed") == "false" and paused < len(tree.steps)
+    with pytest.raises(TimeoutException):  # paused: it stays where it is
+        WebDriverWait(browser, 2.5 * page_module.PLAY_MS / 1000).until(
+            lambda driver: at_step(driver) != paused)
+    assert shown(browser)["current"] == key(tree.steps[paused - 1].path)
+    browser.find_element("id", "last").click()
+    browser.find_element("id", "back").click()
+    play.click()
+    WebDriverWait(browser, PAGE_SECONDS).until(
+        lambda driver: play.get_attribute("aria-pressed") == "false")
+    assert at_step(browser) == len(tree.steps)
+    browser.find_element("id", "play").click()
+    browser.find_element("id", "next").click()  # stepping by hand pauses the play
+    assert play.get_attribute("aria-pressed") == "false" and at_step(browser) == 1
+
+
+def test_zoom_changes_the_boards_size_and_fit_takes_the_width(browser, tmp_path):
+    tree = page_tree("---------", "x", {"search": "alphabeta", "plies": 1})
+    path = tmp_path / "tree.html"
+    path.write_text(tree_html(tree), encoding="utf-8")
+    browser.get(path.as_uri())
+    measure = """return [document.querySelector('.board span').getBoundingClientRect().height,
+                         document.getElementById('tree').getBoundingClientRect().width,
+                         document.getElementById('canvas').clientWidth];"""
+    cell, width, room = browser.execute_script(measure)
+    browser.find_element("id", "bigger").click()
+    assert browser.execute_script(measure)[0] > cell
+    browser.find_element("id", "smaller").click()
+    browser.find_element("id", "smaller").click()
+    assert browser.execute_script(measure)[0] < cell
+    browser.find_element("id", "fit").click()
+    assert browser.execute_script(measure)[:2] == [cell, width]
+    assert width <= room or cell >= SMALLEST_CELL_PX

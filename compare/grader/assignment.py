@@ -30,7 +30,7 @@ LIMITS = ("inference-ratio", "inference-budget", "cpu-seconds", "cpu-budget", "l
           "query-timeout", "budget")
 """The keys of `[limits]`: the limits of work, named as `grade`'s options, then loading's
 CPU time and the wall-clock guards."""
-SETTINGS = ("ties", "values", "main")
+SETTINGS = ("ties", "values", "main", "unsandboxed")
 """The grading options of every interface an assignment sets at its top level; each
 interface's own are its too (`compare.grader.config.Own`)."""
 
@@ -195,6 +195,9 @@ def _settings(table: dict[str, Any], interface: str) -> dict[str, Any]:
                 raise AssignmentError(f"{key} must be one of {', '.join(choices)}, not "
                                       f"{quoted(str(value))}")
             value = Ties(value) if key == "ties" else Values(value)
+        elif key == "unsandboxed":
+            if not isinstance(value, bool):
+                raise AssignmentError("unsandboxed must be true or false")
         elif not (isinstance(value, str) and value.strip()):
             raise AssignmentError(f"{key} must be a file name (text)")
         settings[key] = value

@@ -58,8 +58,9 @@ class SettingsError(LabError, ValueError):
 @dataclass(frozen=True)
 class Settings:
     """Every grading option, None where it is not given: the interface and its checks, the
-    main file, the policy, the guards, the limits of work, and the options of an interface's
-    own (`own`, by name: `compare.grader.config.Own`)."""
+    main file, the policy, the guards, the limits of work, whether a class may be graded
+    where bwrap cannot contain it (`unsandboxed`), and the options of an interface's own
+    (`own`, by name: `compare.grader.config.Own`)."""
 
     interface: str | None = None
     checks: tuple[str, ...] | None = None
@@ -73,6 +74,9 @@ class Settings:
     inference_budget: float | None = None
     cpu_seconds: float | None = None
     cpu_budget: float | None = None
+    unsandboxed: bool | None = None
+    """Grade even where bwrap cannot contain the submissions (process limits alone): for
+    programs the teacher trusts, never a class's."""
     own: Mapping[str, object] = field(default_factory=dict, hash=False)
     """An interface's own options given, by name (`answers`, `python`, `mapping`...)."""
 
@@ -83,6 +87,8 @@ class Settings:
                     value, int | float) or not 0 < value <= MOST):
                 raise SettingsError(f"{name} = {value!r}: expected a number above 0 and at "
                                     f"most {MOST:g}")
+        if self.unsandboxed is not None and not isinstance(self.unsandboxed, bool):
+            raise SettingsError(f"unsandboxed = {self.unsandboxed!r}: expected true or false")
 
     def over(self, other: Settings) -> Settings:
         """These settings, and `other`'s where these give none."""

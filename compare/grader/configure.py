@@ -52,7 +52,8 @@ def configure(given: Settings, assignment: str | None = None,
                    guards.load_seconds,
                    policy=Policy(chosen.ties or kind.policy.ties,
                                  chosen.values or kind.policy.values),
-                   assignment=scoring, work=chosen.work)
+                   assignment=scoring, work=chosen.work,
+                   unsandboxed=bool(chosen.unsandboxed))
 
 
 def checks_of(names: Sequence[str] | None, kind: type[Interface]) -> tuple[str, ...]:

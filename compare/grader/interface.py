@@ -155,6 +155,8 @@ class Options:
     policy: Policy = Policy()
     assignment: Scoring | None = None
     work: WorkLimits = DEFAULT_WORK
+    unsandboxed: bool = False
+    """Graded even where bwrap cannot contain the submissions (else refused)."""
 
 
 class Session(Generic[Q, R]):

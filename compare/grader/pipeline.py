@@ -1,10 +1,12 @@
 """A class graded from start to end, as `grade` and the API's `grade` run it: the outputs
 checked, the options configured, the submissions chosen (the part of a split class), each
-graded contained, the bugs grouped, and every output written; an interrupt keeps what was
-graded (its summary and files are written) before it ends the run."""
+graded contained (refused where bwrap cannot contain them, unless the run is `unsandboxed`),
+the bugs grouped, and every output written; an interrupt keeps what was graded (its summary
+and files are written) before it ends the run."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,14 +27,24 @@ from compare.grader.outputs import (
 from compare.grader.run import grade_class, submission_names, submissions
 from compare.grader.students import student_view
 from compare.judge.results import SubmissionGrade
-from logic.contain import sandbox
+from logic.contain import cgroups, sandbox
 from logic.errors import LabError
 from logic.interrupts import interrupted
 from logic.quote import quoted
 
-NO_BWRAP = ("warning: no working bwrap (Debian package bubblewrap): submissions run with "
-            "process limits alone and can read every file any user may read, the grader's "
-            "own solution included")
+UNSANDBOXED = ("warning: --unsandboxed: submissions run with process limits alone and can "
+               "read every file any user may read, the grader's own solution included")
+NO_CGROUPS = ("note: no cgroups here (they need root and a writable cgroup file system): a "
+              "Python program's CPU time is its processes', and children it leaves for the "
+              "kernel to reap (SIGCHLD ignored) go uncounted but for the wall-clock guards")
+
+
+def no_bwrap() -> str:
+    """Why a class is not graded where bwrap cannot contain it."""
+    return ("no working bwrap (Debian package bubblewrap) to contain the submissions: they "
+            "would read every file any user may read (classmates' and the grader's own "
+            "solution)" + ("" if os.geteuid() == 0 else " and act as you, on the grader itself")
+            + "; install bubblewrap, or give --unsandboxed for programs you trust")
 
 
 class GradingError(LabError, ValueError):
@@ -124,7 +136,13 @@ def grade_run(run: GradingRun, events: Events) -> Graded:
         write_unstarted(outputs, first, why)
         raise GradingError(why)
     if not sandbox.bwrap_works():
-        events.say(NO_BWRAP)
+        if not options.unsandboxed:
+            why = no_bwrap()
+            write_unstarted(outputs, first, f"the grader could not start: {why}")
+            raise GradingError(why)
+        events.say(UNSANDBOXED)
+    elif cgroups.version() is None:
+        events.say(NO_CGROUPS)
     names = submission_names(paths)
     part = None
     if run.shard is not None:

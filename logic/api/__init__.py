@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from logic.api.views import Board, Boards, Display, Move, MoveValues, Table, Trace
+from logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
 from logic.engines import Engine, EngineError, engine_class_for, make_engine
 from logic.engines.minimax import count_nodes
 from logic.engines.search import SearchEngine
@@ -45,6 +45,7 @@ from logic.state import (
 )
 from logic.terms import SV, Decision
 from logic.tools.explain import explanation
+from logic.tools.listing import listing_parts
 from logic.tools.play import MoveError
 from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
@@ -53,9 +54,10 @@ from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 if TYPE_CHECKING:
     from compare.grader.graded import Graded
 
-__all__ = ["LAB", "Board", "Boards", "Display", "Move", "MoveValues", "Objective", "Table", "Trace",
-           "TreeView", "board", "explain", "get_engine", "grade", "max_value", "min_value",
-           "minimax_decision", "play", "stats", "successor", "terminal_state", "trace", "tree"]
+__all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
+           "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
+           "max_value", "min_value", "minimax_decision", "play", "stats", "successor",
+           "terminal_state", "trace", "tree"]
 
 Position = Board | str | Sequence
 """A board, or any notation `board` reads."""
@@ -214,6 +216,13 @@ def minimax_decision(position: Position, player: str | None = None,
 
 # --- the tools -------------------------------------------------------------------------------
 
+def listing(name: str) -> Listing:
+    """The lab's predicate `name` (or `name/arity`) three ways, as `:listing` shows it: its
+    clauses in Prolog (logic/prolog/lab.pl), its rules in pyDatalog (logic/rules.py), its
+    function in Python (logic/reference.py); side by side in a notebook."""
+    return Listing(name, listing_parts(name))
+
+
 def explain(position: Position, player: str | None = None,
             engine: str | Engine = "reference", objective: Objective = LAB,
             depth: int | None = None) -> MoveValues:
@@ -312,10 +321,17 @@ def tree(position: Position, player: str | None = None, search: str = "minimax",
          plies: int | None = None, depth: int | None = None, only_best: bool = False,
          max_nodes: int = NODE_LIMIT, objective: Objective = LAB) -> TreeView:
     """The tree `search` (minimax or alphabeta) walks below the position, `plies` deep (by
-    default as deep as fits a slide), the search stopped `depth` plies down if given."""
+    default as deep as fits a slide, as `minimax-lab tree` draws it), the search stopped
+    `depth` plies down if given."""
+    from logic.tools.tree_dot import slide_tree
+
     state, player = _position(position, player)
-    return TreeView(build_tree(state, player, objective, search, plies, max_nodes, depth,
-                               only_best, fit=plies is None))
+
+    def built(drawn: int | None, fit: bool = False) -> GameTree:
+        return build_tree(state, player, objective, search, drawn, max_nodes, depth, only_best,
+                          fit=fit)
+
+    return TreeView(built(plies) if plies is not None else slide_tree(built))
 
 
 @dataclass(frozen=True, repr=False)
@@ -389,15 +405,17 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
           load_timeout: float | None = None, query_timeout: float | None = None,
           budget: float | None = None, inference_ratio: float | None = None,
           inference_budget: float | None = None, cpu_seconds: float | None = None,
-          cpu_budget: float | None = None, jobs: int = 1, shard: tuple[int, int] | None = None,
-          feedback: str | None = None, student_view: bool = False,
-          **named: object) -> Grade:
+          cpu_budget: float | None = None, unsandboxed: bool | None = None, jobs: int = 1,
+          shard: tuple[int, int] | None = None, feedback: str | None = None,
+          student_view: bool = False, **named: object) -> Grade:
     """Grade submissions (a file, or a folder of one student's files; or several) as
     `minimax-lab grade` does, each in its own contained process, with the same options by the
     same names: the interface (prolog, cs50 or function) and its own options (`answers=3`,
     `python=PATH`, `definitions_only=True`, `mapping=FILE`, `mapping_set=["KEY=VALUE"]` for
-    `--set`...), and the outputs, named as the command's options are (`csv="gradebook.csv"`,
-    `reports="reports"`, `gradescope="results"`...; docs/grading.md). Errors are `LabError`s."""
+    `--set`...), `unsandboxed=True` to grade where bwrap cannot contain the submissions (else
+    refused, as the command refuses), and the outputs, named as the command's options are
+    (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...; docs/grading.md).
+    Errors are `LabError`s."""
     from compare.grader.config import Settings
     from compare.grader.pipeline import GradingRun, Quiet, grade_run
     from compare.grader.registry import interface_options
@@ -416,7 +434,7 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
         values=None if values is None else _choice(Values, values, "values"),
         load_timeout=load_timeout, query_timeout=query_timeout, budget=budget,
         inference_ratio=inference_ratio, inference_budget=inference_budget,
-        cpu_seconds=cpu_seconds, cpu_budget=cpu_budget,
+        cpu_seconds=cpu_seconds, cpu_budget=cpu_budget, unsandboxed=unsandboxed,
         own={name: value for name, value in named.items() if name not in WRITERS})
     outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
     told = Quiet()

@@ -40,8 +40,10 @@ class Display:
 
 
 def preformatted(html: str) -> str:
-    """Text as it prints, in a fixed-width font, whatever the notebook's style for `<pre>`."""
-    return f'<pre style="white-space:pre;font-family:monospace">{html}</pre>'
+    """Text as it prints, in a fixed-width font, whatever the notebook's style for `<pre>`;
+    a line wider than the output area wraps (at a space where it can) rather than being cut."""
+    return ('<pre style="white-space:pre-wrap;overflow-wrap:break-word;word-break:normal;'
+            f'font-family:monospace">{html}</pre>')
 
 
 @dataclass(frozen=True)
@@ -116,10 +118,13 @@ class MoveValues(Display):
         for number, mark in enumerate(self.state, start=1):
             if mark != BLANK:
                 cells.append(f'<td class="mark">{escape(mark)}</td>')
-            elif number in self.values:
-                chosen = ' class="decision"' if number == self.decision else ""
-                cells.append(f'<td data-cell="{number}"{chosen}>'
-                             f"{escape(signed(self.values[number]))}</td>")
+            elif number in self.values:  # the decision in [brackets], as the text says
+                value = signed(self.values[number])
+                if number == self.decision:
+                    cells.append(f'<td data-cell="{number}" class="decision">'
+                                 f"[{escape(value)}]</td>")
+                else:
+                    cells.append(f'<td data-cell="{number}">{escape(value)}</td>')
             else:
                 cells.append(f'<td class="blank">{number}</td>')
         rows = "".join(f"<tr>{''.join(row)}</tr>" for row in board_rows(cells))
@@ -162,6 +167,30 @@ class Trace(Display):
             text = escape(line)
             shown.append(f'<span style="color:{colour}">{text}</span>' if colour else text)
         return preformatted(f"{chr(10).join(shown)}\n<b>{escape(self.answer)}</b>")
+
+
+@dataclass(frozen=True, repr=False)
+class Listing(Display):
+    """A predicate of the lab three ways: its clauses in Prolog, its rules in pyDatalog, its
+    function in Python; one after another as text, side by side in a notebook."""
+
+    name: str
+    parts: Sequence[tuple[str, str]]
+    """Each statement's title (the language and the file) and its source."""
+
+    def text(self) -> str:
+        return "\n\n".join(f"% {title}:\n{code}" for title, code in self.parts)
+
+    def html(self) -> str:
+        # code keeps its lines: a column too narrow for one scrolls, and the columns go one
+        # under another where the output area is too narrow for three
+        columns = "".join(
+            f'<div class="listing-part" style="flex:1 1 0;min-width:22em;overflow-x:auto">'
+            f'<div style="font:bold 13px sans-serif;margin-bottom:.3em">{escape(title)}</div>'
+            f'<pre style="white-space:pre;font:12px monospace;margin:0">{escape(code)}</pre>'
+            "</div>" for title, code in self.parts)
+        return (f'<div class="listing" style="display:flex;flex-wrap:wrap;gap:1em;'
+                f'align-items:flex-start">{columns}</div>')
 
 
 @dataclass(frozen=True, repr=False)

@@ -58,6 +58,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         add_own_option(parser, name, how)
     add_policy_options(parser, "the interface's own: lowest for prolog, any for cs50 and "
                        "function; or the assignment's")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="grade even where bwrap cannot contain the submissions (process "
+                        "limits alone): for programs you trust, never a class's")
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
     parser.add_argument("--inference-ratio", type=ratio, default=None,
@@ -199,5 +202,6 @@ def settings_from(args: argparse.Namespace) -> Settings:
         load_timeout=args.load_timeout, query_timeout=args.query_timeout, budget=args.budget,
         inference_ratio=args.inference_ratio, inference_budget=args.inference_budget,
         cpu_seconds=args.cpu_seconds, cpu_budget=args.cpu_budget,
+        unsandboxed=True if args.unsandboxed else None,
         own={name: tuple(value) if isinstance(value, list) else value
              for name, value in own.items()})

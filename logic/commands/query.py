@@ -6,9 +6,11 @@ import argparse
 import sys
 
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
-from logic.commands.toplevel.answers import FALSE, ask
-from logic.commands.toplevel.errors import ANSWER_ERRORS, report
-from logic.engines import make_engine
+from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, ask
+from logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, report
+from logic.commands.toplevel.repl import Session
+from logic.engines import engine_class_for
+from logic.quote import escaped
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -27,16 +29,33 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 with answers, 1 with `false.`, 2 on an error (after any answers before it)."""
-    engine = make_engine(args.engine, program=args.program)
-    answered = False
+    engine_class_for(args.engine, args.program)  # a program runs as --engine prolog only
+    session = Session(args.engine, sys.stdout, program=args.program)
+    answered = said_false = False
+    shown = 0
     try:
-        for answer in ask(args.goal, engine):
-            answered = True
-            print(answer.line, flush=True)
+        for answer in ask(args.goal, session.engine, session.program, session):
+            if answer.output:
+                print(escaped(answer.output.removesuffix("\n")), flush=True)
+            if answer.kind == "answer":
+                if shown == MAX_SHOWN:
+                    print(MORE, flush=True)
+                    break
+                shown += 1
+                answered = True
+                print(answer.line, flush=True)
+            elif answer.kind == "false":
+                said_false = True
+                print(FALSE, flush=True)
+    except Halt:
+        return EXIT_OK
     except ANSWER_ERRORS as error:
         print(f"{PROG}: error: {report(error)}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        session.close()
     if not answered:
-        print(FALSE)
+        if not said_false:
+            print(FALSE)
         return EXIT_FALSE
     return EXIT_OK

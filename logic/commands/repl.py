@@ -6,6 +6,7 @@ import argparse
 
 from logic.commands.cli import EXIT_OK, add_engine_argument
 from logic.commands.toplevel import repl
+from logic.engines import engine_class_for
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -21,5 +22,6 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the top level until `:quit` or end of file."""
+    engine_class_for(args.engine, args.program)  # a program runs as --engine prolog only
     repl.run(args.engine, program=args.program)
     return EXIT_OK

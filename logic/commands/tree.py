@@ -19,7 +19,7 @@ from logic.files import check_writable, write_whole
 from logic.objective import Objective
 from logic.state import Player, State, is_terminal, parse_position
 from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, build_tree
-from logic.tools.tree_dot import RANKDIRS, fits_a_slide, render, to_dot
+from logic.tools.tree_dot import RANKDIRS, render, slide_tree, to_dot
 from logic.tools.tree_html import tree_html
 
 
@@ -93,18 +93,11 @@ def run(args: argparse.Namespace) -> int:
 def _tree(args: argparse.Namespace, state: State, player: Player,
           objective: Objective) -> GameTree:
     """The tree to draw: `--plies` deep if given, else as deep as fits a slide, as `dot` lays
-    it out (or, without `dot`, as its boxes side by side say)."""
+    it out (or, without `dot`, as its boxes side by side say); the page and the picture alike."""
     def built(plies: int | None, fit: bool = False) -> GameTree:
         return build_tree(state, player, objective, args.search, plies, args.max_nodes,
                           args.depth, args.only_best, fit=fit)
 
     if args.plies is not None:
         return built(args.plies)
-    tree = built(None, fit=True)
-    if args.out is None:  # the page alone: as many plies as fit a slide's boxes
-        return tree
-    shown = tree.plies if tree.plies is not None else tree.root.height()
-    while shown > 1 and not fits_a_slide(to_dot(tree, args.rankdir)):
-        shown -= 1
-        tree = built(shown)
-    return tree
+    return slide_tree(built, args.rankdir)

@@ -161,8 +161,21 @@ def version() -> str | None:
     return None
 
 
+def _swept(kind: str) -> None:
+    """Remove the empty groups a grader that was killed outright left (its process is gone)."""
+    parents = [ROOT / PARENT] if kind == "v2" else [ROOT / name / PARENT for name in _V1]
+    for parent in parents:
+        for folder in parent.glob("sandbox-*-*"):
+            creator = folder.name.split("-")[1]
+            if creator.isdigit() and not Path(f"/proc/{creator}").exists():
+                with contextlib.suppress(OSError):
+                    folder.rmdir()  # refused while a process is in it
+
+
 def _probed(kind: str) -> str | None:
-    """`kind` if a group can be made there with its limits."""
+    """`kind` if a group can be made there with its limits (the groups killed graders left
+    removed first)."""
+    _swept(kind)
     try:
         _made(kind, f"probe-{os.getpid()}-{secrets.token_hex(4)}", 2**30, 8).remove()
     except OSError:

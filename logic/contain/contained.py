@@ -71,7 +71,7 @@ class ContainedProgram:
 
     def _launch(self, argv: Sequence[str], readable: Sequence[str] = ()) -> sandbox.Containment:
         """Start `argv` contained in `self.folder`, its question and answer pipes on 3 and 4,
-        and send it the number its first answer (how loading went) must carry."""
+        whose first answer (how loading went) must carry the number `_loaded` sends."""
         questions_read, self._questions = os.pipe()
         self._answers, answers_write = os.pipe()
         self.starts += 1
@@ -86,7 +86,7 @@ class ContainedProgram:
         self._tail = reading.Tail(_TAIL)
         self._loading = new_id()
         self._cpu_at = 0.0
-        os.write(self._questions, f"{self._loading}.\n".encode())
+        os.set_blocking(self._questions, False)
         return containment
 
     load_seconds: float = 30.0
@@ -102,7 +102,9 @@ class ContainedProgram:
         return time.monotonic() + wall, cpu, wall
 
     def _loaded(self, deadline: float, cpu_seconds: float) -> dict:
-        """The answer that says how loading went; `Died`, `Late` or `OverCpu` as `_read`."""
+        """The answer that says how loading went (the number it must carry sent first);
+        `Died`, `Late` or `OverCpu` as `_read`."""
+        self._send(f"{self._loading}.\n".encode(), deadline)
         return self._read(deadline, self._loading, cpu_seconds)
 
     def _exchange(self, question: bytes, number: int, deadline: float,
@@ -110,11 +112,20 @@ class ContainedProgram:
         """Send one question line, numbered `number`, and read its answer by `deadline` and
         within `cpu_seconds`; as `_read`, and `Died` if the program no longer reads."""
         self._cpu_at = self.cpu_seconds()
-        try:
-            os.write(self._questions, question)
-        except OSError:
-            raise Died("stopped reading questions") from None
+        self._send(question, deadline)
         return self._read(deadline, number, cpu_seconds)
+
+    def _send(self, data: bytes, deadline: float) -> None:
+        """Write `data` on the question pipe by `deadline`: the program may have filled the
+        pipe itself (it can open it, as its own user), so no write may wait longer."""
+        while data:
+            try:
+                reading.ready([], deadline, [self._questions])
+                data = data[os.write(self._questions, data):]
+            except BlockingIOError:
+                continue
+            except (OSError, reading.Late):
+                raise Died("stopped reading questions") from None
 
     def cpu_seconds(self) -> float:
         """The CPU time the program has used, all its processes together, measured from

@@ -45,16 +45,21 @@ ENDS = ("exhausted", "more", "error", "inferences")
 SLOWEST_LIPS = 1e6
 """Inferences a second of the slowest machine graded on: a question's guard of CPU time,
 measured outside the program, is its inference limit at this speed."""
+CPU_SLACK = 0.05
+"""CPU seconds a question may take beyond its count of inferences at `SLOWEST_LIPS` (reading,
+writing, the clock's tick) before its CPU time, not its count, is taken as its work."""
 
 __all__ = ["ProgramError"]  # its home is logic.contain.contained; kept here for its users
 
 
 @dataclass(frozen=True)
 class Proof:
-    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog."""
+    """One answer: the template's value as JSON (`logic/prolog/harness.pl`), and as Prolog;
+    how many characters the program had written by then."""
 
     term: object
     text: str
+    output_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -232,10 +237,12 @@ class StudentProgram(ContainedProgram):
         from here by a limit of CPU time measured outside the program (`SLOWEST_LIPS`) and by
         `seconds` of the wall clock; the values of `template`."""
         if self.process is None or self.process.poll() is not None:
+            begun = time.monotonic()
             self._release()
             problem = self.load(seconds).problem
             if problem is not None:
                 return Reply((), "died", problem)
+            seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
         number = new_id()
         limit = "none" if inferences is None else str(int(inferences))
         question = f"ask({number}, ({goal}), ({template}), {most}, {limit}).\n".encode()
@@ -243,17 +250,21 @@ class StudentProgram(ContainedProgram):
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
             reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
-            answers = tuple(Proof(answer.get("term"), reply_field(answer, "text", str, ""))
+            answers = tuple(Proof(bounded(answer.get("term")),
+                                  _cut(reply_field(answer, "text", str, "")),
+                                  reply_field(answer, "output_at", int, 0))
                             for answer in reply_field(reply, "answers", list, [])
                             if _is_dict(answer))
             end = reply_field(reply, "end", str)
             if end not in ENDS:
                 raise Died("wrote an answer that could not be read")
+            work = _work(reply_field(reply, "inferences", int, 0), self.cpu_used())
+            if inferences is not None and work > inferences and end != "inferences":
+                answers, end = (), "inferences"
             return Reply(answers, end, _first_line(text_or_none(reply, "error")),
                          text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
                          reply_field(reply, "output_chars", int, 0),
-                         reply_field(reply, "seconds", float, 0.0),
-                         float(reply_field(reply, "inferences", int, 0)))
+                         reply_field(reply, "seconds", float, 0.0), work)
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}", work=stopped)
@@ -266,6 +277,40 @@ class StudentProgram(ContainedProgram):
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise
+
+
+def _work(counted: int, cpu: float) -> float:
+    """A question's work: the inferences the harness counted, unless the CPU time measured
+    outside shows more than they could take, which only a count changed inside explains."""
+    shown = (cpu - CPU_SLACK) * SLOWEST_LIPS
+    return float(counted) if shown <= counted else shown
+
+
+TEXT_LIMIT = 300
+"""Characters of an answer's Prolog text the harness sends (`text_limit/1`); more is cut."""
+MOST_NODES = 2000
+"""Terms in an answer's JSON at most (the harness sends 500: `node_limit/1`)."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= TEXT_LIMIT + 3 else text[:TEXT_LIMIT] + "..."
+
+
+def bounded(term: object) -> object:
+    """An answer's JSON as the harness writes it, no larger; `Died` for more, which only the
+    program could have written."""
+    nodes = 0
+    todo = [term]
+    while todo:
+        item = todo.pop()
+        nodes += 1
+        if nodes > MOST_NODES or isinstance(item, str) and len(item) > TEXT_LIMIT + 3:
+            raise Died("wrote an answer that could not be read")
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, dict):
+            todo += item.values()
+    return term
 
 
 def _is_dict(value: object) -> bool:

@@ -161,6 +161,7 @@ def start(
     if uid is not None:
         for source in fds:  # the program opens them afresh as /dev/fd/N, as its own user
             os.fchown(source, uid, uid)
+        _readable_by(folder, uid)
     bwrap = bwrap_works()
     group = cgroups.make(limits.memory_bytes, limits.processes)
     command = [*_bwrap_prefix(folder, readable, limits), *_capped(argv, limits)] if bwrap \
@@ -177,6 +178,19 @@ def start(
     process.sandbox_uid = None if bwrap else uid  # without bwrap, how to find what it left
     process.sandbox_group = group
     return process, Containment(bwrap, uid is not None, group is not None)
+
+
+def _readable_by(folder: Path, gid: int) -> None:
+    """Let the workspace be read by its sandbox's group alone (folders 0750, files 0640, the
+    grader still their owner): another sandbox's user, a classmate's, may not read it."""
+    for parent, folders, files in os.walk(folder):
+        modes = [*((name, 0o750) for name in folders), *((name, 0o640) for name in files)]
+        for name, mode in modes:
+            path = os.path.join(parent, name)
+            os.lchown(path, -1, gid)
+            os.chmod(path, mode, follow_symlinks=False)
+    os.chown(folder, -1, gid)
+    os.chmod(folder, 0o750)
 
 
 _PRLIMIT = shutil.which("prlimit", path="/usr/bin:/bin")

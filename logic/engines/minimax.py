@@ -164,13 +164,20 @@ class Search:
         window = alpha, beta
         maximising = mover == self.player
         moves = reference.moves(state, mover)
-        value, best_cell, best_bound = (-INFINITY if maximising else INFINITY), None, Bound.EXACT
+        value, best_cell = (-INFINITY if maximising else INFINITY), None
+        # whether a child worth the node's value proves the node at least (MAX) or at most (MIN)
+        # that value: any such child, not only the first, so that two nodes searched alike
+        # are bounded alike
+        proving = {Bound.EXACT, Bound.LOWER if maximising else Bound.UPPER}
+        proven = False
         bounds, pruned = set(), ()
         for index, (cell, next_state) in enumerate(moves):
             child, _, bound = self.alphabeta(next_state, self._other[mover], ply + 1, alpha, beta)
             bounds.add(bound)
             if child > value if maximising else child < value:
-                value, best_cell, best_bound = child, cell, bound
+                value, best_cell, proven = child, cell, bound in proving
+            elif child == value:
+                proven = proven or bound in proving
             if maximising:
                 alpha = max(alpha, value)
             else:
@@ -179,7 +186,7 @@ class Search:
                 pruned = tuple(cell for cell, _ in moves[index + 1 :])
                 self._count_cut(maximising, pruned)
                 break
-        bound = _bound(value, *window, maximising, best_bound, bounds, pruned)
+        bound = _bound(value, *window, maximising, proven, bounds, pruned)
         if key is not None:
             self.table[key] = _narrowed(self.table.get(key), value, bound)
         self._observe(ply, state, mover, value, bound, best_cell, pruned, alpha, beta)
@@ -241,25 +248,25 @@ def _bound(
     alpha: Value | float,
     beta: Value | float,
     maximising: bool,
-    best: Bound,
+    proven: bool,
     children: set[Bound],
     pruned: tuple[int, ...],
 ) -> Bound:
     """What a node's value says about its true value, by two sound arguments combined:
     the window and the children's bounds. Both at least and at most: the value is exact."""
     # the window: a fail-soft value at most alpha is an upper bound, at least beta a lower one;
-    # the children: at MAX the true value is at least the value if the best child's is at least
-    # its own, and at most it if no move was pruned and no child's can exceed its own (MIN the
-    # other way round)
+    # the children: at MAX the true value is at least the value if a child worth it is at least
+    # its own (`proven`), and at most it if no move was pruned and no child's can exceed its
+    # own (MIN the other way round)
     searched_all = not pruned
     at_least = (
         value > alpha
-        or (maximising and best in (Bound.EXACT, Bound.LOWER))
+        or (maximising and proven)
         or (not maximising and searched_all and children <= {Bound.EXACT, Bound.LOWER})
     )
     at_most = (
         value < beta
-        or (not maximising and best in (Bound.EXACT, Bound.UPPER))
+        or (not maximising and proven)
         or (maximising and searched_all and children <= {Bound.EXACT, Bound.UPPER})
     )
     if at_least and at_most:

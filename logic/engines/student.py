@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from logic.contain.harness import ProgramError, Proof, StudentProgram, answer_state, is_integer
+from logic.contain.harness import (
+    LoadReport,
+    ProgramError,
+    Proof,
+    Reply,
+    StudentProgram,
+    answer_state,
+    is_integer,
+)
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.quote import quoted
@@ -49,6 +57,22 @@ class StudentEngine(Engine):
     def close(self) -> None:
         """Stop the program and remove its workspace."""
         self._program.close()
+
+    @property
+    def report(self) -> LoadReport:
+        """How loading went: its messages and the predicates the program defines."""
+        assert self._program.report is not None
+        return self._program.report
+
+    @property
+    def loaded_file(self) -> Path:
+        """The program's file as it was loaded: its copy in the workspace."""
+        return self._program.main
+
+    def ask_goal(self, goal: str, template: str, most: int) -> Reply:
+        """Any goal of the program's predicates: at most `most` answers, each the value of
+        `template` (for the top level, which asks the program's own helper predicates)."""
+        return self._program.ask(goal, template, most, QUESTION_SECONDS)
 
     def _first(self, goal: str) -> Proof | None:
         reply = self._program.ask(goal, "A", 1, QUESTION_SECONDS)

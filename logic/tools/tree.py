@@ -75,8 +75,8 @@ class TreeNode:
 class Step:
     """One step of the search, as the stepped page replays it: the node at `path` (the cells
     played from the root) entered (`call`), its other moves pruned (`cut`), its value going
-    back up (`exit`); alpha-beta's window at that moment; at an exit, the nodes searched below
-    the node that are not drawn."""
+    back up (`exit`); alpha-beta's window at that moment; at the exit of a node drawn alone,
+    the nodes searched below it and the moves pruned there, neither drawn."""
 
     kind: str
     path: tuple[int, ...]
@@ -265,16 +265,27 @@ def build_tree(
 
 def _drawn_steps(steps: list[Step], drawn: dict[tuple[int, ...], TreeNode]) -> tuple[Step, ...]:
     """The steps of the drawn nodes; a node drawn alone exits with the count of the nodes
-    searched below it."""
+    searched below it, and a cut whose pruned moves are not drawn (the node is drawn alone,
+    as `only_best` draws the moves off the chosen line) is told at its exit."""
     kept = []
+    cut_unseen: dict[tuple[int, ...], tuple[int, ...]] = {}
     for step in steps:
         node = drawn.get(step.path)
         if node is None:
             continue
-        if step.kind == "exit" and node.hidden and not node.children:
-            step = Step("exit", step.path, step.alpha, step.beta, (), node.hidden)
+        if step.kind == "cut" and not node.pruned:
+            cut_unseen[step.path] = step.pruned
+            continue
+        if step.kind == "exit" and not node.children and (node.hidden or step.path in cut_unseen):
+            step = Step("exit", step.path, step.alpha, step.beta,
+                        cut_unseen.pop(step.path, ()), node.hidden)
         kept.append(step)
     return tuple(kept)
+
+
+def counted(count: int, noun: str) -> str:
+    """`1 node`, `2 nodes`: a count and its noun, plural where it is not one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _boxes(node: TreeNode) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, result
 from logic.tools.explain import signed
-from logic.tools.tree import GameTree, TreeNode
+from logic.tools.tree import GameTree, TreeNode, counted
 
 DOT_PROGRAM = "dot"
 DOT_SECONDS = 120
@@ -65,6 +66,19 @@ def fits_a_slide(dot_text: str) -> bool:
     """True unless `dot` lays the picture out wider or higher than `SLIDE_PX`."""
     size = measure(dot_text)
     return size is None or max(size) <= SLIDE_PX
+
+
+def slide_tree(built: Callable[[int | None, bool], GameTree], rankdir: str = "TB") -> GameTree:
+    """The tree `built(plies, fit)` makes, as many plies deep as fit a slide: first as its
+    boxes side by side allow, then less deep until `dot` lays it out within `SLIDE_PX` (with
+    no `dot`, as the boxes allow). The picture and the stepped page of a position both take
+    it, so they draw the same plies."""
+    tree = built(None, True)
+    shown = tree.plies if tree.plies is not None else tree.root.height()
+    while shown > 1 and not fits_a_slide(to_dot(tree, rankdir)):
+        shown -= 1
+        tree = built(shown, False)
+    return tree
 
 
 def to_dot(tree: GameTree, rankdir: str = "TB") -> str:
@@ -154,7 +168,7 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
     if node.hidden and not node.children and not tree.only_best:
         more = f"{name}_more"
         lines.append(f"  {more} [id={_quote(f'more-{name}')}, shape=box, style=dashed, "
-                     f"label={_quote(f'{node.hidden} more nodes')}];")
+                     f"label={_quote(counted(node.hidden, 'more node'))}];")
         lines.append(f"  {name} -> {more} [id={_quote(f'more-edge-{name}')}, style=dashed];")
         return
     for child in node.children:

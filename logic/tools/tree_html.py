@@ -1,6 +1,7 @@
 """A game tree as one self-contained HTML page: the tree as the SVG pictures draw it, nodes that
 fold, and a step control that replays the search call by call, alpha-beta's window and cuts
-included. No server, no network, nothing loaded from elsewhere: it opens offline.
+included, by hand or playing one step a second. No server, no network, nothing loaded from
+elsewhere: it opens offline.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from logic.engines.minimax import reported
 from logic.errors import LabError
 from logic.state import BLANK, is_terminal, marks_made, result
 from logic.tools.explain import signed
-from logic.tools.tree import GameTree, Step, TreeNode
+from logic.tools.tree import GameTree, Step, TreeNode, counted
 from logic.tools.tree_dot import node_kind, value_text
 
 PAGE_BYTES = 1_000_000
@@ -21,6 +22,8 @@ PAGE_BYTES = 1_000_000
 POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
           "img-src data:")
 """The page's Content-Security-Policy: its own inline script and style, nothing fetched."""
+PLAY_MS = 1000
+"""How long each step is shown while the page plays the search."""
 
 
 class PageTooBig(LabError, ValueError):
@@ -38,17 +41,26 @@ def step_texts(tree: GameTree) -> list[str]:
     return [_say(tree, nodes, step) for step in tree.steps]
 
 
+def window_text(tree: GameTree, step: Step) -> str:
+    """Alpha-beta's window as a node shows it once entered: `α −∞ β +∞`; "" for minimax."""
+    if step.alpha is None:
+        return ""
+    return f"\u03b1 {_bound(tree, step.alpha)} \u03b2 {_bound(tree, step.beta)}"
+
+
 def tree_html(tree: GameTree) -> str:
     """The whole page; `PageTooBig` past `PAGE_BYTES`."""
     nodes = tree.paths()
     steps = [{"kind": step.kind, "node": key(step.path), "text": _say(tree, nodes, step)}
              for step in tree.steps]
-    data = json.dumps({"steps": steps}).replace("</", "<\\/")
+    windows = {step.path: window_text(tree, step) for step in tree.steps if step.kind == "call"}
+    data = json.dumps({"steps": steps, "play_ms": PLAY_MS}).replace("</", "<\\/")
     title = (f"{tree.search} below {tree.root.state}, {tree.player} to move: "
              f"{tree.counts.nodes} nodes visited")
     page = _PAGE.format(
         policy=POLICY, title=escape(title), style=_STYLE, legend=_legend(tree),
-        tree=_node(tree, tree.root, (), {id(node) for node in tree.principal_variation()}),
+        tree=_node(tree, tree.root, (), {id(node) for node in tree.principal_variation()},
+                   windows),
         data=data, script=_SCRIPT, count=len(steps))
     size = len(page.encode())
     if size > PAGE_BYTES:
@@ -60,13 +72,14 @@ def tree_html(tree: GameTree) -> str:
 def tree_html_frame(tree: GameTree) -> str:
     """The page inside an `<iframe>` of its own, for a notebook: its script runs there, apart
     from the notebook's."""
-    height = min(900, 260 + 150 * tree.root.height())
+    height = min(900, 300 + 150 * tree.root.height())
     return (f'<iframe title="{escape(tree.search)} tree" sandbox="allow-scripts" '
-            f'style="width:100%;height:{height}px;border:1px solid #ccc" '
+            f'style="width:100%;box-sizing:border-box;height:{height}px;border:1px solid #ccc" '
             f'srcdoc="{escape(tree_html(tree), quote=True)}"></iframe>')
 
 
-def _node(tree: GameTree, node: TreeNode, path: tuple[int, ...], chosen: set[int]) -> str:
+def _node(tree: GameTree, node: TreeNode, path: tuple[int, ...], chosen: set[int],
+          windows: dict[tuple[int, ...], str]) -> str:
     """One node's list item: its box, then what is drawn below it."""
     kind = node_kind(tree, node)
     header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}",
@@ -79,18 +92,24 @@ def _node(tree: GameTree, node: TreeNode, path: tuple[int, ...], chosen: set[int
         f'<span class="{"last" if number == cell else ""}">'
         f"{escape(mark) if mark != BLANK else '&#160;'}</span>"
         for number, mark in enumerate(node.state, start=1))
+    window = windows.get(path, "")
+    shown_window = (f'<div class="window" title="alpha and beta as the search entered this '
+                    f'node">{escape(window)}</div>' if window else "")
     value = escape(value_text(tree, node, entities=False))
     box = (f'<div class="node {kind}" data-path="{key(path)}">{move}'
            f'<div class="head">{toggle}{escape(header)}</div><div class="board">{board}</div>'
+           f'{shown_window}'
            f'<div class="value"><span class="v">{value}</span><span class="q">?</span></div>'
            "</div>")
-    below = [_node(tree, child, (*path, node.cell_of(child)), chosen) for child in node.children]
+    below = [_node(tree, child, (*path, node.cell_of(child)), chosen, windows)
+             for child in node.children]
     if node.pruned:
         moves = " ".join(f"[{node.mover},{pruned}]" for pruned in node.pruned)
         below.append(f'<li class="pruned" data-of="{key(path)}"><div class="box">'
                      f"{len(node.pruned)} pruned: {moves}</div></li>")
     if node.hidden and not node.children:
-        below.append(f'<li class="more"><div class="box">{node.hidden} more nodes</div></li>')
+        below.append(f'<li class="more"><div class="box">{counted(node.hidden, "more node")}'
+                     "</div></li>")
     children = f"<ul>{''.join(below)}</ul>" if below else ""
     on_line = " pv" if id(node) in chosen else ""
     return f'<li class="item{on_line}">{box}{children}</li>'
@@ -111,17 +130,19 @@ def _say(tree: GameTree, nodes: dict[tuple[int, ...], TreeNode], step: Step) -> 
                                  for ply, cell in enumerate(step.path, start=1)))
     window = (f"alpha = {_bound(tree, step.alpha)}, beta = {_bound(tree, step.beta)}"
               if step.alpha is not None else "")
+    moves = " ".join(f"[{node.mover},{cell}]" for cell in step.pruned)
     if step.kind == "call":
         return f"call {name} on {where}" + (f", with {window}" if window else "")
     if step.kind == "cut":
-        moves = " ".join(f"[{node.mover},{cell}]" for cell in step.pruned)
         side, other = ("MAX", "MIN") if node.mover == tree.player else ("MIN", "MAX")
         return (f"cut on {where}: {window}, and alpha >= beta, so {other} above already has "
                 f"a move as good for it as anything {side} finds here: {moves} not searched")
     value = value_text(tree, node, entities=False)
     why = ""
-    if step.below:
-        why = f", from the {step.below} nodes searched below it (not drawn)"
+    if step.below or step.pruned:
+        why = f", from the {counted(step.below, 'node')} searched below it (not drawn)"
+        if step.pruned:
+            why += f"; a cut there left {moves} not searched"
     elif node.is_leaf:
         why = (f" ({result(node.state)})" if is_terminal(node.state)
                else " (the horizon: rated by open lines)")
@@ -142,7 +163,8 @@ def _legend(tree: GameTree) -> str:
     parts = ["blue: MAX to move", "orange: MIN to move", "red border: the chosen line "
              "(at the end of the replay)", "yellow: the step's node"]
     if tree.search == "alphabeta":
-        parts.append("grey dashed: moves alpha-beta pruned")
+        parts += ["\u03b1 \u03b2: alpha and beta as the node was entered",
+                  "grey dashed: moves alpha-beta pruned"]
     if tree.depth is not None:
         parts.append("grey board: the horizon, rated by open lines")
     values = f"values from {tree.player}'s side ({tree.objective})"
@@ -157,61 +179,71 @@ _PAGE = """<!DOCTYPE html>
 <body>
 <header><h1>{title}</h1><p class="legend">{legend}</p>
 <nav aria-label="step through the search">
-<button id="first" title="the start (Home)">|&#9664; start</button>
+<button id="first" title="the start (Home)">|&#9664;</button>
 <button id="back" title="one step back (left arrow)">&#9664; back</button>
+<button id="play" title="play the search, one step a second (space)"
+aria-pressed="false">&#9654; play</button>
 <button id="next" title="one step on (right arrow)">next &#9654;</button>
-<button id="last" title="the end (End)">end &#9654;|</button>
+<button id="last" title="the end (End)">&#9654;|</button>
 <input id="slider" type="range" min="0" max="{count}" value="{count}" aria-label="step">
-<button id="unfold">unfold all</button><button id="fold">fold all</button>
+<span class="group"><button id="smaller" title="smaller (-)">&#8722;</button>
+<button id="fit" title="as wide as the window (0)">fit</button>
+<button id="bigger" title="bigger (+)">+</button></span>
+<span class="group"><button id="unfold">unfold all</button>
+<button id="fold">fold all</button></span>
 </nav><p id="step-text" aria-live="polite"></p></header>
-<main id="canvas"><ul class="tree">{tree}</ul></main>
+<main id="canvas"><ul class="tree" id="tree">{tree}</ul></main>
 <script type="application/json" id="steps">{data}</script>
 <script>{script}</script>
 </body></html>
 """
 
 _STYLE = """
-body{font:18px/1.35 system-ui,sans-serif;margin:0;color:#222;background:#fff}
+body{font:16px/1.3 system-ui,sans-serif;margin:0;color:#222;background:#fff}
 header{position:sticky;top:0;left:0;background:#fafafa;border-bottom:1px solid #ddd;
-padding:.4em .8em;z-index:1}
-h1{font-size:1.05em;margin:.2em 0}.legend{font-size:.8em;color:#555;margin:.2em 0}
-nav{display:flex;flex-wrap:wrap;gap:.3em;align-items:center}
-nav button{font-size:1em;padding:.2em .6em;cursor:pointer}#slider{flex:1;min-width:8em}
-#step-text{min-height:2.6em;margin:.3em 0;font-size:.95em}
-#canvas{overflow:auto;padding:1em}
+padding:.25em .6em;z-index:1}
+h1{font-size:1em;margin:.1em 0}.legend{font-size:.72em;color:#555;margin:.1em 0}
+nav{display:flex;flex-wrap:wrap;gap:.25em;align-items:center}
+nav button{font-size:.95em;padding:.1em .5em;cursor:pointer}#slider{flex:1;min-width:6em}
+nav .group{display:inline-flex;gap:.1em}
+#play[aria-pressed=true]{background:#f1c40f}
+#step-text{min-height:2.6em;margin:.2em 0;font-size:.95em}
+#canvas{overflow:auto;padding:.6em}
 .tree,.tree ul{display:flex;justify-content:center;margin:0;padding:0;position:relative}
 .tree{width:max-content;margin:0 auto}
-.tree ul{padding-top:18px}
+.tree ul{padding-top:14px}
 .tree li{list-style:none;display:flex;flex-direction:column;align-items:center;
-position:relative;padding:18px 4px 0}
+position:relative;padding:14px 3px 0}
 .tree>li{padding-top:0}
 .tree li::before,.tree li::after{content:"";position:absolute;top:0;right:50%;width:50%;
-height:18px;border-top:1px solid #888}
+height:14px;border-top:1px solid #888}
 .tree li::after{right:auto;left:50%;border-left:1px solid #888}
 .tree li:only-child::before,.tree li:only-child::after,.tree>li::before,.tree>li::after{
 display:none}
-.tree li:only-child{padding-top:18px}
+.tree li:only-child{padding-top:14px}
 .tree li:first-child::before,.tree li:last-child::after{border:0 none}
 .tree li:last-child::before{border-right:1px solid #888}
 .tree ul ul::before,.tree li>ul::before{content:"";position:absolute;top:0;left:50%;
-height:18px;border-left:1px solid #888}
+height:14px;border-left:1px solid #888}
 li.folded>ul{display:none}
-.node{border:1px solid #555;border-radius:4px;padding:2px 4px;text-align:center;
-min-width:4.2em;background:#fff;transition:opacity .15s}
+.node{border:1px solid #555;border-radius:4px;padding:1px 3px;text-align:center;
+min-width:4em;background:#fff;transition:opacity .15s}
 .node.max{background:#dbe9f7}.node.min{background:#fbe3d0}.node.horizon{background:#e8e8e8}
-.move{font-size:.75em;color:#444}.head{font-size:.75em;white-space:nowrap}
-.toggle{font-size:.8em;padding:0 .2em;margin-right:.2em;cursor:pointer}
+.move{font-size:.72em;color:#444;line-height:1.1}.head{font-size:.72em;white-space:nowrap}
+.toggle{font-size:.8em;padding:0 .15em;margin-right:.15em;cursor:pointer}
 li.folded>.node .toggle{transform:rotate(-90deg)}
-.board{display:grid;grid-template-columns:repeat(3,1.15em);margin:2px auto;width:3.45em}
-.board span{border:1px solid #999;height:1.15em;line-height:1.15em;font-weight:bold;
+.board{display:grid;grid-template-columns:repeat(3,1.1em);margin:1px auto;width:3.3em}
+.board span{border:1px solid #999;height:1.1em;line-height:1.1em;font-weight:bold;
 font-size:.9em;background:#fff}
 .board span.last{background:#fff3a0}
+.window{font-size:.72em;white-space:nowrap;color:#333}
 .value{font-weight:bold}.value .q{display:none}
-.box{border:1px dashed #777;border-radius:4px;padding:.2em .4em;font-size:.75em;
+.box{border:1px dashed #777;border-radius:4px;padding:.15em .35em;font-size:.72em;
 white-space:nowrap}
 .pruned .box{color:#999;border-color:#aaa}
 body:not(.replaying) li.pv>.node{border:3px solid #c0392b}
 .replaying .node:not(.visited){opacity:.25}
+.replaying .node:not(.visited) .window{visibility:hidden}
 .replaying .node:not(.exited) .v{display:none}
 .replaying .node:not(.exited) .q{display:inline}
 .replaying .pruned:not(.cut){visibility:hidden}
@@ -220,12 +252,39 @@ body:not(.replaying) li.pv>.node{border:3px solid #c0392b}
 
 _SCRIPT = """
 (function () {
-  var steps = JSON.parse(document.getElementById("steps").textContent).steps;
-  var nodes = {}, pruned = {};
+  var data = JSON.parse(document.getElementById("steps").textContent);
+  var steps = data.steps, nodes = {}, pruned = {};
   document.querySelectorAll(".node").forEach(function (n) { nodes[n.dataset.path] = n; });
   document.querySelectorAll(".pruned").forEach(function (p) { pruned[p.dataset.of] = p; });
   var slider = document.getElementById("slider"), text = document.getElementById("step-text");
-  var canvas = document.getElementById("canvas"), at = steps.length;
+  var canvas = document.getElementById("canvas"), tree = document.getElementById("tree");
+  var play = document.getElementById("play"), header = document.querySelector("header");
+  var at = steps.length, timer = null, zoom = 1, MIN_FIT = 0.75;
+  function setZoom(z) {
+    zoom = Math.max(0.3, Math.min(2, Math.round(z * 100) / 100));
+    tree.style.zoom = zoom;
+  }
+  function fitZoom() {  // as wide as the window, but never so small that a board is unreadable
+    tree.style.zoom = 1;
+    return Math.max(MIN_FIT, Math.min(1, (canvas.clientWidth - 24) / tree.scrollWidth));
+  }
+  function unfoldAbove(node) {
+    var item = node.closest("li.folded");
+    while (item) {
+      fold(item, false);
+      item = item.parentElement.closest("li.folded");
+    }
+  }
+  function reveal(node) {
+    var box = node.getBoundingClientRect(), view = canvas.getBoundingClientRect();
+    var top = header.getBoundingClientRect().bottom;
+    if (box.left < view.left || box.right > view.right) {
+      canvas.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
+    }
+    if (box.top < top || box.bottom > window.innerHeight) {
+      window.scrollBy(0, box.top - top - (window.innerHeight - top - box.height) / 2);
+    }
+  }
   function show(k) {
     at = Math.max(0, Math.min(steps.length, k));
     document.body.classList.toggle("replaying", at < steps.length);
@@ -237,35 +296,54 @@ _SCRIPT = """
       var s = steps[i];
       if (s.kind === "call") nodes[s.node].classList.add("visited");
       else if (s.kind === "exit") nodes[s.node].classList.add("exited");
-      else pruned[s.node].classList.add("cut");
+      else if (pruned[s.node]) pruned[s.node].classList.add("cut");
     }
     slider.value = at;
     if (at === 0) {
       text.textContent = "Step 0 of " + steps.length + ": press next (or the right arrow) " +
-        "to start the search at the root.";
+        "to start the search at the root, or play.";
       return;
     }
     var last = steps[at - 1], node = nodes[last.node];
     node.classList.add("current");
     text.textContent = "Step " + at + " of " + steps.length + ": " + last.text +
       (at === steps.length ? ". The search is done; the chosen line has a red border." : "");
-    var box = node.getBoundingClientRect(), view = canvas.getBoundingClientRect();
-    var top = document.querySelector("header").getBoundingClientRect().bottom;
-    if (box.left < view.left || box.right > view.right) {
-      canvas.scrollLeft += box.left - view.left - view.width / 2;
-    }
-    if (box.top < top || box.bottom > window.innerHeight) {
-      window.scrollBy(0, box.top - (top + window.innerHeight) / 2);
-    }
+    unfoldAbove(node);
+    reveal(node);
   }
-  document.getElementById("first").onclick = function () { show(0); };
-  document.getElementById("back").onclick = function () { show(at - 1); };
-  document.getElementById("next").onclick = function () { show(at + 1); };
-  document.getElementById("last").onclick = function () { show(steps.length); };
-  slider.oninput = function () { show(Number(slider.value)); };
+  function pause() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    play.setAttribute("aria-pressed", "false");
+    play.innerHTML = "&#9654; play";
+  }
+  function start() {
+    if (at >= steps.length) show(0);
+    play.setAttribute("aria-pressed", "true");
+    play.innerHTML = "&#10074;&#10074; pause";
+    timer = setInterval(function () {
+      show(at + 1);
+      if (at >= steps.length) pause();
+    }, data.play_ms);
+  }
+  function go(k) { pause(); show(k); }
+  document.getElementById("first").onclick = function () { go(0); };
+  document.getElementById("back").onclick = function () { go(at - 1); };
+  document.getElementById("next").onclick = function () { go(at + 1); };
+  document.getElementById("last").onclick = function () { go(steps.length); };
+  play.onclick = function () { if (timer === null) start(); else pause(); };
+  slider.oninput = function () { go(Number(slider.value)); };
+  document.getElementById("smaller").onclick = function () { setZoom(zoom / 1.25); };
+  document.getElementById("bigger").onclick = function () { setZoom(zoom * 1.25); };
+  document.getElementById("fit").onclick = function () { setZoom(fitZoom()); };
   document.addEventListener("keydown", function (e) {
+    if (e.target === slider && e.key !== " ") return;
     var to = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: steps.length}[e.key];
-    if (to !== undefined && e.target !== slider) { show(to); e.preventDefault(); }
+    if (to !== undefined) { go(to); e.preventDefault(); }
+    else if (e.key === " ") { play.click(); e.preventDefault(); }
+    else if (e.key === "+" || e.key === "=") setZoom(zoom * 1.25);
+    else if (e.key === "-") setZoom(zoom / 1.25);
+    else if (e.key === "0") setZoom(fitZoom());
   });
   function fold(item, folded) {
     item.classList.toggle("folded", folded);
@@ -286,6 +364,7 @@ _SCRIPT = """
       if (i.querySelector(":scope > ul")) fold(i, true);
     });
   };
+  setZoom(fitZoom());
   show(steps.length);
 })();
 """

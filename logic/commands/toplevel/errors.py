@@ -1,10 +1,20 @@
-"""What can go wrong with a goal: each error is reported and the top level carries on."""
+"""What can go wrong with a goal: each error is reported and the top level carries on.
+
+An error Prolog itself would raise carries Prolog's own error term (`formal`), as SWI-Prolog's
+`error(Formal, Context)` does: `instantiation_error`, `type_error(evaluable, foo/0)`,
+`evaluation_error(zero_divisor)`, `existence_error(procedure, foo/1)`, ...
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from logic.errors import LabError
 from logic.quote import escaped
 from logic.state import StateError
+
+if TYPE_CHECKING:
+    from logic.commands.toplevel.prolog_terms import Term
 
 
 class ToplevelError(LabError):
@@ -34,12 +44,25 @@ class GoalSyntaxError(ToplevelError):
         )
 
 
-class UnknownPredicateError(ToplevelError):
-    """A goal whose name and arity is none of the lab's predicates."""
+class PrologError(ToplevelError):
+    """An error Prolog raises while answering, with its error term (`formal`), which the
+    tests compare with SWI-Prolog's."""
+
+    def __init__(self, message: str, formal: Term | None = None) -> None:
+        super().__init__(message)
+        self.formal = formal
 
 
-class InstantiationError(ToplevelError):
-    """An argument the predicate must read is (or holds) a variable, as SWI-Prolog reports it."""
+class UnknownPredicateError(PrologError):
+    """A goal whose name and arity is no predicate the top level knows."""
+
+
+class InstantiationError(PrologError):
+    """An argument that must be bound is (or holds) a variable, as SWI-Prolog reports it."""
+
+
+class Halt(Exception):  # noqa: N818 - it is Prolog's halt/0, not an error
+    """`halt.`: the session ends."""
 
 
 ANSWER_ERRORS = (ToplevelError, StateError)

@@ -1,89 +1,19 @@
-"""`:listing PRED` (or `PRED/ARITY`): a predicate of the lab three ways, one after another: the
-Prolog clauses (logic/prolog/lab.pl, with the game's facts from facts/game.pl), the plain
-pyDatalog rules (logic/rules.py) and the Python reference (logic/reference.py), read from
-their sources."""
+"""`:listing PRED` (or `PRED/ARITY`, and SWI-Prolog's `listing(PRED).`): a predicate of the
+lab three ways, one after another (`logic/tools/listing.py`), three columns not fitting a
+terminal."""
 
 from __future__ import annotations
 
-import re
-from importlib import resources
-
 from logic.commands.toplevel.errors import ToplevelError
-from logic.commands.toplevel.predicates import PREDICATES
+from logic.tools.listing import ListingError, prolog_clauses
+from logic.tools.listing import listing as _listing
 
-_SECTION = re.compile(r"^\s*# --- (.*?) -+$")
-_END_OF_RULES = "return Program(predicates)"
-"""The line that ends rules.py's last section: the program's, not the lab's."""
-SOURCES = (("the lab in Prolog", "logic.prolog", "lab.pl"), ("the game's facts", "facts",
-                                                               "game.pl"))
+__all__ = ["listing", "prolog_clauses"]
 
 
 def listing(name: str) -> str:
     """The three statements of the lab's predicate `name`; `ToplevelError` for another name."""
-    name, _, arity = name.partition("/")
-    if name in PREDICATES and arity and f"{name}/{arity}" != PREDICATES[name].indicator:
-        raise ToplevelError(f"the lab has no {name}/{arity}; it has "
-                            f"{PREDICATES[name].indicator}")
-    if name not in PREDICATES:
-        raise ToplevelError(f"no predicate {name!r} to list; the lab's predicates are "
-                            f"{', '.join(PREDICATES)}")
-    parts = []
-    for title, package, file in SOURCES:
-        clauses = prolog_clauses(_read(package, file), name)
-        if clauses:
-            parts.append(f"% {title} ({package.replace('.', '/')}/{file}):\n{clauses}")
-    for title, file in (("the lab in pyDatalog", "rules.py"), ("the lab in Python",
-                                                                "reference.py")):
-        section = python_section(_read("logic", file), name)
-        parts.append(f"% {title} (logic/{file}):\n{section}")
-    return "\n\n".join(parts)
-
-
-def prolog_clauses(text: str, name: str) -> str:
-    """The clauses of `name` in a Prolog source, each with the comment lines just above it."""
-    lines = text.splitlines()
-    found, index = [], 0
-    while index < len(lines):
-        if lines[index].startswith(f"{name}("):
-            start = index
-            while start > 0 and lines[start - 1].startswith("%"):
-                start -= 1
-            end = index
-            while not lines[end].rstrip().endswith(".") and end + 1 < len(lines):
-                end += 1
-            found.append("\n".join(lines[start : end + 1]))
-            index = end + 1
-        else:
-            index += 1
-    return "\n".join(found)
-
-
-def python_section(text: str, name: str) -> str:
-    """The section of a Python source whose `# --- title ---` names `name` (the sections of
-    rules.py and reference.py follow the lab's predicates)."""
-    lines = text.splitlines()
-    starts = [(number, match.group(1)) for number, line in enumerate(lines)
-              if (match := _SECTION.match(line))]
-    for index, (number, title) in enumerate(starts):
-        if re.search(rf"\b{re.escape(name)}\b", title):
-            end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
-            body = lines[number + 1 : end]
-            while body and (not body[-1].strip() or body[-1].strip() == _END_OF_RULES):
-                body.pop()
-            indent = min(len(line) - len(line.lstrip()) for line in body if line.strip())
-            return _own_paragraphs([line[indent:] for line in body], name)
-    return f"(no section for {name})"
-
-
-def _own_paragraphs(lines: list[str], name: str) -> str:
-    """The paragraphs of a section that state `name` (a section may hold two predicates, as
-    max_value's holds min_value), or the whole section if none opens with it."""
-    paragraphs = [paragraph.strip("\n") for paragraph in "\n".join(lines).split("\n\n")]
-    paragraphs = [paragraph for paragraph in paragraphs if paragraph]
-    own = [paragraph for paragraph in paragraphs
-           if paragraph.startswith((f"# {name}(", f"def {name}("))]
-    return "\n\n".join(own) if own else "\n\n".join(paragraphs)
-
-
-def _read(package: str, file: str) -> str:
-    return (resources.files(package) / file).read_text(encoding="utf-8")
+    try:
+        return _listing(name)
+    except ListingError as error:
+        raise ToplevelError(str(error)) from None

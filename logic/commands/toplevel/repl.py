@@ -10,25 +10,37 @@ on; only `:quit` (or `halt.`), end of file, SIGTERM and SIGHUP end it.
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 from contextlib import AbstractContextManager, closing, nullcontext
+from pathlib import Path
 from typing import Protocol, TextIO
 
 from logic import interrupts
-from logic.commands.toplevel.answers import FALSE, Solution, ask
-from logic.commands.toplevel.errors import ANSWER_ERRORS, ToplevelError, report
+from logic.commands.toplevel import builtins
+from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
+from logic.commands.toplevel.consulted import Consulted
+from logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
 from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
 from logic.commands.toplevel.listing import listing
-from logic.commands.toplevel.predicates import PREDICATES, read_player, read_state
-from logic.commands.toplevel.prolog_terms import Var, is_ground
-from logic.commands.toplevel.solve import LIST_PREDICATES
+from logic.commands.toplevel.predicates import PREDICATES, board_of, player_of
+from logic.commands.toplevel.prolog_terms import (
+    Atom,
+    Int,
+    ListTerm,
+    String,
+    Struct,
+    Term,
+    format_term,
+)
+from logic.commands.toplevel.solve import CONTROL
 from logic.commands.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
     enable_line_editing,
     remember,
 )
-from logic.engines import Engine, EngineError, engine_names, make_engine, program_for
+from logic.engines import Engine, EngineError, engine_names, make_engine
 from logic.interrupts import Terminated
 from logic.quote import escaped, quoted
 from logic.state import (
@@ -40,42 +52,67 @@ from logic.state import (
     parse_state,
 )
 from logic.tools.explain import draw_move_values
-from logic.tools.trace import Tracer
+from logic.tools.prolog_trace import trace_program
+from logic.tools.trace import MAX_CALLS, Tracer
 
 TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
+WIDTH = 79
+"""The widest line `:help` writes: an 80-column terminal breaks no word."""
 COMMANDS = {
-    ":help": "the predicates, the commands, the keys",
+    ":help": "the predicates, the built-ins, the commands, the keys (SWI-Prolog's help. too)",
     ":board STATE": "draw any board, blanks showing their cell numbers",
     ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
     ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
-    ":listing PRED": "the lab's predicate PRED in Prolog, in pyDatalog and in Python",
+    ":listing PRED": "the lab's predicate PRED in Prolog, in pyDatalog and in Python "
+                     "(listing(PRED). too)",
     ":time [GOAL]": "show how long each answer takes (again: stop showing it); with a goal, "
                     "time that goal alone",
     ":trace [N|off]": "trace the next goal's calls of max_value, min_value and terminal_state "
-                      "(N levels deep; off: do not)",
+                      "(N levels deep; off: do not); trace. too",
     ":quit": "leave; so do end of file (Ctrl-D) and halt.",
 }
-COMPLETIONS = sorted([*(f"{name}(" for name in [*PREDICATES, *LIST_PREDICATES, "findall"]),
+BUILTIN_WORDS = sorted({name for name, _ in [*builtins.BUILTINS, *CONTROL]
+                        if name.isidentifier()})
+COMPLETIONS = sorted([*(f"{name}(" for name in [*PREDICATES, *BUILTIN_WORDS]),
                       *(command.split()[0] + " " for command in COMMANDS)])
 """What Tab completes: a predicate with its parenthesis, a command with its space."""
 
 
 def help_text() -> str:
-    """What `:help` prints: each predicate with its arguments and an example, the commands."""
-    lines = ["The lab's predicates; a state is [o,-,x,-,-,-,-,-,-] or o-x------ (cell 1 first):"]
+    """What `:help` prints: each predicate with its arguments and an example, the Prolog the
+    top level answers, the commands, the keys; no line wider than `WIDTH`."""
+    lines = ["The lab's predicates; a state is [o,-,x,-,-,-,-,-,-] or o-x------ (cell 1 "
+             "first):"]
     for predicate in PREDICATES.values():
-        lines += [f"  {predicate.signature}", f"      {predicate.meaning}",
-                  f"      ?- {predicate.example}"]
+        lines += [f"  {predicate.signature}",
+                  *_wrapped(predicate.meaning, "      "), f"      ?- {predicate.example}"]
     lines += [
-        "Variables start with a capital or _ (each _ is new); ',' joins goals; '.' is optional.",
+        "The lab's helpers answer too (winning_config/2, list_replace/4, find_max_sv/2, "
+        "find_min_sv/2, line/3, blank/1), and a player left open is answered as the lab's "
+        "clauses answer it.",
+        "Prolog: variables start with a capital or _; ',' and ';' join goals; '.' is "
+        "optional; !, ( -> ; ), \\+, =, \\=, ==, is, <, =:=, between/3, findall/3, "
+        "forall/2, member/2, length/2, append/3, nth1/3, msort/2, format/2 and SWI-Prolog's "
+        "other common built-ins, each answered as SWI-Prolog answers it.",
+        "SWI-Prolog's own words: help. listing(max_value). trace. halt. [file]. "
+        "consult(file). make. ([file]. loads your own program in a sandbox, as grade "
+        "does; its predicates then answer before the lab's.)",
         "Commands:",
-        *(f"  {command:<22} {meaning}" for command, meaning in COMMANDS.items()),
+        *(line for command, meaning in COMMANDS.items()
+          for line in _wrapped(meaning, " " * 25, f"  {command:<22} ")),
         "On a terminal: ; (or space) for the next answer, Enter to stop; Ctrl-C stops a query.",
     ]
-    return "\n".join(lines)
+    return "\n".join(line for block in lines for line in (
+        [block] if len(block) <= WIDTH else _wrapped(block, "  ")))
+
+
+def _wrapped(text: str, indent: str, first: str | None = None) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
 
 
 class Keys(Protocol):
@@ -91,13 +128,18 @@ class Keys(Protocol):
 
 
 class Session:
-    """One top-level session: its engines, the current one, whether answers are timed.
-    With `keys`, it waits for a key after each answer but the last; without, it prints all."""
+    """One top-level session: its engines, the current one, a student's program if one is
+    loaded, whether answers are timed. With `keys`, it waits for a key after each answer but
+    the last; without, it prints all. It does what SWI-Prolog's `help.`, `listing/1`,
+    `trace.`, `[file].` and `make.` ask (`logic.commands.toplevel.solve.Commands`)."""
+
+    trace_more = ":trace N shows N levels; minimax-lab trace STATE PLAYER --max-calls N shows " \
+                 "more calls"
+    """How to see more of a trace, in the words of the place it is asked from."""
 
     def __init__(self, engine_name: str, out: TextIO, keys: Keys | None = None,
                  program: str | None = None) -> None:
-        self.program = program
-        self.engines: dict[str, Engine] = {engine_name: self._make(engine_name)}
+        self.engines: dict[str, Engine] = {engine_name: make_engine(engine_name)}
         self.engine_name = engine_name
         self.out = out
         self.keys = keys
@@ -105,15 +147,22 @@ class Session:
         self.line_open = False
         self.trace_next = False
         self.trace_levels: int | None = None
-
-    def _make(self, name: str) -> Engine:
-        """The engine `name`; the one that takes a program runs the session's, if it has one."""
-        return make_engine(name, program=program_for(name, self.program))
+        self.program: Consulted | None = None
+        if program is not None:
+            self.program = Consulted(program)
 
     @property
     def engine(self) -> Engine:
         """The engine that answers now."""
         return self.engines[self.engine_name]
+
+    def close(self) -> None:
+        """Stop the loaded program, if any, and let go of the engines."""
+        if self.program is not None:
+            self.program.close()
+            self.program = None
+        for engine in self.engines.values():
+            engine.close()
 
     def write(self, text: str) -> None:
         """Print a line, first ending the line an answer left open, if any."""
@@ -123,20 +172,25 @@ class Session:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def write_output(self, text: str) -> None:
+        """What a goal wrote (write/1, format/2), escaped, its last line ended."""
+        if text:
+            self.write(escaped(text[:-1] if text.endswith("\n") else text))
+
     def handle(self, line: str) -> bool:
         """Answer one line (a goal or a command); False when the session should end."""
         text = line.strip()
-        if not text or text.startswith("%"):
-            return True
+        if not text or text.startswith("%") or text == ".":
+            return True  # a lone '.' ends a goal already answered, as Prolog's would
         try:
             if text.startswith(":"):
                 return self.command(text)
-            if text.rstrip(".").strip() == "halt":
-                return False
             if self.trace_next:
                 self.trace_next = False
-                self.trace(text)
+                self.trace_goal(text)
             self.answer(text)
+        except Halt:
+            return False
         except (*ANSWER_ERRORS, EngineError) as error:
             self.write(f"ERROR: {report(error)}")
         except Terminated:
@@ -158,8 +212,20 @@ class Session:
         """Each answer as Prolog prints it, `false.` if none; with `keys`, one at a time."""
         started = time.perf_counter()
         answered = False
-        with closing(ask(text, self.engine)) as answers:
+        shown = 0
+        with closing(ask(text, self.engine, self.program, self)) as answers:
             for answer in answers:
+                self.write_output(answer.output)
+                if answer.kind == "output":
+                    continue
+                if answer.kind == "false":
+                    self.write(FALSE)
+                    answered = True
+                    continue
+                if keys is None and shown == MAX_SHOWN:
+                    self.write(MORE)
+                    return
+                shown += 1
                 answered = True
                 self.answered(answer)
                 if self.timing:
@@ -182,6 +248,87 @@ class Session:
     def answered(self, answer: Solution) -> None:
         """Hears of each answer before it is shown (a notebook's session tabulates them)."""
 
+    # --- SWI-Prolog's own words: help., listing/1, trace., [file]., make. ----------------------
+
+    def help(self, topic: Term | None) -> None:
+        """`help.` is `:help`; `help(Name)` the predicate's line of it."""
+        if topic is None:
+            self.write(help_text())
+            return
+        name = _name_of(topic)
+        if name in PREDICATES:
+            predicate = PREDICATES[name]
+            self.write("\n".join([predicate.signature, *_wrapped(predicate.meaning, "    "),
+                                  f"    ?- {predicate.example}"]))
+        elif any(key[0] == name for key in [*builtins.BUILTINS, *CONTROL]):
+            self.write(f"% {name} is SWI-Prolog's built-in, answered as SWI-Prolog answers it "
+                       "(docs/query.md lists the built-ins the top level answers)")
+        else:
+            raise ToplevelError(f"no help on {format_term(topic)}; :help lists the "
+                                "predicates and built-ins")
+
+    def listing(self, spec: Term | None) -> None:
+        """`listing(Name)` is `:listing Name`; a predicate of the loaded program is listed as
+        its file writes it, as SWI-Prolog lists the predicates a file defines."""
+        if spec is None:
+            if self.program is None:
+                raise ToplevelError("listing(Name) lists a predicate: "
+                                    f"{', '.join(PREDICATES)}, or one of your program's")
+            names = sorted({name for name, _ in self.program.own})
+            self.write("\n\n".join(self.program.listing(name) for name in names))
+            return
+        name = _name_of(spec)
+        if name is None:
+            raise ToplevelError(f"listing/1 takes a name or Name/Arity, not {format_term(spec)}")
+        if self.program is not None and any(own == name for own, _ in self.program.own):
+            self.write(f"% {self.program.name}:\n{self.program.listing(name)}")
+            return
+        arity = spec.args[1] if isinstance(spec, Struct) and spec.name == "/" else None
+        self.write(listing(name if not isinstance(arity, Int) else f"{name}/{arity.value}"))
+
+    def trace(self, on: bool) -> None:
+        """`trace.` is `:trace`, `notrace.` `:trace off`."""
+        self.set_trace("" if on else "off")
+
+    def consult(self, files: list[Term]) -> None:
+        """`[file].`, `consult(file).`: load the student's file, contained as grade loads a
+        submission; its predicates answer from now on, before the lab's."""
+        if len(files) != 1:
+            raise ToplevelError("load one file at a time: the top level, like the grader, "
+                                "loads one main file (which loads minimax_helper itself)")
+        name = _name_of(files[0]) if not isinstance(files[0], String) else files[0].text
+        if not name:
+            raise ToplevelError(f"consult/1 takes a file name, not {format_term(files[0])}")
+        path = Path(name)
+        if not path.suffix and not path.exists() and path.with_suffix(".pl").exists():
+            path = path.with_suffix(".pl")
+        if not path.exists():
+            raise ToplevelError(f"no file {quoted(str(path))} (in {Path.cwd()}); "
+                                f"[{name}] loads {name}.pl from the folder the top level "
+                                "runs in")
+        self.load(str(path))
+
+    def make(self) -> None:
+        """`make.`: load the program again, as its file now is."""
+        if self.program is None:
+            self.write("% no file is loaded ([file]. loads one)")
+            return
+        self.load(self.program.path)
+
+    def load(self, path: str) -> None:
+        loaded = Consulted(path)
+        if self.program is not None:
+            self.program.close()
+        self.program = loaded
+        own = ", ".join(f"{name}/{arity}" for name, arity in sorted(loaded.own)) or "nothing"
+        self.write(f"% {loaded.name} loaded, contained as grade loads a submission (a copy, in "
+                   f"SWI-Prolog's sandbox): it defines {own}; its predicates answer before "
+                   "the lab's")
+        for message in loaded.messages:
+            self.write("\n".join(f"% {line}" for line in message.splitlines()))
+
+    # --- the commands ------------------------------------------------------------------------
+
     def command(self, text: str) -> bool:
         """Run a `:` command; False for `:quit`."""
         name, _, rest = text.partition(" ")
@@ -201,7 +348,7 @@ class Session:
             self.explain(rest)
         elif name == ":engine":
             if rest and rest not in self.engines:
-                self.engines[rest] = self._make(rest)
+                self.engines[rest] = make_engine(rest)
             self.engine_name = rest or self.engine_name
             self.write(f"% engine: {self.engine_name}")
         elif name == ":listing":
@@ -211,7 +358,7 @@ class Session:
         elif name == ":time" and rest:  # `:time GOAL`: that goal alone, timed
             timing, self.timing = self.timing, True
             try:
-                self.handle(rest)
+                return self.handle(rest)
             finally:
                 self.timing = timing
         elif name == ":time":
@@ -253,24 +400,30 @@ class Session:
         levels = f", {rest} level{'s' * (rest != '1')} of calls" if rest else ""
         self.write(f"% the next goal is traced{levels}")
 
-    def trace(self, text: str) -> None:
-        """The lab's recursion for a goal of `max_value`, `min_value` or `minimax_decision`
-        on a given state and player (`logic/tools/trace.py`), before its answers."""
+    def trace_goal(self, text: str) -> None:
+        """The recursion below a goal of `max_value`, `min_value` or `minimax_decision` on a
+        given state and player, before its answers: the lab's (`logic/tools/trace.py`), or
+        SWI-Prolog's tracer on the loaded program's own predicate."""
         query = parse_query(text)
-        goal = query.goals[0]
-        if len(query.goals) != 1 or goal.name not in TRACED or len(goal.args) < 2 or isinstance(
-                goal.args[1], Var) or not is_ground(goal.args[0]):
+        call = query.call_of(query.goals[0]) if len(query.goals) == 1 else None
+        state = board_of(call.args[0]) if call is not None and call.args else None
+        player = player_of(call.args[1]) if call is not None and len(call.args) > 1 else None
+        if call is None or call.name not in TRACED or state is None or player is None:
             self.write("% :trace follows max_value, min_value or minimax_decision alone, its "
                        "state and player given; this goal is answered untraced")
             return
-        state = read_state(goal.args[0], goal.name, "State")
-        player = read_player(goal.args[1])
+        if self.program is not None and self.program.defines(call.name, len(call.args)):
+            traced = trace_program(self.program.path, call.name, state, player, MAX_CALLS)
+            for line in traced.lines:
+                self.write(escaped(line))
+            if traced.stopped:
+                self.write(f"% the trace stopped {traced.stopped}")
+            return
         own = self.engine.tracing == "proof"
         tracer = Tracer(self.engine.objective, self.trace_levels,
                         engine=self.engine if own else None)
-        getattr(tracer, goal.name)(state, player)
-        for line in tracer.text(":trace N shows N levels; minimax-lab trace STATE PLAYER "
-                                "--max-calls N shows more calls"):
+        getattr(tracer, call.name)(state, player)
+        for line in tracer.text(self.trace_more):
             self.write(line)
         if self.engine.tracing == "prolog":
             self.write(f"% the trace follows the lab's recursion in the reference; the "
@@ -285,6 +438,18 @@ class Session:
         return argument
 
 
+def _name_of(term: Term) -> str | None:
+    """The predicate name a `help/1`, `listing/1` or `consult/1` argument gives."""
+    if isinstance(term, Atom):
+        return term.name
+    if isinstance(term, Struct) and term.name == "/" and len(term.args) == 2 and isinstance(
+            term.args[0], Atom):
+        return term.args[0].name
+    if isinstance(term, ListTerm):
+        return None
+    return None
+
+
 def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = None,
         program: str | None = None) -> None:
     """The top level over `stdin` (a terminal or not) until `:quit`, `halt.` or end of file."""
@@ -292,14 +457,20 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
     stdout = stdout or sys.stdout
     interactive = stdin.isatty()
     session = Session(engine_name, stdout, TerminalKeys() if interactive else None, program)
-    if interactive:
-        enable_line_editing(COMPLETIONS, {":engine": [f"{name} " for name in engine_names()],
-                                          ":listing": [*PREDICATES]})
-        session.write(
-            f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
-            "engine. :help for help, :quit to leave."
-        )
-    converse(session, stdin, interactive)
+    try:
+        if interactive:
+            enable_line_editing(COMPLETIONS, {":engine": [f"{name} " for name in engine_names()],
+                                              ":listing": [*PREDICATES]})
+            session.write(
+                f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
+                "engine. :help (or help.) for help, :quit (or halt.) to leave."
+            )
+        if session.program is not None:
+            session.write(f"% {session.program.name} loaded, contained as grade loads a "
+                          "submission; its predicates answer before the lab's")
+        converse(session, stdin, interactive)
+    finally:
+        session.close()
 
 
 def converse(session: Session, stdin: TextIO, interactive: bool, wake: bool = True) -> None:

@@ -1,209 +1,377 @@
-"""Answer a goal depth-first, left to right, as Prolog does, through an engine.
+"""Answer a goal depth-first, left to right, as Prolog does.
 
-A call of the lab's predicates resolves its arguments under the bindings so far, the
-predicate answers with ground terms, and each answer is unified with the call. Around them:
-conjunction, disjunction (`;`), negation as failure (`\\+`), `=`, `\\=`, `==`, `\\==`, and
-the list predicates `findall/3`, `member/2`, `length/2` and `nth1/3` (docs/query.md).
+A goal is a term. The control constructs (`,`, `;`, `->`, `*->`, `\\+`, `!`, `call/N`,
+`findall/3`, `forall/2`, ...) are run here, cut included; SWI-Prolog's built-ins the top level
+offers in `logic/commands/toplevel/builtins.py`. A predicate a student's loaded program defines
+is asked of that program, in its sandbox. The lab's predicates, asked with a board and a
+player, are answered by the engine (`predicates.py`); asked any other way (a player left
+open, a board that is not one), by the lab's own clauses run here (`clauses.py`), so that
+every goal answers as SWI-Prolog running the lab answers it.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from difflib import get_close_matches
 
-from logic.commands.toplevel.errors import InstantiationError, UnknownPredicateError
-from logic.commands.toplevel.grammar import (
-    Call,
-    Comparison,
-    Conjunction,
-    Disjunction,
-    FindAll,
-    Goal,
-    Negation,
-    Query,
-)
-from logic.commands.toplevel.predicates import PREDICATES, Predicate
+from logic.commands.toplevel import builtins
+from logic.commands.toplevel.arithmetic import instantiation_error, type_error
+from logic.commands.toplevel.clauses import Database, lab_program, library
+from logic.commands.toplevel.context import Context, Cut, Program
+from logic.commands.toplevel.errors import PrologError, UnknownPredicateError
+from logic.commands.toplevel.grammar import Call, Query
+from logic.commands.toplevel.predicates import PREDICATES, fast_answers
 from logic.commands.toplevel.prolog_terms import (
+    NIL,
+    Atom,
     Int,
     ListTerm,
+    Struct,
     Substitution,
     Term,
     Var,
-    format_term,
-    resolve,
     unify,
+    unify_all,
+    walk,
 )
-from logic.engines import Engine
-
-LIST_PREDICATES = {"member": 2, "length": 2, "nth1": 3}
-"""The list predicates the top level adds to the lab's, by arity."""
-MAX_LENGTH = 1000
-"""The longest list `length/2` makes."""
-_FRESH = itertools.count(10**6)
 
 
-def known_predicates() -> str:
-    """The predicates a goal may call, as name/arity, for error messages."""
-    lab = [predicate.indicator for predicate in PREDICATES.values()]
-    return ", ".join([*lab, "findall/3", *(f"{n}/{a}" for n, a in LIST_PREDICATES.items())])
-
-
-def predicate_of(call: Call) -> Predicate | None:
-    """The lab predicate a call names (None for a list predicate); an error naming the right
-    arity or the known predicates."""
-    if LIST_PREDICATES.get(call.name) == len(call.args):
-        return None
-    predicate = PREDICATES.get(call.name)
-    if predicate is None:
-        names = [*PREDICATES, *LIST_PREDICATES, "findall"]
-        close = get_close_matches(call.name, names, n=1)
-        hint = ""
-        if close:
-            shown = PREDICATES[close[0]].indicator if close[0] in PREDICATES else close[0]
-            hint = f" (did you mean {shown}?)"
-        raise UnknownPredicateError(
-            f"unknown predicate {call.indicator}{hint}; the predicates are {known_predicates()}"
-        )
-    if len(predicate.arguments) != len(call.args):
-        raise UnknownPredicateError(
-            f"unknown predicate {call.indicator}; the lab's {call.name} is "
-            f"{predicate.indicator}: {predicate.signature}"
-        )
-    return predicate
-
-
-def solve(query: Query, engine: Engine) -> Iterator[Substitution]:
-    """Every substitution that satisfies the goal of `query`, asked of `engine`.
-    Every call is checked against the known predicates before the first is asked."""
+def solve(query: Query, context: Context) -> Generator[Substitution, None, None]:
+    """Every substitution that satisfies the goal of `query`. Every call the goal names is
+    checked to be known before the first is asked, as SWI-Prolog's top level checks it."""
+    solver = Solver(context)
     for call in query.calls():
-        predicate_of(call)
-    return _solve(query.body, engine, {})
+        solver.check_known(call)
+    return solver.solve(query.body, {}, Cut())
 
 
-def _solve(goal: Goal, engine: Engine, substitution: Substitution) -> Iterator[Substitution]:
-    if isinstance(goal, Call):
-        yield from _call(goal, engine, substitution)
-    elif isinstance(goal, Conjunction):
-        yield from _all(goal.goals, engine, substitution)
-    elif isinstance(goal, Disjunction):
-        for branch in goal.goals:
-            yield from _solve(branch, engine, substitution)
-    elif isinstance(goal, Negation):
-        if next(iter(_solve(goal.goal, engine, substitution)), None) is None:
-            yield substitution
-    elif isinstance(goal, Comparison):
-        yield from _compare(goal, substitution)
-    else:
-        yield from _findall(goal, engine, substitution)
+class Solver:
+    """One goal being answered: its context and the calls it has made."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.steps = 0
+
+    # --- what is known -----------------------------------------------------------------------
+
+    def knows(self, name: str, arity: int) -> bool:
+        """True for a predicate the top level can call: a control construct, a built-in, the
+        program's, the lab's, the library's."""
+        key = (name, arity)
+        program = self.context.program
+        return (key in CONTROL or key in builtins.BUILTINS or key in builtins.SESSION
+                or (program is not None and program.defines(name, arity))
+                or lab_program().clauses(name, arity) is not None
+                or library().clauses(name, arity) is not None)
+
+    def check_known(self, call: Call) -> None:
+        """An error naming what to use instead, for a call of a predicate that is unknown."""
+        if not self.knows(call.name, len(call.args)):
+            raise unknown_predicate(call.name, len(call.args), self.context.program)
+
+    # --- solving -----------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Count one step of work (a call, or one more answer a built-in tries); past
+        `max_steps` the goal is stopped, the session going on."""
+        self.steps += 1
+        if self.steps > self.context.max_steps:
+            raise PrologError(
+                f"the goal took more than {self.context.max_steps} steps and was stopped "
+                "(does it run on without end?)",
+                Struct("resource_error", (Atom("steps"),)))
+
+    def solve(self, goal: Term, substitution: Substitution, cut: Cut
+              ) -> Generator[Substitution, None, None]:
+        """The substitutions that make `goal` true; a cut in it prunes up to `cut`."""
+        goal = walk(goal, substitution)
+        if isinstance(goal, Var):
+            raise instantiation_error()
+        if isinstance(goal, ListTerm):  # [file]: consult
+            if goal == NIL:
+                yield substitution
+                return
+            yield from self.session("consult", goal, substitution)
+            return
+        args: tuple[Term, ...] = ()
+        if isinstance(goal, Atom):
+            name = goal.name
+        elif isinstance(goal, Struct):
+            name, args = goal.name, goal.args
+        else:
+            raise type_error("callable", goal)
+        self.tick()
+        key = (name, len(args))
+        control = CONTROL.get(key)
+        if control is not None:
+            yield from control(self, args, substitution, cut)
+            return
+        yield from self.call(name, args, substitution)
+
+    def call(self, name: str, args: tuple[Term, ...], substitution: Substitution
+             ) -> Iterator[Substitution]:
+        """A predicate's answers: a built-in's, the program's, the lab's or the library's."""
+        key = (name, len(args))
+        builtin = builtins.BUILTINS.get(key)
+        if builtin is not None:
+            yield from builtin(self, args, substitution)
+            return
+        if key in builtins.SESSION:
+            yield from self.session(name, Struct(name, args) if args else Atom(name),
+                                    substitution)
+            return
+        program = self.context.program
+        if program is not None and program.defines(name, len(args)):
+            yield from program.ask(Struct(name, args) if args else Atom(name), substitution,
+                                   self.context.out)
+            return
+        if name in PREDICATES:
+            answers = fast_answers(self.context.engine, name, args, substitution)
+            if answers is not None:
+                for answer in answers:
+                    extended = unify_all(zip(args, answer, strict=True), substitution)
+                    if extended is not None:
+                        yield extended
+                return
+        for database in (lab_program(), library()):
+            clauses = database.clauses(name, len(args))
+            if clauses is not None:
+                yield from self.resolve(database, name, args, substitution)
+                return
+        raise unknown_predicate(name, len(args), program)
+
+    def resolve(self, database: Database, name: str, args: tuple[Term, ...],
+                substitution: Substitution) -> Iterator[Substitution]:
+        """A call of a predicate defined by clauses: each clause in turn, as Prolog tries it."""
+        goal: Term = Struct(name, args) if args else Atom(name)
+        for clause in database.clauses(name, len(args)) or ():
+            head, body = clause.renamed()
+            unified = unify(goal, head, substitution)
+            if unified is None:
+                continue
+            inner = Cut()
+            yield from self.solve(body, unified, inner)
+            if inner.done:
+                return
+
+    def session(self, name: str, goal: Term, substitution: Substitution
+                ) -> Iterator[Substitution]:
+        """`help.`, `listing(P).`, `trace.`, `[file].`, `make.`, `halt.`: done by the session."""
+        yield from builtins.session_goal(self, name, goal, substitution)
+
+    def first(self, goal: Term, substitution: Substitution) -> Substitution | None:
+        """The first answer of `goal` (a cut in it is local to it), or None."""
+        answers = self.solve(goal, substitution, Cut())
+        try:
+            return next(answers, None)
+        finally:
+            answers.close()
 
 
-def _all(goals: tuple[Goal, ...], engine: Engine,
-         substitution: Substitution) -> Iterator[Substitution]:
-    if not goals:
-        yield substitution
+# --- control constructs ------------------------------------------------------------------------
+
+Control = Callable[[Solver, tuple[Term, ...], Substitution, Cut], Iterator[Substitution]]
+
+
+def _conjunction(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+                 ) -> Iterator[Substitution]:
+    for first in solver.solve(args[0], s, cut):
+        yield from solver.solve(args[1], first, cut)
+        if cut.done:
+            return
+
+
+def _disjunction(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+                 ) -> Iterator[Substitution]:
+    left = walk(args[0], s)
+    if isinstance(left, Struct) and len(left.args) == 2 and left.name == "->":
+        condition = solver.first(left.args[0], s)
+        if condition is not None:
+            yield from solver.solve(left.args[1], condition, cut)
+        else:
+            yield from solver.solve(args[1], s, cut)
         return
-    for extended in _solve(goals[0], engine, substitution):
-        yield from _all(goals[1:], engine, extended)
-
-
-def _call(call: Call, engine: Engine, substitution: Substitution) -> Iterator[Substitution]:
-    args = tuple(resolve(arg, substitution) for arg in call.args)
-    predicate = predicate_of(call)
-    if predicate is None:
-        yield from LIST_SOLVERS[call.name](args, substitution)
+    if isinstance(left, Struct) and len(left.args) == 2 and left.name == "*->":
+        found = False
+        for condition in solver.solve(left.args[0], s, Cut()):
+            found = True
+            yield from solver.solve(left.args[1], condition, cut)
+            if cut.done:
+                return
+        if not found:
+            yield from solver.solve(args[1], s, cut)
         return
-    for answer in predicate.answer(engine, args):
-        extended: Substitution | None = substitution
-        for arg, value in zip(args, answer, strict=True):
-            extended = unify(arg, value, extended)
-            if extended is None:
-                break
-        if extended is not None:
-            yield extended
-
-
-def _compare(goal: Comparison, substitution: Substitution) -> Iterator[Substitution]:
-    left, right = resolve(goal.left, substitution), resolve(goal.right, substitution)
-    if goal.operator == "=":
-        unified = unify(left, right, substitution)
-        if unified is not None:
-            yield unified
-    elif goal.operator == "\\=":
-        if unify(left, right, substitution) is None:
-            yield substitution
-    elif (left == right) == (goal.operator == "=="):
-        yield substitution
-
-
-def _findall(goal: FindAll, engine: Engine,
-             substitution: Substitution) -> Iterator[Substitution]:
-    found = tuple(resolve(goal.template, answer)
-                  for answer in _solve(goal.goal, engine, substitution))
-    unified = unify(resolve(goal.result, substitution), ListTerm(found), substitution)
-    if unified is not None:
-        yield unified
-
-
-def _proper(term: Term, predicate: str) -> ListTerm:
-    """The list `term` is; an instantiation error if its end is unbound."""
-    if isinstance(term, ListTerm) and term.tail is None:
-        return term
-    if isinstance(term, Var) or (isinstance(term, ListTerm) and isinstance(term.tail, Var)):
-        raise InstantiationError(f"arguments are not sufficiently instantiated: {predicate} "
-                                 f"needs a list that ends, and {format_term(term)} does not")
-    return ListTerm(())  # not a list: no answer, as in Prolog
-
-
-def _member(args: tuple[Term, ...], substitution: Substitution) -> Iterator[Substitution]:
-    element, listed = args
-    if not isinstance(listed, ListTerm | Var):
+    yield from solver.solve(left, s, cut)
+    if cut.done:
         return
-    for item in _proper(listed, "member/2").items:
-        unified = unify(element, item, substitution)
-        if unified is not None:
-            yield unified
+    yield from solver.solve(args[1], s, cut)
 
 
-def _length(args: tuple[Term, ...], substitution: Substitution) -> Iterator[Substitution]:
-    listed, count = args
-    if isinstance(listed, ListTerm) and listed.tail is None:
-        unified = unify(count, Int(len(listed.items)), substitution)
-        if unified is not None:
-            yield unified
-        return
-    if not isinstance(count, Int):
-        if isinstance(listed, ListTerm | Var):
-            raise InstantiationError("arguments are not sufficiently instantiated: length/2 "
-                                     "needs a list that ends, or a length")
-        return
-    if not 0 <= count.value <= MAX_LENGTH:
-        return
-    fresh = ListTerm(tuple(Var("_", next(_FRESH)) for _ in range(count.value)))
-    unified = unify(listed, fresh, substitution)
-    if unified is not None:
-        yield unified
+def _if_then(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+             ) -> Iterator[Substitution]:
+    condition = solver.first(args[0], s)
+    if condition is not None:
+        yield from solver.solve(args[1], condition, cut)
 
 
-def _nth1(args: tuple[Term, ...], substitution: Substitution) -> Iterator[Substitution]:
-    index, listed, element = args
-    if not isinstance(listed, ListTerm | Var):
-        return
-    items = _proper(listed, "nth1/3").items
-    if isinstance(index, Int):
-        if 1 <= index.value <= len(items):
-            unified = unify(element, items[index.value - 1], substitution)
-            if unified is not None:
-                yield unified
-        return
-    for number, item in enumerate(items, start=1):
-        unified = unify(element, item, substitution)
-        if unified is not None:
-            unified = unify(index, Int(number), unified)
-        if unified is not None:
-            yield unified
+def _soft_if_then(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+                  ) -> Iterator[Substitution]:
+    for condition in solver.solve(args[0], s, Cut()):
+        yield from solver.solve(args[1], condition, cut)
+        if cut.done:
+            return
 
 
-LIST_SOLVERS: dict[str, Callable[[tuple[Term, ...], Substitution], Iterator[Substitution]]] = {
-    "member": _member, "length": _length, "nth1": _nth1,
+def _cut(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+         ) -> Iterator[Substitution]:
+    yield s
+    cut.done = True
+
+
+def _true(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+          ) -> Iterator[Substitution]:
+    yield s
+
+
+def _fail(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+          ) -> Iterator[Substitution]:
+    return
+    yield
+
+
+def _not(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+         ) -> Iterator[Substitution]:
+    if solver.first(args[0], s) is None:
+        yield s
+
+
+def _call(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+          ) -> Iterator[Substitution]:
+    goal = walk(args[0], s)
+    extra = args[1:]
+    if extra:
+        if isinstance(goal, Atom):
+            goal = Struct(goal.name, extra)
+        elif isinstance(goal, Struct):
+            goal = Struct(goal.name, goal.args + extra)
+        elif isinstance(goal, Var):
+            raise instantiation_error()
+        else:
+            raise type_error("callable", goal)
+        if not solver.knows(goal.name, len(goal.args)):
+            raise unknown_predicate(goal.name, len(goal.args), solver.context.program)
+    yield from solver.solve(goal, s, Cut())
+
+
+def _once(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+          ) -> Iterator[Substitution]:
+    found = solver.first(args[0], s)
+    if found is not None:
+        yield found
+
+
+def _ignore(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+            ) -> Iterator[Substitution]:
+    found = solver.first(args[0], s)
+    yield s if found is None else found
+
+
+def _forall(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+            ) -> Iterator[Substitution]:
+    for condition in solver.solve(args[0], s, Cut()):
+        if solver.first(args[1], condition) is None:
+            return
+    yield s
+
+
+def _catch(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
+           ) -> Iterator[Substitution]:
+    answers = solver.solve(args[0], s, Cut())
+    while True:
+        try:
+            answer = next(answers)
+        except StopIteration:
+            return
+        except PrologError as error:
+            ball = builtins.error_term(error)
+            caught = unify(args[1], ball, s)
+            if caught is None:
+                raise
+            yield from solver.solve(args[2], caught, cut)
+            return
+        yield answer
+
+
+CONTROL: dict[tuple[str, int], Control] = {
+    (",", 2): _conjunction,
+    (";", 2): _disjunction,
+    ("->", 2): _if_then,
+    ("*->", 2): _soft_if_then,
+    ("!", 0): _cut,
+    ("true", 0): _true,
+    ("otherwise", 0): _true,
+    ("fail", 0): _fail,
+    ("false", 0): _fail,
+    ("\\+", 1): _not,
+    ("not", 1): _not,
+    **{("call", arity): _call for arity in range(1, 9)},
+    ("once", 1): _once,
+    ("ignore", 1): _ignore,
+    ("forall", 2): _forall,
+    ("catch", 3): _catch,
 }
+
+
+# --- unknown predicates -------------------------------------------------------------------------
+
+ADVICE = {
+    ("assert", 1): "the top level does not change a program: write the clauses in a file and "
+                   "load it with [file].",
+    ("read", 1): "the top level reads goals, not input: write the value in the goal",
+    ("bagof", 3): "use findall/3, and sort/2 for setof/3's order without repeats",
+    ("write", 2): "the top level writes to its own output: use write/1, nl/0, format/2",
+    ("shell", 1): "the top level runs no commands",
+}
+for _name in ("asserta", "assertz", "retract", "retractall", "abolish"):
+    ADVICE[(_name, 1)] = ADVICE[("assert", 1)]
+ADVICE[("read_term", 2)] = ADVICE[("read", 1)]
+ADVICE[("setof", 3)] = ADVICE[("bagof", 3)]
+for _name, _arity in (("nl", 1), ("format", 3), ("writeln", 2), ("print", 2), ("writeq", 2)):
+    ADVICE[(_name, _arity)] = ADVICE[("write", 2)]
+for _name, _arity in (("shell", 0), ("shell", 2), ("ls", 0), ("cd", 1), ("pwd", 0),
+                      ("edit", 1), ("edit", 0)):
+    ADVICE[(_name, _arity)] = ADVICE[("shell", 1)]
+
+
+def unknown_predicate(name: str, arity: int, program: Program | None) -> UnknownPredicateError:
+    """SWI-Prolog's "Unknown procedure", with what to use instead."""
+    indicator = f"{name}/{arity}"
+    formal = Struct("existence_error", (Atom("procedure"),
+                                        Struct("/", (Atom(name), Int(arity)))))
+    advice = ADVICE.get((name, arity))
+    if advice is not None:
+        return UnknownPredicateError(f"{indicator} is not answered here: {advice}", formal)
+    lab = PREDICATES.get(name)
+    if lab is not None:
+        return UnknownPredicateError(
+            f"unknown predicate {indicator}; the lab's {name} is {lab.indicator}: "
+            f"{lab.signature}", formal)
+    names = sorted({*(key[0] for key in CONTROL), *(key[0] for key in builtins.BUILTINS),
+                    *(key[0] for key in builtins.SESSION),
+                    *(key[0] for key in lab_program().predicates),
+                    *(key[0] for key in library().predicates if not key[0].endswith("_"))})
+    close = get_close_matches(name, names, n=1, cutoff=0.75)
+    hint = ""
+    if close:
+        arities = sorted(arity for key_name, arity in _all_keys() if key_name == close[0])
+        shown = arity if arity in arities else arities[0]
+        hint = f" (did you mean {close[0]}/{shown}?)"
+    where = ", nor your program's" if program is not None else ""
+    return UnknownPredicateError(
+        f"unknown predicate {indicator}{hint}: neither the lab's, nor one of SWI-Prolog's "
+        f"built-ins the top level answers{where} (:help lists them)", formal)
+
+
+def _all_keys() -> list[tuple[str, int]]:
+    return [*CONTROL, *builtins.BUILTINS, *builtins.SESSION, *lab_program().predicates,
+            *library().predicates]

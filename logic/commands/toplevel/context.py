@@ -1,0 +1,84 @@
+"""What a goal is answered with, shared by the solver and the built-ins: the engine, a student's
+program, the session's commands, where output goes, the bound on work; and where a cut prunes
+to, and what the built-ins ask of the solver."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from logic.commands.toplevel.prolog_terms import Substitution, Term
+from logic.engines import Engine
+
+MAX_STEPS = 5_000_000
+"""The most calls one goal may make, as SWI-Prolog's inference limits count them: a goal that
+would run on without end stops with an error, the session going on."""
+
+
+class Program(Protocol):
+    """A student's program, loaded and contained (`logic/commands/toplevel/consulted.py`)."""
+
+    def defines(self, name: str, arity: int) -> bool:
+        """True for a predicate the program defines, or takes from the lab's helper file."""
+        ...
+
+    def ask(self, goal: Term, substitution: Substitution,
+            out: Callable[[str], None]) -> Iterator[Substitution]:
+        """The program's answers to `goal`."""
+        ...
+
+
+class Commands(Protocol):
+    """What SWI-Prolog's own `help.`, `listing(P).`, `trace.`, `[file].` and `make.` do, as the
+    top level's matching commands do it."""
+
+    def help(self, topic: Term | None) -> None: ...
+
+    def listing(self, spec: Term | None) -> None: ...
+
+    def trace(self, on: bool) -> None: ...
+
+    def consult(self, files: list[Term]) -> None: ...
+
+    def make(self) -> None: ...
+
+
+@dataclass
+class Context:
+    """What a goal is answered with: the engine for the lab's predicates, a student's program
+    if one is loaded, the session's commands, where output goes."""
+
+    engine: Engine
+    out: Callable[[str], None]
+    program: Program | None = None
+    commands: Commands | None = None
+    max_steps: int = MAX_STEPS
+
+
+class Cut:
+    """Where a cut `!` prunes to: set when the cut is backtracked into."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = False
+
+
+class Solving(Protocol):
+    """What a built-in asks of the solver: to count its work, to answer a goal."""
+
+    context: Context
+
+    def tick(self) -> None:
+        """Count one step of work."""
+        ...
+
+    def solve(self, goal: Term, substitution: Substitution, cut: Cut
+              ) -> Generator[Substitution, None, None]:
+        """The substitutions that make `goal` true."""
+        ...
+
+    def knows(self, name: str, arity: int) -> bool:
+        """True for a predicate the top level can call."""
+        ...
