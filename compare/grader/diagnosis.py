@@ -24,6 +24,7 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
     with `ask` (which says why instead when nothing more may be asked); the first call wrong
     with every call below it right."""
     current, asked = wrong, 0
+    checks: dict[str, None] = {}
     while True:
         below: list[Finding] = []
         deeper = None
@@ -31,11 +32,12 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
             if asked >= MOST_CALLS:
                 return WrongCall(current, tuple(below), asked, False,
                                  f"stopped after {MOST_CALLS} calls",
-                                 session.clause(question.check))
+                                 session.clause(question.check), tuple(checks))
+            checks[call.check] = None
             answered = ask(call)
             if isinstance(answered, str):
                 return WrongCall(current, tuple(below), asked, False, f"stopped: {answered}",
-                                 session.clause(question.check))
+                                 session.clause(question.check), tuple(checks))
             reply, verdict = answered
             asked += 1
             position = (call.state, call.player)
@@ -47,5 +49,5 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
                                  asked=str(call)))
         if deeper is None:
             return WrongCall(current, tuple(below), asked,
-                             clause=session.clause(question.check))
+                             clause=session.clause(question.check), checks=tuple(checks))
         current = deeper

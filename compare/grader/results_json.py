@@ -107,6 +107,8 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
             "below": [{"call": below.asked, **_call_json(below)} for below in wrong.below],
             "questions": wrong.asked, "concluded": wrong.concluded, "why": wrong.why,
             "clause": wrong.clause}
+        if wrong.checks is not None:
+            data["first_wrong_call"]["checks"] = list(wrong.checks)
     if earned is not None:
         data.update(score=earned.score, max_score=earned.max_score)
     return data
@@ -171,7 +173,8 @@ def _check_from_json(data: dict[str, Any]) -> CheckResult:
             _call_from_json(wrong, CATEGORIES[wrong["category"]], wrong["call"]),
             tuple(_call_from_json(below, Category.RIGHT, below["call"])
                   for below in wrong["below"]),
-            wrong["questions"], wrong["concluded"], wrong["why"], wrong["clause"])
+            wrong["questions"], wrong["concluded"], wrong["why"], wrong["clause"],
+            None if "checks" not in wrong else tuple(wrong["checks"]))
     return result
 
 

@@ -66,6 +66,10 @@ class WrongCall:
     why: str = ""
     clause: str = ""
     """The lab's own clause for the call's predicate, to read beside it."""
+    checks: tuple[str, ...] | None = None
+    """The checks whose calls the walk asked, in the order first asked (None: not known, as
+    in a JSON written before it was kept); a student view shows the walk only when all of
+    them may be seen."""
 
 
 @dataclass
