@@ -48,8 +48,9 @@ class Graded:
 
     @property
     def status(self) -> int:
-        """0 when every submission is right everywhere, else 1."""
-        return EXIT_CLEAN if all(grade.clean for grade in self.grades) else EXIT_FAULTS
+        """0 when every submission is right everywhere it is shown (in a student view: on the
+        checks students may see), else 1."""
+        return EXIT_CLEAN if all(grade.clean for grade in self.shown) else EXIT_FAULTS
 
     @property
     def shown(self) -> list[SubmissionGrade]:

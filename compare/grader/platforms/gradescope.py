@@ -2,10 +2,11 @@
 as boards in its output, its visibility from the assignment; and a test for loading, so a
 submission that does not load still gets its results (docs/grading.md, "Gradescope").
 
-Gradescope applies each test's visibility itself. What is not a test's (the top-level output:
-the score, the bug, its guesses and feedback, the problems) says nothing of a check held
-back; the bug, its guesses and feedback then go to a test of their own, shown with the last
-check to be released (`compare.grader.students`).
+Gradescope applies each test's visibility itself. A test's output says nothing of a check
+released after it (its first wrong call is left out if the walk asked one), and what is not
+a test's (the top-level output: the score, the bug, its guesses and feedback, the problems)
+says nothing of a check held back; the bug, its guesses and feedback then go to a test of
+their own, shown with the last check to be released (`compare.grader.students`).
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
             "score": check.score,
             "max_score": check.max_score,
             "status": "passed" if check.passed else "failed",
-            "output": check_text(grade, check.check),
+            "output": check_text(student_view(replace_score(grade, score), check.visibility),
+                                 check.check),
             "visibility": check.visibility.value,
         })
     held = held_back(replace_score(grade, score))
