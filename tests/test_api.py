@@ -404,3 +404,51 @@ def test_listing_shows_the_clauses_the_rules_and_the_python_side_by_side(name):
     assert f"def {name}(" in shown.parts[-1][1] or name == "other_player"
     with pytest.raises(LabError, match="no predicate 'nothing' to list"):
         lab.listing("nothing")
+
+
+@pytest.mark.parametrize(("line", "keywords"), [
+    (["--interface", "cs50", "--predicates", "winner,minimax", "--main", "game.py"],
+     {"interface": "cs50", "predicates": ["winner", "minimax"], "main": "game.py"}),
+    (["--ties", "lowest", "--values", "none"], {"ties": "lowest", "values": "none"}),
+    (["--load-timeout", "5", "--query-timeout", "60", "--budget", "900",
+      "--inference-ratio", "20", "--inference-budget", "2", "--cpu-seconds", "30",
+      "--cpu-budget", "300"],
+     {"load_timeout": 5, "query_timeout": 60, "budget": 900, "inference_ratio": 20,
+      "inference_budget": 2, "cpu_seconds": 30, "cpu_budget": 300}),
+    (["--unsandboxed"], {"unsandboxed": True}),
+    (["--answers", "3", "--python", "/opt/course/bin/python", "--definitions-only",
+      "--mapping", "m.toml", "--set", "board=string", "--set", "x=X"],
+     {"answers": 3, "python": "/opt/course/bin/python", "definitions_only": True,
+      "mapping": "m.toml", "mapping_set": ["board=string", "x=X"]}),
+    (["--csv", "g.csv", "--json", "c.json", "--reports", "reports", "--junit", "j.xml"],
+     {"csv": "g.csv", "json": "c.json", "reports": "reports", "junit": "j.xml"}),
+    (["--gradescope", "gs", "--prairielearn", "pl", "--github-classroom", "gh.json"],
+     {"gradescope": "gs", "prairielearn": "pl", "github_classroom": "gh.json"}),
+    (["--assignment", "week.toml", "--shard", "2/3", "--feedback", "bugs.toml",
+      "--student-view"],
+     {"assignment": "week.toml", "shard": (2, 3), "feedback": "bugs.toml",
+      "student_view": True}),
+], ids=["interface", "policy", "limits", "unsandboxed", "interface's own", "class outputs",
+        "platforms", "the run"])
+def test_grade_runs_as_the_command_line_runs_with_the_same_options(monkeypatch, line,
+                                                                    keywords):
+    """Each family of `grade`'s options, given to the API by name, makes the run the command
+    line makes (the run itself stood in for)."""
+    from compare.grader import pipeline
+    from compare.grader.graded import Graded
+    from logic.commands import grade as command
+    from logic.commands.cli import main
+
+    runs = []
+
+    def recorded(run, events):
+        runs.append(run)
+        return Graded([])
+
+    monkeypatch.setattr(pipeline, "grade_run", recorded)
+    monkeypatch.setattr(command, "grade_run", recorded)
+    assert main(["grade", "a.pl", "--jobs", "1", *line]) == 0
+    lab.grade("a.pl", **keywords)
+    by_line, by_name = runs
+    assert by_name == by_line
+    assert by_line != pipeline.GradingRun((Path("a.pl"),))  # each family changes the run

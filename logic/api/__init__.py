@@ -435,7 +435,8 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
         load_timeout=load_timeout, query_timeout=query_timeout, budget=budget,
         inference_ratio=inference_ratio, inference_budget=inference_budget,
         cpu_seconds=cpu_seconds, cpu_budget=cpu_budget, unsandboxed=unsandboxed,
-        own={name: value for name, value in named.items() if name not in WRITERS})
+        own={name: tuple(value) if isinstance(value, list) else value
+             for name, value in named.items() if name not in WRITERS})
     outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
     told = Quiet()
     graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
