@@ -290,19 +290,28 @@ def launch(
     )
 
 
+def _signal_tree(root: int, signum: int) -> None:
+    """Send `signum` to every process below `root`, looking again while a fork bomb forks."""
+    sent: set[int] = set()
+    for _ in range(10):
+        left = [pid for pid in descendants(root) if pid not in sent]
+        if not left:
+            break
+        for pid in left:
+            sent.add(pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signum)
+
+
 def kill(process: subprocess.Popen) -> None:
     """Kill the program: its tree of processes (a daemon in a session of its own too, taken
     in by the tree's first process), its process group, its cgroup (removed then) and,
     without `bwrap` when run by root, every process of its own user; reap it."""
-    for _ in range(10):  # a fork bomb forks while it is killed; the first process last
-        left = descendants(process.pid)
-        if not left:
-            break
-        for pid in left:
+    for signum in (signal.SIGSTOP, signal.SIGKILL):  # stopped first: none sees another die
+        _signal_tree(process.pid, signum)  # the first process last: its tree stays below it
+        for send in (os.killpg, os.kill):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+                send(process.pid, signum)
     group = getattr(process, "sandbox_group", None)
     if group is not None:
         group.remove()
