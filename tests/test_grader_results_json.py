@@ -38,7 +38,7 @@ wrong_calls = st.builds(
     WrongCall, call=findings(), below=st.lists(findings(st.just(Category.RIGHT)),
                                                max_size=3).map(tuple),
     asked=counts, concluded=st.booleans(), why=texts, clause=texts,
-    checks=st.none() | st.lists(texts, max_size=3).map(tuple))
+    checks=st.none() | st.lists(texts, max_size=3).map(tuple), work=amounts)
 
 
 @st.composite

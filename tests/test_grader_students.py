@@ -14,6 +14,7 @@ import pytest
 from compare.grader import pipeline
 from compare.grader.assignment import assignment_from
 from compare.grader.config import Settings
+from compare.grader.gradebook import gradebook_csv
 from compare.grader.graded import Graded
 from compare.grader.interface import Options
 from compare.grader.pipeline import GradingRun, Quiet, grade_run
@@ -31,6 +32,8 @@ from logic.contain.harness import LoadReport
 
 START = ("---------", "x")
 LEFT = ("x--------", "o")
+WALKED = 700.0
+"""The work a walk took."""
 SECRET = "V = -7, the lab's 1"
 """What the hidden check answered in the walk: no student view may show it."""
 
@@ -49,11 +52,11 @@ def walked(*checks: str, call: str = "max_value") -> WrongCall:
     return WrongCall(
         Finding(Category.WRONG_VALUE, LEFT, SECRET, asked=f"{call}({board})"),
         (Finding(Category.RIGHT, LEFT, "yes", asked=f"terminal_state({board})"),),
-        3, clause=f"{call}(State, Player, Value) :- ...", checks=checks)
+        3, clause=f"{call}(State, Player, Value) :- ...", checks=checks, work=WALKED)
 
 
 def result(wrong: int = 0, first_wrong: WrongCall | None = None) -> CheckResult:
-    made = CheckResult(first_wrong=first_wrong)
+    made = CheckResult(first_wrong=first_wrong, work=100.0 + (WALKED if first_wrong else 0.0))
     made.add(START, "q(...)", Verdict(Category.RIGHT), False)
     for _ in range(wrong):
         made.add(START, "minimax_decision([-,-,-,-,-,-,-,-,-], x, ...)",
@@ -83,6 +86,7 @@ def student_texts(grade: SubmissionGrade) -> dict[str, str]:
     return {
         "report": submission_report(student_view(grade)),
         "summary": summary(shown),
+        "csv": gradebook_csv(shown.shown, shown.columns),
         "json": json.dumps(class_json(shown)),
         "prairielearn": json.dumps(prairielearn.results(grade, grade.score)),
         "github": json.dumps(github_classroom.results(grade, grade.score)),
@@ -98,8 +102,12 @@ def test_a_shown_checks_walk_into_a_hidden_check_is_shown_to_no_student():
     for where, text in student_texts(grade).items():
         assert "max_value(" not in text, where
         assert SECRET not in text, where
+    assert "max_value" not in student_texts(grade)["csv"]
     assert "first wrong call: max_value(" in submission_report(grade)  # the teacher's
     assert SECRET in check_text(grade, "minimax_decision")
+    assert "max_value_correct" in gradebook_csv([grade], Graded([grade]).columns)
+    assert student_view(grade).checks["minimax_decision"].work == 100.0  # not the walk's
+    assert grade.checks["minimax_decision"].work == 100.0 + WALKED
 
 
 def test_a_walk_that_asked_only_checks_shown_is_shown():

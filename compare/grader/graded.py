@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from compare.grader.groups import Group
-from compare.grader.students import student_view
+from compare.grader.students import held_back, student_view
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
 from compare.judge.truth import Policy
@@ -66,9 +66,14 @@ class Graded:
 
     @property
     def columns(self) -> tuple[str, ...]:
-        """The checks a gradebook has columns for: those asked, or every one graded."""
-        return self.checks or tuple(dict.fromkeys(check for grade in self.grades
-                                                  for check in grade.checks))
+        """The checks a gradebook has columns for: those asked, or every one graded; in a
+        student view, none held back."""
+        asked = self.checks or tuple(dict.fromkeys(check for grade in self.grades
+                                                   for check in grade.checks))
+        if not self.student_view:
+            return asked
+        held = {check.check for grade in self.grades for check in held_back(grade)}
+        return tuple(check for check in asked if check not in held)
 
     @property
     def scored(self) -> list[SubmissionGrade]:

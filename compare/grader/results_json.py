@@ -106,7 +106,7 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
             "category": wrong.call.category.key,
             "below": [{"call": below.asked, **_call_json(below)} for below in wrong.below],
             "questions": wrong.asked, "concluded": wrong.concluded, "why": wrong.why,
-            "clause": wrong.clause}
+            "clause": wrong.clause, "work": wrong.work}
         if wrong.checks is not None:
             data["first_wrong_call"]["checks"] = list(wrong.checks)
     if earned is not None:
@@ -174,7 +174,7 @@ def _check_from_json(data: dict[str, Any]) -> CheckResult:
             tuple(_call_from_json(below, Category.RIGHT, below["call"])
                   for below in wrong["below"]),
             wrong["questions"], wrong["concluded"], wrong["why"], wrong["clause"],
-            None if "checks" not in wrong else tuple(wrong["checks"]))
+            None if "checks" not in wrong else tuple(wrong["checks"]), wrong.get("work", 0.0))
     return result
 
 

@@ -134,8 +134,10 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
                    deadline + WALK_SHARE * options.budget_seconds)
     for check, (question, verdict) in first_wrong.items():
         if not running.cancelled.is_set() and session.calls_below(question):
-            grade.checks[check].first_wrong = walk(session, question, verdict, options, walked)
-            grade.checks[check].work += walked.take()
+            wrong = walk(session, question, verdict, options, walked)
+            work = walked.take()
+            grade.checks[check].first_wrong = replace(wrong, work=work)
+            grade.checks[check].work += work
     return answered
 
 

@@ -81,13 +81,13 @@ def held_back_words(grade: SubmissionGrade) -> str:
 
 
 def _without_walks_into(result: CheckResult, held: set[str]) -> CheckResult:
-    """`result` without its first wrong call if the walk asked a check in `held` (or it is
-    not known which it asked): the calls it asked, and that it went down them, are that
-    check's answers."""
+    """`result` without its first wrong call, and the work it took, if the walk asked a check
+    in `held` (or it is not known which it asked): the calls it asked, and that it went down
+    them, are that check's answers."""
     wrong = result.first_wrong
     if wrong is None or (wrong.checks is not None and not held & set(wrong.checks)):
         return result
-    return replace(result, first_wrong=None)
+    return replace(result, first_wrong=None, work=max(0.0, result.work - wrong.work))
 
 
 def _about(text: str, checks: set[str]) -> bool:

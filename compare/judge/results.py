@@ -70,6 +70,8 @@ class WrongCall:
     """The checks whose calls the walk asked, in the order first asked (None: not known, as
     in a JSON written before it was kept); a student view shows the walk only when all of
     them may be seen."""
+    work: float = 0.0
+    """The work its questions took, counted in its check's work too."""
 
 
 @dataclass
