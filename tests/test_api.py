@@ -3,6 +3,7 @@ the tools, and what each answer shows in a notebook, read back from its SVG or H
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from logic import api as lab
+from logic.contain.python_program import sandboxed_python
 from logic.engines.minimax import count_nodes
 from logic.errors import LabError
 from logic.positions import reachable_states
@@ -291,6 +293,48 @@ def test_grade_gives_the_report_the_command_prints(tmp_path):
     assert _without_times(written) == _without_times(wrong.report)
 
 
+@pytest.mark.skipif(sandboxed_python() is None, reason="no Python a contained program may run")
+def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_path):
+    """A declared function, its mapping set key by key, the tie rule, a limit of work, a
+    platform's results and the JSON: as `minimax-lab grade --interface function --set ...`."""
+    mapping = ["function=choose", "board=string", "x=x", "o=o", "blank=.", "returns=cell1"]
+    program = SUBMISSIONS / "python" / "string_board.py"
+    graded = lab.grade(program, interface="function", mapping_set=mapping, ties="lowest",
+                       cpu_budget=120, jobs=1, gradescope=tmp_path / "gs",
+                       json=tmp_path / "class.json")
+    report = json.loads((tmp_path / "class.json").read_text())
+    results = json.loads((tmp_path / "gs" / "results.json").read_text())
+    assert report["policy"] == {"ties": "lowest", "values": "all"}
+    (sub,) = report["submissions"]
+    assert sub["predicates"]["choose"]["correct"] == 9040 and graded.clean
+    assert results["score"] == graded.score == 100 and "policy: the lab's tie rule" in graded.report
+    with pytest.raises(LabError, match="--set declares a Python function"):
+        lab.grade(program, interface="cs50", mapping_set=mapping)
+    with pytest.raises(LabError, match="unknown option 'html'; the interfaces' options are"):
+        lab.grade(program, interface="function", mapping_set=mapping, html=tmp_path / "x")
+    with pytest.raises(LabError, match="ties='first': expected one of lowest, any"):
+        lab.grade(program, interface="function", mapping_set=mapping, ties="first")
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"interface": "lisp"}, "unknown interface 'lisp'; the interfaces are prolog, cs50"),
+    ({"budget": -1}, "budget = -1: expected a number above 0"),
+    ({"cpu_seconds": float("nan")}, "cpu_seconds = nan: expected a number above 0"),
+    ({"answers": 0}, "answers = 0: expected a whole number from 1 to 100"),
+    ({"python": "/usr/bin/python3"}, "--python is for Python submissions: use --interface cs50"),
+    ({"answer": 3}, "unknown option 'answer'; the interfaces' options are answers, python"),
+    ({"jobs": 0}, "jobs = 0: a number of jobs is 1 or more"),
+    ({"shard": (3, 2)}, "shard 3/2: expected the K-th of N parts"),
+    ({"values": "some"}, "values='some': expected one of all, none"),
+    ({"unsandboxed": "yes"}, "unsandboxed = 'yes': expected true or false"),
+])
+def test_grade_refuses_options_out_of_their_range_in_one_line(tmp_path, options, message):
+    (tmp_path / "a.pl").write_text("x.\n")
+    with pytest.raises(LabError) as refused:
+        lab.grade(tmp_path / "a.pl", **options)
+    assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
+
+
 def test_grade_refuses_a_missing_file_or_an_unknown_check(tmp_path):
     with pytest.raises(LabError, match="no file or folder"):
         lab.grade(tmp_path / "nowhere.pl")
@@ -360,3 +404,51 @@ def test_listing_shows_the_clauses_the_rules_and_the_python_side_by_side(name):
     assert f"def {name}(" in shown.parts[-1][1] or name == "other_player"
     with pytest.raises(LabError, match="no predicate 'nothing' to list"):
         lab.listing("nothing")
+
+
+@pytest.mark.parametrize(("line", "keywords"), [
+    (["--interface", "cs50", "--predicates", "winner,minimax", "--main", "game.py"],
+     {"interface": "cs50", "predicates": ["winner", "minimax"], "main": "game.py"}),
+    (["--ties", "lowest", "--values", "none"], {"ties": "lowest", "values": "none"}),
+    (["--load-timeout", "5", "--query-timeout", "60", "--budget", "900",
+      "--inference-ratio", "20", "--inference-budget", "2", "--cpu-seconds", "30",
+      "--cpu-budget", "300"],
+     {"load_timeout": 5, "query_timeout": 60, "budget": 900, "inference_ratio": 20,
+      "inference_budget": 2, "cpu_seconds": 30, "cpu_budget": 300}),
+    (["--unsandboxed"], {"unsandboxed": True}),
+    (["--answers", "3", "--python", "/opt/course/bin/python", "--definitions-only",
+      "--mapping", "m.toml", "--set", "board=string", "--set", "x=X"],
+     {"answers": 3, "python": "/opt/course/bin/python", "definitions_only": True,
+      "mapping": "m.toml", "mapping_set": ["board=string", "x=X"]}),
+    (["--csv", "g.csv", "--json", "c.json", "--reports", "reports", "--junit", "j.xml"],
+     {"csv": "g.csv", "json": "c.json", "reports": "reports", "junit": "j.xml"}),
+    (["--gradescope", "gs", "--prairielearn", "pl", "--github-classroom", "gh.json"],
+     {"gradescope": "gs", "prairielearn": "pl", "github_classroom": "gh.json"}),
+    (["--assignment", "week.toml", "--shard", "2/3", "--feedback", "bugs.toml",
+      "--student-view"],
+     {"assignment": "week.toml", "shard": (2, 3), "feedback": "bugs.toml",
+      "student_view": True}),
+], ids=["interface", "policy", "limits", "unsandboxed", "interface's own", "class outputs",
+        "platforms", "the run"])
+def test_grade_runs_as_the_command_line_runs_with_the_same_options(monkeypatch, line,
+                                                                    keywords):
+    """Each family of `grade`'s options, given to the API by name, makes the run the command
+    line makes (the run itself stood in for)."""
+    from compare.grader import pipeline
+    from compare.grader.graded import Graded
+    from logic.commands import grade as command
+    from logic.commands.cli import main
+
+    runs = []
+
+    def recorded(run, events):
+        runs.append(run)
+        return Graded([])
+
+    monkeypatch.setattr(pipeline, "grade_run", recorded)
+    monkeypatch.setattr(command, "grade_run", recorded)
+    assert main(["grade", "a.pl", "--jobs", "1", *line]) == 0
+    lab.grade("a.pl", **keywords)
+    by_line, by_name = runs
+    assert by_name == by_line
+    assert by_line != pipeline.GradingRun((Path("a.pl"),))  # each family changes the run

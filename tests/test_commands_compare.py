@@ -121,7 +121,7 @@ def test_an_interrupted_run_keeps_the_last_json_report(capsys, monkeypatch, tabl
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("logic.commands.compare.grade_all", interrupted)
+    monkeypatch.setattr("compare.sources.pipeline.grade_all", interrupted)
     status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
     assert status == 130
     assert report.read_text(encoding="utf-8") == '{"status": 0}\n'
@@ -245,7 +245,7 @@ def test_a_report_interrupted_while_written_leaves_the_last_one_whole(
     def interrupted_before_the_rename(source, target):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("logic.commands.files.os.replace", interrupted_before_the_rename)
+    monkeypatch.setattr("logic.files.os.replace", interrupted_before_the_rename)
     status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
     assert status == 130
     assert report.read_text(encoding="utf-8") == '{"status": 0}\n'

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader.assignment import WorkLimits
-from compare.grader.gradebook import submission_report
+from compare.grader.config import WorkLimits
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python_interfaces import CS50Interface
 from compare.grader.run import grade_class, grade_submission
+from compare.grader.text import submission_report
 from compare.judge.categories import Category
 from logic.commands.cli import main
 from logic.contain import cgroups, sandbox, submission

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python_interfaces import CS50Interface
 from compare.grader.run import grade_class, grade_submission
 from compare.judge.categories import Category
@@ -328,7 +328,8 @@ def test_a_python_that_cannot_run_submissions_is_a_usage_error(python, said, cap
 def test_python_options_are_refused_for_prolog(capsys):
     status = main(["grade", "--definitions-only", str(SUBMISSIONS / "lab_style.pl")])
     assert status == EXIT_USAGE
-    assert "are for Python submissions" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("minimax-lab: error: --definitions-only is for Python "
+                                       "submissions: use --interface cs50 or function\n")
 
 
 # --- a module that runs a demo on import ---------------------------------------------------------

@@ -14,18 +14,19 @@ from compare.grader.assignment import (
     SHIPPED,
     Assignment,
     AssignmentError,
-    WorkLimits,
     assignment_from,
     default_assignment,
     load_assignment,
     settled,
 )
+from compare.grader.config import Settings, WorkLimits
+from compare.grader.configure import configure
 from compare.grader.registry import INTERFACES
 from compare.judge.categories import Category
 from compare.judge.results import CheckResult, SubmissionGrade
 from compare.judge.scores import Credit, Rule, Visibility
 from logic.commands.cli import EXIT_USAGE, build_parser, main
-from logic.commands.grade import options_from
+from logic.commands.grade import settings_from
 from logic.contain.harness import LoadReport
 from logic.quote import quoted
 
@@ -161,14 +162,15 @@ def test_load_assignment_reads_a_file(tmp_path):
 def test_an_assignment_sets_the_limits_of_work_and_the_command_line_overrides_them(tmp_path):
     table = {"limits": {"inference-ratio": 4, "cpu-budget": 120}}
     assignment = assignment_from(table, "prolog", LAB)
-    assert assignment.work(WorkLimits()) == WorkLimits(ratio=4.0, cpu_budget=120.0)
+    assert assignment.settings.work == WorkLimits(ratio=4.0, cpu_budget=120.0)
     path = tmp_path / "week.toml"
     path.write_text("[limits]\ninference-ratio = 4\ninference-budget = 0.5\n")
     args = build_parser("grade").parse_args(
         ["grade", "x.pl", "--assignment", str(path), "--inference-budget", "2"])
     if shutil.which("swipl") is None:
         pytest.skip("swipl is not installed (Debian package swi-prolog-nox)")
-    assert options_from(args).work == WorkLimits(ratio=4.0, budget_ratio=2.0)
+    options = configure(settings_from(args), args.assignment)
+    assert options.work == WorkLimits(ratio=4.0, budget_ratio=2.0)
 
 
 @pytest.mark.parametrize(("limits", "message"), [
@@ -187,15 +189,17 @@ def test_bad_limits_say_what_is_wrong(limits, message):
 def test_an_assignment_carries_every_grading_option():
     table = {"interface": "function", "ties": "lowest", "values": "none", "main": "game.py",
              "python": "/opt/course/bin/python", "python-packages": ["numpy"],
-             "definitions-only": True, "answers": 2,
+             "definitions-only": True, "unsandboxed": True,
              "limits": {"load-timeout": 5, "query-timeout": 60, "budget": 900},
              "mapping": {"function": "best", "board": "flat"}}
     assignment = assignment_from(table, "function", ())
-    assert assignment.settings == {
-        "ties": "lowest", "values": "none", "main": "game.py", "python": "/opt/course/bin/python",
-        "definitions_only": True, "answers": 2, "load_timeout": 5.0, "query_timeout": 60.0,
-        "budget": 900.0, "mapping_table": {"function": "best", "board": "flat"}}
+    assert assignment.settings == Settings(
+        ties="lowest", values="none", main="game.py", load_timeout=5.0, query_timeout=60.0,
+        budget=900.0, unsandboxed=True,
+        own={"python": "/opt/course/bin/python", "definitions_only": True,
+             "mapping_table": {"function": "best", "board": "flat"}})
     assert assignment.python_packages == ("numpy",)
+    assert assignment_from({"answers": 2}, "prolog", LAB).settings.own == {"answers": 2}
 
 
 @pytest.mark.parametrize(("given", "file", "expected"), [
@@ -204,17 +208,25 @@ def test_an_assignment_carries_every_grading_option():
     ({"ties": "any"}, {"ties": "lowest"}, "any"),  # the command line's, over the file's
 ])
 def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_default(
-        given, file, expected):
+        given, file, expected, tmp_path):
     assignment = assignment_from(file, "cs50", INTERFACES["cs50"].checks)
-    chosen = settled(given, assignment, INTERFACES["cs50"].policy)
-    assert chosen["ties"] == expected and chosen["values"] == "all"
-    assert settled({}, None, INTERFACES["prolog"].policy)["ties"] == "lowest"
+    chosen = settled(Settings(**given), assignment)
+    assert (chosen.ties or INTERFACES["cs50"].policy.ties) == expected
+    written = tmp_path / "a.toml"
+    written.write_text('interface = "cs50"\n' + "".join(f'{key} = "{value}"\n'
+                                                         for key, value in file.items()))
+    options = configure(Settings(interface="cs50", **given), str(written))
+    assert options.policy.ties == expected and options.policy.values == "all"
+    assert settled(Settings(), None) == Settings()
 
 
 @pytest.mark.parametrize(("table", "message"), [
     ({"ties": "first"}, "ties must be one of lowest, any, not 'first'"),
     ({"values": 1}, "values must be one of all, none"),
     ({"answers": 0}, "answers must be a whole number from 1 to 100"),
+    ({"interface": "cs50", "answers": 2},
+     "answers is for Prolog submissions, whose goals answer again on backtracking (interface "
+     "prolog)"),
     ({"main": ""}, "main must be a file name"),
     ({"python": "venv/bin/python", "interface": "cs50"}, "python must be an absolute path"),
     ({"python": "/usr/bin/python3"}, "python is for Python submissions"),
@@ -224,6 +236,7 @@ def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_defau
      "python-packages must be a list of package names"),
     ({"mapping": {"function": "f"}}, "[mapping] declares a Python function"),
     ({"limits": {"budget": -1}}, "[limits] budget must be a number above 0"),
+    ({"unsandboxed": "yes"}, "unsandboxed must be true or false"),
 ])
 def test_a_bad_grading_option_in_the_file_says_what_is_wrong(table, message):
     interface = table.get("interface", "prolog")
@@ -234,19 +247,20 @@ def test_a_bad_grading_option_in_the_file_says_what_is_wrong(table, message):
 
 def test_grade_takes_the_interface_and_its_options_from_the_assignment(tmp_path):
     path = tmp_path / "cs50.toml"
-    path.write_text('interface = "cs50"\nties = "lowest"\nmain = "game"\nanswers = 2\n'
+    path.write_text('interface = "cs50"\nties = "lowest"\nmain = "game"\ndefinitions-only = true\n'
                     "[limits]\nbudget = 120\nquery-timeout = 30\n[checks.minimax]\npoints = 35\n")
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path)])
-    options = options_from(args)
+    options = configure(settings_from(args), args.assignment)
     assert options.interface.name == "cs50" and options.checks == ("minimax",)
     assert (options.policy.ties, options.main) == ("lowest", "game")
     assert (options.budget_seconds, options.query_seconds) == (120.0, 30.0)
+    assert options.interface.definitions_only
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path),
                                              "--ties", "any", "--budget", "60"])
-    options = options_from(args)
+    options = configure(settings_from(args), args.assignment)
     assert (options.policy.ties, options.budget_seconds) == ("any", 60.0)
     bad = tmp_path / "bad.toml"
     bad.write_text('interface = "lisp"\n')
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(bad)])
     with pytest.raises(AssignmentError, match="interface = 'lisp': expected one of prolog"):
-        options_from(args)
+        configure(settings_from(args), args.assignment)

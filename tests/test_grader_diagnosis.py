@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from compare.grader import diagnosis, prolog
-from compare.grader.assignment import WorkLimits
-from compare.grader.gradebook import check_report
+from compare.grader.config import WorkLimits
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface, Question
+from compare.grader.prolog import Question
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python import Question as Call
 from compare.grader.python import cs50_calls_below
 from compare.grader.python_interfaces import CS50Interface
 from compare.grader.run import grade_submission
+from compare.grader.text import check_report
 from compare.judge.categories import Category
 from logic import reference
 from logic.contain.python_program import sandboxed_python

@@ -1,6 +1,6 @@
-"""The grader's interface protocol (`compare.grader.interface`) is enough: a fourth interface,
-written here in a few lines and added to the registry, is graded by the one ask-all loop and
-reported by `grade` like the other three."""
+"""The grader's interface (`compare.grader.interface`) is enough: a fourth interface, written
+here in a few lines on the shared Python session and added to the registry, is graded by the
+one ask-all loop, scored and reported by `grade` like the other three."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from compare.grader.interface import refuse_python_options
+from compare.grader.config import own, text
+from compare.grader.python import PythonCheck, Question
+from compare.grader.python_interfaces import PythonInterface
 from compare.grader.registry import INTERFACES
-from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
 from logic.commands.cli import main
-from logic.contain.python_program import PythonProgram, taken
 from logic.positions import fullest_first, reachable_states, to_move
 from logic.state import PLAYERS, winner
 
@@ -32,89 +31,49 @@ def won_on(state: str, lines: list[tuple[int, int, int]]) -> bool:
     return any(state[a] != "-" and state[a] == state[b] == state[c] for a, b, c in lines)
 
 
-@dataclass(frozen=True)
-class Asked:
-    check: str
-    state: str
-    player: str
+# --- the toy interface, all it writes: a check (its questions, the right answer) and its name
 
-    def __str__(self) -> str:
-        return f"{self.check}({self.state!r})"
+class WhoWon(PythonCheck):
+    name = "who_won"
 
-
-class WinnerSession:
-    work_unit = "CPU seconds"
-
-    def __init__(self, program):
-        self.program = program
-
-    def work_limit(self, question):
-        return 10.0
-
-    def work_budget(self, questions):
-        return 60.0
-
-    def plan(self, checks, defined):
-        return checks, []
-
-    def defines(self, check, defined):
-        return check in defined
-
-    def undefined(self, check, defined):
-        return (Problem(Category.UNDEFINED_FUNCTION, f"{check}() is not defined", check),
-                Verdict(Category.UNDEFINED_FUNCTION, f"{check}() is not defined"))
-
-    def questions(self, checks):
+    def questions(self):
         states = sorted(reachable_states(PLAYERS[0]), key=fullest_first)
-        return [Asked(check, state, to_move(state)) for check in checks for state in states]
+        return [Question(self.name, state, to_move(state)) for state in states]
 
-    def ask(self, question, seconds, work):
-        return self.program.call(question.check, [question.state], seconds, work)
-
-    def judge(self, question, reply, policy):
-        expected = winner(question.state) or ""
-        if reply.end != "returned":
-            return Verdict(Category.EXCEPTION, reply.error or reply.end)
-        if reply.value != expected:
-            return Verdict(Category.WRONG_ANSWER, f"answers {reply.value!r}, not {expected!r}")
-        return Verdict(Category.RIGHT)
-
-    def ask_again(self, question, reply):
-        return False
-
-    def same(self, reply, again):
-        return True
-
-    def problem(self, question, reply, verdict, defined):
-        return None
-
-    def calls_below(self, question):
-        return []
-
-    def said(self, reply):
-        return repr(reply.value)
-
-    def clause(self, check):
-        return ""
+    def expected(self, question):
+        return winner(question.state) or ""
 
 
-class WinnerInterface:
-    name, checks, check_noun, load_label = "winner", ("who_won",), "function", "import"
+class WinnerInterface(PythonInterface):
+    name, checks = "winner", ("who_won",)
 
-    @classmethod
-    def from_args(cls, args):
-        refuse_python_options(args, cls.name)
-        return cls()
+    def functions(self, path, copy):
+        return {"who_won": WhoWon()}, None
 
-    def open(self, path, options):
-        copy = taken(path)
-        return WinnerSession(PythonProgram(copy, copy.folder / path.name, options.limits,
-                                           options.load_seconds))
+
+# --- and with an option of its own: a field that says how it is given -----------------------
+
+class Blanked(WhoWon):
+    def __init__(self, blank):
+        self.blank = blank
+
+    def arguments(self, question):
+        return [question.state.replace("-", self.blank)]
+
+
+@dataclass(frozen=True)
+class BlankedInterface(PythonInterface):
+    blank: str = own("-", "is for the toy interface", "the blank's mark", text, metavar="MARK")
+    name, checks = "blanked", ("who_won",)
+
+    def functions(self, path, copy):
+        return {"who_won": Blanked(self.blank)}, None
 
 
 @pytest.fixture
 def registered(monkeypatch):
     monkeypatch.setitem(INTERFACES, "winner", WinnerInterface)
+    monkeypatch.setitem(INTERFACES, "blanked", BlankedInterface)
 
 
 def test_a_fourth_interface_is_graded_and_reported_like_the_others(registered, tmp_path, capsys):
@@ -143,10 +102,40 @@ def test_a_fourth_interface_is_refused_options_it_does_not_take(registered, tmp_
     status = main(["grade", "--interface", "winner", "--set", "function=f",
                    str(tmp_path / "right.py")])
     assert status == 2
-    assert "--mapping and --set declare a Python function" in capsys.readouterr().err
+    assert "--set declares a Python function: use --interface function" in capsys.readouterr(
+    ).err
 
 
 def test_an_unregistered_interface_is_a_usage_error(tmp_path, capsys):
     (tmp_path / "right.py").write_text(RIGHT)
     assert main(["grade", "--interface", "winner", str(tmp_path / "right.py")]) == 2
     assert "invalid choice: 'winner'" in capsys.readouterr().err
+
+
+def test_an_interfaces_own_option_is_given_as_the_others_are(registered, tmp_path, capsys):
+    """Its field is all it takes: the command line offers --blank, the assignment file reads
+    `blank`, and the other interfaces refuse it."""
+    (tmp_path / "right.py").write_text(RIGHT)
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+             (2, 4, 6)]
+
+    def answered(board: str) -> str:  # what RIGHT answers: the first line of one mark
+        won = [board[a] for a, b, c in lines if board[a] != "-" and board[a] == board[b]
+               == board[c]]
+        return won[0] if won else ""
+
+    misread = [state for state in reachable_states(PLAYERS[0])
+               if answered(state.replace("-", ".")) != (winner(state) or "")]
+    report = tmp_path / "class.json"
+    assert main(["grade", "--interface", "blanked", "--json", str(report),
+                 str(tmp_path / "right.py")]) == 0
+    assert main(["grade", "--interface", "blanked", "--blank", ".", "--json", str(report),
+                 str(tmp_path / "right.py")]) == 1  # three blanks read as a line of "."
+    (sub,) = json.loads(report.read_text())["submissions"]
+    assert sub["predicates"]["who_won"]["counts"]["wrong_answer"] == len(misread) > 0
+    (tmp_path / "a.toml").write_text('interface = "blanked"\nblank = "."\n[default]\n')
+    assert main(["grade", "--assignment", str(tmp_path / "a.toml"), "--json", str(report),
+                 str(tmp_path / "right.py")]) == 1
+    capsys.readouterr()
+    assert main(["grade", "--interface", "cs50", "--blank", ".", str(tmp_path / "right.py")]) == 2
+    assert "--blank is for the toy interface: use --interface blanked" in capsys.readouterr().err

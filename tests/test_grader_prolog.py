@@ -21,11 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compare.grader import prolog
-from compare.grader.assignment import WorkLimits, default_assignment
-from compare.grader.gradebook import submission_report, summary_line
+from compare.grader.assignment import default_assignment
+from compare.grader.config import WorkLimits
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.run import grade_submission
+from compare.grader.text import submission_report, summary_line
 from compare.judge.categories import Category
 from logic.commands.cli import EXIT_USAGE, main
 from logic.contain import sandbox
@@ -83,6 +84,7 @@ def test_the_labs_style_checks_clean_on_every_predicate_and_question():
     }
     assert grade.not_checked == ["successor/3: not defined by the submission (the lab's "
                                  "helper answers it)"]
+    assert default_assignment("prolog", prolog.PREDICATES).score(grade).score == 100
 
 
 def test_a_missing_draw_clause_leaves_every_full_board_draw_unanswered():
@@ -345,7 +347,7 @@ def test_a_folder_submission_with_its_own_helper_copy_and_a_named_main(capsys, t
         (["--predicates", "max_valeu"], "unknown predicate 'max_valeu'"),
         (["--jobs", "0"], "a number of jobs is 1 or more"),
         (["--budget", "inf"], "expected a number of seconds"),
-        (["--answers", "0"], "a number of answers is 1 or more"),
+        (["--answers", "0"], "argument --answers: expected a whole number from 1 to 100"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(capsys, argv, message):
@@ -435,12 +437,12 @@ KNOWN_CATEGORIES = set(Category)
 
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
-    from logic.commands.cli import UsageError
-    from logic.commands.grade import predicate_list
+    from compare.grader.configure import UnknownCheck, checks_of
+    from logic.commands.grade import predicate_names
 
     try:
-        chosen = predicate_list(text, prolog.PrologInterface)
-    except UsageError as error:
+        chosen = checks_of(predicate_names(text), PrologInterface)
+    except UnknownCheck as error:
         assert "\n" not in str(error)
         return
     assert chosen and set(chosen) <= set(prolog.PREDICATES)

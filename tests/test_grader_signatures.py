@@ -16,14 +16,16 @@ from pathlib import Path
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 
-from compare.grader.assignment import WorkLimits
-from compare.grader.gradebook import bug_report, grades_from_json, json_report
+from compare.grader.config import WorkLimits
+from compare.grader.graded import Graded
 from compare.grader.groups import group_class, groups_report
 from compare.grader.interface import Options
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python_interfaces import CS50Interface, FunctionInterface
+from compare.grader.results_json import class_from_json, class_json
 from compare.grader.run import grade_submission
 from compare.grader.signatures import SIGNATURES, BuggedLab, lab_terminal
+from compare.grader.text import bug_report
 from compare.judge.categories import Category, Kind
 from compare.judge.truth import Policy
 from logic import reference
@@ -178,7 +180,7 @@ def test_the_last_optimal_move_is_guessed_for_a_declared_function_of_any_name(tm
     program.write_text(text + "\n\ndef choose_move(board):\n    return minimax(board)\n")
     mapping = tmp_path / "minimax-lab.toml"
     mapping.write_text('function = "choose_move"\nblank = "None"\nargs = ["board"]\n')
-    options = Options(FunctionInterface(mapping_file=str(mapping)), (), budget_seconds=120,
+    options = Options(FunctionInterface(mapping=str(mapping)), (), budget_seconds=120,
                       policy=Policy("lowest", "all"), work=WorkLimits(cpu_budget=60.0))
     grade = grade_submission("pick", program, options)
     assert grade.checks["choose_move"].counts[Category.OTHER_OPTIMAL] > 0
@@ -197,9 +199,9 @@ def test_the_hypothesis_reaches_the_report_the_bugs_section_and_the_json():
     groups = group_class([grade])
     text = "\n".join([*bug_report(grade), *groups_report(groups)])
     assert text.count("this looks like no draw clause: ") == 2  # the report's, the group's
-    data = json.loads(json.dumps(json_report([grade], 1)))
+    data = json.loads(json.dumps(class_json(Graded([grade]))))
     assert data["submissions"][0]["hypotheses"] == list(grade.hypotheses)
-    assert grades_from_json(data)[0].hypotheses == grade.hypotheses
+    assert class_from_json(data).grades[0].hypotheses == grade.hypotheses
 
 
 @needs_swipl

@@ -1,7 +1,8 @@
-"""The layers show: the lab, containment, the engines, the tools, the API, the command line; no
-import cycles; `compare` depends on `logic`, never the reverse (but in the command line and the
-API's `grade`), and its subpackages (the judge, the sources of `compare`, the grader) meet only
-in the judge."""
+"""The layers show: the lab, containment, the engines, the tools, the core's pipelines
+(`compare`), then the front ends (the API, the command line, the magics) that only adapt; no
+import cycles; `compare` depends on `logic`'s lower layers, never on a front end, and nothing
+below the front ends imports `compare`; its subpackages (the judge, the sources of `compare`,
+the grader) meet only in the judge; the core never sees argparse."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("logic", "compare", "facts")
+FRONT_ENDS = ("logic.api", "logic.commands", "logic.magics", "logic.__main__")
+"""The doors to the core: they adapt what users give and show what it gives back."""
+
+
+def is_front_end(name: str) -> bool:
+    return any(name == door or name.startswith(door + ".") for door in FRONT_ENDS)
 
 
 def modules() -> dict[str, Path]:
@@ -40,12 +47,34 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
     return {name for name in named | parents if name in known}
 
 
-def test_no_module_of_logic_imports_compare_but_the_command_line_and_the_api():
+def test_no_module_of_logic_imports_compare_but_the_front_ends():
     known = modules()
     for name, path in known.items():
-        if name.startswith("logic") and not name.startswith(("logic.commands", "logic.api")):
+        if name.startswith("logic") and not is_front_end(name):
             uses = {other for other in imports(path, known) if other.startswith("compare")}
             assert not uses, name
+
+
+def test_the_front_ends_are_above_the_core():
+    """Nothing in the core (`compare`, or a layer of `logic` below the front ends) imports a
+    front end."""
+    known = modules()
+    for name, path in known.items():
+        if not is_front_end(name):
+            above = {other for other in imports(path, known) if is_front_end(other)}
+            assert not above, (name, sorted(above))
+
+
+def test_the_core_never_sees_argparse():
+    """The core is configured by typed values (`compare.grader.config`), never by a parsed
+    command line: no module of `compare` imports argparse."""
+    for path in (ROOT / "compare").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        named = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                 for alias in node.names}
+        named |= {node.module or "" for node in ast.walk(tree)
+                  if isinstance(node, ast.ImportFrom)}
+        assert not {name for name in named if name.split(".")[0] == "argparse"}, path
 
 
 def test_there_is_no_import_cycle():

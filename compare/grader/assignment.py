@@ -2,61 +2,44 @@
 the limits of work and every other grading option (the tie rule, the main file, the course's
 Python, a declared function's mapping), read from a TOML file (docs/grading.md, "Scores");
 each interface ships a default (`compare/grader/assignments/`). Every key is checked here, at
-the boundary, and `settled` is the one place where an option given to `grade`, the file's
-value and the interface's default meet.
+the boundary, into `Settings`, and `settled` is the one place where the options given to a
+front end and the file's meet.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
+from compare.grader.config import Settings, file_key
+from compare.grader.registry import interface_options, takers
 from compare.judge.categories import Category
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
-from compare.judge.truth import TIES, VALUES, Policy
+from compare.judge.truth import TIES, VALUES, Ties, Values
 from logic.errors import LabError
 from logic.quote import quoted
 
 SHIPPED = Path(__file__).resolve().parent / "assignments"
 """The default assignment of each interface, `NAME.toml`."""
 RULE_KEYS = ("points", "credit", "thresholds", "visibility")
-LIMITS = {"inference-ratio": "ratio", "inference-budget": "budget_ratio",
-          "cpu-seconds": "cpu_seconds", "cpu-budget": "cpu_budget"}
-"""The keys of `[limits]` that count work, named as `grade`'s options, and the `WorkLimits`
-field of each."""
-GUARDS = {"load-timeout": "load_timeout", "query-timeout": "query_timeout",
-          "budget": "budget"}
-"""The other keys of `[limits]` (loading's CPU time, the wall-clock guards), and the option
-each sets."""
-SETTINGS = {"ties": "ties", "values": "values", "main": "main", "python": "python",
-            "definitions-only": "definitions_only", "answers": "answers"}
-"""The grading options an assignment sets at its top level, and the option each sets."""
-DEFAULTS: dict[str, object] = {
-    "main": None, "python": None, "definitions_only": False, "answers": 3,
-    "load_timeout": 30.0, "query_timeout": 600.0, "budget": 3600.0, "mapping_table": None}
-"""Each option's value when neither `grade` nor the assignment gives one (the tie rule and
-the values come from the interface: `Interface.policy`)."""
-FILE_KEYS = ("name", "interface", *SETTINGS, "python-packages", "default", "checks", "limits",
-             "mapping")
+LIMITS = ("inference-ratio", "inference-budget", "cpu-seconds", "cpu-budget", "load-timeout",
+          "query-timeout", "budget")
+"""The keys of `[limits]`: the limits of work, named as `grade`'s options, then loading's
+CPU time and the wall-clock guards."""
+SETTINGS = ("ties", "values", "main", "unsandboxed")
+"""The grading options of every interface an assignment sets at its top level; each
+interface's own are its too (`compare.grader.config.Own`)."""
 
 
-@dataclass(frozen=True)
-class WorkLimits:
-    """Limits that count a program's work, not the time a machine takes, so that a submission
-    gets the same grade on an idle machine, a loaded one and a slow one (docs/grading.md,
-    "Limits"). Prolog: inferences, `ratio` times the lab's own cost per question and
-    `budget_ratio` times it for the whole submission. Python: CPU seconds."""
-
-    ratio: float = 10.0
-    budget_ratio: float = 1.0
-    cpu_seconds: float = 60.0
-    cpu_budget: float = 900.0
-
-
-DEFAULT_WORK = WorkLimits()
+def file_keys() -> tuple[str, ...]:
+    """The keys an assignment file may have."""
+    own = [file_key(name, how) for name, how in interface_options().items()]
+    return ("name", "interface", *SETTINGS, *(key for key in own if key), "python-packages",
+            "default", "checks", "limits")
 
 
 class AssignmentError(LabError, ValueError):
@@ -66,23 +49,17 @@ class AssignmentError(LabError, ValueError):
 @dataclass(frozen=True)
 class Assignment:
     """The checks that earn points, in report order, each with its rule; `default` gives the
-    rule of a check the file does not name (None: such a check earns nothing)."""
+    rule of a check the file does not name (None: such a check earns nothing); the grading
+    options the file sets."""
 
     name: str
     checks: dict[str, Rule] = field(default_factory=dict)
     default: Rule | None = None
-    limits: dict[str, float] = field(default_factory=dict)
-    """The limits of work it sets (`[limits]`), by `WorkLimits` field."""
-    settings: dict[str, object] = field(default_factory=dict)
-    """The other grading options it sets, by option (`SETTINGS`, `GUARDS`, and `mapping_table`,
-    the table of a declared function's mapping)."""
+    settings: Settings = Settings()
+    """The grading options it sets: the policy, the main file, the limits, a mapping..."""
     interface: str = "prolog"
     python_packages: tuple[str, ...] = ()
     """What the course's Python holds, for a platform that builds it (Gradescope's setup)."""
-
-    def work(self, base: WorkLimits) -> WorkLimits:
-        """`base` with the limits the assignment sets."""
-        return replace(base, **self.limits)
 
     def rules(self, graded: Sequence[str]) -> dict[str, Rule]:
         """The rule of every check that earns points: the file's, then those `graded`
@@ -94,7 +71,8 @@ class Assignment:
 
     def score(self, grade: SubmissionGrade) -> Score:
         """The submission's score: each check's questions are those judged and those left
-        unasked; a check not graded earns none of its points."""
+        unasked, its right answers counted above what one constant answer gets right; a check
+        not graded earns none of its points."""
         scores: list[CheckScore] = []
         for check, rule in self.rules(list(grade.checks)).items():
             result = grade.checks.get(check)
@@ -103,11 +81,18 @@ class Assignment:
             else:
                 unasked = result.counts[Category.NOT_ASKED]
                 scores.append(rule.score(check, result.correct, result.checked + unasked,
-                                         unasked))
+                                         unasked, result.base))
         return Score(tuple(scores))
 
 
-def read_table(path: str) -> dict:
+def settled(given: Settings, assignment: Assignment | None) -> Settings:
+    """Every grading option as it applies: given to a front end (not None), else the
+    assignment's; what neither gives comes from the interface (its policy and its own
+    options' defaults) and `compare.grader.config` (the guards and limits)."""
+    return given if assignment is None else given.over(assignment.settings)
+
+
+def read_table(path: str) -> dict[str, Any]:
     """The TOML table of the assignment file at `path`."""
     try:
         return tomllib.loads(Path(path).read_text(encoding="utf-8"))
@@ -148,9 +133,9 @@ def default_assignment(interface: str, known: Sequence[str]) -> Assignment:
     return load_assignment(str(shipped), interface, known)
 
 
-def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assignment:
+def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str]) -> Assignment:
     """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`."""
-    _only(table, FILE_KEYS, "the file")
+    _only(table, file_keys(), "the file")
     wanted = table.get("interface", interface)
     if wanted != interface:
         raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
@@ -170,34 +155,37 @@ def assignment_from(table: dict, interface: str, known: Sequence[str]) -> Assign
     limits = table.get("limits", {})
     if not isinstance(limits, dict):
         raise AssignmentError("[limits] must be a table")
-    _only(limits, (*LIMITS, *GUARDS), "[limits]")
+    _only(limits, LIMITS, "[limits]")
     for key, value in limits.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not (
                 0 < value <= 1_000_000):
             raise AssignmentError(f"[limits] {key} must be a number above 0")
-    settings: dict[str, object] = {GUARDS[key]: float(value) for key, value in limits.items()
-                                   if key in GUARDS}
-    settings.update(_settings(table, interface))
+    settings: dict[str, Any] = {_option(key): float(value) for key, value in limits.items()}
+    settings.update(_settings(table, interface), own=_own(table, interface))
     packages = table.get("python-packages", [])
     if not (isinstance(packages, list) and all(isinstance(item, str) and item.strip()
                                                and not item.startswith("-")
                                                for item in packages)):
         raise AssignmentError("python-packages must be a list of package names: "
                               "[\"numpy\"]")
-    if packages and not str(settings.get("python", "")).endswith(("/bin/python",
-                                                                   "/bin/python3")):
+    if packages and not str(settings["own"].get("python", "")).endswith(("/bin/python",
+                                                                          "/bin/python3")):
         raise AssignmentError("python-packages needs python = \"/opt/NAME/bin/python\": the "
                               "virtual environment a platform makes to hold them")
     return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
                       None if default is None else _rule(default, "default"),
-                      {LIMITS[key]: float(value) for key, value in limits.items()
-                       if key in LIMITS}, settings, interface, tuple(packages))
+                      Settings(**settings), interface, tuple(packages))
 
 
-def _settings(table: dict, interface: str) -> dict[str, object]:
-    """The top-level grading options and the `[mapping]` table, each checked."""
-    settings: dict[str, object] = {}
-    for key, option in SETTINGS.items():
+def _option(key: str) -> str:
+    """The `Settings` field a key of the file sets: `load-timeout`, `load_timeout`."""
+    return key.replace("-", "_")
+
+
+def _settings(table: dict[str, Any], interface: str) -> dict[str, Any]:
+    """The top-level grading options, each checked."""
+    settings: dict[str, Any] = {}
+    for key in SETTINGS:
         if key not in table:
             continue
         value = table[key]
@@ -206,39 +194,33 @@ def _settings(table: dict, interface: str) -> dict[str, object]:
             if value not in choices:
                 raise AssignmentError(f"{key} must be one of {', '.join(choices)}, not "
                                       f"{quoted(str(value))}")
-        elif key == "answers":
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-                raise AssignmentError("answers must be a whole number from 1 to 100")
-        elif key == "definitions-only":
+            value = Ties(value) if key == "ties" else Values(value)
+        elif key == "unsandboxed":
             if not isinstance(value, bool):
-                raise AssignmentError("definitions-only must be true or false")
+                raise AssignmentError("unsandboxed must be true or false")
         elif not (isinstance(value, str) and value.strip()):
             raise AssignmentError(f"{key} must be a file name (text)")
-        elif key == "python" and not value.startswith("/"):
-            raise AssignmentError(f"python must be an absolute path, not {quoted(value)}")
-        settings[option] = value
-    python_only = [key for key in ("python", "definitions-only") if key in table]
-    if interface == "prolog" and python_only:
-        raise AssignmentError(f"{python_only[0]} is for Python submissions (interface cs50 or "
-                              "function)")
-    if "mapping" in table:
-        if interface != "function":
-            raise AssignmentError("[mapping] declares a Python function: interface = "
-                                  "\"function\"")
-        if not isinstance(table["mapping"], dict):
-            raise AssignmentError("[mapping] must be a table")
-        settings["mapping_table"] = dict(table["mapping"])
+        settings[key] = value
     return settings
 
 
-def settled(given: dict[str, object], assignment: Assignment | None,
-            default_policy: Policy) -> dict[str, object]:
-    """Every grading option as it applies: given to `grade` (not None), else the assignment's,
-    else the default (the tie rule and the values: the interface's own policy)."""
-    defaults = {**DEFAULTS, "ties": default_policy.ties, "values": default_policy.values}
-    chosen = dict(assignment.settings) if assignment is not None else {}
-    return {option: given[option] if given.get(option) is not None
-            else chosen.get(option, default) for option, default in defaults.items()}
+def _own(table: dict[str, Any], interface: str) -> dict[str, object]:
+    """The interface's own options the file sets (`[mapping]`, `python`...), each checked; an
+    option of another interface's refused, naming those that take it."""
+    own: dict[str, object] = {}
+    for name, how in interface_options().items():
+        key = file_key(name, how)
+        if not key or key not in table:
+            continue
+        shown = f"[{key}]" if how.table else key
+        if interface not in takers(name):
+            raise AssignmentError(f"{shown} {how.said} (interface "
+                                  f"{' or '.join(takers(name))})")
+        try:
+            own[name] = (how.in_file or how.check)(table[key])
+        except ValueError as why:
+            raise AssignmentError(f"{shown} must be {why}") from None
+    return own
 
 
 def _rule(table: object, where: str) -> Rule:
@@ -271,8 +253,13 @@ def _thresholds(value: object, where: str) -> tuple[tuple[float, float], ...]:
     return tuple(pairs)
 
 
-def _choice(value: object, choices: type[Credit] | type[Visibility], what: str):
+Choice = TypeVar("Choice", Credit, Visibility)
+
+
+def _choice(value: object, choices: type[Choice], what: str) -> Choice:
     try:
+        if not isinstance(value, str):
+            raise ValueError(value)
         return choices(value)
     except ValueError:
         raise AssignmentError(f"{what} must be one of "
@@ -280,7 +267,7 @@ def _choice(value: object, choices: type[Credit] | type[Visibility], what: str):
                               f"{quoted(str(value))}") from None
 
 
-def _only(table: dict, keys: Sequence[str], where: str) -> None:
+def _only(table: dict[str, Any], keys: Sequence[str], where: str) -> None:
     unknown = [key for key in table if key not in keys]
     if unknown:
         raise AssignmentError(f"unknown key {quoted(str(unknown[0]))} in {where}; the keys "

@@ -8,8 +8,9 @@ clause goes wrong (docs/grading.md, "The first wrong call").
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from compare.grader.interface import Question, Reply, Session
+from compare.grader.interface import Question, Session
 from compare.judge.categories import Category, Kind
 from compare.judge.results import Finding, Verdict, WrongCall
 
@@ -17,12 +18,13 @@ MOST_CALLS = 100
 """Questions one walk asks at most; past them it says it could not conclude."""
 
 
-def first_wrong_call(session: Session, wrong: Finding, question: Question,
-                     ask: Callable[[Question], tuple[Reply, Verdict] | str]) -> WrongCall:
+def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Question,
+                     ask: Callable[[Question], tuple[Any, Verdict] | str]) -> WrongCall:
     """Walk down from `question`, whose answer was judged wrong (`wrong`), asking each call
     with `ask` (which says why instead when nothing more may be asked); the first call wrong
     with every call below it right."""
     current, asked = wrong, 0
+    checks: dict[str, None] = {}
     while True:
         below: list[Finding] = []
         deeper = None
@@ -30,11 +32,12 @@ def first_wrong_call(session: Session, wrong: Finding, question: Question,
             if asked >= MOST_CALLS:
                 return WrongCall(current, tuple(below), asked, False,
                                  f"stopped after {MOST_CALLS} calls",
-                                 session.clause(question.check))
+                                 session.clause(question.check), tuple(checks))
+            checks[call.check] = None
             answered = ask(call)
             if isinstance(answered, str):
                 return WrongCall(current, tuple(below), asked, False, f"stopped: {answered}",
-                                 session.clause(question.check))
+                                 session.clause(question.check), tuple(checks))
             reply, verdict = answered
             asked += 1
             position = (call.state, call.player)
@@ -46,5 +49,5 @@ def first_wrong_call(session: Session, wrong: Finding, question: Question,
                                  asked=str(call)))
         if deeper is None:
             return WrongCall(current, tuple(below), asked,
-                             clause=session.clause(question.check))
+                             clause=session.clause(question.check), checks=tuple(checks))
         current = deeper

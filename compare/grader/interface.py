@@ -1,27 +1,141 @@
-"""One kind of submission, as the grader sees it: which questions it is asked, how a question
-is put to the program and how its reply is judged. The ask-all loop (`compare.grader.run`)
-drives every interface; `compare.grader.registry` names them.
+"""One kind of submission, as the grader sees it: an `Interface` opens a submission into a
+`Session`, whose `Check`s (one object per predicate or function) say which questions are
+asked, how a reply is judged, which answers are right, the calls below a question and the
+lab's clause. The ask-all loop (`compare.grader.run`) drives every interface;
+`compare.grader.registry` names them.
 
-A new interface is one module with a class that has what `Interface` lists, and one line in
-the registry (docs/grading.md, "Adding an interface").
+A new interface is one module with its checks, a session (a subclass of `Session`, which
+writes only what differs) and an interface class, and one line in the registry
+(docs/grading.md, "Adding an interface").
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
+import threading
+from collections import Counter
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Generic, Protocol, TypeVar
 
-from compare.grader.assignment import DEFAULT_WORK, Assignment, WorkLimits
+from compare.grader.config import DEFAULT_WORK, WorkLimits
 from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
-from compare.judge.truth import Policy
+from compare.judge.results import Problem, SubmissionGrade, Verdict
+from compare.judge.scores import Score
+from compare.judge.truth import Policy, Ties, Values
 from logic.contain import sandbox
-from logic.contain.contained import ContainedProgram
-from logic.errors import LabError
+from logic.contain.harness import LoadReport
+from logic.positions import fullest_first
 from logic.state import Player, State
+
+
+class Question(Protocol):
+    """One question: the check it belongs to, the state and player it is asked of."""
+
+    @property
+    def check(self) -> str: ...
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def player(self) -> Player: ...
+
+
+class Reply(Protocol):
+    """What a question got back, as far as the loop reads it: what the program printed, and
+    the work it took (in its session's `work_unit`)."""
+
+    @property
+    def output(self) -> str: ...
+
+    @property
+    def output_chars(self) -> int: ...
+
+    @property
+    def work(self) -> float: ...
+
+
+class Program(Protocol):
+    """A submission's program, contained (`logic.contain`): loaded once, stopped at will."""
+
+    @property
+    def given_up(self) -> str | None: ...
+
+    def load(self) -> LoadReport: ...
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Scoring(Protocol):
+    """What scores a submission: an assignment (`compare.grader.assignment`)."""
+
+    def score(self, grade: SubmissionGrade) -> Score: ...
+
+
+Q = TypeVar("Q", bound=Question)
+R = TypeVar("R", bound=Reply)
+
+
+class Check(Generic[Q, R]):
+    """One check, a predicate or a function, as one object: the questions it is asked, how a
+    reply is judged, which answers are right, the calls its clause makes below a question
+    (for the walk to the first wrong call) and the lab's clause to show beside it."""
+
+    name: str
+
+    @property
+    def clause(self) -> str:
+        """The lab's own clause, shown beside a first wrong call ("" if none)."""
+        return ""
+
+    def questions(self) -> Sequence[Q]:
+        """Every question it is asked, the fullest boards first."""
+        raise NotImplementedError
+
+    def judge(self, question: Q, reply: R, policy: Policy) -> Verdict:
+        """The verdict on the reply, against the reference, under `policy`."""
+        raise NotImplementedError
+
+    def right(self, question: Q, policy: Policy) -> frozenset[Hashable]:
+        """The answers right for `question`, each a key a constant answer keeps (a value, a
+        cell and a value, a board), from the reference, for `constant_share`; none by default."""
+        return frozenset()
+
+    def calls_below(self, question: Q) -> list[Q]:
+        """The calls its clause makes for `question`, each a question of its own; none for a
+        check that calls nothing the grader can ask."""
+        return []
+
+    @property
+    def key(self) -> Hashable:
+        """What tells its questions and answers apart from another check's, for caching."""
+        return (type(self).__qualname__, self.name)
+
+
+_BASES: dict[tuple[Hashable, Policy], float] = {}
+_BASES_LOCK = threading.Lock()
+
+
+def constant_share(check: Check[Q, R], policy: Policy) -> float:
+    """The largest share of `check`'s questions that any one constant answer gets right (its
+    base: proportional credit counts only what is right above it), computed once per check and
+    policy."""
+    key = (check.key, policy)
+    with _BASES_LOCK:
+        if key in _BASES:
+            return _BASES[key]
+    questions = check.questions()
+    counts: Counter[Hashable] = Counter()
+    for question in questions:
+        counts.update(check.right(question, policy))
+    share = max(counts.values(), default=0) / len(questions) if questions else 0.0
+    with _BASES_LOCK:
+        _BASES[key] = share
+    return share
 
 
 @dataclass(frozen=True)
@@ -39,118 +153,121 @@ class Options:
     load_seconds: float = 30.0
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
     policy: Policy = Policy()
-    assignment: Assignment | None = None
+    assignment: Scoring | None = None
     work: WorkLimits = DEFAULT_WORK
+    unsandboxed: bool = False
+    """Graded even where bwrap cannot contain the submissions (else refused)."""
 
 
-class Question(Protocol):
-    """One question: the check it belongs to, the state and player it is asked of."""
+class Session(Generic[Q, R]):
+    """One submission, started contained and bound to its interface's checks. Every member
+    has a default but `ask`, `work_limit` and `work_budget`: an interface writes only what
+    differs."""
 
-    check: str
-    state: State
-    player: Player
-
-    def __str__(self) -> str:
-        """The question in the submission's notation."""
-
-
-class Reply(Protocol):
-    """What a question got back, as far as the loop reads it: what the program printed, and
-    the work it took (in its session's `work_unit`)."""
-
-    output: str
-    output_chars: int
-    work: float
-
-
-class Session(Protocol):
-    """One submission, started contained and bound to its interface."""
-
-    program: ContainedProgram
-    work_unit: str
+    work_unit: ClassVar[str] = "CPU seconds"
     """What its work is counted in: inferences, CPU seconds."""
+
+    def __init__(self, program: Program, checks: dict[str, Check[Q, R]],
+                 work: WorkLimits = DEFAULT_WORK) -> None:
+        self.program = program
+        self.checks = checks
+        self.work = work
+
+    def ask(self, question: Q, seconds: float, work: float) -> R:
+        """Put the question to the program, within `work` and `seconds` of the wall clock."""
+        raise NotImplementedError
+
+    def work_limit(self, question: Q) -> float:
+        """The most work the question may take."""
+        raise NotImplementedError
+
+    def work_budget(self, questions: Sequence[Q]) -> float:
+        """The most work the submission's questions may take together."""
+        raise NotImplementedError
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
         """The checks to ask, in report order, and why any asked for is not checked."""
+        return checks, []
 
     def defines(self, check: str, defined: set[str]) -> bool:
         """True when the program, having loaded, defines what `check` calls."""
+        return check in defined
 
     def undefined(self, check: str, defined: set[str]) -> tuple[Problem, Verdict]:
         """The problem reported once, and every question's verdict, for an undefined check."""
+        hint = did_you_mean(check, defined)
+        return (Problem(Category.UNDEFINED_FUNCTION, f"{check}() is not defined{hint}", check),
+                Verdict(Category.UNDEFINED_FUNCTION, f"{check}() is not defined"))
 
-    def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        """Every question of `checks`, the cheapest (fullest boards) first."""
+    def questions(self, checks: tuple[str, ...]) -> list[Q]:
+        """Every question of `checks`, the cheapest (fullest boards) first; within a board,
+        the checks in report order."""
+        asked = [question for check in checks for question in self.checks[check].questions()]
+        return sorted(asked, key=lambda question: fullest_first(question.state))
 
-    def work_limit(self, question: Question) -> float:
-        """The most work the question may take."""
+    def base(self, check: str, policy: Policy) -> float:
+        """The share of the check's questions one constant answer gets right."""
+        return constant_share(self.checks[check], policy)
 
-    def work_budget(self, questions: list[Question]) -> float:
-        """The most work the submission's questions may take together."""
+    def judge(self, question: Q, reply: R, policy: Policy) -> Verdict:
+        """The verdict on the reply, by its check."""
+        return self.checks[question.check].judge(question, reply, policy)
 
-    def ask(self, question: Question, seconds: float, work: float) -> Reply:
-        """Put the question to the program, within `work` and `seconds` of the wall clock."""
-
-    def judge(self, question: Question, reply: Reply, policy: Policy) -> Verdict:
-        """The verdict on the reply, against the reference, under `policy`."""
-
-    def ask_again(self, question: Question, reply: Reply) -> bool:
+    def ask_again(self, question: Q, reply: R) -> bool:
         """True when the question is worth asking twice (several answers are right, and a
         program that picks among them at random shows it)."""
+        return False
 
-    def same(self, reply: Reply, again: Reply) -> bool:
+    def same(self, reply: R, again: R) -> bool:
         """True when two replies to one question give the same answer."""
+        return reply == again
 
-    def problem(self, question: Question, reply: Reply, verdict: Verdict,
+    def problem(self, question: Q, reply: R, verdict: Verdict,
                 defined: set[str]) -> Problem | None:
         """A fault to report once per kind (an exception, by its kind), or None."""
+        return None
 
-    def calls_below(self, question: Question) -> list[Question]:
-        """The calls the lab's clause for `question` makes (a recursive check's), each a
-        question of its own; none for a check that calls nothing the grader can ask."""
+    def calls_below(self, question: Q) -> list[Q]:
+        """The calls the check's clause makes below `question`."""
+        return self.checks[question.check].calls_below(question)
 
-    def said(self, reply: Reply) -> str:
+    def said(self, reply: R) -> str:
         """The reply's answer, as the program wrote it."""
+        return str(reply)
 
     def clause(self, check: str) -> str:
         """The lab's own clause for `check`, shown beside a first wrong call ("" if none)."""
+        found = self.checks.get(check)
+        return found.clause if found is not None else ""
 
 
-class Interface(Protocol):
-    """A kind of submission: its name, the checks it knows, and how a submission is opened."""
+class Interface:
+    """A kind of submission: its name, the checks it knows, its default policy, and how a
+    submission is opened. An interface with options of its own is a frozen dataclass whose
+    fields are named as `compare.grader.config.Settings` names them."""
 
-    name: str
-    checks: tuple[str, ...]
+    name: ClassVar[str]
+    checks: ClassVar[tuple[str, ...]] = ()
     """Every check it knows, in report order (none when each submission names its own)."""
-    check_noun: str
+    check_noun: ClassVar[str] = "function"
     """What a check is called: predicate, function."""
-    load_label: str
+    load_label: ClassVar[str] = "import"
     """What loading is called in the output log: loading, import."""
-    policy: Policy
+    policy: ClassVar[Policy] = Policy(Ties.ANY, Values.ALL)
     """Its default policy: the tie rule and whether values are graded, as its specification
     has them (the lab's lowest cell for the lab's Prolog; any optimal move for CS50)."""
-    suffixes: tuple[str, ...]
+    suffixes: ClassVar[tuple[str, ...]] = (".py",)
     """The file names a submission handed in as one file may have (`.pl`; `.py`)."""
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Interface:
-        """The interface as the `grade` command's options set it; a `LabError` for an option
-        it does not take, or a program it needs that is missing."""
+    def ready(self, paths: Sequence[Path]) -> None:
+        """A `LabError`, before anything runs, for what it cannot grade as configured (a
+        missing `swipl`, a course Python that cannot run, a mapping that cannot be
+        followed)."""
 
-    def open(self, path: Path, options: Options) -> Session:
+    def open(self, path: Path, options: Options) -> Session[Question, Reply]:
         """The submission at `path`, ready to load; a `LabError` for one that cannot be."""
-
-
-def refuse_python_options(args: argparse.Namespace, interface: str) -> None:
-    """A `LabError` for `--mapping`, `--set`, `--python` or `--definitions-only` given to an
-    interface that takes none of them."""
-    if args.mapping or args.settings:
-        raise LabError("--mapping and --set declare a Python function: use --interface "
-                       "function")
-    if interface == "prolog" and (args.python or args.definitions_only):
-        raise LabError("--python and --definitions-only are for Python submissions: use "
-                       "--interface cs50 or function")
+        raise NotImplementedError
 
 
 UNDEFINED_CATEGORIES = (Category.UNDEFINED, Category.UNDEFINED_FUNCTION)

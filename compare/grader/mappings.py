@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from pathlib import Path
+from typing import TypeGuard, TypeVar
 
 from logic.errors import LabError
 from logic.objective import MODES
@@ -18,9 +20,37 @@ from logic.state import BLANK, PLAYERS, SIDE, SIZE, Player, State, marks_made
 
 CS50_FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 """The functions of CS50 AI's tic-tac-toe project, in the order they are reported."""
-BOARDS = ("rows", "flat", "string")
-RETURNS = ("row_col", "cell0", "cell1", "row_col_value", "move_value", "value")
-VALUE_SIDES = ("x", "mover")
+
+
+class Board(StrEnum):
+    """How the program holds a board: 3 lists of 3, a list of 9, or 9 characters."""
+
+    ROWS = "rows"
+    FLAT = "flat"
+    STRING = "string"
+
+
+class Returns(StrEnum):
+    """What the function returns: a move as (row, col), a cell from 0 or 1, a move with its
+    value, or the position's value alone."""
+
+    ROW_COL = "row_col"
+    CELL0 = "cell0"
+    CELL1 = "cell1"
+    ROW_COL_VALUE = "row_col_value"
+    MOVE_VALUE = "move_value"
+    VALUE = "value"
+
+
+class Side(StrEnum):
+    """Whose side a value is counted from: x's, or the mover's."""
+
+    X = "x"
+    MOVER = "mover"
+
+
+VALUED = (Returns.ROW_COL_VALUE, Returns.MOVE_VALUE, Returns.VALUE)
+"""The answers that carry a value."""
 ARGUMENTS = ("board", "player", "is_x", "is_o", "blanks")
 """The words a mapping's `args` may use; anything else is passed as it is written."""
 MAPPING_FILE = "minimax-lab.toml"
@@ -37,28 +67,28 @@ class Mapping:
 
     function: str = ""
     file: str | None = None
-    board: str = "rows"
+    board: Board = Board.ROWS
     x: object = "X"
     o: object = "O"
     blank: object = " "
     plays: str | None = None
-    args: tuple = ("board", "player")
-    returns: str = "row_col"
-    value_side: str = "x"
+    args: tuple[object, ...] = ("board", "player")
+    returns: Returns = Returns.ROW_COL
+    value_side: Side = Side.X
     win_value: int = 1
     objective: str = "win"
 
     @property
     def gives_values(self) -> bool:
         """True when the function's answer carries a value."""
-        return self.returns in ("row_col_value", "move_value", "value")
+        return self.returns in VALUED
 
     def encode_board(self, state: State) -> object:
         """`state` as the program's board."""
         marks = [self.mark(cell) for cell in state]
-        if self.board == "string":
+        if self.board is Board.STRING:
             return "".join(str(mark) for mark in marks)
-        if self.board == "flat":
+        if self.board is Board.FLAT:
             return marks
         return [marks[row : row + SIDE] for row in range(0, SIZE, SIDE)]
 
@@ -66,7 +96,7 @@ class Mapping:
         """The program's mark for one of the lab's cells (`x`, `o`, `-`)."""
         return {PLAYERS[0]: self.x, PLAYERS[1]: self.o, BLANK: self.blank}[cell]
 
-    def arguments(self, state: State, mover: Player) -> list:
+    def arguments(self, state: State, mover: Player) -> list[object]:
         """The call's arguments at a position, as the harness decodes them."""
         words = {"board": self.encode_board(state), "player": self.mark(mover),
                  "is_x": mover == PLAYERS[0], "is_o": mover == PLAYERS[1],
@@ -119,14 +149,17 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
         if key not in known:
             raise MappingError(f"unknown mapping key {quoted(key)}; the keys are "
                                f"{', '.join(sorted(known))}")
-    marks = {key: _mark(values[key]) for key in ("x", "o", "blank", "plays") if key in values}
-    mapping = replace(Mapping(), **{**values, **marks})
+    marks: dict[str, object] = {key: _mark(values[key]) for key in ("x", "o", "blank", "plays")
+                                if key in values}
+    mapping = replace(Mapping(), **{**values, **marks})  # type: ignore[arg-type]
     if not isinstance(mapping.function, str) or not mapping.function.isidentifier():
         raise MappingError("the mapping names no function: set function = \"NAME\"")
-    _choice("board", mapping.board, BOARDS)
-    _choice("returns", mapping.returns, RETURNS)
-    _choice("value_side", mapping.value_side, VALUE_SIDES)
-    _choice("objective", mapping.objective, MODES)
+    mapping = replace(mapping, board=_choice("board", mapping.board, Board),
+                      returns=_choice("returns", mapping.returns, Returns),
+                      value_side=_choice("value_side", mapping.value_side, Side))
+    if mapping.objective not in MODES:
+        raise MappingError(f"objective = {mapping.objective!r}: expected one of "
+                           f"{', '.join(MODES)}")
     if len({repr(mapping.x), repr(mapping.o), repr(mapping.blank)}) != 3:
         raise MappingError("the marks x, o and blank must differ")
     if mapping.plays is not None and mapping.plays not in (mapping.x, mapping.o):
@@ -135,7 +168,7 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
         raise MappingError("args must be a list that holds \"board\"")
     if type(mapping.win_value) is not int or mapping.win_value <= 0:
         raise MappingError("win_value is the whole number a win is worth, 1 or more")
-    if mapping.board == "string" and not all(
+    if mapping.board is Board.STRING and not all(
             isinstance(mark, str) and len(mark) == 1 for mark in (mapping.x, mapping.o,
                                                                    mapping.blank)):
         raise MappingError("a board that is a string needs marks of one character")
@@ -147,47 +180,50 @@ def _mark(value: object) -> object:
     return None if value == "None" else value
 
 
-def _choice(key: str, value: object, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise MappingError(f"{key} = {value!r}: expected one of {', '.join(choices)}")
+Choice = TypeVar("Choice", Board, Returns, Side)
+
+
+def _choice(key: str, value: object, choices: type[Choice]) -> Choice:
+    if not isinstance(value, str) or value not in choices.__members__.values():
+        raise MappingError(f"{key} = {value!r}: expected one of "
+                           f"{', '.join(choice.value for choice in choices)}")
+    return choices(value)
 
 
 CS50 = Mapping(function="minimax", x="X", o="O", blank=None, args=("board",),
-               plays=None, returns="row_col")
+               plays=None, returns=Returns.ROW_COL)
 """CS50's boards: 3 lists of 3 of `"X"`, `"O"` or None, X moving first."""
 
 
-def move_cell(answer: object, returns: str) -> tuple[int | None, object]:
+def move_cell(answer: object, returns: Returns) -> tuple[int | None, object]:
     """The cell (1..9) a move answer names, and its value part; (None, None) if unreadable."""
+    returns = Returns(returns)
     move, value = answer, None
-    if returns in ("row_col_value", "move_value"):
+    if returns in (Returns.ROW_COL_VALUE, Returns.MOVE_VALUE):
         items = _items(answer)
-        if items is None or len(items) < 2 + (returns == "row_col_value"):
+        if items is None or len(items) < 2 + (returns is Returns.ROW_COL_VALUE):
             return None, None
-        move, value = ([items[0], items[1]], items[2]) if returns == "row_col_value" else (
+        move, value = ([items[0], items[1]], items[2]) if returns is Returns.ROW_COL_VALUE else (
             items[0], items[1])
-    if returns in ("cell0", "cell1"):
+    if returns in (Returns.CELL0, Returns.CELL1):
         if not _integer(move):
             return None, value
-        cell = move + (returns == "cell0")
+        cell = move + (returns is Returns.CELL0)
         return (cell if 1 <= cell <= SIZE else None), value
     items = _items(move)
-    if items is None or len(items) != 2 or not all(_integer(item) for item in items):
+    if items is None or len(items) != 2:
         return None, value
     row, column = items
-    if not (0 <= row < SIDE and 0 <= column < SIDE):
+    if not (_integer(row) and _integer(column) and 0 <= row < SIDE and 0 <= column < SIDE):
         return None, value
     return row * SIDE + column + 1, value
 
 
-def _items(value: object) -> list | None:
+def _items(value: object) -> list[object] | None:
     """The items of a list or tuple as the harness encodes them."""
-    if isinstance(value, list):
-        return value
-    if isinstance(value, dict) and isinstance(value.get("tuple"), list):
-        return value["tuple"]
-    return None
+    items = value.get("tuple") if isinstance(value, dict) else value
+    return items if isinstance(items, list) else None
 
 
-def _integer(value: object) -> bool:
+def _integer(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -1,42 +1,41 @@
-"""What `grade` asks a student's Prolog program, and how each answer is judged.
+"""What `grade` asks a student's Prolog program, and how each answer is judged: one object per
+predicate of the lab (its questions, its goal, its cost, how its first answer is judged, which
+answers are right, the calls its clause makes below a question, the lab's clause).
 
-Each predicate the lab asks for is asked on every state it applies to (see `questions`), and
-its first answer judged against the reference (`logic/reference.py`, the lab's objective): the
-value, and for `max_value`/`min_value` the successor kept in `sv`, under a grading policy
-(`--ties`, `--values`). Answers offered on backtracking are judged apart: the same again and
-other optimal answers are notes, anything else a wrong answer on backtracking.
+Each predicate is asked on every state it applies to, and its first answer judged against the
+reference (`logic/reference.py`, the lab's objective): the value, and for `max_value` and
+`min_value` the successor kept in `sv`, under a grading policy (`--ties`, `--values`). Answers
+offered on backtracking are judged apart: the same again and other optimal answers are notes,
+anything else a wrong answer on backtracking.
 """
 
 from __future__ import annotations
 
-import argparse
-import shutil
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import Path
+from typing import ClassVar
 
-from compare.grader.assignment import DEFAULT_WORK, WorkLimits
-from compare.grader.interface import Options, did_you_mean, refuse_python_options
+from compare.grader.ends import End
+from compare.grader.interface import Check
 from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
-from compare.judge.truth import Answer, Policy, lab_words, truth
+from compare.judge.results import Verdict
+from compare.judge.truth import Answer, Policy, Ties, lab_words, truth
 from logic import reference
-from logic.contain.harness import Reply, StudentProgram, answer_state, is_integer
-from logic.contain.sandbox import SWIPL
-from logic.errors import LabError
+from logic.contain.harness import Reply, answer_state, is_integer
 from logic.objective import LAB
 from logic.positions import all_positions, fullest_first, game_tree_size, reachable_states
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
 
-PREDICATES = ("terminal_state", "max_value", "min_value", "minimax_decision", "successor")
-"""The lab's predicates a submission is checked on, in the order they are reported."""
-
-ARITY = {"terminal_state": 3, "max_value": 3, "min_value": 3, "minimax_decision": 4,
-         "successor": 3}
 HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
            "find_min_sv/2", "winning_config/2")
 """The lab's helper predicates, named when a program calls a near name that does not exist."""
+LAB_BASE = 50_000
+LAB_PER_NODE = 300
+"""The lab's own cost of a question, in inferences, at most: `LAB_BASE` plus `LAB_PER_NODE`
+for each node of the game tree the lab's recursion visits below it (a solution in the lab's
+style stays within it on every question, as the tests check)."""
 
 
 @dataclass(frozen=True)
@@ -50,62 +49,10 @@ class Question:
     @property
     def goal(self) -> str:
         """The Prolog goal, with its answer variable `A`."""
-        state = to_prolog(self.state)
-        if self.check == "terminal_state":
-            return f"terminal_state({state}, {self.player}, A)"
-        if self.check in ("max_value", "min_value"):
-            return f"{self.check}({state}, {self.player}, A)"
-        if self.check == "minimax_decision":
-            return f"minimax_decision({state}, {self.player}, Action, Value), A = Action-Value"
-        return f"findall(N, successor({state}, {self.player}, N), A)"
+        return CHECKS[self.check].goal(self)
 
     def __str__(self) -> str:
         return f"{self.check}({to_prolog(self.state)}, {self.player}, ...)"
-
-
-def questions(predicates: tuple[str, ...]) -> list[Question]:
-    """Every question for `predicates`, the fullest boards first (they cost a program least),
-    so that a time budget that runs out leaves the costliest unasked; within a state, the
-    predicates in the lab's order."""
-    positions = all_positions()
-    states = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]),
-                    key=fullest_first)
-    movers: dict[State, list[Player]] = {}
-    for state, player in positions:
-        movers.setdefault(state, []).append(player)
-    asked = []
-    for state in states:
-        over = is_terminal(state)
-        for predicate in PREDICATES:
-            if predicate not in predicates:
-                continue
-            if predicate == "terminal_state" or over and predicate in ("max_value", "min_value"):
-                asked += [Question(predicate, state, player) for player in PLAYERS]
-            elif not over and predicate == "min_value":
-                asked += [Question(predicate, state, reference.other_player(player))
-                          for player in movers[state]]
-            elif not over and predicate != "min_value":
-                asked += [Question(predicate, state, player) for player in movers[state]]
-    return asked
-
-
-LAB_BASE = 50_000
-LAB_PER_NODE = 300
-"""The lab's own cost of a question, in inferences, at most: `LAB_BASE` plus `LAB_PER_NODE`
-for each node of the game tree the lab's recursion visits below it (a solution in the lab's
-style stays within it on every question, as the tests check)."""
-
-
-def lab_cost(question: Question) -> int:
-    """The inferences the lab's own solution takes for `question`, at most: the measure of
-    the inference limits (`--inference-ratio`, `--inference-budget`)."""
-    if question.check in ("max_value", "minimax_decision"):
-        nodes = game_tree_size(question.state, question.player)
-    elif question.check == "min_value":  # its adversary moves
-        nodes = game_tree_size(question.state, reference.other_player(question.player))
-    else:
-        nodes = 1
-    return LAB_BASE + LAB_PER_NODE * nodes
 
 
 @cache
@@ -121,77 +68,83 @@ def lab_clauses(predicate: str) -> str:
     return "\n".join(lines[start:end])
 
 
-def calls_below(question: Question) -> list[Question]:
-    """The calls the lab's clauses make for `question` (docs/lab.md): `minimax_decision`
-    calls `max_value` on its state; `max_value` and `min_value` call `terminal_state`, then,
-    where the game goes on, `min_value` (after the player's moves) or `max_value` (after its
-    adversary's) on each successor, in cell order; `terminal_state` and `successor` call
-    nothing the grader asks."""
-    state, player = question.state, question.player
-    if question.check == "minimax_decision":
-        return [Question("max_value", state, player)]
-    if question.check not in ("max_value", "min_value"):
-        return []
-    calls = [Question("terminal_state", state, player)]
-    if is_terminal(state):
-        return calls
-    if question.check == "max_value":
-        return calls + [Question("min_value", next_state, player)
-                        for next_state in reference.successor(state, player)]
-    other = reference.other_player(player)
-    return calls + [Question("max_value", next_state, player)
-                    for next_state in reference.successor(state, other)]
+@cache
+def _states() -> tuple[tuple[State, tuple[Player, ...]], ...]:
+    """Every reachable state, either player first, the fullest first, with the players who
+    may move there."""
+    movers: dict[State, list[Player]] = {}
+    for state, player in all_positions():
+        movers.setdefault(state, []).append(player)
+    states = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]),
+                    key=fullest_first)
+    return tuple((state, tuple(movers.get(state, ()))) for state in states)
 
 
-def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Verdict:
-    """The verdict on a question's reply under `policy` (the lab's, unless told): its first
-    answer, then those on backtracking."""
-    policy = policy or Policy()
-    if reply.end == "died" and not reply.answers:
-        return Verdict(Category.DIED, reply.error or "the program died")
-    if reply.end == "inferences" and not reply.answers:
-        return Verdict(Category.INFERENCE_LIMIT, "no answer within the inference limit")
-    if reply.end == "cpu" and not reply.answers:
-        return Verdict(Category.CPU_LIMIT, "no answer within the CPU time limit (all its "
-                       "processes, measured outside the program)")
-    if reply.end == "time" and not reply.answers:
-        return Verdict(Category.TIME_LIMIT, "no answer within the time limit (wall clock)")
-    if reply.end == "error" and not reply.answers:
-        return Verdict(Category.EXCEPTION, reply.error or "an exception")
-    if not reply.answers:
-        if question.check == "terminal_state" and reference.terminal_state(
-            question.state, question.player
-        ) is None:
-            return Verdict(Category.RIGHT)
+class PrologCheck(Check[Question, Reply]):
+    """One of the lab's predicates, as the grader asks it."""
+
+    arity: ClassVar[int] = 3
+    backtracking: ClassVar[bool] = True
+    """Whether its answers on backtracking are judged."""
+
+    @property
+    def clause(self) -> str:
+        return lab_clauses(self.name)
+
+    @property
+    def indicator(self) -> str:
+        """`name/arity`."""
+        return f"{self.name}/{self.arity}"
+
+    def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
+        """Who it is asked with on `state`, where `movers` may move."""
+        return PLAYERS if is_terminal(state) else movers
+
+    def questions(self) -> Sequence[Question]:
+        return _questions(self)
+
+    def goal(self, question: Question) -> str:
+        """The Prolog goal, with its answer variable `A`."""
+        return f"{self.name}({to_prolog(question.state)}, {question.player}, A)"
+
+    def nodes(self, question: Question) -> int:
+        """The nodes of the game tree the lab's recursion visits for `question`."""
+        return 1
+
+    def fails(self, question: Question) -> Verdict:
+        """The verdict on a goal that fails."""
         return Verdict(Category.NO_ANSWER, "the goal fails")
-    first, *others = reply.answers
-    verdict = _judge_first(question, first.term, first.text, policy)
-    if not verdict.right or question.check == "successor":
-        return verdict
-    notes = []
-    for other in others:
-        if other.term == first.term:
-            notes.append(Category.SAME_AGAIN)
-            continue
-        again = _judge_first(question, other.term, other.text, policy)
-        if again.category in (Category.RIGHT, Category.OTHER_OPTIMAL_SUCCESSOR,
-                              Category.OTHER_OPTIMAL):
-            notes.append(Category.OTHER_OPTIMAL_AGAIN)
-        else:
-            return Verdict(Category.WRONG_ON_BACKTRACKING,
-                           f"on backtracking it answers {other.text}: {again.detail}")
-    if reply.end in ("error", "inferences", "cpu", "time", "died"):
-        why = reply.error or {"inferences": "the inference limit ran out",
-                              "cpu": "the CPU time limit ran out"}.get(
-            reply.end, "the time limit ran out")
-        return Verdict(Category.FAILS_ON_BACKTRACKING, f"asked for more answers: {why}")
-    return Verdict(Category.RIGHT, notes=verdict.notes + tuple(notes))
+
+    def judge(self, question: Question, reply: Reply, policy: Policy) -> Verdict:
+        return judge(question, reply, policy)
+
+    def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
+        """The verdict on the first answer, `term` as JSON and `text` as Prolog wrote it."""
+        raise NotImplementedError
 
 
-def _judge_first(question: Question, term: object, text: str, policy: Policy) -> Verdict:
-    state, player = question.state, question.player
-    if question.check == "terminal_state":
-        expected = reference.terminal_state(state, player)
+@cache
+def _questions(check: PrologCheck) -> tuple[Question, ...]:
+    return tuple(Question(check.name, state, player) for state, movers in _states()
+                 for player in check.players(state, movers))
+
+
+class TerminalState(PrologCheck):
+    """`terminal_state(S, P, V)`: V from P's side where the game is over; no answer where it
+    goes on. Asked on every reachable state, with both players."""
+
+    name = "terminal_state"
+
+    def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
+        return PLAYERS
+
+    def fails(self, question: Question) -> Verdict:
+        if reference.terminal_state(question.state, question.player) is None:
+            return Verdict(Category.RIGHT)
+        return super().fails(question)
+
+    def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
+        expected = reference.terminal_state(question.state, question.player)
         if not is_integer(term):
             return Verdict(Category.UNREADABLE, f"answers {text}, not a value -1, 0 or 1")
         if expected is None:
@@ -199,90 +152,284 @@ def _judge_first(question: Question, term: object, text: str, policy: Policy) ->
         if term != expected:
             return Verdict(Category.WRONG_VALUE, f"answers {term}; the value is {expected}")
         return Verdict(Category.RIGHT)
-    if question.check in ("max_value", "min_value"):
-        return _judge_sv(question, term, text, policy)
-    if question.check == "minimax_decision":
-        return _judge_decision(question, term, text, policy)
-    return _judge_successors(question, term, text)
+
+    def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
+        """The value, or None (no answer) where the game goes on."""
+        return frozenset({reference.terminal_state(question.state, question.player)})
 
 
-def _judge_sv(question: Question, term: object, text: str, policy: Policy) -> Verdict:
-    """The value and the successor kept; with `--values none` the successor alone (is it an
-    optimal one), with `--ties any` any optimal successor."""
-    state, player = question.state, question.player
-    read = _sv(term)
-    if read is None:
-        return Verdict(Category.UNREADABLE, f"answers {text}, not sv(State, Value)")
-    kept, value = read
-    maximising = question.check == "max_value"
-    expected = (reference.max_value if maximising else reference.min_value)(state, player)
-    graded = policy.values == "all"
-    if graded and value != expected.value:
-        return Verdict(Category.WRONG_VALUE, f"answers {text}; the value is {expected.value}")
-    if kept == expected.state:
-        return Verdict(Category.RIGHT)
-    mover = player if maximising else reference.other_player(player)
-    if is_terminal(state) or kept not in reference.successor(state, mover):
-        where = ("the game is over, so sv's state is the state itself" if is_terminal(state)
-                 else f"no move of {mover} leads there")
-        return Verdict(Category.NOT_A_SUCCESSOR, f"answers {text}: {where}")
-    worth = (reference.min_value if maximising else reference.max_value)(kept, player).value
-    if worth != expected.value:
-        return Verdict(Category.SUCCESSOR_OF_OTHER_VALUE,
-                       f"answers {text}, but that successor is worth {worth}"
-                       + ("" if graded else f", and the best is worth {expected.value}"))
-    cell = next(number for number, (was, now) in enumerate(zip(state, kept, strict=True), 1)
-                if was != now)
-    if policy.ties == "any":
-        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,), cell=cell)
-    return Verdict(Category.OTHER_OPTIMAL_SUCCESSOR,
-                   f"answers {text}, optimal too; the lab keeps the first in cell order, "
-                   f"{_state_text(expected.state)}", cell=cell)
+class ValueCheck(PrologCheck):
+    """`max_value(S, P, SV)` or `min_value(S, P, SV)`: `SV = sv(Next, V)`, V the minimax value
+    from P's side and Next the lab's successor (the first optimal in cell order; at a finished
+    state, S itself); for `min_value` P's adversary moves."""
+
+    maximising: ClassVar[bool]
+
+    def mover(self, question: Question) -> Player:
+        """Who moves: the agent for `max_value`, its adversary for `min_value`."""
+        player = question.player
+        return player if self.maximising else reference.other_player(player)
+
+    def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
+        if is_terminal(state) or self.maximising:
+            return super().players(state, movers)
+        return [reference.other_player(player) for player in movers]
+
+    def nodes(self, question: Question) -> int:
+        return game_tree_size(question.state, self.mover(question))
+
+    def calls_below(self, question: Question) -> list[Question]:
+        """`terminal_state` on its board; where the game goes on, `min_value` on each
+        successor for `max_value`, `max_value` on each of the adversary's successors for
+        `min_value`, in cell order (docs/lab.md)."""
+        state, player = question.state, question.player
+        calls = [Question("terminal_state", state, player)]
+        if is_terminal(state):
+            return calls
+        below = "min_value" if self.maximising else "max_value"
+        return calls + [Question(below, next_state, player)
+                        for next_state in reference.successor(state, self.mover(question))]
+
+    def expected(self, question: Question) -> tuple[State, int]:
+        """The lab's successor and value."""
+        found = (reference.max_value if self.maximising else reference.min_value)(
+            question.state, question.player)
+        return found.state, found.value
+
+    def worth(self, after: State, player: Player) -> int:
+        """The value of the successor `after`, from `player`'s side."""
+        return (reference.min_value if self.maximising else reference.max_value)(
+            after, player).value
+
+    def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
+        """The value and the successor kept; with `--values none` the successor alone (is it
+        an optimal one), with `--ties any` any optimal successor."""
+        state, player = question.state, question.player
+        read = _sv(term)
+        if read is None:
+            return Verdict(Category.UNREADABLE, f"answers {text}, not sv(State, Value)")
+        kept, value = read
+        lab_state, lab_value = self.expected(question)
+        if policy.graded and value != lab_value:
+            return Verdict(Category.WRONG_VALUE, f"answers {text}; the value is {lab_value}")
+        if kept == lab_state:
+            return Verdict(Category.RIGHT)
+        mover = self.mover(question)
+        if is_terminal(state) or kept not in reference.successor(state, mover):
+            where = ("the game is over, so sv's state is the state itself" if is_terminal(state)
+                     else f"no move of {mover} leads there")
+            return Verdict(Category.NOT_A_SUCCESSOR, f"answers {text}: {where}")
+        worth = self.worth(kept, player)
+        if worth != lab_value:
+            return Verdict(Category.SUCCESSOR_OF_OTHER_VALUE,
+                           f"answers {text}, but that successor is worth {worth}"
+                           + ("" if policy.graded else f", and the best is worth {lab_value}"))
+        cell = marked(state, kept)
+        if policy.ties is Ties.ANY:
+            return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,), cell=cell)
+        return Verdict(Category.OTHER_OPTIMAL_SUCCESSOR,
+                       f"answers {text}, optimal too; the lab keeps the first in cell order, "
+                       f"{to_prolog(lab_state)}", cell=cell)
+
+    def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
+        """(the cell the successor kept marks, 0 for the state itself; its value, None where
+        values are not graded) of each successor kept that is right."""
+        state, player = question.state, question.player
+        lab_state, lab_value = self.expected(question)
+        value = lab_value if policy.graded else None
+        if is_terminal(state) or policy.ties is Ties.LOWEST:
+            return frozenset({(marked(state, lab_state), value)})
+        return frozenset((cell, value) for cell, after in reference.moves(state, self.mover(
+            question)) if self.worth(after, player) == lab_value)
 
 
-def _judge_decision(question: Question, term: object, text: str, policy: Policy) -> Verdict:
-    state, player = question.state, question.player
-    read = _decision(term, player)
-    if read is None:
-        return Verdict(Category.UNREADABLE, f"answers {text}, not Action = [{player},Position] and "
-                       "an integer Value")
-    cell, value = read
-    judgement = truth(LAB, policy).judge(Answer((state, player), cell, value))
-    if judgement.right:
-        return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
-                       judgement=judgement)
-    return Verdict(judgement.category, lab_words(judgement), judgement=judgement)
+class MaxValue(ValueCheck):
+    name = "max_value"
+    maximising = True
 
 
-def _judge_successors(question: Question, term: object, text: str) -> Verdict:
-    expected = reference.successor(question.state, question.player)
-    answered = [answer_state(item) for item in term] if isinstance(term, list) else None
-    if answered is None or None in answered:
-        return Verdict(Category.UNREADABLE, f"answers {text}, not a list of states")
-    if answered == expected:
-        return Verdict(Category.RIGHT)
-    if sorted(answered) == sorted(expected):
-        return Verdict(Category.WRONG_ORDER, f"answers the right {len(expected)} successors, "
-                       "not in cell order")
-    missing = [next_state for next_state in expected if next_state not in answered]
-    extra = [next_state for next_state in answered if next_state not in expected]
-    parts = []
-    if missing:
-        parts.append(f"{len(missing)} missing, e.g. {_state_text(missing[0])}")
-    if extra:
-        parts.append(f"{len(extra)} not successors, e.g. {_state_text(extra[0])}")
-    if not parts:
-        parts.append("some answered more than once")
-    return Verdict(Category.WRONG_SUCCESSORS,
-                   f"answers {len(answered)} successors where there are {len(expected)}: "
-                   + "; ".join(parts))
+class MinValue(ValueCheck):
+    name = "min_value"
+    maximising = False
+
+
+class MinimaxDecision(PrologCheck):
+    """`minimax_decision(S, P, A, V)`: A the lab's decision for P to move, V its value; asked
+    on the 9040 positions."""
+
+    name = "minimax_decision"
+    arity = 4
+
+    def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
+        return () if is_terminal(state) else movers
+
+    def goal(self, question: Question) -> str:
+        return (f"minimax_decision({to_prolog(question.state)}, {question.player}, Action, "
+                "Value), A = Action-Value")
+
+    def nodes(self, question: Question) -> int:
+        return game_tree_size(question.state, question.player)
+
+    def calls_below(self, question: Question) -> list[Question]:
+        """`max_value` on its state."""
+        return [Question("max_value", question.state, question.player)]
+
+    def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
+        state, player = question.state, question.player
+        read = _decision(term, player)
+        if read is None:
+            return Verdict(Category.UNREADABLE, f"answers {text}, not Action = [{player},"
+                           "Position] and an integer Value")
+        cell, value = read
+        judgement = truth(LAB, policy).judge(Answer((state, player), cell, value))
+        if judgement.right:
+            return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
+                           judgement=judgement)
+        return Verdict(judgement.category, lab_words(judgement), judgement=judgement)
+
+    def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
+        """(cell, value: None where values are not graded) of each right decision."""
+        judged_by = truth(LAB, policy)
+        position = (question.state, question.player)
+        decision = judged_by.decision(position)
+        value = decision.value if policy.graded else None
+        if policy.ties is Ties.LOWEST:
+            return frozenset({(decision.action.cell, value)})
+        return frozenset((cell, value) for cell, worth in judged_by.move_values(position).items()
+                         if worth == decision.value)
+
+
+class Successor(PrologCheck):
+    """`successor(S, P, N)`: every successor, in cell order (`findall`), on the 9040
+    positions."""
+
+    name = "successor"
+    backtracking = False
+
+    def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
+        return () if is_terminal(state) else movers
+
+    def goal(self, question: Question) -> str:
+        return (f"findall(N, successor({to_prolog(question.state)}, {question.player}, N), "
+                "A)")
+
+    def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
+        expected = reference.successor(question.state, question.player)
+        read = [answer_state(item) for item in term] if isinstance(term, list) else None
+        if read is None or None in read:
+            return Verdict(Category.UNREADABLE, f"answers {text}, not a list of states")
+        answered = [state for state in read if state is not None]
+        if answered == expected:
+            return Verdict(Category.RIGHT)
+        if sorted(answered) == sorted(expected):
+            return Verdict(Category.WRONG_ORDER, f"answers the right {len(expected)} "
+                           "successors, not in cell order")
+        missing = [next_state for next_state in expected if next_state not in answered]
+        extra = [next_state for next_state in answered if next_state not in expected]
+        parts = []
+        if missing:
+            parts.append(f"{len(missing)} missing, e.g. {to_prolog(missing[0])}")
+        if extra:
+            parts.append(f"{len(extra)} not successors, e.g. {to_prolog(extra[0])}")
+        if not parts:
+            parts.append("some answered more than once")
+        return Verdict(Category.WRONG_SUCCESSORS,
+                       f"answers {len(answered)} successors where there are {len(expected)}: "
+                       + "; ".join(parts))
+
+    def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
+        """The successors, in cell order."""
+        return frozenset({tuple(reference.successor(question.state, question.player))})
+
+
+CHECKS: dict[str, PrologCheck] = {check.name: check for check in (
+    TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Successor())}
+"""The lab's predicates a submission is checked on, in the order they are reported."""
+PREDICATES = tuple(CHECKS)
+
+
+def questions(predicates: tuple[str, ...]) -> list[Question]:
+    """Every question for `predicates`, the fullest boards first (they cost a program least),
+    so that a time budget that runs out leaves the costliest unasked; within a state, the
+    predicates in the lab's order."""
+    asked = [question for name in PREDICATES if name in predicates
+             for question in CHECKS[name].questions()]
+    return sorted(asked, key=lambda question: fullest_first(question.state))
+
+
+def lab_cost(question: Question) -> int:
+    """The inferences the lab's own solution takes for `question`, at most: the measure of
+    the inference limits (`--inference-ratio`, `--inference-budget`)."""
+    return LAB_BASE + LAB_PER_NODE * CHECKS[question.check].nodes(question)
+
+
+def calls_below(question: Question) -> list[Question]:
+    """The calls the lab's clauses make for `question` (docs/lab.md)."""
+    return CHECKS[question.check].calls_below(question)
+
+
+LIMITS = {
+    End.DIED: (Category.DIED, "the program died"),
+    End.INFERENCES: (Category.INFERENCE_LIMIT, "no answer within the inference limit"),
+    End.CPU: (Category.CPU_LIMIT, "no answer within the CPU time limit (all its processes, "
+              "measured outside the program)"),
+    End.TIME: (Category.TIME_LIMIT, "no answer within the time limit (wall clock)"),
+    End.ERROR: (Category.EXCEPTION, "an exception"),
+}
+"""The verdict on a question that got no answer before it stopped, by how it stopped (the
+error's own message, where there is one)."""
+MORE_STOPPED = {End.INFERENCES: "the inference limit ran out",
+                End.CPU: "the CPU time limit ran out", End.TIME: "the time limit ran out",
+                End.DIED: "the program died", End.ERROR: "an exception"}
+"""Why asking for more answers stopped, where it stopped without a message."""
+
+
+def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Verdict:
+    """The verdict on a question's reply under `policy` (the lab's, unless told): its first
+    answer, then those on backtracking."""
+    policy = policy or Policy()
+    check = CHECKS[question.check]
+    end = End(reply.end)
+    if not reply.answers:
+        if end in LIMITS:
+            category, said = LIMITS[end]
+            keep_said = end in (End.INFERENCES, End.CPU, End.TIME)
+            return Verdict(category, said if keep_said else reply.error or said)
+        return check.fails(question)
+    first, *others = reply.answers
+    verdict = check.first(question, first.term, first.text, policy)
+    if not verdict.right or not check.backtracking:
+        return verdict
+    notes = []
+    for other in others:
+        if other.term == first.term:
+            notes.append(Category.SAME_AGAIN)
+            continue
+        again = check.first(question, other.term, other.text, policy)
+        if again.category in (Category.RIGHT, Category.OTHER_OPTIMAL_SUCCESSOR,
+                              Category.OTHER_OPTIMAL):
+            notes.append(Category.OTHER_OPTIMAL_AGAIN)
+        else:
+            return Verdict(Category.WRONG_ON_BACKTRACKING,
+                           f"on backtracking it answers {other.text}: {again.detail}")
+    if end.stopped:
+        return Verdict(Category.FAILS_ON_BACKTRACKING,
+                       f"asked for more answers: {reply.error or MORE_STOPPED[end]}")
+    return Verdict(Category.RIGHT, notes=verdict.notes + tuple(notes))
+
+
+def marked(state: State, after: State) -> int:
+    """The cell `after` marks that `state` leaves blank; 0 when they are the same."""
+    return next((number for number, (was, now) in enumerate(zip(state, after, strict=True), 1)
+                 if was != now), 0)
 
 
 def _sv(term: object) -> tuple[State, int] | None:
     if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
         state, value = term["args"]
-        if answer_state(state) is not None and is_integer(value):
-            return answer_state(state), value
+        kept = answer_state(state)
+        if kept is not None and is_integer(value):
+            return kept, value
     return None
 
 
@@ -293,105 +440,3 @@ def _decision(term: object, player: Player) -> tuple[int, int] | None:
                 and is_integer(action[1]) and is_integer(value)):
             return action[1], value
     return None
-
-
-def _state_text(state: State) -> str:
-    return to_prolog(state)
-
-
-class PrologInterface:
-    """The lab's own interface: a Prolog program defining the lab's predicates, each asked
-    as a goal in a contained `swipl`, with up to `answers` answers on backtracking."""
-
-    name = "prolog"
-    checks = PREDICATES
-    check_noun = "predicate"
-    load_label = "loading"
-    suffixes = (".pl", ".pro", ".prolog")
-    policy = Policy("lowest", "all")
-    """The lab's own rule: the first optimal successor in cell order, and values graded."""
-
-    def __init__(self, answers: int = 3) -> None:
-        self.answers = answers
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> PrologInterface:
-        if shutil.which(SWIPL) is None:
-            raise LabError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
-                           "swi-prolog-nox (Debian, Ubuntu)")
-        refuse_python_options(args, cls.name)
-        return cls(args.answers if args.answers is not None else 3)
-
-    def open(self, path: Path, options: Options) -> PrologSession:
-        program = StudentProgram([path], options.main, options.limits, options.load_seconds)
-        return PrologSession(program, self.answers, options.work)
-
-
-class PrologSession:
-    """One Prolog submission: goals asked within inference limits, answers judged as the
-    lab's predicates."""
-
-    work_unit = "inferences"
-
-    def __init__(self, program: StudentProgram, answers: int,
-                 work: WorkLimits = DEFAULT_WORK) -> None:
-        self.program = program
-        self.answers = answers
-        self.work = work
-
-    def work_limit(self, question: Question) -> float:
-        return round(self.work.ratio * lab_cost(question))
-
-    def work_budget(self, questions: list[Question]) -> float:
-        return round(self.work.budget_ratio * sum(lab_cost(question) for question in questions))
-
-    def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
-                                                                         list[str]]:
-        if "successor" in checks and "successor/3" not in defined:
-            return (tuple(check for check in checks if check != "successor"),
-                    ["successor/3: not defined by the submission (the lab's helper answers "
-                     "it)"])
-        return checks, []
-
-    def defines(self, check: str, defined: set[str]) -> bool:
-        return f"{check}/{ARITY[check]}" in defined
-
-    def undefined(self, check: str, defined: set[str]) -> tuple[Problem, Verdict]:
-        wanted = f"{check}/{ARITY[check]}"
-        hint = did_you_mean(wanted, defined)
-        return (Problem(Category.UNDEFINED, f"{wanted} is not defined{hint}", wanted),
-                Verdict(Category.UNDEFINED, f"{check} is not defined"))
-
-    def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        return questions(checks)
-
-    def ask(self, question: Question, seconds: float, work: float) -> Reply:
-        return self.program.ask(question.goal, "A", self.answers, seconds, round(work))
-
-    def calls_below(self, question: Question) -> list[Question]:
-        return calls_below(question)
-
-    def said(self, reply: Reply) -> str:
-        return f"answers {reply.answers[0].text}" if reply.answers else "no answer"
-
-    def clause(self, check: str) -> str:
-        return lab_clauses(check)
-
-    def judge(self, question: Question, reply: Reply, policy: Policy) -> Verdict:
-        return judge(question, reply, policy)
-
-    def ask_again(self, question: Question, reply: Reply) -> bool:
-        return False  # the answers on backtracking show the others
-
-    def same(self, reply: Reply, again: Reply) -> bool:
-        return reply.answers == again.answers
-
-    def problem(self, question: Question, reply: Reply, verdict: Verdict,
-                defined: set[str]) -> Problem | None:
-        if verdict.category not in (Category.EXCEPTION, Category.DIED) or not reply.error:
-            return None
-        kind, message = reply.error_term or verdict.category, reply.error
-        if kind.startswith("existence_error(procedure,"):
-            unknown = kind[len("existence_error(procedure,"):-1].split(":")[-1]
-            message += did_you_mean(unknown, defined | set(HELPERS))
-        return Problem(kind, message, str(question))

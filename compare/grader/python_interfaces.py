@@ -5,13 +5,26 @@ its functions called on every board they apply to (`compare.grader.python`).
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Mapping as TableOf
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Any, ClassVar
 
-from compare.grader.assignment import DEFAULT_WORK, WorkLimits
-from compare.grader.interface import Options, did_you_mean, refuse_python_options
+from compare.grader.config import (
+    DEFAULT_WORK,
+    WorkLimits,
+    absolute,
+    own,
+    switch,
+    table,
+    text,
+    texts,
+)
+from compare.grader.ends import End
+from compare.grader.interface import Interface, Options, Session
 from compare.grader.mappings import (
-    CS50,
     CS50_FUNCTIONS,
     MAPPING_FILE,
     Mapping,
@@ -19,18 +32,14 @@ from compare.grader.mappings import (
     read_mapping,
 )
 from compare.grader.python import (
+    DeclaredFunction,
+    PythonCheck,
     Question,
-    cs50_arguments,
-    cs50_calls_below,
-    cs50_questions,
-    function_questions,
-    judge_cs50,
-    judge_function,
+    cs50_functions,
     shown,
 )
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
-from compare.judge.truth import Policy, truth
 from logic.contain.contained import ProgramError
 from logic.contain.python_program import (
     Called,
@@ -41,167 +50,161 @@ from logic.contain.python_program import (
     taken,
 )
 from logic.contain.submission import is_small_file, looks_like_backup, remove_tree
-from logic.errors import LabError
-from logic.objective import Objective
-from logic.state import BLANK, is_terminal
 
 CS50_FILE = "tictactoe.py"
 
 
-class PythonInterface:
-    """What both Python interfaces share: the course's Python, and whether only the module's
-    definitions are imported (a demo at its top level left out)."""
+@cache
+def interpreter(path: str) -> Interpreter:
+    """The course's Python at `path`, checked once (`logic.contain.python_program`)."""
+    return course_python(path)
 
-    name = ""
-    checks: tuple[str, ...] = ()
-    check_noun = "function"
-    load_label = "import"
-    suffixes = (".py",)
-    policy = Policy("any", "all")
-    """Any optimal move is right: a program written to its own specification (CS50's asks for
-    "the optimal move", any of them) owes nothing to the lab's lowest-cell rule."""
 
-    def __init__(self, python: Interpreter | None = None, definitions_only: bool = False,
-                 mapping_file: str | None = None, settings: tuple[str, ...] = (),
-                 mapping_table: dict[str, object] | None = None) -> None:
-        self.python = python
-        self.definitions_only = definitions_only
-        self.mapping_file = mapping_file
-        self.settings = settings
-        self.mapping_table = mapping_table
+@dataclass(frozen=True)
+class PythonInterface(Interface):
+    """What every Python interface shares: the course's Python, and whether only a module's
+    definitions are imported; a subclass says which functions are asked (`functions`)."""
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> PythonInterface:
-        refuse_python_options(args, cls.name)
-        return cls._made(args)
+    python: str | None = own(
+        None, "is for Python submissions", "Python submissions: the Python that runs them, "
+        "with its installed packages (a course's virtual environment; default: the grader's "
+        "own, without packages)", text, metavar="PATH", in_file=absolute)
+    definitions_only: bool = own(
+        False, "is for Python submissions", "Python submissions: import only the module's "
+        "definitions (imports, functions, classes, constants), not a demo its top level runs",
+        switch)
 
-    @classmethod
-    def _made(cls, args: argparse.Namespace) -> PythonInterface:
-        python = course_python(args.python) if args.python is not None else None
-        return cls(python, bool(args.definitions_only), args.mapping, tuple(args.settings),
-                   getattr(args, "mapping_table", None))
+    preferred: ClassVar[str | None] = None
+    """The module imported when the submission holds it, unless another is named."""
 
-    def open(self, path: Path, options: Options) -> PythonSession:
+    def ready(self, paths: Sequence[Path]) -> None:
+        if self.python is not None:
+            interpreter(self.python)
+
+    def functions(self, path: Path, copy: Path) -> tuple[dict[str, PythonCheck], str | None]:
+        """The functions of the submission at `path` (taken as `copy`), each a check, and
+        the module its declaration names, if any."""
+        raise NotImplementedError
+
+    def open(self, path: Path, options: Options) -> Session[Any, Any]:
         copy = taken(path)
         try:
-            mapping = self.mapping_for(path, copy.folder)
+            checks, named = self.functions(path, copy.folder)
             module = (copy.folder / path.name if path.is_file() else
-                      module_file(copy.folder, path.name, options.main, mapping, self.name))
+                      module_file(copy.folder, path.name, options.main or named,
+                                  self.preferred))
+            python = interpreter(self.python) if self.python is not None else None
             program = PythonProgram(copy, module, options.limits, options.load_seconds,
-                                    self.python, self.definitions_only)
+                                    python, self.definitions_only)
         except BaseException:
             remove_tree(copy.folder)
             raise
-        return PythonSession(program, mapping, self.name == "cs50", options.work)
-
-    def mapping_for(self, path: Path, copy: Path) -> Mapping:
-        """How the submission at `path` (taken as `copy`) is called."""
-        raise NotImplementedError
+        return PythonSession(program, checks, options.work)
 
 
+@dataclass(frozen=True)
 class CS50Interface(PythonInterface):
     """CS50 AI's `tictactoe.py`: `player`, `actions`, `result`, `winner`, `terminal`,
     `utility` and `minimax`."""
 
-    name = "cs50"
-    checks = CS50_FUNCTIONS
+    name: ClassVar[str] = "cs50"
+    checks: ClassVar[tuple[str, ...]] = CS50_FUNCTIONS
+    preferred: ClassVar[str | None] = CS50_FILE
 
-    def mapping_for(self, path: Path, copy: Path) -> Mapping:
-        return CS50
+    def functions(self, path: Path, copy: Path) -> tuple[dict[str, PythonCheck], str | None]:
+        return dict(cs50_functions()), None
 
 
+@dataclass(frozen=True)
 class FunctionInterface(PythonInterface):
-    """A function of the program's own, declared by a mapping (`--mapping`, else the
-    submission's own `minimax-lab.toml`, then `--set`)."""
+    """A function of the program's own, declared by a mapping: `mapping` (a file), else the
+    assignment's `mapping_table`, else the submission's own `minimax-lab.toml`; then the keys
+    of `mapping_set` (`KEY=VALUE`) over it."""
 
-    name = "function"
+    mapping: str | None = own(
+        None, "declares a Python function", "--interface function: the TOML file that "
+        f"declares the function (default: the submission's own {MAPPING_FILE})", text,
+        metavar="FILE", key="")
+    mapping_set: tuple[str, ...] = own(
+        (), "declares a Python function", "--interface function: one key of the mapping, "
+        "over the file's; repeatable", texts, metavar="KEY=VALUE", flag="--set", many=True,
+        key="")
+    mapping_table: TableOf[str, object] | None = own(
+        None, "declares a Python function", "the assignment's table of the mapping", table,
+        line=False, key="mapping", table=True)
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> PythonInterface:
-        if args.predicates is not None:
-            raise LabError("--predicates: a declared function is the one function checked")
-        _check_mapping(args)
-        return cls._made(args)
+    name: ClassVar[str] = "function"
+
+    def ready(self, paths: Sequence[Path]) -> None:
+        """The mapping, whole and right, before any grading; or, where each submission
+        brings its own, every submission with one."""
+        super().ready(paths)
+        named = any(setting.partition("=")[0].strip() == "function"
+                    for setting in self.mapping_set)
+        if self.mapping is not None:
+            read_mapping(Path(self.mapping), list(self.mapping_set))
+        elif self.mapping_table is not None:
+            read_mapping(None, list(self.mapping_set), dict(self.mapping_table))
+        elif not named and not all(
+                (path if path.is_dir() else path.parent).joinpath(MAPPING_FILE).is_file()
+                for path in paths):
+            raise MappingError(f"--interface function needs the function declared: --mapping "
+                               f"FILE, --set function=NAME, an assignment's [mapping], or a "
+                               f"{MAPPING_FILE} beside each program (see docs/grading.md)")
+        else:  # the function may come from each submission's own file: check the rest
+            read_mapping(None, [*self.mapping_set, *([] if named else ['function="f"'])])
+
+    def functions(self, path: Path, copy: Path) -> tuple[dict[str, PythonCheck], str | None]:
+        mapping = self.mapping_for(path, copy)
+        return {mapping.function: DeclaredFunction(mapping)}, mapping.file
 
     def mapping_for(self, path: Path, copy: Path) -> Mapping:
-        file = Path(self.mapping_file) if self.mapping_file else None
+        """How the submission at `path` (taken as `copy`) is called."""
+        file = Path(self.mapping) if self.mapping else None
         if file is None and self.mapping_table is not None:  # the assignment's, for the class
-            return read_mapping(None, list(self.settings), self.mapping_table)
+            return read_mapping(None, list(self.mapping_set), dict(self.mapping_table))
         if file is None:  # the submission's own, as taken; or the teacher's, beside a file
             own = (copy if path.is_dir() else path.parent) / MAPPING_FILE
             file = own if is_small_file(own) else None
-        return read_mapping(file, list(self.settings))
+        return read_mapping(file, list(self.mapping_set))
 
 
-class PythonSession:
+class PythonSession(Session[Question, Called]):
     """One Python submission: its functions called within CPU time limits, their answers
-    judged."""
+    judged by each function's check."""
 
     work_unit = "CPU seconds"
 
-    def __init__(self, program: PythonProgram, mapping: Mapping, cs50: bool,
+    def __init__(self, program: PythonProgram, checks: dict[str, PythonCheck],
                  work: WorkLimits = DEFAULT_WORK) -> None:
-        self.program = program
-        self.mapping = mapping
-        self.cs50 = cs50
-        self.work = work
-        self._legal: dict[str, bool] = {}
-        """Per board, whether `result` returned for every legal action asked of it so far."""
+        super().__init__(program, dict(checks), work)
+        self.python = program
+        self.functions = checks
 
     def work_limit(self, question: Question) -> float:
         return self.work.cpu_seconds
 
-    def work_budget(self, questions: list[Question]) -> float:
+    def work_budget(self, questions: Sequence[Question]) -> float:
         return self.work.cpu_budget
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
-        return (checks if self.cs50 else (self.mapping.function,)), []
-
-    def defines(self, check: str, defined: set[str]) -> bool:
-        return check in defined
-
-    def undefined(self, check: str, defined: set[str]) -> tuple[Problem, Verdict]:
-        hint = did_you_mean(check, defined)
-        return (Problem(Category.UNDEFINED_FUNCTION, f"{check}() is not defined{hint}", check),
-                Verdict(Category.UNDEFINED_FUNCTION, f"{check}() is not defined"))
-
-    def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        return cs50_questions(checks) if self.cs50 else function_questions(self.mapping)
+        """The functions asked for, or, for an interface whose submissions each declare
+        their own, those."""
+        return (checks if checks else tuple(self.functions)), []
 
     def ask(self, question: Question, seconds: float, work: float) -> Called:
-        arguments = (cs50_arguments(question) if self.cs50
-                     else self.mapping.arguments(question.state, question.player))
-        return self.program.call(question.check, arguments, seconds, work)
-
-    def calls_below(self, question: Question) -> list[Question]:
-        """CS50's functions are walked as its specification calls them; a declared function's
-        own calls are the program's to choose, so it is not walked."""
-        return cs50_calls_below(question) if self.cs50 else []
+        arguments = self.functions[question.check].arguments(question)
+        return self.python.call(question.check, arguments, seconds, work)
 
     def said(self, reply: Called) -> str:
-        return shown(reply.value) if reply.end == "returned" else reply.end
-
-    def clause(self, check: str) -> str:
-        return ""
-
-    def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
-        if not self.cs50:
-            return judge_function(question, reply, self.mapping, policy)
-        if question.check == "result" and question.cell is not None:
-            if question.state[question.cell - 1] == BLANK:  # asked before the taken cell
-                self._legal[question.state] = (self._legal.get(question.state, True)
-                                               and reply.end == "returned")
-            else:
-                return judge_cs50(question, reply, policy,
-                                  self._legal.get(question.state, False))
-        return judge_cs50(question, reply, policy)
+        return shown(reply.value) if reply.end == End.RETURNED else reply.end
 
     def ask_again(self, question: Question, reply: Called) -> bool:
-        return reply.end == "returned" and _has_ties(question, self.mapping, self.cs50)
+        return reply.end == End.RETURNED and self.functions[question.check].ties(question)
 
     def same(self, reply: Called, again: Called) -> bool:
-        return again.end != "returned" or again.value == reply.value
+        return again.end != End.RETURNED or again.value == reply.value
 
     def problem(self, question: Question, reply: Called, verdict: Verdict,
                 defined: set[str]) -> Problem | None:
@@ -211,15 +214,13 @@ class PythonSession:
                        f"{question.check}() raises {reply.error}", str(question))
 
 
-def module_file(path: Path, name: str, main: str | None, mapping: Mapping,
-                interface: str) -> Path:
-    """The module to import of a submission's copy (`path`, handed in as `name`): `--main`,
-    the mapping's `file`, CS50's `tictactoe.py` when there is one, else the only `.py`
-    file."""
+def module_file(path: Path, name: str, wanted: str | None, preferred: str | None) -> Path:
+    """The module to import of a submission's copy (`path`, handed in as `name`): `wanted`
+    (`--main`, or the mapping's `file`), `preferred` when there is one (CS50's
+    `tictactoe.py`), else the only `.py` file."""
     files = python_files(path)
-    wanted = main or mapping.file
-    if wanted is None and interface == "cs50" and (path / CS50_FILE).is_file():
-        wanted = CS50_FILE
+    if wanted is None and preferred is not None and (path / preferred).is_file():
+        wanted = preferred
     if wanted is not None:
         named = [file for file in files
                  if file.name in (wanted, f"{wanted}.py") or str(file.relative_to(path)) == wanted]
@@ -238,34 +239,3 @@ def module_file(path: Path, name: str, main: str | None, mapping: Mapping,
     raise ProgramError(f"cannot tell which .py file to import ({names}{more}); name it with "
                        f"--main, or, if {name} holds a class, give FOLDER/* to grade "
                        "each submission in it")
-
-
-def _has_ties(question: Question, mapping: Mapping, cs50: bool) -> bool:
-    """True for a move asked where several moves are optimal: a random program shows there."""
-    if (cs50 and question.check != "minimax") or mapping.returns == "value" or (
-            is_terminal(question.state)):
-        return False
-    judged_by = truth(Objective(mapping.objective, "lab"))
-    values = judged_by.move_values((question.state, question.player))
-    best = judged_by.decision((question.state, question.player)).value
-    return sum(value == best for value in values.values()) > 1
-
-
-def _check_mapping(args: argparse.Namespace) -> None:
-    """A mapping given on the command line must be whole and right before any grading."""
-    table = getattr(args, "mapping_table", None)
-    if args.mapping is not None:
-        read_mapping(Path(args.mapping), args.settings)
-    elif table is not None:
-        read_mapping(None, args.settings, table)
-    elif not any(setting.partition("=")[0].strip() == "function"
-                 for setting in args.settings) and not all(
-            (Path(path) if Path(path).is_dir() else Path(path).parent).joinpath(
-                MAPPING_FILE).is_file() for path in args.paths):
-        raise MappingError(f"--interface function needs the function declared: --mapping "
-                           f"FILE, --set function=NAME, an assignment's [mapping], or a "
-                           f"{MAPPING_FILE} beside each program (see docs/grading.md)")
-    else:  # the function may come from each submission's own file: check the rest
-        named = any(setting.partition("=")[0].strip() == "function"
-                    for setting in args.settings)
-        read_mapping(None, [*args.settings, *([] if named else ['function="f"'])])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from compare.grader.config import Own, own_options
 from compare.grader.interface import Interface
-from compare.grader.prolog import PrologInterface
+from compare.grader.prolog_interface import PrologInterface
 from compare.grader.python_interfaces import CS50Interface, FunctionInterface
 
 INTERFACES: dict[str, type[Interface]] = {
@@ -12,3 +13,17 @@ INTERFACES: dict[str, type[Interface]] = {
     "function": FunctionInterface,
 }
 """Each interface's name and its class."""
+
+
+def interface_options() -> dict[str, Own]:
+    """Every option of a registered interface's own, by name (the first interface's say)."""
+    found: dict[str, Own] = {}
+    for kind in INTERFACES.values():
+        for name, how in own_options(kind).items():
+            found.setdefault(name, how)
+    return found
+
+
+def takers(name: str) -> list[str]:
+    """The registered interfaces that take the option `name`."""
+    return [interface for interface, kind in INTERFACES.items() if name in own_options(kind)]

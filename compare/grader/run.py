@@ -11,12 +11,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from compare.grader.diagnosis import first_wrong_call
-from compare.grader.interface import Options, Question, Reply, Session
+from compare.grader.interface import Options, Program, Question, Session
 from compare.grader.signatures import hypotheses
 from compare.judge.categories import Category, Kind
 from compare.judge.results import (
@@ -27,7 +28,6 @@ from compare.judge.results import (
     Verdict,
     WrongCall,
 )
-from logic.contain.contained import ContainedProgram
 from logic.contain.harness import LoadReport
 from logic.errors import LabError
 from logic.state import is_terminal
@@ -52,7 +52,7 @@ def grade_submission(
     except LabError as error:
         return SubmissionGrade(name, LoadReport(problem=str(error)),
                                seconds=time.monotonic() - start, policy=options.policy)
-    with session.program as program, running.holding(program):
+    with closing(session.program) as program, running.holding(program):
         grade = SubmissionGrade(name, program.load(), policy=options.policy)
         if grade.load.output:
             log_output(grade, options.interface.load_label, grade.load.output,
@@ -63,14 +63,18 @@ def grade_submission(
     return grade
 
 
-def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: float,
-            running: Running) -> dict[str, list[tuple[Question, Verdict]]]:
+Answered = dict[str, list[tuple[Any, Verdict]]]
+"""Each check's questions asked, with their verdicts."""
+
+
+def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options,
+            start: float, running: Running) -> Answered:
     """Ask every question of the submission's checks, the cheapest first, within the limits
     of work (per question, and the session's budget for the submission) and the wall-clock
     guards; judge each reply, asking again where a random answer would show; keep what it
     printed and count its problems by kind. Each check's questions asked, with their
     verdicts."""
-    answered: dict[str, list[tuple[Question, Verdict]]] = {}
+    answered: Answered = {}
     defined = set(grade.load.defined)
     asked, grade.not_checked = session.plan(options.checks, defined)
     loaded = grade.load.problem is None
@@ -79,12 +83,13 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
         if loaded and not session.defines(check, defined):
             problem, undefined[check] = session.undefined(check, defined)
             grade.problems.append(problem)
-    grade.checks = {check: CheckResult() for check in asked}
+    grade.checks = {check: CheckResult(base=session.base(check, options.policy))
+                    for check in asked}
     problems: dict[str, Problem] = {}
     deadline = start + options.budget_seconds
     questions = session.questions(asked)
     budget, spent = session.work_budget(questions), 0.0
-    first_wrong: dict[str, tuple[Question, Verdict]] = {}
+    first_wrong: dict[str, tuple[Any, Verdict]] = {}
     for question in questions:
         if running.cancelled.is_set():
             return answered
@@ -117,11 +122,11 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
             first_wrong.setdefault(question.check, (question, verdict))
         if reply.output:
             log_output(grade, str(question), reply.output, reply.output_chars)
-        problem = session.problem(question, reply, verdict, defined)
-        if problem is not None:
-            known = problems.get(problem.kind)
-            problems[problem.kind] = problem if known is None else replace(
-                known, count=known.count + 1)
+        found = session.problem(question, reply, verdict, defined)
+        if found is not None:
+            known = problems.get(found.kind)
+            problems[found.kind] = found if known is None else replace(known,
+                                                                       count=known.count + 1)
     grade.problems += problems.values()
     if session.program.given_up is not None:
         grade.problems.append(Problem("given up", session.program.given_up, ""))
@@ -129,8 +134,10 @@ def ask_all(session: Session, grade: SubmissionGrade, options: Options, start: f
                    deadline + WALK_SHARE * options.budget_seconds)
     for check, (question, verdict) in first_wrong.items():
         if not running.cancelled.is_set() and session.calls_below(question):
-            grade.checks[check].first_wrong = walk(session, question, verdict, options, walked)
-            grade.checks[check].work += walked.take()
+            wrong = walk(session, question, verdict, options, walked)
+            work = walked.take()
+            grade.checks[check].first_wrong = replace(wrong, work=work)
+            grade.checks[check].work += work
     return answered
 
 
@@ -149,7 +156,7 @@ class Spent:
         spent, self._since = self._since, 0.0
         return spent
 
-    def why_not(self, session: Session) -> str | None:
+    def why_not(self, session: Session[Any, Any]) -> str | None:
         """Why nothing more may be asked, if so."""
         if self.left <= 0:
             return f"the budget of {session.work_unit} ran out"
@@ -158,13 +165,13 @@ class Spent:
         return session.program.given_up
 
 
-def walk(session: Session, question: Question, verdict: Verdict, options: Options,
+def walk(session: Session[Any, Any], question: Question, verdict: Verdict, options: Options,
          spent: Spent | None = None) -> WrongCall:
     """Where the wrong answer to `question` goes wrong in the program's recursion, within what
     is left of the submission's budget (`spent`)."""
     spent = spent or Spent(float("inf"), float("inf"))
 
-    def ask(call: Question) -> tuple[Reply, Verdict] | str:
+    def ask(call: Question) -> tuple[Any, Verdict] | str:
         why = spent.why_not(session)
         if why is not None:
             return why
@@ -215,11 +222,11 @@ class Running:
 
     def __init__(self) -> None:
         self.cancelled = threading.Event()
-        self._programs: set[ContainedProgram] = set()
+        self._programs: set[Program] = set()
         self._lock = threading.Lock()
 
     @contextmanager
-    def holding(self, program: ContainedProgram) -> Iterator[None]:
+    def holding(self, program: Program) -> Iterator[None]:
         with self._lock:
             self._programs.add(program)
         try:

@@ -20,7 +20,7 @@ from typing import Any
 from compare.grader import prolog
 from compare.judge.categories import Category, Kind
 from compare.judge.results import SubmissionGrade, Verdict
-from compare.judge.truth import Policy, truth
+from compare.judge.truth import Policy, Ties, truth
 from logic.contain.harness import Proof, Reply
 from logic.objective import LAB
 from logic.state import BLANK, GAME, PLAYERS, SIDE, SIZE, Player, State, is_full, winner
@@ -181,26 +181,34 @@ class BuggedLab:
 
     def answer(self, question: prolog.Question) -> Reply:
         """The bugged program's first answer to `question`, as the harness would send it."""
-        state, player = question.state, question.player
-        term: object = None
-        if question.check == "terminal_state":
-            term = self.terminal(state, player)
-        elif question.check in ("max_value", "min_value"):
-            found = (self.max_value if question.check == "max_value" else self.min_value)(
-                state, player)
-            if found is not None:
-                term = {"f": "sv", "args": [list(found[0]), found[1]]}
-        elif question.check == "minimax_decision":
-            found = self.max_value(state, player)
-            if found is not None and found[0] != state:
-                cell = next(n for n, (a, b) in enumerate(zip(state, found[0], strict=True), 1)
-                            if a != b)
-                term = {"f": "-", "args": [[player, cell], found[1]]}
-        else:
+        terms = {"terminal_state": self._terminal_term, "max_value": self._max_term,
+                 "min_value": self._min_term, "minimax_decision": self._decision_term}
+        if question.check not in terms:
             return Reply((), "error")
+        term = terms[question.check](question.state, question.player)
         if term is None:
             return Reply((), "exhausted")
         return Reply((Proof(term, str(term)),), "exhausted")
+
+    def _terminal_term(self, state: State, player: Player) -> object:
+        return self.terminal(state, player)
+
+    def _max_term(self, state: State, player: Player) -> object:
+        return _sv_term(self.max_value(state, player))
+
+    def _min_term(self, state: State, player: Player) -> object:
+        return _sv_term(self.min_value(state, player))
+
+    def _decision_term(self, state: State, player: Player) -> object:
+        found = self.max_value(state, player)
+        if found is None or found[0] == state:
+            return None
+        return {"f": "-", "args": [[player, prolog.marked(state, found[0])], found[1]]}
+
+
+def _sv_term(found: tuple[State, int] | None) -> object:
+    """`sv(Next, Value)` as the harness sends it, or no answer."""
+    return None if found is None else {"f": "sv", "args": [list(found[0]), found[1]]}
 
 
 LAB_CHECKS = ("terminal_state", "max_value", "min_value", "minimax_decision")
@@ -260,7 +268,7 @@ def _last_optimal(answered: Answered, policy: Policy) -> Fit | None:
 
     def expect(question: Any, verdict: Verdict) -> Callable[[Verdict], bool] | None:
         judged = verdict.judgement
-        if judged is None or policy.ties != "lowest":
+        if judged is None or policy.ties is not Ties.LOWEST:
             return None
         position = judged.answer.position
         values = truth(judged.objective or LAB).move_values(position)

@@ -1,7 +1,8 @@
 """What students may see of a grade before the teacher releases the rest: a check whose
 visibility is not `visible` (the assignment's, in Gradescope's words) is left out with its
 points, and so is everything drawn from every check's answers (the bug, its feedback, the
-guesses) while any check is held back (docs/grading.md, "Hidden checks").
+guesses) while any check is held back, and a shown check's first wrong call when its walk
+asked a check held back (docs/grading.md, "Hidden checks").
 
 Gradescope applies each test's visibility itself, so its results keep every check, each with
 its visibility; the other platforms and `grade --student-view` show the student view.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from compare.judge.results import SubmissionGrade
+from compare.judge.results import CheckResult, SubmissionGrade
 from compare.judge.scores import CheckScore, Score, Visibility
 
 WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
@@ -21,6 +22,8 @@ WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
 """When Gradescope shows a test of each visibility."""
 STRICTEST = (Visibility.HIDDEN, Visibility.AFTER_PUBLISHED, Visibility.AFTER_DUE_DATE)
 """The visibilities that hold a check back, the one released last first."""
+RELEASED = (Visibility.VISIBLE, *reversed(STRICTEST))
+"""Every visibility, in the order its checks are released."""
 
 
 def held_back(grade: SubmissionGrade) -> list[CheckScore]:
@@ -37,18 +40,24 @@ def strictest(grade: SubmissionGrade) -> Visibility:
                 Visibility.VISIBLE)
 
 
-def student_view(grade: SubmissionGrade) -> SubmissionGrade:
-    """The grade as students may see it now: the held-back checks left out (their results,
-    points, findings and problems); no bug, feedback or guess while any check is held back,
-    since they come from every check's answers."""
-    held = {check.check for check in held_back(grade)}
+def student_view(grade: SubmissionGrade,
+                 released: Visibility = Visibility.VISIBLE) -> SubmissionGrade:
+    """The grade as students may see it when the checks of visibility `released` are shown
+    (by default: now): the checks released later left out (their results, points, findings
+    and problems), and a shown check's first wrong call whose walk asked one of them; no bug,
+    feedback or guess while any check is held back, since they come from every check's
+    answers."""
+    if grade.score is None:
+        return grade
+    later = RELEASED[RELEASED.index(released) + 1:]
+    held = {check.check for check in grade.score.checks if check.visibility in later}
     if not held:
         return grade
-    assert grade.score is not None
     return replace(
         grade,
-        checks={check: result for check, result in grade.checks.items() if check not in held},
-        score=Score(tuple(check for check in grade.score.checks if check.visible)),
+        checks={check: _without_walks_into(result, held)
+                for check, result in grade.checks.items() if check not in held},
+        score=Score(tuple(check for check in grade.score.checks if check.check not in held)),
         problems=[problem for problem in grade.problems
                   if not any(_about(text, held) for text in (problem.first, problem.kind))],
         not_checked=[reason for reason in grade.not_checked if not _about(reason, held)],
@@ -69,6 +78,16 @@ def held_back_words(grade: SubmissionGrade) -> str:
     return (f"{total:g} more points of this assignment are for checks not shown here "
             f"({len(held)} of {len(held) + len(grade.score.checks) - len(held)} checks)"
             if grade.score is not None else "")
+
+
+def _without_walks_into(result: CheckResult, held: set[str]) -> CheckResult:
+    """`result` without its first wrong call, and the work it took, if the walk asked a check
+    in `held` (or it is not known which it asked): the calls it asked, and that it went down
+    them, are that check's answers."""
+    wrong = result.first_wrong
+    if wrong is None or (wrong.checks is not None and not held & set(wrong.checks)):
+        return result
+    return replace(result, first_wrong=None, work=max(0.0, result.work - wrong.work))
 
 
 def _about(text: str, checks: set[str]) -> bool:

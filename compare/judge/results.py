@@ -66,6 +66,12 @@ class WrongCall:
     why: str = ""
     clause: str = ""
     """The lab's own clause for the call's predicate, to read beside it."""
+    checks: tuple[str, ...] | None = None
+    """The checks whose calls the walk asked, in the order first asked (None: not known, as
+    in a JSON written before it was kept); a student view shows the walk only when all of
+    them may be seen."""
+    work: float = 0.0
+    """The work its questions took, counted in its check's work too."""
 
 
 @dataclass
@@ -76,19 +82,23 @@ class CheckResult:
 
     checked: int = 0
     correct: int = 0
-    counts: Counter = field(default_factory=Counter)
-    notes: Counter = field(default_factory=Counter)
+    counts: Counter[Category] = field(default_factory=Counter)
+    notes: Counter[Category] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
-    finished: Counter = field(default_factory=Counter)
+    finished: Counter[Category | str] = field(default_factory=Counter)
     """The categories of the questions on finished boards, and (under "") how many of them
     were asked."""
-    keep: int | None = KEEP_FINDINGS
+    keep: int | None = field(default=KEEP_FINDINGS, compare=False)
+    """How many findings of each category it keeps (None: all): how it counts, not what."""
     work: float = 0.0
     """The work its questions took (inferences, CPU seconds)."""
     first_wrong: WrongCall | None = None
     """Where its smallest wrong answer goes wrong in the program's recursion, if walked."""
     wrong: int = 0
     """Which of its questions, in the order asked, were answered wrong: bit i, the i-th."""
+    base: float = 0.0
+    """The share of its questions one constant answer gets right (`compare.grader.checks`):
+    only what is right above it earns points."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:

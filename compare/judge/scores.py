@@ -1,5 +1,6 @@
 """Points: what share of a check's points its right answers earn (all or nothing, in
-proportion, or by thresholds), and a submission's score, check by check.
+proportion, or by thresholds), counted above what one constant answer would get right, and a
+submission's score, check by check.
 """
 
 from __future__ import annotations
@@ -25,6 +26,16 @@ class Visibility(StrEnum):
     HIDDEN = "hidden"
 
 
+def above_base(share: float, base: float) -> float:
+    """The share of right answers counted above `base`, the share one constant answer gets
+    right: 0 at or below it, 1 for every answer right (docs/grading.md, "Scores")."""
+    if share >= 1.0:
+        return 1.0
+    if base >= 1.0:
+        return 0.0
+    return round(max(0.0, (share - base) / (1.0 - base)), 12)  # 90 % is 0.9, not 0.8999...
+
+
 @dataclass(frozen=True)
 class Rule:
     """One check's points, how they are given, and when students see its result.
@@ -35,11 +46,12 @@ class Rule:
     thresholds: tuple[tuple[float, float], ...] = ()
     visibility: Visibility = Visibility.VISIBLE
 
-    def earned(self, right: int, questions: int) -> float:
-        """The points earned for `right` of `questions`, to two decimals."""
+    def earned(self, right: int, questions: int, base: float = 0.0) -> float:
+        """The points earned for `right` of `questions`, counted above `base` (the share of
+        them one constant answer gets right), to two decimals."""
         if questions <= 0:
             return 0.0
-        share = right / questions
+        share = above_base(right / questions, base)
         if self.credit is Credit.ALL_OR_NOTHING:
             part = 1.0 if right == questions else 0.0
         elif self.credit is Credit.PROPORTIONAL:
@@ -49,10 +61,12 @@ class Rule:
                        default=0.0)
         return round(self.points * part, 2)
 
-    def score(self, check: str, right: int, questions: int, not_asked: int = 0) -> CheckScore:
-        """The check's score for `right` of `questions` (the judged and the `not_asked`)."""
-        return CheckScore(check, self.earned(right, questions), self.points, right, questions,
-                          self.visibility, not_asked=not_asked)
+    def score(self, check: str, right: int, questions: int, not_asked: int = 0,
+              base: float = 0.0) -> CheckScore:
+        """The check's score for `right` of `questions` (the judged and the `not_asked`),
+        counted above `base`."""
+        return CheckScore(check, self.earned(right, questions, base), self.points, right,
+                          questions, self.visibility, not_asked=not_asked, base=base)
 
     def unchecked(self, check: str) -> CheckScore:
         """The score of a check that was not graded: none of its points."""
@@ -61,8 +75,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class CheckScore:
-    """A check's points: earned, possible, for how many right of how many questions, and
-    why none were earned when it was not graded."""
+    """A check's points: earned, possible, for how many right of how many questions (counted
+    above `base`), and why none were earned when it was not graded."""
 
     check: str
     score: float
@@ -73,6 +87,9 @@ class CheckScore:
     why: str = ""
     not_asked: int = 0
     """Of its questions, those left unasked (a budget spent, a program not loaded)."""
+    base: float = 0.0
+    """The share of its questions one constant answer gets right: only what is right above it
+    earns points."""
 
     @property
     def counted(self) -> str:
@@ -81,6 +98,17 @@ class CheckScore:
             return self.why or "not checked"
         return f"{self.right} of {self.questions} right" + (
             f"; {self.not_asked} not asked" if self.not_asked else "")
+
+    @property
+    def passed(self) -> bool:
+        """True when every question was asked and answered right: the one rule of every
+        platform's pass or fail."""
+        return bool(self.questions) and self.right == self.questions
+
+    @property
+    def constant(self) -> int:
+        """How many of its questions one constant answer gets right (the base, counted)."""
+        return round(self.base * self.questions)
 
     @property
     def visible(self) -> bool:

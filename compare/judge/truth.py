@@ -11,6 +11,8 @@ playing to lose, the best move has the lowest value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
 from functools import cache
 
 from compare.judge.categories import Category
@@ -18,26 +20,53 @@ from logic.engines import Turn, make_engine
 from logic.objective import Objective
 from logic.terms import Decision
 
-TIES = ("lowest", "any")
-"""`--ties`: the lab's lowest-cell rule, or any optimal move agrees."""
-VALUES = ("all", "none")
-"""`--values`: answers are graded on their values too, or on their moves only."""
+
+class Ties(StrEnum):
+    """`--ties`: the lab's lowest-cell rule, or any optimal move agrees."""
+
+    LOWEST = "lowest"
+    ANY = "any"
+
+
+class Values(StrEnum):
+    """`--values`: answers are graded on their values too, or on their moves only."""
+
+    ALL = "all"
+    NONE = "none"
+
+
+TIES = tuple(tie.value for tie in Ties)
+VALUES = tuple(value.value for value in Values)
 
 
 @dataclass(frozen=True)
 class Policy:
-    """What counts as agreeing: the tie rule, and whether values are graded."""
+    """What counts as agreeing: the tie rule, and whether values are graded (their words, as
+    options and JSON write them, are read as the enums)."""
 
-    ties: str = "lowest"
-    values: str = "all"
+    ties: Ties = Ties.LOWEST
+    values: Values = Values.ALL
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ties", Ties(self.ties))
+        object.__setattr__(self, "values", Values(self.values))
+
+    @property
+    def graded(self) -> bool:
+        """True when values are graded, not moves alone."""
+        return self.values is Values.ALL
+
+    def as_json(self) -> dict[str, str]:
+        """The policy as the JSON reports write it."""
+        return {"ties": self.ties.value, "values": self.values.value}
 
 
 def policy_words(policy: Policy) -> str:
     """The policy as a report says it, with the option that changes it."""
     ties = ("any optimal move is right (--ties lowest: only the lab's lowest optimal cell)"
-            if policy.ties == "any" else
+            if policy.ties is Ties.ANY else
             "the lab's tie rule, the lowest optimal cell (--ties any: any optimal move)")
-    values = "values graded" if policy.values == "all" else "moves only (--values none)"
+    values = "values graded" if policy.graded else "moves only (--values none)"
     return f"{ties}; {values}"
 
 
@@ -47,7 +76,8 @@ class Answer:
 
     position: Turn
     cell: int
-    value: int | None
+    value: int | Fraction | None
+    """The value it claims: a fraction from a depth-limited search; None where it gives none."""
     line: int | None = None
 
 
@@ -83,7 +113,10 @@ class Truth:
 
     def decision(self, position: Turn) -> Decision:
         """The reference's decision at a non-terminal position."""
-        return self._engine.minimax_decision(*position)
+        decision = self._engine.minimax_decision(*position)
+        if decision is None:
+            raise ValueError(f"{' '.join(position)}: the game is over, so there is no decision")
+        return decision
 
     def move_values(self, position: Turn) -> dict[int, int]:
         """The value of each legal move, as a decision reports it."""
@@ -93,7 +126,7 @@ class Truth:
         """Right when the answer agrees under the policy (under `--ties any` another optimal
         move agrees, a tie break); else the disagreement."""
         expected = self.decision(answer.position)
-        graded = self.policy.values == "all"
+        graded = self.policy.graded
         if answer.cell == expected.action.cell and (
                 not graded or answer.value == expected.value):
             return Judgement(Category.RIGHT, answer, expected, {}, graded,
@@ -106,7 +139,7 @@ class Truth:
             category = Category.SUBOPTIMAL
         elif graded and answer.value != values[answer.cell]:
             category = Category.WRONG_VALUE
-        elif self.policy.ties == "any":
+        elif self.policy.ties is Ties.ANY:
             return Judgement(Category.RIGHT, answer, expected, values, graded, tie_break=True,
                              objective=self.objective)
         else:

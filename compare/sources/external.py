@@ -85,6 +85,9 @@ class _Child:
             stdin=subprocess.PIPE, stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stderr is not None
+        self.stdin = self.process.stdin
         self.stdout = self.process.stdout.fileno()
         self.stderr: int | None = self.process.stderr.fileno()
         self.lines = reading.Lines(MAX_LINE_BYTES, cut=True)
@@ -102,6 +105,8 @@ class _Child:
         return ready
 
     def _read_stderr(self) -> None:
+        if self.stderr is None:
+            return
         chunk = os.read(self.stderr, reading.CHUNK)
         if not chunk:
             self.stderr = None
@@ -111,7 +116,7 @@ class _Child:
         """Write one line; `Late` if the command will not take it before the deadline
         (a command that never reads its input fills the pipe), `_Stopped` if it is gone."""
         data = text.encode() + b"\n"
-        stdin = self.process.stdin.fileno()
+        stdin = self.stdin.fileno()
         while data:
             if stdin not in self._wait_for([], [stdin], deadline):
                 continue
@@ -181,14 +186,15 @@ class _Child:
         finally:
             for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
                 with contextlib.suppress(OSError):
-                    pipe.close()
+                    if pipe is not None:
+                        pipe.close()
             self.stderr = None
 
     def close(self) -> None:
         """Close its input and give it a moment to end, then kill what is left of its group."""
         try:
             with contextlib.suppress(OSError):
-                self.process.stdin.close()
+                self.stdin.close()
             self._settle(_CLOSE_SECONDS)
         finally:
             self.kill()

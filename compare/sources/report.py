@@ -5,6 +5,7 @@ for graders and CI. Every position is named by its compact state and player (`x-
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from compare.judge.categories import DISAGREEMENTS, SOURCE_FAULTS, Category
@@ -19,7 +20,7 @@ _INVARIANT = {Category.MISSING, Category.FAILED}
 LISTING_ORDER = (*DISAGREEMENTS, Category.FAILED, Category.UNPARSABLE, Category.ILLEGAL_POSITION,
                  Category.DUPLICATE, Category.MISSING)
 """The order of a source's findings in the text report: the longest list, missing, last."""
-_SUMMARY_NOUNS = {Category.FAILED: "failed"}
+_SUMMARY_NOUNS: dict[str, str] = {Category.FAILED: "failed"}
 
 
 def counted(count: int, category: str) -> str:
@@ -66,6 +67,8 @@ def finding_line(finding: Finding, line_label: str = "line") -> str:
 
 def drawn(finding: Finding, line_label: str = "line") -> str:
     """A disagreement in full: the board with every move's value, and both answers."""
+    if finding.position is None or finding.answer is None or finding.expected is None:
+        raise ValueError(f"{finding.category}: no disagreement with a position to draw")
     state, player = finding.position
     answer, expected = finding.answer, finding.expected
     lines = [
@@ -74,7 +77,8 @@ def drawn(finding: Finding, line_label: str = "line") -> str:
         f"  reference: {expected.action} value {expected.value}",
         f"  the value of every move for {player}, the reference's decision in brackets:",
     ]
-    board = draw_move_values(state, finding.move_values or {}, expected.action.cell)
+    values: dict[int, int | Fraction] = {**(finding.move_values or {})}
+    board = draw_move_values(state, values, expected.action.cell)
     lines += ["    " + row for row in board.splitlines()]
     return "\n".join(lines)
 

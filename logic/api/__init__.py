@@ -11,11 +11,13 @@ and, in Jupyter, draws itself (`logic.api.views`). Errors are `logic.errors.LabE
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
 from logic.engines import Engine, EngineError, engine_class_for, make_engine
@@ -48,6 +50,9 @@ from logic.tools.play import MoveError
 from logic.tools.prolog_trace import trace_lab, trace_program
 from logic.tools.trace import MAX_CALLS, Tracer
 from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
+
+if TYPE_CHECKING:
+    from compare.grader.graded import Graded
 
 __all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
            "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
@@ -227,7 +232,8 @@ def explain(position: Position, player: str | None = None,
     answering = get_engine(engine, objective, depth=depth)
     decision = answering.minimax_decision(state, player)
     assert decision is not None, "a game that goes on has a decision"
-    return MoveValues(state, answering.move_values(state, player), decision.action.cell,
+    values: dict[int, int | Fraction] = {**answering.move_values(state, player)}
+    return MoveValues(state, values, decision.action.cell,
                       explanation(answering, state, player, decision))
 
 
@@ -376,59 +382,81 @@ def play(position: Position, cell: int | None = None, player: str | None = None,
 
 @dataclass(frozen=True, repr=False)
 class Grade(Display):
-    """One submission's grade: its report as `minimax-lab grade` prints it."""
+    """A grade as `minimax-lab grade` gives it: its report (one submission's whole report, or
+    a class's summary and bugs), whether all is right, the score (one submission's), the exit
+    status the command would end with, the notes it would print, and every grade (`graded`,
+    `compare.grader.graded.Graded`)."""
 
     report: str
     clean: bool
     score: float | None
     max_score: float | None
+    status: int = 0
+    notes: tuple[str, ...] = ()
+    graded: Graded | None = None
 
     def text(self) -> str:
         return self.report
 
 
-def grade(path: str | Path, interface: str = "prolog", predicates: Sequence[str] | None = None,
-          assignment: str | None = None, main: str | None = None) -> Grade:
-    """Grade one submission (a file, or a folder of one student's files) as `minimax-lab
-    grade` does, in its own contained process: `interface` prolog (the lab's predicates) or
-    cs50 (CS50 AI's tictactoe.py)."""
-    from compare.grader.assignment import (
-        DEFAULT_WORK,
-        default_assignment,
-        load_assignment,
-        settled,
-    )
-    from compare.grader.gradebook import submission_report
-    from compare.grader.groups import group_class
-    from compare.grader.interface import Options
-    from compare.grader.registry import INTERFACES
-    from compare.grader.run import grade_submission, submission_names
-    from compare.judge.truth import Policy
+def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None,
+          predicates: Sequence[str] | None = None, assignment: str | None = None,
+          main: str | None = None, *, ties: str | None = None, values: str | None = None,
+          load_timeout: float | None = None, query_timeout: float | None = None,
+          budget: float | None = None, inference_ratio: float | None = None,
+          inference_budget: float | None = None, cpu_seconds: float | None = None,
+          cpu_budget: float | None = None, unsandboxed: bool | None = None, jobs: int = 1,
+          shard: tuple[int, int] | None = None, feedback: str | None = None,
+          student_view: bool = False, **named: object) -> Grade:
+    """Grade submissions (a file, or a folder of one student's files; or several) as
+    `minimax-lab grade` does, each in its own contained process, with the same options by the
+    same names: the interface (prolog, cs50 or function) and its own options (`answers=3`,
+    `python=PATH`, `definitions_only=True`, `mapping=FILE`, `mapping_set=["KEY=VALUE"]` for
+    `--set`...), `unsandboxed=True` to grade where bwrap cannot contain the submissions (else
+    refused, as the command refuses), and the outputs, named as the command's options are
+    (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...; docs/grading.md).
+    Errors are `LabError`s."""
+    from compare.grader.config import Settings
+    from compare.grader.pipeline import GradingRun, Quiet, grade_run
+    from compare.grader.registry import interface_options
+    from compare.grader.text import submission_report, summary
+    from compare.grader.writers import WRITERS
+    from compare.judge.truth import Ties, Values
 
-    if interface not in INTERFACES or interface == "function":
-        raise LabError(f"unknown interface {quoted(interface)}; grade here with prolog or cs50 "
-                       "(minimax-lab grade --interface function for a declared function)")
-    target = Path(path)
-    if not target.exists():
-        raise LabError(f"no file or folder {quoted(str(target))}")
-    kind = INTERFACES[interface]
-    known = kind.checks
-    unknown = [name for name in predicates or () if name not in known]
+    unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
     if unknown:
-        raise LabError(f"unknown {kind.check_noun} {quoted(unknown[0])}; the "
-                       f"{kind.check_noun}s are {', '.join(known)}")
-    checked = tuple(name for name in known if name in predicates) if predicates else known
-    scoring = (default_assignment(interface, known) if assignment is None
-               else load_assignment(assignment, interface, known))
-    chosen = settled({"main": main}, scoring, kind.policy)
-    chosen_interface = kind.from_args(argparse.Namespace(
-        **chosen, settings=[], mapping=None, predicates=None, paths=[str(target)]))
-    options = Options(chosen_interface, checked, chosen["main"], chosen["query_timeout"],
-                      chosen["budget"], chosen["load_timeout"],
-                      policy=Policy(chosen["ties"], chosen["values"]), assignment=scoring,
-                      work=scoring.work(DEFAULT_WORK))
-    graded = grade_submission(submission_names([target])[0], target, options)
-    graded.score = scoring.score(graded)
-    group_class([graded], {})  # its bug's fingerprint, as the command gives it
-    return Grade(submission_report(graded), graded.clean, graded.score.score,
-                 graded.score.max_score)
+        raise LabError(f"unknown option {quoted(unknown[0])}; the interfaces' options are "
+                       f"{', '.join(interface_options())}, the outputs {', '.join(WRITERS)}")
+    given = [paths] if isinstance(paths, str | Path) else list(paths)
+    settings = Settings(
+        interface=interface, checks=None if predicates is None else tuple(predicates),
+        main=main, ties=None if ties is None else _choice(Ties, ties, "ties"),
+        values=None if values is None else _choice(Values, values, "values"),
+        load_timeout=load_timeout, query_timeout=query_timeout, budget=budget,
+        inference_ratio=inference_ratio, inference_budget=inference_budget,
+        cpu_seconds=cpu_seconds, cpu_budget=cpu_budget, unsandboxed=unsandboxed,
+        own={name: tuple(value) if isinstance(value, list) else value
+             for name, value in named.items() if name not in WRITERS})
+    outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
+    told = Quiet()
+    graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
+                                  jobs, shard, feedback, student_view, outputs), told)
+    shown = graded.shown
+    one = shown[0] if len(shown) == 1 else None
+    return Grade(submission_report(one) if one is not None else summary(graded),
+                 all(grade.clean for grade in shown),
+                 None if one is None or one.score is None else one.score.score,
+                 None if one is None or one.score is None else one.score.max_score,
+                 graded.status, tuple(told.said), graded)
+
+
+Word = TypeVar("Word", bound=StrEnum)
+
+
+def _choice(kind: type[Word], text: str, name: str) -> Word:
+    """`text` as one of `kind`'s words; a `LabError` that names them."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise LabError(f"{name}={text!r}: expected one of "
+                       f"{', '.join(choice.value for choice in kind)}") from None

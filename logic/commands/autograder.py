@@ -7,12 +7,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compare.grader.assignment import default_assignment, interface_of, load_assignment
-from compare.grader.groups import read_feedback
 from compare.grader.platforms import gradescope_autograder
 from compare.grader.registry import INTERFACES
 from logic.commands.cli import EXIT_OK
-from logic.commands.files import check_writable
 from logic.quote import quoted
 
 PLATFORMS = ("gradescope",)
@@ -56,20 +53,10 @@ def minutes(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Check the assignment as `grade` will read it, then write the zip."""
-    interface = interface_of(args.assignment, args.interface, tuple(INTERFACES))
-    known = INTERFACES[interface].checks
-    if args.assignment is not None:
-        assignment = load_assignment(args.assignment, interface, known)
-    else:
-        assignment = default_assignment(interface, known)
-    if args.feedback is not None:
-        read_feedback(args.feedback)
-    check_writable(args.out)
-    names = gradescope_autograder.build(
-        Path(args.out), interface,
+    names = gradescope_autograder.make(
+        Path(args.out), args.interface,
         Path(args.assignment) if args.assignment is not None else None,
-        Path(args.feedback) if args.feedback is not None else None,
-        assignment, args.timeout)
+        Path(args.feedback) if args.feedback is not None else None, args.timeout)
     own = [name for name in names if not name.startswith("minimax-lab/")]
     print(f"wrote {quoted(args.out)}: {', '.join(own)} and the grader "
           f"({len(names) - len(own)} files); upload it as the autograder of a Gradescope "

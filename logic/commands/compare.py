@@ -4,38 +4,21 @@ reference on all 9040 positions (see docs/compare.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
-from collections.abc import Callable
+from pathlib import Path
 
-from compare.judge.truth import truth
-from compare.sources.external import GIVE_UP, run_command
-from compare.sources.grades import Grade, grade_command, grade_decisions, grade_table
-from compare.sources.report import json_report, text_report
-from compare.sources.rows import Table, read_table
+from compare.sources.external import GIVE_UP
+from compare.sources.pipeline import Comparison, compare
 from logic.commands.cli import (
-    EXIT_OK,
     UsageError,
     add_objective_options,
     add_program_argument,
+    objective_from,
 )
-from logic.commands.files import check_writable, write_whole
 from logic.commands.options import count, listing, seconds
 from logic.commands.policy import add_policy_options, policy_from
 from logic.commands.progress import Progress
-from logic.engines import (
-    Engine,
-    Turn,
-    engine_names,
-    forget_reference_values,
-    make_engine,
-    program_for,
-)
-from logic.objective import Objective
-from logic.positions import all_positions
-
-EXIT_DISAGREE = 1
+from logic.engines import engine_names
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -98,26 +81,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade every source, print the report, write the JSON; 0 if all agree, else 1."""
-    objective = Objective(args.mode, args.scoring)
-    names = engine_list(args.engines)
-    if not (names or args.against or args.command):
-        raise UsageError("nothing to compare: give --engines, --against FILE or --command CMD")
-    if args.against.count("-") > 1:
-        raise UsageError("--against -: standard input can be read only once")
-    engines = [make_engine(name, objective, program_for(name, args.program)) for name in names]
-    try:
-        tables = [read_table(path) for path in args.against]
-        check_writable(args.json)
-        grades = grade_all(objective, engines, tables, args)
-    finally:
-        for engine in engines:
-            engine.close()
-    status = EXIT_OK if all(grade.clean for grade in grades) else EXIT_DISAGREE
-    sys.stdout.write(text_report(grades, args.show, args.list))
-    if args.json is not None:
-        report = json_report(grades, objective, status, policy_from(args))
-        write_whole(args.json, json.dumps(report, indent=1, allow_nan=False) + "\n")
-    return status
+    comparison = Comparison(
+        objective_from(args), policy_from(args), tuple(engine_list(args.engines)),
+        tuple(args.against), tuple(args.command), args.program, args.timeout,
+        args.total_timeout, args.give_up, None if args.json is None else Path(args.json),
+        args.show, args.list)
+    return compare(comparison, sys.stdout.write, Progress)
 
 
 def engine_list(text: str | None) -> list[str]:
@@ -131,40 +100,3 @@ def engine_list(text: str | None) -> list[str]:
     if twice:
         raise UsageError(f"--engines {text}: {', '.join(twice)} named twice")
     return names
-
-
-def grade_all(
-    objective: Objective, engines: list[Engine], tables: list[Table], args: argparse.Namespace
-) -> list[Grade]:
-    """Each source graded in turn: engines, then tables, then commands."""
-    judged_by = truth(objective, policy_from(args))
-    positions = all_positions()
-    grades = []
-    for engine in engines:
-        forget_reference_values()
-        decisions, took = timed(
-            f"engine {engine.name}", positions,
-            lambda progress, engine=engine: engine.decisions(progress.iterate(positions)),
-        )
-        grade = grade_decisions(judged_by, f"engine {engine.name}", decisions, positions)
-        grade.seconds = took
-        grades.append(grade)
-    grades += [grade_table(judged_by, f"table {table.name}", table, positions) for table in tables]
-    for command in args.command:
-        result, _ = timed(
-            f"command {command}", positions,
-            lambda progress, command=command: run_command(
-                command, positions, args.timeout, args.total_timeout, progress.advance,
-                args.give_up,
-            ),
-        )
-        grades.append(grade_command(judged_by, f"command {command}", result, positions))
-    return grades
-
-
-def timed(label: str, positions: tuple[Turn, ...], work: Callable[[Progress], object]):
-    """Run `work` with a progress bar on standard error; its result and the seconds it took."""
-    start = time.perf_counter()
-    with Progress(label, len(positions)) as progress:
-        result = work(progress)
-    return result, time.perf_counter() - start

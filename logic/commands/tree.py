@@ -14,8 +14,8 @@ from logic.commands.cli import (
     add_position_arguments,
     objective_from,
 )
-from logic.commands.files import check_writable, write_whole
 from logic.commands.options import drawn_plies, node_limit, plies
+from logic.files import check_writable, write_whole
 from logic.objective import Objective
 from logic.state import Player, State, is_terminal, parse_position
 from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, build_tree

@@ -10,10 +10,14 @@ It has no visibility of its own: what it gets is the student view (`compare.grad
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from compare.grader.gradebook import (
+from compare.grader.graded import Graded
+from compare.grader.students import held_back_words, student_view
+from compare.grader.text import (
     bug_report,
     check_text,
     load_report,
@@ -21,9 +25,10 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
-from compare.grader.students import held_back_words, student_view
+from compare.grader.writer import Reach, Writer
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
+from logic.files import write_whole
 
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
@@ -41,10 +46,9 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
             "points)", *([held_back_words(whole)] if held_back_words(whole) else []),
             *bug_report(grade), *([] if grade.load.problem is not None else loading), ""]
     for number, check in enumerate(score.checks):
-        passed = check.questions and check.right == check.questions
         tests.append({
             "name": check.check,
-            "status": "pass" if passed else "fail",
+            "status": "pass" if check.passed else "fail",
             "score": check.score,
             "message": check.counted,
             "test_code": (text_of(head) if number == 0 else "") + check_text(grade, check.check),
@@ -53,3 +57,16 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     status = ("error" if grade.load.problem is not None
               else "pass" if all(test["status"] == "pass" for test in tests) else "fail")
     return {"version": 1, "status": status, "max_score": score.max_score, "tests": tests}
+
+
+def write(graded: Graded, path: Path) -> list[str]:
+    grade = graded.scored[0]
+    assert grade.score is not None
+    write_whole(str(path), json.dumps(results(grade, grade.score), indent=1, allow_nan=False)
+                + "\n")
+    return []
+
+
+WRITER = Writer("github_classroom", "FILE", "one submission: write the JSON result GitHub "
+                "Classroom's grading reporter reads to FILE", write, Reach.SUBMISSION,
+                platform=True)

@@ -2,18 +2,23 @@
 as boards in its output, its visibility from the assignment; and a test for loading, so a
 submission that does not load still gets its results (docs/grading.md, "Gradescope").
 
-Gradescope applies each test's visibility itself. What is not a test's (the top-level output:
-the score, the bug, its guesses and feedback, the problems) says nothing of a check held
-back; the bug, its guesses and feedback then go to a test of their own, shown with the last
-check to be released (`compare.grader.students`).
+Gradescope applies each test's visibility itself. A test's output says nothing of a check
+released after it (its first wrong call is left out if the walk asked one), and what is not
+a test's (the top-level output: the score, the bug, its guesses and feedback, the problems)
+says nothing of a check held back; the bug, its guesses and feedback then go to a test of
+their own, shown with the last check to be released (`compare.grader.students`).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from compare.grader.gradebook import (
+from compare.grader.graded import Graded
+from compare.grader.students import WHEN, held_back, strictest, student_view
+from compare.grader.text import (
     bug_report,
     check_text,
     load_report,
@@ -21,9 +26,10 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
-from compare.grader.students import WHEN, held_back, strictest, student_view
+from compare.grader.writer import Reach, Writer
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import Score
+from logic.files import write_whole
 
 RESULTS = "results.json"
 """The file Gradescope reads, in `/autograder/results/`."""
@@ -47,9 +53,9 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
             "number": str(number),
             "score": check.score,
             "max_score": check.max_score,
-            "status": "passed" if check.questions and check.right == check.questions
-            else "failed",
-            "output": check_text(grade, check.check),
+            "status": "passed" if check.passed else "failed",
+            "output": check_text(student_view(replace_score(grade, score), check.visibility),
+                                 check.check),
             "visibility": check.visibility.value,
         })
     held = held_back(replace_score(grade, score))
@@ -80,3 +86,15 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
 def replace_score(grade: SubmissionGrade, score: Score) -> SubmissionGrade:
     """`grade` scored by `score`."""
     return grade if grade.score is score else replace(grade, score=score)
+
+
+def write(graded: Graded, folder: Path) -> list[str]:
+    grade = graded.scored[0]
+    assert grade.score is not None
+    write_whole(str(folder / RESULTS),
+                json.dumps(results(grade, grade.score), indent=1, allow_nan=False) + "\n")
+    return []
+
+
+WRITER = Writer("gradescope", "DIR", "one submission: write Gradescope's results.json into DIR "
+                "(/autograder/results on Gradescope)", write, Reach.SUBMISSION, platform=True)

@@ -11,9 +11,19 @@ import shlex
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from compare.grader.assignment import DEFAULTS, SHIPPED, Assignment
+from compare.grader.assignment import (
+    SHIPPED,
+    Assignment,
+    default_assignment,
+    interface_of,
+    load_assignment,
+)
+from compare.grader.config import DEFAULT_GUARDS
+from compare.grader.groups import read_feedback
+from compare.grader.registry import INTERFACES
 from compare.grader.run import WALK_SHARE
 from logic.contain.sandbox import grader_folders
+from logic.files import check_writable
 
 SOURCE_FILES = ("*.py", "*.pl", "*.toml")
 """What the zip keeps of the grader's packages."""
@@ -78,9 +88,25 @@ def budget(assignment: Assignment | None, timeout: int) -> float | None:
     assignment's, or less where that would outlast the timeout (a walk may add its share);
     None where the assignment's fits."""
     allowed = round((timeout * 60 - MARGIN) / (1 + WALK_SHARE))
-    given = (assignment.settings.get("budget") if assignment is not None else None)
-    wanted = float(given if given is not None else DEFAULTS["budget"])  # type: ignore[arg-type]
+    given = assignment.settings.budget if assignment is not None else None
+    wanted = given if given is not None else DEFAULT_GUARDS.budget_seconds
     return None if wanted <= allowed else float(allowed)
+
+
+def make(out: Path, interface: str | None = None, assignment: Path | None = None,
+         feedback: Path | None = None, timeout: int = TIMEOUT) -> list[str]:
+    """Check the assignment as `grade` will read it (the interface: `interface`, else the
+    assignment's, else prolog) and the teacher's `feedback`, then write the zip to `out`;
+    the names it holds."""
+    name = interface_of(None if assignment is None else str(assignment), interface,
+                        tuple(INTERFACES))
+    known = INTERFACES[name].checks
+    read = (default_assignment(name, known) if assignment is None
+            else load_assignment(str(assignment), name, known))
+    if feedback is not None:
+        read_feedback(str(feedback))
+    check_writable(str(out))
+    return build(out, name, assignment, feedback, read, timeout)
 
 
 def build(out: Path, interface: str, assignment: Path | None,
@@ -119,7 +145,7 @@ def _course(assignment: Assignment | None) -> str:
     packages."""
     if assignment is None or not assignment.python_packages:
         return ""
-    venv = str(PurePosixPath(str(assignment.settings["python"])).parent.parent)
+    venv = str(PurePosixPath(str(assignment.settings.own["python"])).parent.parent)
     return (COURSE.replace("VENV", shlex.quote(venv))
             .replace("PACKAGES", " ".join(shlex.quote(name)
                                           for name in assignment.python_packages)))

@@ -12,9 +12,12 @@ first failure's findings. What students may see only: the student view
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from xml.etree import ElementTree
 
-from compare.grader.gradebook import (
+from compare.grader.graded import Graded
+from compare.grader.students import held_back_words, student_view
+from compare.grader.text import (
     bug_report,
     check_text,
     load_report,
@@ -22,8 +25,9 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
-from compare.grader.students import held_back_words, student_view
+from compare.grader.writer import Writer
 from compare.judge.results import SubmissionGrade
+from logic.files import write_whole
 from logic.quote import one_line
 
 
@@ -57,7 +61,7 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
             case = ElementTree.SubElement(
                 suite, "testcase", name=one_line(check.check), classname=name)
             counts["tests"] += 1
-            if check.questions and check.right == check.questions:
+            if check.passed:
                 continue
             lines = check_text(grade, check.check).splitlines()
             result = grade.checks.get(check.check)
@@ -91,3 +95,12 @@ def _say(case: ElementTree.Element, tag: str, message: str, lines: list[str]) ->
     if tag != "skipped":
         element.set("type", tag)
     element.text = text_of(lines)
+
+
+def write(graded: Graded, path: Path) -> list[str]:
+    write_whole(str(path), junit_xml(graded.scored))
+    return []
+
+
+WRITER = Writer("junit", "FILE", "write the class to FILE as JUnit XML: a test case per check",
+                write, platform=True)

@@ -7,10 +7,14 @@ the student view (`compare.grader.students`), a check held back left out with it
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from compare.grader.gradebook import (
+from compare.grader.graded import Graded
+from compare.grader.students import held_back_words, student_view
+from compare.grader.text import (
     bug_report,
     check_text,
     load_report,
@@ -18,9 +22,10 @@ from compare.grader.gradebook import (
     problems_report,
     text_of,
 )
-from compare.grader.students import held_back_words, student_view
+from compare.grader.writer import Reach, Writer
 from compare.judge.results import SubmissionGrade
 from compare.judge.scores import CheckScore, Score
+from logic.files import write_whole
 from logic.quote import one_line
 from logic.state import draw_board
 from logic.tools.board_svg import board_svg, data_url
@@ -60,8 +65,20 @@ def _test(grade: SubmissionGrade, check: CheckScore) -> dict[str, Any]:
     result = grade.checks.get(check.check)
     first = next((finding for finding in result.findings if finding.position), None
                  ) if result is not None else None
-    if first is not None:
+    if first is not None and first.position is not None:
         state = first.position[0]
         test["images"] = [{"label": f"first {first.category}: {state}",
                            "url": data_url(board_svg(state, draw_board(state)))}]
     return test
+
+
+def write(graded: Graded, folder: Path) -> list[str]:
+    grade = graded.scored[0]
+    assert grade.score is not None
+    write_whole(str(folder / RESULTS),
+                json.dumps(results(grade, grade.score), indent=1, allow_nan=False) + "\n")
+    return []
+
+
+WRITER = Writer("prairielearn", "DIR", "one submission: write PrairieLearn's results.json into "
+                "DIR (/grade/results on PrairieLearn)", write, Reach.SUBMISSION, platform=True)

@@ -1,4 +1,5 @@
-"""Files a command writes: checked before the work, written whole or not at all after it."""
+"""Files a run writes (a report, a gradebook, a picture): checked before the work, written whole
+or not at all after it."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import errno
 import os
 import tempfile
 
-from logic.commands.cli import UsageError
+from logic.errors import LabError
 from logic.quote import quoted
 
 
+class OutputError(LabError):
+    """An output that cannot be written: said in one line, exit status 2."""
+
+
 def check_writable(path: str | None) -> None:
-    """A usage error now, before any work, if `path` cannot be written; `path` itself is left
-    as it is."""
+    """An `OutputError` now, before any work, if `path` cannot be written; `path` itself is
+    left as it is."""
     if path is None:
         return
     try:
@@ -22,7 +27,17 @@ def check_writable(path: str | None) -> None:
         if os.path.isdir(path):
             raise IsADirectoryError(errno.EISDIR, "it is a directory")
     except OSError as error:
-        raise UsageError(f"cannot write {quoted(path)}: {error.strerror or error}") from None
+        raise OutputError(f"cannot write {quoted(path)}: {error.strerror or error}") from None
+
+
+def make_folder(path: str) -> None:
+    """The folder at `path`, made if new; an `OutputError` if it cannot be, or written in."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot make the folder {quoted(path)}: "
+                          f"{error.strerror or error}") from None
+    check_writable(os.path.join(path, "report.txt"))
 
 
 def write_whole(path: str, text: str) -> None:

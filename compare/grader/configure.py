@@ -1,0 +1,91 @@
+"""How a class is graded, from the options given: the interface (given, else the assignment
+file's, else prolog) configured with its own options, its checks, the assignment that scores
+it, the policy, the guards and the limits (`Options`); every option refused, before anything
+runs, in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from compare.grader.assignment import (
+    default_assignment,
+    interface_of,
+    load_assignment,
+    settled,
+)
+from compare.grader.config import Settings, flag, own_options
+from compare.grader.interface import Interface, Options
+from compare.grader.registry import INTERFACES, interface_options, takers
+from compare.judge.truth import Policy
+from logic.errors import LabError
+from logic.quote import quoted
+
+
+class UnknownCheck(LabError, ValueError):
+    """A check asked for that the interface does not know."""
+
+
+def configure(given: Settings, assignment: str | None = None,
+              paths: Sequence[Path] = ()) -> Options:
+    """The options of a class graded with what was `given` and the assignment file at
+    `assignment` (the interface's own when None), its submissions at `paths`; a `LabError`
+    for anything that cannot be followed."""
+    name = interface_of(assignment, given.interface, tuple(INTERFACES))
+    if name not in INTERFACES:
+        raise LabError(f"unknown interface {quoted(name)}; the interfaces are "
+                       f"{', '.join(INTERFACES)}")
+    kind = INTERFACES[name]
+    checks = checks_of(given.checks, kind)
+    if assignment is None:
+        scoring = default_assignment(name, kind.checks)
+    else:
+        scoring = load_assignment(assignment, name, kind.checks)
+        if given.checks is None and scoring.default is None and kind.checks:
+            checks = tuple(check for check in kind.checks if check in scoring.checks)
+    chosen = settled(given, scoring)
+    interface = configured(kind, chosen)
+    interface.ready(paths)
+    guards = chosen.guards
+    return Options(interface, checks, chosen.main, guards.query_seconds, guards.budget_seconds,
+                   guards.load_seconds,
+                   policy=Policy(chosen.ties or kind.policy.ties,
+                                 chosen.values or kind.policy.values),
+                   assignment=scoring, work=chosen.work,
+                   unsandboxed=bool(chosen.unsandboxed))
+
+
+def checks_of(names: Sequence[str] | None, kind: type[Interface]) -> tuple[str, ...]:
+    """The checks asked for, in the interface's order (all of them when None); an
+    `UnknownCheck` for one it does not know."""
+    known, noun = kind.checks, kind.check_noun
+    if names is None:
+        return known
+    if not known:
+        raise LabError(f"--predicates: a declared {noun} is the one {noun} checked")
+    unknown = sorted(set(names) - set(known)) or ([] if names else [""])
+    if unknown:
+        raise UnknownCheck(f"unknown {noun} {quoted(unknown[0])}; the {noun}s are "
+                           f"{', '.join(known)}")
+    return tuple(name for name in known if name in names)
+
+
+def configured(kind: type[Interface], settings: Settings) -> Interface:
+    """The interface `kind` with the options of its own that `settings` give, each checked;
+    a `LabError` for one it does not take, naming the interfaces that do."""
+    takes = own_options(kind)
+    known = interface_options()
+    chosen: dict[str, Any] = {}
+    for name, value in settings.own.items():
+        if name not in known:
+            raise LabError(f"unknown option {quoted(name)}; the interfaces' options are "
+                           f"{', '.join(known)}")
+        if name not in takes:
+            raise LabError(f"{flag(name, known[name])} {known[name].said}: use --interface "
+                           f"{' or '.join(takers(name))}")
+        try:
+            chosen[name] = takes[name].check(value)
+        except ValueError as why:
+            raise LabError(f"{name} = {value!r}: expected {why}") from None
+    return kind(**chosen)

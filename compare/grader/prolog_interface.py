@@ -1,0 +1,106 @@
+"""The lab's own interface: a Prolog program defining the lab's predicates, each asked as a goal
+in a contained `swipl` within an inference limit, its checks those of `compare.grader.prolog`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
+from compare.grader.config import answers as answers_check
+from compare.grader.interface import Check, Interface, Options, Session, did_you_mean
+from compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
+from compare.judge.categories import Category
+from compare.judge.results import Problem, Verdict
+from compare.judge.truth import Policy, Ties, Values
+from logic.contain.harness import Reply, StudentProgram
+from logic.contain.sandbox import SWIPL
+from logic.errors import LabError
+
+
+@dataclass(frozen=True)
+class PrologInterface(Interface):
+    """The lab's predicates in a Prolog program, with up to `answers` answers asked of each
+    question (the first, and the rest on backtracking)."""
+
+    answers: int = own(3, "is for Prolog submissions, whose goals answer again on backtracking",
+                       "answers asked of each question, the first and N-1 on backtracking "
+                       "(default: the assignment's, else 3)", answers_check, metavar="N",
+                       parse=whole)
+
+    name: ClassVar[str] = "prolog"
+    checks: ClassVar[tuple[str, ...]] = PREDICATES
+    check_noun: ClassVar[str] = "predicate"
+    load_label: ClassVar[str] = "loading"
+    suffixes: ClassVar[tuple[str, ...]] = (".pl", ".pro", ".prolog")
+    policy: ClassVar[Policy] = Policy(Ties.LOWEST, Values.ALL)
+    """The lab's own rule: the first optimal successor in cell order, and values graded."""
+
+    def ready(self, paths: Sequence[Path]) -> None:
+        if shutil.which(SWIPL) is None:
+            raise LabError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
+                           "swi-prolog-nox (Debian, Ubuntu)")
+
+    def open(self, path: Path, options: Options) -> Session[Any, Any]:
+        program = StudentProgram([path], options.main, options.limits, options.load_seconds)
+        return PrologSession(program, self.answers, options.work)
+
+
+class PrologSession(Session[Question, Reply]):
+    """One Prolog submission: goals asked within inference limits, answers judged as the
+    lab's predicates."""
+
+    work_unit = "inferences"
+
+    def __init__(self, program: StudentProgram, answers: int,
+                 work: WorkLimits = DEFAULT_WORK) -> None:
+        checks: dict[str, Check[Question, Reply]] = dict(CHECKS)
+        super().__init__(program, checks, work)
+        self.student = program
+        self.answers = answers
+
+    def work_limit(self, question: Question) -> float:
+        return round(self.work.ratio * lab_cost(question))
+
+    def work_budget(self, questions: Sequence[Question]) -> float:
+        return round(self.work.budget_ratio * sum(lab_cost(question) for question in questions))
+
+    def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
+                                                                         list[str]]:
+        if "successor" in checks and "successor/3" not in defined:
+            return (tuple(check for check in checks if check != "successor"),
+                    ["successor/3: not defined by the submission (the lab's helper answers "
+                     "it)"])
+        return checks, []
+
+    def defines(self, check: str, defined: set[str]) -> bool:
+        return CHECKS[check].indicator in defined
+
+    def undefined(self, check: str, defined: set[str]) -> tuple[Problem, Verdict]:
+        wanted = CHECKS[check].indicator
+        hint = did_you_mean(wanted, defined)
+        return (Problem(Category.UNDEFINED, f"{wanted} is not defined{hint}", wanted),
+                Verdict(Category.UNDEFINED, f"{check} is not defined"))
+
+    def ask(self, question: Question, seconds: float, work: float) -> Reply:
+        return self.student.ask(question.goal, "A", self.answers, seconds, round(work))
+
+    def said(self, reply: Reply) -> str:
+        return f"answers {reply.answers[0].text}" if reply.answers else "no answer"
+
+    def same(self, reply: Reply, again: Reply) -> bool:
+        return reply.answers == again.answers
+
+    def problem(self, question: Question, reply: Reply, verdict: Verdict,
+                defined: set[str]) -> Problem | None:
+        if verdict.category not in (Category.EXCEPTION, Category.DIED) or not reply.error:
+            return None
+        kind, message = reply.error_term or verdict.category, reply.error
+        if kind.startswith("existence_error(procedure,"):
+            unknown = kind[len("existence_error(procedure,"):-1].split(":")[-1]
+            message += did_you_mean(unknown, defined | set(HELPERS))
+        return Problem(kind, message, str(question))

@@ -1,0 +1,208 @@
+"""A class graded from start to end (`compare.grader.pipeline`), the grading itself stood in for
+by grades built here: an interrupt keeps what was graded (shown and written) and goes on; a
+run that cannot start still gives the platforms their results; nothing is graded before every
+output is known to be writable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compare.grader import pipeline
+from compare.grader.config import Settings
+from compare.grader.graded import Graded
+from compare.grader.interface import Options
+from compare.grader.pipeline import GradingError, GradingRun, Quiet, grade_run
+from compare.grader.python_interfaces import CS50Interface
+from compare.judge.categories import Category
+from compare.judge.results import CheckResult, SubmissionGrade, Verdict
+from logic.contain import cgroups, sandbox
+from logic.contain.harness import LoadReport
+from logic.errors import LabError
+
+
+class Watched(Quiet):
+    """What a front end would have shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[Graded] = []
+
+    def show(self, graded: Graded) -> None:
+        self.shown.append(graded)
+
+
+def right(name: str) -> SubmissionGrade:
+    result = CheckResult()
+    result.add(("xxxoo----", "o"), "winner(xxxoo----)", Verdict(Category.RIGHT), True)
+    return SubmissionGrade(name, LoadReport(), checks={"winner": result})
+
+
+@pytest.fixture
+def contained(monkeypatch):
+    """A machine where bwrap contains the submissions and cgroups count them."""
+    monkeypatch.setattr(sandbox, "bwrap_works", lambda: True)
+    monkeypatch.setattr(cgroups, "version", lambda: "v2")
+
+
+@pytest.fixture
+def cs50(monkeypatch, contained):
+    """Options as for CS50's `winner`, whatever is installed."""
+    monkeypatch.setattr(pipeline, "configure", lambda settings, assignment, paths: Options(
+        CS50Interface(), ("winner",)))
+
+
+def class_of(tmp_path: Path, *names: str) -> tuple[Path, ...]:
+    for name in names:
+        (tmp_path / f"{name}.py").write_text("")
+    return tuple(tmp_path / f"{name}.py" for name in names)
+
+
+def test_an_interrupt_keeps_what_was_graded_then_goes_on(tmp_path, monkeypatch, cs50):
+    def interrupted(paths, options, jobs, done, names):
+        done(right(names[0]))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "grade_class", interrupted)
+    told = Watched()
+    run = GradingRun(class_of(tmp_path, "ada", "bob"), Settings(), jobs=1, outputs={
+        "json": tmp_path / "class.json", "csv": tmp_path / "grades.csv"})
+    with pytest.raises(KeyboardInterrupt):
+        grade_run(run, told)
+    assert "interrupted: 1 submissions graded; their results are kept" in told.said
+    assert [grade.name for grade in told.shown[0].grades] == ["ada"]
+    report = json.loads((tmp_path / "class.json").read_text())
+    assert [sub["name"] for sub in report["submissions"]] == ["ada"]
+    assert (tmp_path / "grades.csv").read_text().splitlines()[1].startswith("ada,ok,1,1,0,")
+
+
+def test_a_run_that_cannot_start_still_gives_the_platforms_their_results(tmp_path,
+                                                                          monkeypatch):
+    def refused(settings, assignment, paths):
+        raise LabError("grade needs SWI-Prolog")
+
+    monkeypatch.setattr(pipeline, "configure", refused)
+    run = GradingRun(class_of(tmp_path, "ada"), outputs={"gradescope": tmp_path / "gs",
+                                                         "csv": tmp_path / "grades.csv"})
+    with pytest.raises(LabError, match="grade needs SWI-Prolog"):
+        grade_run(run, Quiet())
+    results = json.loads((tmp_path / "gs" / "results.json").read_text())
+    assert results["score"] == 0
+    assert "the grader could not start: grade needs SWI-Prolog" in results["tests"][0]["output"]
+    assert not (tmp_path / "grades.csv").exists()  # a gradebook of nobody is no gradebook
+
+
+def test_files_that_are_no_submission_are_noted_and_nothing_left_is_an_error(tmp_path, cs50):
+    (tmp_path / "notes.txt").write_text("mine")
+    told = Quiet()
+    run = GradingRun((tmp_path / "notes.txt",), outputs={"gradescope": tmp_path / "gs"})
+    with pytest.raises(GradingError, match="nothing to grade: no cs50 submission"):
+        grade_run(run, told)
+    assert told.said == ["note: notes.txt is not a submission (.py, or a folder): left out"]
+    assert "nothing to grade" in (tmp_path / "gs" / "results.json").read_text()
+
+
+def test_nothing_is_graded_before_every_output_is_known_writable(tmp_path, monkeypatch, cs50):
+    monkeypatch.setattr(pipeline, "grade_class", lambda *args, **kwargs: pytest.fail("graded"))
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "my notes.txt").write_text("the teacher's")
+    paths = class_of(tmp_path, "ada")
+    with pytest.raises(LabError, match="holds files grade did not write"):
+        grade_run(GradingRun(paths, outputs={"reports": reports}), Quiet())
+    with pytest.raises(LabError, match="cannot write"):
+        grade_run(GradingRun(paths, outputs={"csv": tmp_path / "none" / "g.csv"}), Quiet())
+    assert (reports / "my notes.txt").read_text() == "the teacher's"
+
+
+# --- where bwrap cannot contain the class --------------------------------------------------------
+
+@pytest.fixture
+def no_bwrap(monkeypatch):
+    """A machine without a working bwrap (cgroups or not), where grading, if it starts, gives
+    every submission one right answer."""
+    monkeypatch.setattr(sandbox, "bwrap_works", lambda: False)
+    monkeypatch.setattr(cgroups, "version", lambda: "v2")
+    graded: list[str] = []
+
+    def grading(paths, options, jobs, done, names):
+        graded.extend(names)
+        return [right(name) for name in names]
+
+    monkeypatch.setattr(pipeline, "grade_class", grading)
+    return graded
+
+
+def test_a_class_is_not_graded_where_bwrap_cannot_contain_it(tmp_path, no_bwrap):
+    told = Quiet()
+    run = GradingRun(class_of(tmp_path, "ada"), Settings(interface="cs50"),
+                     outputs={"gradescope": tmp_path / "gs"})
+    with pytest.raises(GradingError, match=r"no working bwrap .*give --unsandboxed"):
+        grade_run(run, told)
+    assert no_bwrap == []
+    results = json.loads((tmp_path / "gs" / "results.json").read_text())
+    assert results["score"] == 0
+    assert "the grader could not start: no working bwrap" in results["tests"][0]["output"]
+
+
+@pytest.mark.parametrize("where", ["given", "assignment file"])
+def test_unsandboxed_grades_all_the_same_and_warns(tmp_path, no_bwrap, where):
+    assignment = tmp_path / "lab.toml"
+    assignment.write_text('interface = "cs50"\nunsandboxed = true\n')
+    told = Quiet()
+    run = (GradingRun(class_of(tmp_path, "ada"), Settings(interface="cs50", unsandboxed=True))
+           if where == "given" else
+           GradingRun(class_of(tmp_path, "ada"), Settings(), assignment=str(assignment)))
+    graded = grade_run(run, told)
+    assert no_bwrap == ["ada"] and graded.status == 0
+    assert told.said == [pipeline.UNSANDBOXED]
+
+
+def test_a_given_false_overrides_the_assignment_files_unsandboxed(tmp_path, no_bwrap):
+    assignment = tmp_path / "lab.toml"
+    assignment.write_text('interface = "cs50"\nunsandboxed = true\n')
+    run = GradingRun(class_of(tmp_path, "ada"), Settings(unsandboxed=False),
+                     assignment=str(assignment))
+    with pytest.raises(GradingError, match="no working bwrap"):
+        grade_run(run, Quiet())
+    assert no_bwrap == []
+
+
+def test_where_no_cgroup_counts_reaped_children_the_run_says_so(tmp_path, no_bwrap,
+                                                                   monkeypatch):
+    monkeypatch.setattr(sandbox, "bwrap_works", lambda: True)
+    monkeypatch.setattr(cgroups, "version", lambda: None)
+    told = Quiet()
+    grade_run(GradingRun(class_of(tmp_path, "ada"), Settings(interface="cs50")), told)
+    assert told.said == [pipeline.NO_CGROUPS]
+    assert no_bwrap == ["ada"]
+
+
+def test_the_command_line_refuses_without_bwrap_and_grades_when_told_unsandboxed(
+        tmp_path, no_bwrap, capsys):
+    from logic.commands.cli import main
+
+    (ada,) = class_of(tmp_path, "ada")
+    assert main(["grade", "--interface", "cs50", str(ada)]) == 2
+    out, err = capsys.readouterr()
+    assert no_bwrap == [] and out == ""
+    assert err.startswith("minimax-lab: error: no working bwrap (Debian package bubblewrap)")
+    assert err.count("\n") == 1
+    assert main(["grade", "--interface", "cs50", "--unsandboxed", str(ada)]) == 0
+    out, err = capsys.readouterr()
+    assert no_bwrap == ["ada"]
+    assert err == f"grade: {pipeline.UNSANDBOXED}\n"
+
+
+def test_the_api_refuses_without_bwrap_and_grades_when_told_unsandboxed(tmp_path, no_bwrap):
+    from logic import api
+
+    (ada,) = class_of(tmp_path, "ada")
+    with pytest.raises(LabError, match="no working bwrap"):
+        api.grade(ada, interface="cs50")
+    assert no_bwrap == []
+    graded = api.grade(ada, interface="cs50", unsandboxed=True)
+    assert no_bwrap == ["ada"] and graded.clean
+    assert graded.notes == (pipeline.UNSANDBOXED,)

@@ -1,0 +1,131 @@
+"""The result model as JSON and back (`compare.grader.results_json`): writing and reading are
+each other's inverse on any class of constructed grades, both ways; anything else read is a
+`ValueError`, never another exception."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compare.grader.graded import Graded, Shard
+from compare.grader.results_json import class_from_json, class_json, grade_from_json, grade_json
+from compare.judge.categories import Category
+from compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade, WrongCall
+from compare.judge.scores import CheckScore, Score, Visibility
+from compare.judge.truth import Policy, Ties, Values
+from logic.contain.harness import LoadMessage, LoadReport
+
+texts = st.text(max_size=12)
+counts = st.integers(0, 10**6)
+shares = st.floats(0, 1, allow_nan=False)
+amounts = st.floats(0, 1e9, allow_nan=False, allow_infinity=False)
+states = st.text(alphabet="xo-", min_size=9, max_size=9)
+positions = st.tuples(states, st.sampled_from(["x", "o"]))
+
+
+CATEGORIES = st.sampled_from(list(Category))
+
+
+def findings(category=CATEGORIES):
+    return st.builds(Finding, category=category, position=positions | st.none(), detail=texts,
+                     asked=texts | st.none())
+
+
+wrong_calls = st.builds(
+    WrongCall, call=findings(), below=st.lists(findings(st.just(Category.RIGHT)),
+                                               max_size=3).map(tuple),
+    asked=counts, concluded=st.booleans(), why=texts, clause=texts,
+    checks=st.none() | st.lists(texts, max_size=3).map(tuple), work=amounts)
+
+
+@st.composite
+def check_results(draw) -> CheckResult:
+    result = CheckResult(checked=draw(counts), correct=draw(counts), work=draw(amounts),
+                         wrong=draw(st.integers(0, 2**80)), base=draw(shares),
+                         first_wrong=draw(wrong_calls | st.none()))
+    result.counts = Counter(draw(st.dictionaries(st.sampled_from(list(Category)), counts)))
+    result.notes = Counter(draw(st.dictionaries(st.sampled_from(list(Category)), counts)))
+    result.finished = Counter(draw(st.dictionaries(st.sampled_from(["", *Category]), counts)))
+    result.findings = draw(st.lists(findings(), max_size=4))
+    return result
+
+
+check_scores = st.builds(CheckScore, check=texts, score=amounts, max_score=amounts,
+                         right=counts, questions=counts,
+                         visibility=st.sampled_from(list(Visibility)), why=texts,
+                         not_asked=counts, base=shares)
+loads = st.builds(LoadReport, messages=st.lists(st.builds(LoadMessage, texts, texts, counts,
+                                                          texts), max_size=2),
+                  problem=texts | st.none(), containment=texts,
+                  notes=st.lists(texts, max_size=2))
+policies = st.builds(Policy, st.sampled_from(list(Ties)), st.sampled_from(list(Values)))
+
+
+def grades(policy: Policy):
+    return st.builds(
+        SubmissionGrade, name=texts, load=loads,
+        checks=st.dictionaries(texts, check_results(), max_size=3),
+        problems=st.lists(st.builds(Problem, texts, texts, texts, counts), max_size=2),
+        printed=counts, seconds=st.integers(0, 10**8).map(lambda ms: ms / 1000),
+        not_checked=st.lists(texts, max_size=2),
+        score=st.none() | st.lists(check_scores, max_size=3).map(lambda made: Score(tuple(made))),
+        bug=st.none() | texts, feedback=texts, hypotheses=st.lists(texts, max_size=2).map(tuple),
+        policy=st.just(policy))
+
+
+@st.composite
+def classes(draw) -> Graded:
+    policy = draw(policies)
+    made = draw(st.lists(grades(policy), max_size=3))
+    shard = None
+    if draw(st.booleans()):
+        parts = draw(st.integers(1, 5))
+        shard = Shard(draw(st.integers(1, parts)), parts,
+                      tuple(draw(st.lists(counts, min_size=len(made), max_size=len(made)))))
+    return Graded(made, policy, shard=shard)
+
+
+@given(classes())
+@settings(max_examples=200, deadline=None)
+def test_a_class_read_back_is_the_class_written(graded):
+    written = json.loads(json.dumps(class_json(graded), allow_nan=False))
+    assert class_from_json(written) == graded
+    assert class_json(class_from_json(written)) == written
+
+
+@given(policies.flatmap(grades))
+@settings(max_examples=200, deadline=None)
+def test_a_grade_read_back_is_the_grade_written(grade):
+    written = json.loads(json.dumps(grade_json(grade), allow_nan=False))
+    assert grade_from_json(written, grade.policy) == grade
+    assert grade_json(grade_from_json(written, grade.policy)) == written
+
+
+def test_what_a_program_printed_is_not_carried():
+    """The log is the reports folder's (NAME.log); the JSON counts the questions that
+    printed."""
+    grade = SubmissionGrade("ada", LoadReport(defined=["max_value/3"], output="hello"),
+                            log=["--- output of loading\nhello"], printed=3)
+    back = grade_from_json(json.loads(json.dumps(grade_json(grade))))
+    assert (back.log, back.load.defined, back.load.output, back.printed) == ([], [], "", 3)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.sampled_from(
+                        ["status", "policy", "ties", "values", "submissions", "shard", "part",
+                         "parts", "index", "name", "load", "predicates", "status"]), inner,
+                        max_size=4), max_leaves=12)
+
+
+@given(JSON)
+def test_anything_else_read_is_a_value_error(value):
+    try:
+        graded = class_from_json(value)  # type: ignore[arg-type]
+    except ValueError as error:
+        assert str(error).startswith("not a report grade --json writes")
+    else:
+        assert class_from_json(class_json(graded)) == graded
