@@ -184,7 +184,7 @@ class StudentProgram(ContainedProgram):
             raise
         self.notes = [] if main is not None else backups_beside(self.taken.folder, self.main)
         own = self.main.parent / HELPER  # a student's own copy: ours loads under another name
-        self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.folder))
+        self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.workspace()))
         self.load_seconds = load_seconds
         self.report: LoadReport | None = None
 
