@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal
 
 from compare.judge.categories import Category, Kind
 from compare.judge.scores import Score
@@ -76,10 +77,10 @@ class CheckResult:
 
     checked: int = 0
     correct: int = 0
-    counts: Counter = field(default_factory=Counter)
-    notes: Counter = field(default_factory=Counter)
+    counts: Counter[Category] = field(default_factory=Counter)
+    notes: Counter[Category] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
-    finished: Counter = field(default_factory=Counter)
+    finished: Counter[Category | Literal[""]] = field(default_factory=Counter)
     """The categories of the questions on finished boards, and (under "") how many of them
     were asked."""
     keep: int | None = KEEP_FINDINGS

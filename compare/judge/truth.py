@@ -16,7 +16,7 @@ from functools import cache
 from compare.judge.categories import Category
 from logic.engines import Turn, make_engine
 from logic.objective import Objective
-from logic.terms import Decision
+from logic.terms import Decision, Value, whole
 
 TIES = ("lowest", "any")
 """`--ties`: the lab's lowest-cell rule, or any optimal move agrees."""
@@ -47,7 +47,7 @@ class Answer:
 
     position: Turn
     cell: int
-    value: int | None
+    value: Value | None
     line: int | None = None
 
 
@@ -83,11 +83,15 @@ class Truth:
 
     def decision(self, position: Turn) -> Decision:
         """The reference's decision at a non-terminal position."""
-        return self._engine.minimax_decision(*position)
+        decision = self._engine.minimax_decision(*position)
+        if decision is None:
+            state, player = position
+            raise ValueError(f"{state} with {player} to move is over: it has no decision")
+        return decision
 
     def move_values(self, position: Turn) -> dict[int, int]:
         """The value of each legal move, as a decision reports it."""
-        return self._engine.move_values(*position)
+        return {cell: whole(value) for cell, value in self._engine.move_values(*position).items()}
 
     def judge(self, answer: Answer) -> Judgement:
         """Right when the answer agrees under the policy (under `--ties any` another optimal

@@ -18,7 +18,7 @@ from logic.objective import LAB, Objective
 from logic.positions import symmetry_classes
 from logic.rules import Program
 from logic.state import Player, State, Turn, canonical, marks_made
-from logic.terms import SV, Action, Decision
+from logic.terms import SV, Action, Decision, Value
 
 
 class _DatalogEngine(Engine):
@@ -98,7 +98,7 @@ class PlainLogicEngine(_DatalogEngine):
         return {(State(state), player): _decision(self.objective, state, player, cell, utility)
                 for state, player, cell, utility in rows}
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         rows = _ask(self.program.max_successor, state, player, _var(), _var(), _var())
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
@@ -166,7 +166,7 @@ class LogicEngine(_DatalogEngine):
             if (state, player) in asked
         }
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         rows = _ask(self.session.max_successor, state, player, _var(), _var(), _var())
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}

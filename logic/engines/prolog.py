@@ -23,7 +23,7 @@ from logic.contain.sandbox import SWIPL
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.state import Player, State
-from logic.terms import SV, Action, Decision
+from logic.terms import SV, Action, Decision, Value
 
 
 def _engine_error(message: str) -> Exception:
@@ -116,7 +116,7 @@ class PrologEngine(Engine):
         player, cell = words
         return Action(player, int(cell))
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         pairs = (word.split(":") for word in self._ask(_query("move_values", state, player)))
         return {int(cell): int(value) for cell, value in pairs}
 

@@ -15,10 +15,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from logic import reference
-from logic.engines.minimax import Bound, Counts, Enter, Search, Value, Visit
+from logic.engines.minimax import Bound, Counts, Enter, Search, Visit
 from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State
+from logic.terms import Value
 
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200
