@@ -85,8 +85,13 @@ class _Child:
             stdin=subprocess.PIPE, stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        self.stdout = self.process.stdout.fileno()
-        self.stderr: int | None = self.process.stderr.fileno()
+        stdin, stdout, stderr = self.process.stdin, self.process.stdout, self.process.stderr
+        if stdin is None or stdout is None or stderr is None:
+            sandbox.kill(self.process)
+            raise RuntimeError(f"the command {command} was started without its pipes")
+        self.input = stdin
+        self.stdout = stdout.fileno()
+        self.stderr: int | None = stderr.fileno()
         self.lines = reading.Lines(MAX_LINE_BYTES, cut=True)
         self.stderr_tail = reading.Tail(STDERR_TAIL)
         self.answered = 0
@@ -102,6 +107,8 @@ class _Child:
         return ready
 
     def _read_stderr(self) -> None:
+        if self.stderr is None:
+            raise RuntimeError("the command's standard error was read after it ended")
         chunk = os.read(self.stderr, reading.CHUNK)
         if not chunk:
             self.stderr = None
@@ -111,7 +118,7 @@ class _Child:
         """Write one line; `Late` if the command will not take it before the deadline
         (a command that never reads its input fills the pipe), `_Stopped` if it is gone."""
         data = text.encode() + b"\n"
-        stdin = self.process.stdin.fileno()
+        stdin = self.input.fileno()
         while data:
             if stdin not in self._wait_for([], [stdin], deadline):
                 continue
@@ -181,14 +188,15 @@ class _Child:
         finally:
             for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
                 with contextlib.suppress(OSError):
-                    pipe.close()
+                    if pipe is not None:
+                        pipe.close()
             self.stderr = None
 
     def close(self) -> None:
         """Close its input and give it a moment to end, then kill what is left of its group."""
         try:
             with contextlib.suppress(OSError):
-                self.process.stdin.close()
+                self.input.close()
             self._settle(_CLOSE_SECONDS)
         finally:
             self.kill()

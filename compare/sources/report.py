@@ -22,7 +22,7 @@ LISTING_ORDER = (*DISAGREEMENTS, Category.FAILED, Category.UNPARSABLE, Category.
 _SUMMARY_NOUNS = {Category.FAILED: "failed"}
 
 
-def counted(count: int, category: str) -> str:
+def counted(count: int, category: Category) -> str:
     """`3 suboptimal moves`, `1 wrong value`, `4 missing`."""
     noun = _SUMMARY_NOUNS.get(category, category)
     plural = "" if count == 1 or category in _INVARIANT else "s"
@@ -66,8 +66,11 @@ def finding_line(finding: Finding, line_label: str = "line") -> str:
 
 def drawn(finding: Finding, line_label: str = "line") -> str:
     """A disagreement in full: the board with every move's value, and both answers."""
-    state, player = finding.position
-    answer, expected = finding.answer, finding.expected
+    position, answer, expected = finding.position, finding.answer, finding.expected
+    if position is None or answer is None or expected is None:
+        raise ValueError(f"a {finding.category} is drawn with its position, its answer and the"
+                         " reference's decision, and this one lacks one of them")
+    state, player = position
     lines = [
         f"{where(finding, line_label)}: {finding.category}, {player} to move",
         f"  answered:  [{player},{answer.cell}] value {answer.value}",

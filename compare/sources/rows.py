@@ -54,7 +54,7 @@ class Row:
     state: State
     player: Player
     cell: int
-    value: int | None
+    value: int | Fraction | None
 
 
 @dataclass(frozen=True)
@@ -287,7 +287,7 @@ def _read_at_most(stream: IO[AnyStr], name: str) -> AnyStr:
     """All of `stream` if it holds at most `MAX_TABLE_BYTES` (characters, for a text stream);
     `SourceError` if it holds more, of which at most one byte more is read."""
     limit = MAX_TABLE_BYTES
-    chunks = []
+    chunks: list[AnyStr] = []
     size = 0
     while size <= limit:
         chunk = stream.read(limit + 1 - size)
