@@ -12,7 +12,7 @@ from functools import cache
 from facts import load_game
 from logic.objective import LAB, Objective
 from logic.state import State, mark, marks_made
-from logic.terms import SV, Action, Decision, whole
+from logic.terms import SV, Action, Decision
 
 GAME = load_game()
 
@@ -157,7 +157,7 @@ def minimax_decision(
     action = get_action(state, best.state)
     if action is None:
         return None
-    return Decision(action, objective.reported(whole(best.value), marks_made(state)))
+    return Decision(action, objective.reported(best.value, marks_made(state)))
 
 
 # --- get_action ---------------------------------------------------------------------------

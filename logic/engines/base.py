@@ -14,7 +14,7 @@ from logic import reference
 from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import Player, State, Turn, marks_made
-from logic.terms import SV, Action, Decision, Value, whole
+from logic.terms import SV, Action, Decision, Value
 
 
 class EngineError(LabError, ValueError):
@@ -93,14 +93,12 @@ class Engine:
 
     def move_values(self, state: State, player: Player) -> dict[int, Value]:
         """The value of each legal move (cell -> value, as a decision reports it); {} if over:
-        `min_value` of the state each move makes, a utility."""
+        `min_value` of the state each move makes."""
         if self.terminal_state(state, player) is not None:
             return {}
         marks = marks_made(state)
-        return {
-            cell: self.objective.reported(whole(self.min_value(next_state, player).value), marks)
-            for cell, next_state in reference.moves(state, player)
-        }
+        return {cell: self.objective.reported(self.min_value(next_state, player).value, marks)
+                for cell, next_state in reference.moves(state, player)}
 
     # --- life ------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from logic import reference
 from logic.engines import Engine
 from logic.objective import LAB, Objective
 from logic.state import Player, State, marks_made, to_prolog
-from logic.terms import SV, Decision, whole
+from logic.terms import SV, Decision
 
 MAX_CALLS = 200
 """Calls shown by default before the trace only counts."""
@@ -61,7 +61,7 @@ class Tracer:
             if action is None:
                 exit_goal.fail()
                 return None
-            value = self.objective.reported(whole(best.value), marks_made(state))
+            value = self.objective.reported(best.value, marks_made(state))
             exit_goal.set(f"minimax_decision({to_prolog(state)}, {player}, {action}, {value})")
             return Decision(action, value)
 
