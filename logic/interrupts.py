@@ -56,6 +56,9 @@ def waking_reads() -> Iterator[None]:
     if threading.current_thread() is not main:
         yield
         return
+    main_id = main.ident
+    if main_id is None:
+        raise RuntimeError("the main thread has no thread id: it has not started")
     if signal.getsignal(_WAKE_SIGNAL) is not _ignore:
         signal.signal(_WAKE_SIGNAL, _ignore)
     done = threading.Event()
@@ -64,7 +67,7 @@ def waking_reads() -> Iterator[None]:
     # each wake interrupts the read, Python runs the pending handlers, the read goes on if none
     def wake() -> None:
         while not done.wait(WAKE_SECONDS):
-            signal.pthread_kill(main.ident, _WAKE_SIGNAL)
+            signal.pthread_kill(main_id, _WAKE_SIGNAL)
 
     waker = threading.Thread(target=wake, name="waking-reads", daemon=True)
     waker.start()

@@ -16,6 +16,8 @@ between positions; `reported` shifts the root's value back to plies from that po
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import overload
 
 from logic.errors import LabError
 
@@ -53,7 +55,11 @@ class Objective:
         scale = DEPTH_BASE - marks if self.scoring == "depth" else 1
         return self.sign * terminal_value * scale
 
-    def reported(self, utility: int, root_marks: int) -> int:
+    @overload
+    def reported(self, utility: int, root_marks: int) -> int: ...
+    @overload
+    def reported(self, utility: int | Fraction, root_marks: int) -> int | Fraction: ...
+    def reported(self, utility: int | Fraction, root_marks: int) -> int | Fraction:
         """The value for the player at a root of `root_marks` marks, from the best utility.
         Always from the player's side (positive: the player wins), in the scoring's units."""
         value = self.sign * utility

@@ -36,7 +36,7 @@ def reachable_states(first: str) -> set[State]:
 def symmetry_classes() -> tuple[Turn, ...]:
     """One (state, player to move) per class of reachable positions under the 8 symmetries.
     Terminal states are paired with both players, since either may be asked about them."""
-    classes = set()
+    classes: set[Turn] = set()
     for state in reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]):
         movers = PLAYERS if is_terminal(state) else players_to_move(state)
         classes.update((canonical(state), player) for player in movers)

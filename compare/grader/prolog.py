@@ -27,6 +27,7 @@ from logic.contain.harness import Reply, answer_state, is_integer
 from logic.objective import LAB
 from logic.positions import all_positions, fullest_first, game_tree_size, reachable_states
 from logic.state import PLAYERS, Player, State, is_terminal, to_prolog
+from logic.terms import whole
 
 HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
            "find_min_sv/2", "winning_config/2")
@@ -194,12 +195,12 @@ class ValueCheck(PrologCheck):
         """The lab's successor and value."""
         found = (reference.max_value if self.maximising else reference.min_value)(
             question.state, question.player)
-        return found.state, found.value
+        return found.state, whole(found.value)
 
     def worth(self, after: State, player: Player) -> int:
         """The value of the successor `after`, from `player`'s side."""
-        return (reference.min_value if self.maximising else reference.max_value)(
-            after, player).value
+        return whole((reference.min_value if self.maximising else reference.max_value)(
+            after, player).value)
 
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
         """The value and the successor kept; with `--values none` the successor alone (is it

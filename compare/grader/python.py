@@ -26,6 +26,7 @@ from logic.contain.python_program import Called
 from logic.objective import Objective
 from logic.positions import all_positions, fullest_first, reachable_states, to_move
 from logic.state import BLANK, PLAYERS, SIDE, Player, State, is_terminal, mark, winner
+from logic.terms import whole
 
 
 @dataclass(frozen=True)
@@ -525,7 +526,7 @@ def _move_detail(judgement: Judgement, answer: object, returns: Returns,
         return f"{said}: that cell is taken"
     if judgement.category is Category.SUBOPTIMAL:
         return (f"{said}, worth {worth(judgement.move_values[cell])}; the best move, "
-                f"{_move_words(best)}, is worth {worth(judgement.expected.value)}")
+                f"{_move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
     if judgement.category is Category.WRONG_VALUE:
         return f"{said}: that move is optimal and worth {worth(judgement.move_values[cell])}"
     return f"{said}: optimal too, but the lab's tie rule takes the lowest cell, {_move_words(best)}"
@@ -537,7 +538,7 @@ def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Tr
         return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a value")
     expected = truth.decision((question.state, question.player)).value
     if value != expected:
-        said = _program_value(expected, question.player, mapping)
+        said = _program_value(whole(expected), question.player, mapping)
         return Verdict(Category.WRONG_VALUE, f"answers {shown(answer)}; the value is {said}")
     return Verdict(Category.RIGHT)
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
 from functools import cache
 
 from compare.judge.categories import Category
 from logic.engines import Turn, make_engine
 from logic.objective import Objective
-from logic.terms import Decision
+from logic.terms import Decision, Value, whole
 
 
 class Ties(StrEnum):
@@ -76,7 +75,7 @@ class Answer:
 
     position: Turn
     cell: int
-    value: int | Fraction | None
+    value: Value | None
     """The value it claims: a fraction from a depth-limited search; None where it gives none."""
     line: int | None = None
 
@@ -120,7 +119,7 @@ class Truth:
 
     def move_values(self, position: Turn) -> dict[int, int]:
         """The value of each legal move, as a decision reports it."""
-        return self._engine.move_values(*position)
+        return {cell: whole(value) for cell, value in self._engine.move_values(*position).items()}
 
     def judge(self, answer: Answer) -> Judgement:
         """Right when the answer agrees under the policy (under `--ties any` another optimal

@@ -85,11 +85,13 @@ class _Child:
             stdin=subprocess.PIPE, stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        assert self.process.stdin is not None and self.process.stdout is not None
-        assert self.process.stderr is not None
-        self.stdin = self.process.stdin
-        self.stdout = self.process.stdout.fileno()
-        self.stderr: int | None = self.process.stderr.fileno()
+        stdin, stdout, stderr = self.process.stdin, self.process.stdout, self.process.stderr
+        if stdin is None or stdout is None or stderr is None:
+            sandbox.kill(self.process)
+            raise RuntimeError(f"the command {command} was started without its pipes")
+        self.input = stdin
+        self.stdout = stdout.fileno()
+        self.stderr: int | None = stderr.fileno()
         self.lines = reading.Lines(MAX_LINE_BYTES, cut=True)
         self.stderr_tail = reading.Tail(STDERR_TAIL)
         self.answered = 0
@@ -106,7 +108,7 @@ class _Child:
 
     def _read_stderr(self) -> None:
         if self.stderr is None:
-            return
+            raise RuntimeError("the command's standard error was read after it ended")
         chunk = os.read(self.stderr, reading.CHUNK)
         if not chunk:
             self.stderr = None
@@ -116,7 +118,7 @@ class _Child:
         """Write one line; `Late` if the command will not take it before the deadline
         (a command that never reads its input fills the pipe), `_Stopped` if it is gone."""
         data = text.encode() + b"\n"
-        stdin = self.stdin.fileno()
+        stdin = self.input.fileno()
         while data:
             if stdin not in self._wait_for([], [stdin], deadline):
                 continue
@@ -194,7 +196,7 @@ class _Child:
         """Close its input and give it a moment to end, then kill what is left of its group."""
         try:
             with contextlib.suppress(OSError):
-                self.stdin.close()
+                self.input.close()
             self._settle(_CLOSE_SECONDS)
         finally:
             self.kill()

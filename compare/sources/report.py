@@ -5,7 +5,6 @@ for graders and CI. Every position is named by its compact state and player (`x-
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 from compare.judge.categories import DISAGREEMENTS, SOURCE_FAULTS, Category
@@ -20,10 +19,10 @@ _INVARIANT = {Category.MISSING, Category.FAILED}
 LISTING_ORDER = (*DISAGREEMENTS, Category.FAILED, Category.UNPARSABLE, Category.ILLEGAL_POSITION,
                  Category.DUPLICATE, Category.MISSING)
 """The order of a source's findings in the text report: the longest list, missing, last."""
-_SUMMARY_NOUNS: dict[str, str] = {Category.FAILED: "failed"}
+_SUMMARY_NOUNS = {Category.FAILED: "failed"}
 
 
-def counted(count: int, category: str) -> str:
+def counted(count: int, category: Category) -> str:
     """`3 suboptimal moves`, `1 wrong value`, `4 missing`."""
     noun = _SUMMARY_NOUNS.get(category, category)
     plural = "" if count == 1 or category in _INVARIANT else "s"
@@ -67,18 +66,18 @@ def finding_line(finding: Finding, line_label: str = "line") -> str:
 
 def drawn(finding: Finding, line_label: str = "line") -> str:
     """A disagreement in full: the board with every move's value, and both answers."""
-    if finding.position is None or finding.answer is None or finding.expected is None:
-        raise ValueError(f"{finding.category}: no disagreement with a position to draw")
-    state, player = finding.position
-    answer, expected = finding.answer, finding.expected
+    position, answer, expected = finding.position, finding.answer, finding.expected
+    if position is None or answer is None or expected is None:
+        raise ValueError(f"a {finding.category} is drawn with its position, its answer and the"
+                         " reference's decision, and this one lacks one of them")
+    state, player = position
     lines = [
         f"{where(finding, line_label)}: {finding.category}, {player} to move",
         f"  answered:  [{player},{answer.cell}] value {answer.value}",
         f"  reference: {expected.action} value {expected.value}",
         f"  the value of every move for {player}, the reference's decision in brackets:",
     ]
-    values: dict[int, int | Fraction] = {**(finding.move_values or {})}
-    board = draw_move_values(state, values, expected.action.cell)
+    board = draw_move_values(state, finding.move_values or {}, expected.action.cell)
     lines += ["    " + row for row in board.splitlines()]
     return "\n".join(lines)
 

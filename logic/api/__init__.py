@@ -261,8 +261,12 @@ def trace(position: Position, player: str | None = None, goal: str = "minimax_de
     if named.tracing == "prolog":
         if levels is not None:
             raise TraceError("levels: SWI-Prolog's tracer is bounded by the number of calls only")
-        traced = (trace_program(program, goal, state, agent, max_calls) if program is not None
-                  else trace_lab(goal, state, agent, named.lab_file, max_calls))
+        if program is not None:
+            traced = trace_program(program, goal, state, agent, max_calls)
+        elif named.lab_file is not None:
+            traced = trace_lab(goal, state, agent, named.lab_file, max_calls)
+        else:
+            raise TraceError(f"the {engine} engine has no Prolog program to trace")
         lines = [escaped(line) for line in traced.lines]
         if traced.stopped:
             lines.append(f"% the trace stopped {traced.stopped}")

@@ -44,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
 
     commands: argparse._SubParsersAction | None = None
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         """As argparse's, but an argument no command takes is reported with that command's
         help to see, not the top level's."""
         parsed, extras = self.parse_known_args(args, namespace)
@@ -57,7 +57,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
-    def _parse_optional(self, arg_string: str):  # type: ignore[override]
+    def _parse_optional(self, arg_string: str):
         if arg_string != "--" and arg_string not in self._option_string_actions and (
             _STATE_LIKE.fullmatch(arg_string) or _looks_like_a_board(arg_string)
         ):

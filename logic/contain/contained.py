@@ -21,8 +21,9 @@ import secrets
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar, overload
 
 from logic.contain import reading, sandbox, submission
 from logic.errors import LabError
@@ -52,7 +53,7 @@ class ContainedProgram:
     def __init__(self, taken: submission.Taken,
                  limits: sandbox.Limits = sandbox.DEFAULT_LIMITS) -> None:
         self.limits = limits
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.taken = taken
         self.folder: Path | None = taken.folder
         self._questions = self._answers = -1
@@ -77,7 +78,7 @@ class ContainedProgram:
         self.starts += 1
         try:
             self.process, containment = sandbox.start(
-                argv, self.folder, self.limits, {questions_read: 3, answers_write: 4}, readable
+                argv, self.workspace(), self.limits, {questions_read: 3, answers_write: 4}, readable
             )
         finally:
             os.close(questions_read)
@@ -92,6 +93,12 @@ class ContainedProgram:
     load_seconds: float = 30.0
     """The CPU time loading may take."""
 
+    def workspace(self) -> Path:
+        """The workspace the program runs in; `ProgramError` once `close` has removed it."""
+        if self.folder is None:
+            raise ProgramError("the program was closed: its workspace is removed")
+        return self.folder
+
     def load_guards(self, within: float | None = None) -> tuple[float, float, float]:
         """The deadline, CPU seconds and wall-clock seconds of a load: `load_seconds` of CPU
         guarded by `LOAD_GUARD` times as much of the wall clock; a restart no more than the
@@ -101,14 +108,14 @@ class ContainedProgram:
             cpu, wall = min(cpu, within), min(wall, within + GRACE)
         return time.monotonic() + wall, cpu, wall
 
-    def _loaded(self, deadline: float, cpu_seconds: float) -> dict:
+    def _loaded(self, deadline: float, cpu_seconds: float) -> dict[str, object]:
         """The answer that says how loading went (the number it must carry sent first);
         `Died`, `Late` or `OverCpu` as `_read`."""
         self._send(f"{self._loading}.\n".encode(), deadline)
         return self._read(deadline, self._loading, cpu_seconds)
 
     def _exchange(self, question: bytes, number: int, deadline: float,
-                  cpu_seconds: float) -> dict:
+                  cpu_seconds: float) -> dict[str, object]:
         """Send one question line, numbered `number`, and read its answer by `deadline` and
         within `cpu_seconds`; as `_read`, and `Died` if the program no longer reads."""
         self._cpu_at = self.cpu_seconds()
@@ -136,11 +143,13 @@ class ContainedProgram:
         """The CPU time used since the last question was sent (or the program started)."""
         return max(0.0, self.cpu_seconds() - self._cpu_at)
 
-    def _read(self, deadline: float, number: int, cpu_seconds: float) -> dict:
+    def _read(self, deadline: float, number: int, cpu_seconds: float) -> dict[str, object]:
         """The next answer line, as JSON, carrying `number`; `Died` if the program ends or
         writes anything else, `Late` past `deadline`, `OverCpu` past `cpu_seconds` of CPU
         since the question was sent. Its output is read meanwhile, its last bytes kept for
         `Died`'s reason."""
+        if self.process is None or self.process.stdout is None:
+            raise RuntimeError("an answer was read from a program that was not started")
         output = self.process.stdout.fileno()
         look = time.monotonic() + _POLL  # however much it writes, its CPU time is looked at
         while (line := self._replies.take()) is None:
@@ -179,6 +188,8 @@ class ContainedProgram:
 
     def _wait_dead(self) -> None:
         """The program has closed its end: how it ended, as `Died`."""
+        if self.process is None:
+            raise RuntimeError("a program that was not started was waited for")
         try:
             code = self.process.wait(timeout=GRACE)
         except Exception:
@@ -195,8 +206,9 @@ class ContainedProgram:
         """Close what the last process left open."""
         if self.process is not None:
             sandbox.kill(self.process)
-            with contextlib.suppress(OSError):
-                self.process.stdout.close()
+            if self.process.stdout is not None:
+                with contextlib.suppress(OSError):
+                    self.process.stdout.close()
             for fd in (self._questions, self._answers):
                 with contextlib.suppress(OSError):
                     os.close(fd)
@@ -212,7 +224,7 @@ class ContainedProgram:
 
     def copy_in(self, source: Path, name: str) -> Path:
         """Put one of the grader's files into the workspace (once), as `name`."""
-        target = self.folder / name
+        target = self.workspace() / name
         if not target.exists():
             shutil.copy(source, target)
             target.chmod(0o644)
@@ -245,13 +257,24 @@ def new_id() -> int:
     return secrets.randbits(62)
 
 
-def reply_field(reply: dict, name: str, kind: type | tuple[type, ...],
-                default: object = None) -> object:
+T = TypeVar("T")
+
+
+@overload
+def reply_field(reply: Mapping[str, object], name: str, kind: type[T]) -> T | None: ...
+
+
+@overload
+def reply_field(reply: Mapping[str, object], name: str, kind: type[T], default: T) -> T: ...
+
+
+def reply_field(reply: Mapping[str, object], name: str, kind: type[T],
+                default: T | None = None) -> T | None:
     """`reply[name]` when it is a `kind` (an int counts as a float; a number must be finite
     and not negative), `default` when absent; `Died` when the program wrote something else."""
     value = reply.get(name, default)
     if value is default:
-        return value
+        return default
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -265,11 +288,13 @@ LONGEST_TEXT = 1000
 """Characters of a reply's text (an error message) kept; the rest is cut, `...` said."""
 
 
-def text_or_none(reply: dict, name: str) -> str | None:
+def text_or_none(reply: Mapping[str, object], name: str) -> str | None:
     """A reply's field as text (cut at `LONGEST_TEXT`), None if the program gave none; `Died`
-    if it is not text."""
-    value = reply_field(reply, name, (str, int, float))
+    if it is not text (a string or a number)."""
+    value = reply.get(name)
     if value is None:
         return None
+    if not isinstance(value, (str, int, float)):
+        raise Died(UNREADABLE)
     text = str(value)
     return text if len(text) <= LONGEST_TEXT else text[:LONGEST_TEXT] + "..."

@@ -12,6 +12,7 @@ import json
 import os
 import stat
 import sys
+from typing import Any
 
 NOFOLLOW_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 NOFOLLOW_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -24,19 +25,23 @@ KINDS = {
 }
 
 
+Listed = tuple[tuple[int, str | None], tuple[str, ...], str, int]
+"""A file to copy: its source, its folders under the source, its name and its size."""
+
+
 class CannotTake(Exception):
     """The submission cannot be taken at all (too many files, too deep, too large)."""
 
 
-def take(sources: list, target: str, caps: dict) -> dict:
+def take(sources: list[Any], target: str, caps: dict[str, int]) -> dict[str, Any]:
     """Copy each of `sources` (a folder's contents, or a file by its name) into `target`;
     `{"files": [...], "skipped": [[path, why], ...]}`, or `{"refused": why}`. A source is a
     path, or `[fd, name]`: a folder's descriptor (opened by whoever started the copy) and a
     file's name in it, or None for the folder's contents."""
-    opened: list = []
+    opened: list[tuple[int, str | None]] = []
     try:
-        listed: list = []
-        skipped: list = []
+        listed: list[Listed] = []
+        skipped: list[list[str]] = []
         for source in sources:
             opened.append(_opened(source))
             listed += _listing(opened[-1], caps, skipped, len(listed))
@@ -54,7 +59,7 @@ def take(sources: list, target: str, caps: dict) -> dict:
             os.close(fd)
 
 
-def _opened(source: str | list) -> tuple[int, str | None]:
+def _opened(source: str | list[Any]) -> tuple[int, str | None]:
     """A source as a folder's descriptor and a file's name in it (None: the folder's
     contents)."""
     if isinstance(source, list):
@@ -69,7 +74,8 @@ def _opened(source: str | list) -> tuple[int, str | None]:
         raise CannotTake(f"{source} cannot be read ({error.strerror})") from None
 
 
-def _listing(source: tuple[int, str | None], caps: dict, skipped: list, count: int) -> list:
+def _listing(source: tuple[int, str | None], caps: dict[str, int], skipped: list[list[str]],
+             count: int) -> list[Listed]:
     """Every regular file under `source` as (source, folders, name, size), dot-files left out;
     what is neither a file nor a folder goes to `skipped` with why."""
     fd, single = source
@@ -81,7 +87,7 @@ def _listing(source: tuple[int, str | None], caps: dict, skipped: list, count: i
         if not stat.S_ISREG(top.st_mode):
             raise CannotTake(f"{single} is {KINDS.get(stat.S_IFMT(top.st_mode), 'not a file')}")
         return [(source, (), single, top.st_size)]
-    found: list = []
+    found: list[Listed] = []
     folders: list[tuple[str, ...]] = [()]
     while folders:
         folder = folders.pop()
@@ -125,8 +131,8 @@ def _open_folder(source: tuple[int, str | None], folders: tuple[str, ...]) -> in
     return fd
 
 
-def _copy(source: tuple[int, str | None], folders: tuple, name: str, size: int, target: str,
-          skipped: list) -> bool:
+def _copy(source: tuple[int, str | None], folders: tuple[str, ...], name: str, size: int,
+          target: str, skipped: list[list[str]]) -> bool:
     """Copy one listed file, as it was listed: a regular file of at most `size` bytes."""
     shown = "/".join((*folders, name))
     try:

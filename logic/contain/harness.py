@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TypeGuard
 
 from logic.contain import sandbox, submission
 from logic.contain.contained import (
@@ -184,7 +185,7 @@ class StudentProgram(ContainedProgram):
             raise
         self.notes = [] if main is not None else backups_beside(self.taken.folder, self.main)
         own = self.main.parent / HELPER  # a student's own copy: ours loads under another name
-        self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.folder))
+        self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.workspace()))
         self.load_seconds = load_seconds
         self.report: LoadReport | None = None
 
@@ -320,7 +321,7 @@ def _is_dict(value: object) -> bool:
     return True
 
 
-def is_integer(term: object) -> bool:
+def is_integer(term: object) -> TypeGuard[int]:
     """True for an integer in an answer's JSON (the atoms `true` and `false` come as JSON's
     booleans, which Python counts as integers: they are not)."""
     return isinstance(term, int) and not isinstance(term, bool)

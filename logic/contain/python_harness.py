@@ -18,6 +18,11 @@ import signal
 import sys
 import time
 import traceback
+import types
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer, StrPath
 
 MAX_OUTPUT = 2000
 """Characters of a call's output sent with its answer (all are counted)."""
@@ -30,15 +35,15 @@ MAX_TEXT = 200
 class Capture(io.TextIOBase):
     """Standard output and error while the program runs: the first characters kept, all counted."""
 
-    def __init__(self):
-        self.kept = []
+    def __init__(self) -> None:
+        self.kept: list[str] = []
         self.size = 0
         self.count = 0
 
-    def writable(self):
+    def writable(self) -> bool:
         return True
 
-    def write(self, text):
+    def write(self, text: str) -> int:
         text = str(text)
         if self.size < MAX_OUTPUT:
             self.kept.append(text[: MAX_OUTPUT - self.size])
@@ -46,14 +51,14 @@ class Capture(io.TextIOBase):
         self.count += len(text)
         return len(text)
 
-    def take(self):
+    def take(self) -> tuple[str, int]:
         """What was written since the last `take`, and how many characters it had."""
         kept, count = "".join(self.kept), self.count
         self.kept, self.size, self.count = [], 0, 0
         return kept, count
 
 
-def encode(value, budget=None):
+def encode(value: object, budget: list[int] | None = None) -> object:
     """`value` as JSON the grader reads back: tuples as {"tuple": [...]}, sets as
     {"set": [...]}, anything else not JSON as {"object": type, "repr": text}."""
     budget = budget if budget is not None else [MAX_ITEMS]
@@ -66,8 +71,8 @@ def encode(value, budget=None):
     if isinstance(value, str):
         return value[:MAX_TEXT]
     if isinstance(value, (list, tuple, set, frozenset)):
-        items = []
-        ordered = value
+        items: list[object] = []
+        ordered: list[object] | tuple[object, ...] | set[object] | frozenset[object] = value
         if isinstance(value, (set, frozenset)):
             ordered = sorted(value, key=repr)
         for item in ordered:
@@ -86,7 +91,7 @@ def encode(value, budget=None):
     return {"object": type(value).__name__[:MAX_TEXT], "repr": shown[:MAX_TEXT]}
 
 
-def decode(value):
+def decode(value: Any) -> Any:
     """An argument the grader sent: lists stay lists, {"tuple": [...]} becomes a tuple."""
     if isinstance(value, list):
         return [decode(item) for item in value]
@@ -103,22 +108,22 @@ class CpuLimit(BaseException):
 CPU_AGAIN = 0.05
 
 
-def over_cpu(signum, frame):
+def over_cpu(signum: int, frame: object) -> None:
     raise CpuLimit
 
 
-def error_text(error):
+def error_text(error: BaseException) -> str:
     """`ValueError: cell taken`, on one line."""
     message = " ".join(str(error).split())[:MAX_TEXT]
     return type(error).__name__ + (f": {message}" if message else "")
 
 
-def send(out, answer):
+def send(out: IO[str], answer: dict[str, object]) -> None:
     out.write(json.dumps(answer) + "\n")
     out.flush()
 
 
-def main():
+def main() -> None:
     with open(3, encoding="utf-8") as questions, open(4, "w", encoding="utf-8") as answers:
         number = int(questions.readline().strip().rstrip("."))
         serve(sys.argv[1], sys.argv[2:] == ["definitions"], number, questions, answers)
@@ -130,10 +135,10 @@ CONSTANT_CALLS = {"float", "int", "str", "set", "frozenset", "list", "tuple", "d
 """Built-ins an assignment at the top level may call and still count as a definition."""
 
 
-def definitions(tree):
+def definitions(tree: ast.Module) -> ast.Module:
     """The module's definitions alone: imports, functions, classes, assignments of values
     built from constants, and `try` blocks of these; a demo at the top level is left out."""
-    kept = []
+    kept: list[ast.stmt] = []
     for node in tree.body:
         if isinstance(node, DEFINITIONS) or (
                 isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
@@ -157,12 +162,21 @@ def definitions(tree):
 class DefinitionsLoader(importlib.machinery.SourceFileLoader):
     """Imports a module's definitions alone (`definitions`)."""
 
-    def source_to_code(self, data, path, *, _optimize=-1):
-        tree = definitions(ast.parse(data, path))
+    def source_to_code(  # type: ignore[override]  # typeshed: SourceFileLoader overrides InspectLoader's staticmethod with this method
+        self,
+        data: "ReadableBuffer | str | ast.Module | ast.Expression | ast.Interactive",
+        path: "bytes | StrPath",
+        *,
+        _optimize: int = -1,
+    ) -> types.CodeType:
+        if not isinstance(data, (str, bytes)):
+            raise TypeError(f"source_to_code reads source text, not {type(data).__name__}")
+        tree = definitions(ast.parse(data, os.fsdecode(path)))
         return compile(ast.fix_missing_locations(tree), path, "exec", dont_inherit=True)
 
 
-def serve(path, definitions_only, number, questions, answers):
+def serve(path: str, definitions_only: bool, number: int, questions: IO[str],
+          answers: IO[str]) -> None:
     """Import the program at `path` (its definitions alone if `definitions_only`), then answer
     each question line until there are none."""
     capture = Capture()
@@ -170,15 +184,18 @@ def serve(path, definitions_only, number, questions, answers):
     sys.stdout = sys.stderr = capture
     sys.path.insert(0, os.path.dirname(path))
     sys.setrecursionlimit(10000)
-    loaded = {"loaded": False}
+    loaded: dict[str, object] = {"loaded": False}
     module = None
     try:
-        kind = DefinitionsLoader if definitions_only else importlib.machinery.SourceFileLoader
+        kind: type[importlib.machinery.SourceFileLoader] = (
+            DefinitionsLoader if definitions_only else importlib.machinery.SourceFileLoader)
         loader = kind("submission", path)  # any file name
         spec = importlib.util.spec_from_loader("submission", loader)
+        if spec is None:
+            raise ImportError(f"no module spec for {path}")
         module = importlib.util.module_from_spec(spec)
         sys.modules["submission"] = module
-        spec.loader.exec_module(module)
+        loader.exec_module(module)
         loaded = {"loaded": True}
     except BaseException as error:  # noqa: BLE001 - a program's fault, reported, never ours
         where = [frame for frame in traceback.extract_tb(error.__traceback__)
@@ -203,7 +220,7 @@ def serve(path, definitions_only, number, questions, answers):
         args = decode(question["args"])
         before = json.dumps(encode(args))
         start, cpu = time.perf_counter(), time.process_time()
-        answer = {}
+        answer: dict[str, object] = {}
         try:
             function = getattr(module, question["function"])
             if question.get("cpu"):

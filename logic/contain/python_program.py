@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -100,11 +101,12 @@ class PythonProgram(ContainedProgram):
         python: Interpreter | None = None, definitions_only: bool = False,
     ) -> None:
         super().__init__(taken, limits)
-        self.python = python or sandboxed_python()
-        if self.python is None:
+        found = python or sandboxed_python()
+        if found is None:
             self.close()
             raise ProgramError("no Python a contained program may run was found (tried "
                                f"{', '.join(_CANDIDATES)})")
+        self.python: Interpreter = found
         self.module = module
         self.load_seconds = load_seconds
         self.definitions_only = definitions_only
@@ -147,7 +149,7 @@ class PythonProgram(ContainedProgram):
             self.report = report
         return report
 
-    def call(self, function: str, args: list, seconds: float,
+    def call(self, function: str, args: list[object], seconds: float,
              cpu_seconds: float | None = None) -> Called:
         """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
         `seconds` of the wall clock (arguments as the harness decodes them). The CPU time of
@@ -198,7 +200,7 @@ MOST_NODES = 4 * MAX_ITEMS
 `MAX_ITEMS` items of a value and marks the cut)."""
 
 
-def encoded(reply: dict, name: str) -> object:
+def encoded(reply: Mapping[str, object], name: str) -> object:
     """A value of the reply, as the harness encodes it (`logic/contain/python_harness.py`):
     JSON's scalars, lists, and {"tuple": [...]}, {"set": [...]}, {"object": T, "repr": R};
     `Died` for anything else, or anything larger, which only the program could have written."""
@@ -240,7 +242,7 @@ def encoded(reply: dict, name: str) -> object:
     return value
 
 
-def import_problem(loaded: dict, definitions_only: bool) -> str:
+def import_problem(loaded: Mapping[str, object], definitions_only: bool) -> str:
     """Why an import failed, with the line, and what the teacher can do about it."""
     error = reply_field(loaded, "error", str, "an error")
     line = reply_field(loaded, "line", int)

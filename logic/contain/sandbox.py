@@ -28,9 +28,11 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from logic.contain import cgroups
 from logic.quote import quoted
@@ -151,7 +153,7 @@ class Containment:
 def start(
     argv: Sequence[str], folder: Path, limits: Limits, fds: Mapping[int, int] = {},
     readable: Sequence[str] = (),
-) -> tuple[subprocess.Popen, Containment]:
+) -> tuple[subprocess.Popen[bytes], Containment]:
     """Start a student's `argv` contained in its workspace `folder` (read-only to it): as a
     user of its own and in a cgroup of its own (run by root), in `bwrap` where it works; `fds`
     maps this process's descriptors to the ones the program gets (3, 4, ...); `readable` are
@@ -175,9 +177,24 @@ def start(
         if group is not None:
             group.remove()
         raise
-    process.sandbox_uid = None if bwrap else uid  # without bwrap, how to find what it left
-    process.sandbox_group = group
+    _SANDBOXES[process] = _Sandbox(None if bwrap else uid, group)
     return process, Containment(bwrap, uid is not None, group is not None)
+
+
+@dataclass
+class _Sandbox:
+    """What `start` knows of a contained process that `kill` and `cpu_seconds` need."""
+
+    uid: int | None = None
+    """Its own user, where no bwrap namespace holds what it leaves: how to find those."""
+    group: cgroups.Group | None = None
+    found: tuple[float, list[int]] = field(default_factory=lambda: (0.0, []))
+    """When its tree of processes was last looked for, and what was found."""
+
+
+_SANDBOXES: weakref.WeakKeyDictionary[subprocess.Popen[Any], _Sandbox] = (
+    weakref.WeakKeyDictionary())
+"""The contained processes `start` began, each with what it knows of it."""
 
 
 def _readable_by(folder: Path, gid: int) -> None:
@@ -204,18 +221,18 @@ def _capped(argv: Sequence[str], limits: Limits) -> list[str]:
     return [_PRLIMIT, f"--nproc={limits.processes}:{limits.processes}", "--", *argv]
 
 
-def cpu_seconds(process: subprocess.Popen) -> float:
+def cpu_seconds(process: subprocess.Popen[Any]) -> float:
     """The CPU time a contained program has used, all its processes together, measured from
     outside: its cgroup's; else, as a fallback, that of its tree of processes now, each with
     what it has waited for (the tree's first process waits for every orphan: a namespace's
     first process, or the launcher)."""
-    group = getattr(process, "sandbox_group", None)
-    if group is not None:
-        return group.cpu_seconds()
-    found_at, pids = getattr(process, "sandbox_pids", (0.0, []))
+    known = _SANDBOXES.setdefault(process, _Sandbox())
+    if known.group is not None:
+        return known.group.cpu_seconds()
+    found_at, pids = known.found
     if time.monotonic() - found_at > _RESCAN:  # looked for again at most once a second
         pids = descendants(process.pid)
-        process.sandbox_pids = (time.monotonic(), pids)
+        known.found = (time.monotonic(), pids)
     return sum(_process_cpu(pid) for pid in {process.pid, *pids})
 
 
@@ -228,7 +245,8 @@ def descendants(root: int) -> list[int]:
                 stat = Path(f"/proc/{entry.name}/stat").read_text()
                 below.setdefault(int(stat.rpartition(")")[2].split()[1]), []).append(
                     int(entry.name))
-    found, todo = [], list(below.get(root, ()))
+    found: list[int] = []
+    todo = list(below.get(root, ()))
     while todo:
         pid = todo.pop()
         found.append(pid)
@@ -254,8 +272,8 @@ def launch(
     argv: Sequence[str], folder: Path | str, limits: Limits | None, *, uid: int | None = None,
     gid: int | None = None, group: cgroups.Group | None = None, reaper: bool = False,
     fds: Mapping[int, int] = {}, stdin: int = subprocess.DEVNULL,
-    stderr: int = subprocess.STDOUT, env: Mapping[str, str] | None = None, **popen: object,
-) -> subprocess.Popen:
+    stderr: int = subprocess.STDOUT, env: Mapping[str, str] | None = None, **popen: Any,
+) -> subprocess.Popen[Any]:
     """The one way every process the grader and the engines run is started: `argv` in
     `folder`, in a process group of its own (`kill` ends it all), under `limits` and as `uid`
     and `gid` (its own by default) in `group` (set by a launcher before the program starts;
@@ -266,7 +284,7 @@ def launch(
     if limits is None and uid is None and not fds and group is None and not reaper:
         return subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
                                 cwd=folder, env=env, start_new_session=True, **popen)
-    config = {
+    config: dict[str, object] = {
         "fds": [[source, target] for source, target in fds.items()],
         "limits": {} if limits is None else {
             "RLIMIT_CPU": limits.cpu_seconds,
@@ -303,7 +321,7 @@ def _signal_tree(root: int, signum: int) -> None:
                 os.kill(pid, signum)
 
 
-def kill(process: subprocess.Popen) -> None:
+def kill(process: subprocess.Popen[Any]) -> None:
     """Kill the program: its tree of processes (a daemon in a session of its own too, taken
     in by the tree's first process), its process group, its cgroup (removed then) and,
     without `bwrap` when run by root, every process of its own user; reap it."""
@@ -312,17 +330,18 @@ def kill(process: subprocess.Popen) -> None:
         for send in (os.killpg, os.kill):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 send(process.pid, signum)
-    group = getattr(process, "sandbox_group", None)
-    if group is not None:
-        group.remove()
-    uid = getattr(process, "sandbox_uid", None)
-    for _ in range(10 if uid is not None else 0):  # a fork bomb forks while it is killed
-        left = _processes_of(uid)
-        if not left:
-            break
-        for pid in left:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+    known = _SANDBOXES.get(process, _Sandbox())
+    if known.group is not None:
+        known.group.remove()
+    uid = known.uid
+    if uid is not None:
+        for _ in range(10):  # a fork bomb forks while it is killed
+            left = _processes_of(uid)
+            if not left:
+                break
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
 
@@ -434,8 +453,8 @@ def bwrap_works() -> bool:
         return False
     probe = [shutil.which(BWRAP), *_bwrap_prefix(Path("/"))[1:], shutil.which("true") or "true"]
     uid = BASE_UID + 999 if os.geteuid() == 0 else None
-    config = {"fds": [], "limits": {}, "uid": uid, "gid": uid, "cgroup": [], "reaper": False,
-              "argv": probe, "folder": "/"}
+    config: dict[str, object] = {"fds": [], "limits": {}, "uid": uid, "gid": uid, "cgroup": [],
+                                 "reaper": False, "argv": probe, "folder": "/"}
     try:
         done = subprocess.run(
             [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],

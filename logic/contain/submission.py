@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from logic.contain import copier, sandbox
 from logic.errors import LabError
@@ -79,7 +80,7 @@ def take(paths: Sequence[Path], caps: Caps = DEFAULT_CAPS) -> Taken:
         raise
 
 
-def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict:
+def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict[str, Any]:
     """The copier's result: run here, or, by root on what another user owns, as that user."""
     sources = [os.path.abspath(path) for path in paths]
     owners = set()

@@ -7,10 +7,14 @@ and every command can use it.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, overload
 
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.state import Turn
+
+if TYPE_CHECKING:
+    from logic.engines.student import StudentEngine
 
 __all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_class", "engine_class_for",
            "engine_names", "make_engine", "program_for"]
@@ -45,6 +49,10 @@ def engine_class(name: str) -> type[Engine]:
     return entry
 
 
+@overload
+def engine_class_for(name: str, program: None = None) -> type[Engine]: ...
+@overload
+def engine_class_for(name: str, program: str) -> type[StudentEngine]: ...
 def engine_class_for(name: str, program: str | None = None) -> type[Engine]:
     """The class that answers for `--engine name --program program`: with a program, the
     student's engine (`logic.engines.student`), if the engine named takes one."""
@@ -69,8 +77,9 @@ def program_for(name: str, program: str | None) -> str | None:
 def make_engine(name: str, objective: Objective = LAB, program: str | None = None) -> Engine:
     """The engine called `name`, ready to answer for `objective`; with `program`, the engine
     that runs that student's program instead of the lab's."""
-    cls = engine_class_for(name, program)
-    return cls(objective) if program is None else cls(program, objective)
+    if program is None:
+        return engine_class_for(name)(objective)
+    return engine_class_for(name, program)(program, objective)
 
 
 def forget_reference_values() -> None:

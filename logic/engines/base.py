@@ -14,7 +14,7 @@ from logic import reference
 from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import Player, State, Turn, marks_made
-from logic.terms import SV, Action, Decision
+from logic.terms import SV, Action, Decision, Value
 
 
 class EngineError(LabError, ValueError):
@@ -31,6 +31,8 @@ class Engine:
     """How `trace` shows this engine's recursion: "lab" (the lab's recursion as the reference
     runs it, whose answers are the engine's), "proof" (rebuilt from the engine's own answers),
     "prolog" (SWI-Prolog's own tracer on the engine's program)."""
+    lab_file: str | None = None
+    """The lab's Prolog file that SWI-Prolog's tracer runs for this engine (`tracing` "prolog")."""
     takes_program = False
     """True for the engine that runs a student's program given as `--program FILE`."""
     any_board = False
@@ -91,7 +93,7 @@ class Engine:
                 answers[state, player] = decision
         return answers
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         """The value of each legal move (cell -> value, as a decision reports it); {} if over:
         `min_value` of the state each move makes."""
         if self.terminal_state(state, player) is not None:

@@ -22,7 +22,8 @@ def program(key: Hashable, load: Callable[[], Loaded]) -> Loaded:
         _held.key = None
         _held.program = load()
         _held.key = key
-    return _held.program
+    held: Loaded = _held.program  # what `load()` made for this key
+    return held
 
 
 def forget() -> None:

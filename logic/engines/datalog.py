@@ -5,9 +5,10 @@ reads; `logic` runs `logic/engines/fast_rules.py`, the same program made fast.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import Any
 
 from pyDatalog import pyDatalog
 
@@ -18,7 +19,7 @@ from logic.objective import LAB, Objective
 from logic.positions import symmetry_classes
 from logic.rules import Program
 from logic.state import Player, State, Turn, canonical, marks_made
-from logic.terms import SV, Action, Decision
+from logic.terms import SV, Action, Decision, Value
 
 
 class _DatalogEngine(Engine):
@@ -36,12 +37,12 @@ class _DatalogEngine(Engine):
     def state_program(self) -> Program:
         """The program, stated in the calling thread's database first if that holds another."""
         module = self.program_module
-        return database.program((module.__name__, self.objective),
-                                lambda: module.load_program(self.objective))
+        load: Callable[[Objective], Program] = module.load_program
+        return database.program((module.__name__, self.objective), lambda: load(self.objective))
 
     def other_player(self, player: Player) -> Player:
         ((other,),) = _ask(self.program.other_player, player, _var())
-        return other
+        return str(other)
 
     def successor(self, state: State, player: Player) -> list[State]:
         rows = _ask(self.program.list_replace, state, player, _var(), _var())
@@ -98,7 +99,7 @@ class PlainLogicEngine(_DatalogEngine):
         return {(State(state), player): _decision(self.objective, state, player, cell, utility)
                 for state, player, cell, utility in rows}
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         rows = _ask(self.program.max_successor, state, player, _var(), _var(), _var())
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
@@ -166,7 +167,7 @@ class LogicEngine(_DatalogEngine):
             if (state, player) in asked
         }
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         rows = _ask(self.session.max_successor, state, player, _var(), _var(), _var())
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
@@ -199,13 +200,13 @@ def _decision(
     return Decision(Action(player, cell), objective.reported(utility, marks_made(state)))
 
 
-def _var():
-    """A fresh pyDatalog variable for one argument of a query."""
+def _var() -> Any:
+    """A fresh pyDatalog variable for one argument of a query (pyDatalog is untyped)."""
     return pyDatalog.Variable()
 
 
-def _ask(predicate, *args) -> list[tuple]:
-    """Ask one query with constant arguments; the rows of its variables."""
+def _ask(predicate: Any, *args: object) -> list[tuple[Any, ...]]:
+    """Ask one query (of a pyDatalog term) with constant arguments; the rows of its variables."""
     # a query builds many short-lived objects that hold no cycles worth collecting; pausing the
     # cyclic garbage collector meanwhile makes it much faster (the README's Speed section)
     with _collector_paused():
@@ -223,6 +224,6 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _one_sv(rows: list[tuple]) -> SV:
+def _one_sv(rows: list[tuple[Any, ...]]) -> SV:
     ((next_state, value),) = rows
     return SV(State(next_state), value)

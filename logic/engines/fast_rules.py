@@ -26,7 +26,7 @@ from __future__ import annotations
 from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
-from facts import Fact, FactsError, read_facts
+from facts import Constant, Fact, FactsError, read_facts
 from logic.objective import DEPTH_BASE, LAB, Objective
 from logic.rules import Program
 from logic.slices import LINE_SEPARATOR, read_cells, read_lines
@@ -116,8 +116,8 @@ def load_program(goal: Objective = LAB) -> Program:
     # max_value are asked of one representative per class, canon[S], the smallest image.
     # image(S, Y, T): cell I of T is cell CI of S, for symmetry(Y, C1, ..., C9). One rule per
     # symmetry of the facts, reading S's cells in that order as a few slices.
-    for name, *cells in symmetries:
-        image(S, name, T) <= (T == read_cells(S, cells))
+    for symmetry_name, cells in symmetries:
+        image(S, symmetry_name, T) <= (T == read_cells(S, cells))
     (canon[S] == min_(T, order_by=T)) <= image(S, Y, T)
     # class_min(N, P, V): the value of min_value(N, P, sv(_, V)). A session starts `solving`:
     # values are derived by the rules below. Once the engine has asked for every class at
@@ -187,11 +187,15 @@ def load_program(goal: Objective = LAB) -> Program:
     return Program(predicates)
 
 
-def _shapes(facts: list[Fact]) -> tuple[list[tuple], list[tuple]]:
+def _shapes(
+    facts: list[Fact],
+) -> tuple[list[tuple[int, ...]], list[tuple[Constant, tuple[int, ...]]]]:
     """The arguments of the facts `line/3` and `symmetry/10`, which the rules spell as slices,
-    once checked that there are lines and that no mark is the line separator."""
-    lines = [args for name, args in facts if name == "line"]
-    symmetries = [args for name, args in facts if name == "symmetry"]
+    once checked that there are lines, that they name cells by number, and that no mark is
+    the line separator."""
+    lines = [_cells("line", args) for name, args in facts if name == "line"]
+    symmetries = [(args[0], _cells("symmetry", args[1:]))
+                  for name, args in facts if name == "symmetry"]
     marks = [args[0] for name, args in facts if name in ("player", "blank")]
     if not lines:
         raise FactsError("the facts hold no line/3: no player could ever win")
@@ -199,6 +203,14 @@ def _shapes(facts: list[Fact]) -> tuple[list[tuple], list[tuple]]:
         raise FactsError(f"a mark of the facts is {LINE_SEPARATOR!r}, which the rules keep "
                          "to separate lines")
     return lines, symmetries
+
+
+def _cells(name: str, args: tuple[Constant, ...]) -> tuple[int, ...]:
+    """The cell numbers among a fact's arguments; an error if one is not a number."""
+    cells = tuple(arg for arg in args if isinstance(arg, int))
+    if len(cells) != len(args):
+        raise FactsError(f"a fact {name} names a cell that is not a number: {args}")
+    return cells
 
 
 def _names(names: str) -> list[str]:

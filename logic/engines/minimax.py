@@ -26,9 +26,7 @@ from logic import reference
 from logic.engines import horizon
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State, marks_made
-
-Value = int | Fraction
-"""A utility (an int) or, at the horizon of a depth-limited search, an evaluation (a Fraction)."""
+from logic.terms import Value
 
 INFINITY = math.inf
 KINDS = ("minimax", "alphabeta", "memo")
@@ -81,6 +79,12 @@ Observer = Callable[[Visit], None]
 EnterObserver = Callable[[Enter], None]
 Best = tuple[Value, int | None, Bound]
 """A node's value, the cell of the move that gives it (None at a leaf), what the value bounds."""
+Bounds = tuple[Value | float, Value | float]
+"""What alpha-beta has learnt of a node's value: at least the first, at most the second."""
+Key = tuple[State, Player, int | None]
+"""A node in a table: its state, who moves, the plies left to the horizon (None: no horizon)."""
+Table = dict[Key, Best | Bounds]
+"""Memo's answers (`Best`) or alpha-beta's `Bounds`, by node: one kind of search per table."""
 
 
 class Search:
@@ -94,7 +98,7 @@ class Search:
         objective: Objective = LAB,
         depth: int | None = None,
         *,
-        table: dict | None = None,
+        table: Table | None = None,
         observer: Observer | None = None,
         on_enter: EnterObserver | None = None,
     ) -> None:
@@ -115,7 +119,8 @@ class Search:
 
     def run(self, kind: str, state: State, mover: Player) -> Best:
         """The answer of the search called `kind` (one of `KINDS`) at a root where `mover` moves."""
-        return getattr(self, kind)(state, mover)
+        search: Callable[[State, Player], Best] = getattr(self, kind)
+        return search(state, mover)
 
     def minimax(self, state: State, mover: Player, ply: int = 0) -> Best:
         """Plain minimax (the lab's): every move searched, every node counted."""
@@ -128,7 +133,7 @@ class Search:
         if self.table is None:
             self.table = {}
         key = self._key(state, mover, ply)
-        known = self.table.get(key)
+        known = _answer(self.table.get(key), key)
         if known is not None:
             return known
         self.counts.nodes += 1
@@ -146,31 +151,37 @@ class Search:
         """Alpha-beta with cut counts, fail-soft: a value outside the window may be only a bound.
         alpha is the best value MAX is sure of on the path from the root, beta the best for MIN."""
         self.counts.nodes += 1
-        value = self._leaf(state, ply)
-        if value is not None:
+        leaf = self._leaf(state, ply)
+        if leaf is not None:
             self._enter(ply, state, mover, alpha, beta)
-            self._observe(ply, state, mover, value, Bound.EXACT, None, (), alpha, beta)
-            return value, None, Bound.EXACT
-        key = self._key(state, mover, ply) if self.table is not None else None
-        if key is not None and ply > 0 and key in self.table:
-            lower, upper = self.table[key]
+            self._observe(ply, state, mover, leaf, Bound.EXACT, None, (), alpha, beta)
+            return leaf, None, Bound.EXACT
+        table = self.table
+        key = self._key(state, mover, ply) if table is not None else None
+        known = None
+        if table is not None and key is not None and ply > 0:
+            known = _bounds(table.get(key), key)
+        if known is not None:
+            lower, upper = known
             if lower == upper:
-                return lower, None, Bound.EXACT
+                return _finite(lower, key), None, Bound.EXACT
             if lower >= beta:
-                return lower, None, Bound.LOWER
+                return _finite(lower, key), None, Bound.LOWER
             if upper <= alpha:
-                return upper, None, Bound.UPPER
+                return _finite(upper, key), None, Bound.UPPER
         self._enter(ply, state, mover, alpha, beta)  # a node the table answers is not entered
         window = alpha, beta
         maximising = mover == self.player
         moves = reference.moves(state, mover)
-        value, best_cell = (-INFINITY if maximising else INFINITY), None
+        value: Value | float = -INFINITY if maximising else INFINITY
+        best_cell = None
         # whether a child worth the node's value proves the node at least (MAX) or at most (MIN)
         # that value: any such child, not only the first, so that two nodes searched alike
         # are bounded alike
         proving = {Bound.EXACT, Bound.LOWER if maximising else Bound.UPPER}
         proven = False
-        bounds, pruned = set(), ()
+        bounds: set[Bound] = set()
+        pruned: tuple[int, ...] = ()
         for index, (cell, next_state) in enumerate(moves):
             child, _, bound = self.alphabeta(next_state, self._other[mover], ply + 1, alpha, beta)
             bounds.add(bound)
@@ -186,13 +197,17 @@ class Search:
                 pruned = tuple(cell for cell, _ in moves[index + 1 :])
                 self._count_cut(maximising, pruned)
                 break
+        if isinstance(value, float):
+            raise ValueError(f"no move at {state} for {mover}, yet the game goes on")
         bound = _bound(value, *window, maximising, proven, bounds, pruned)
-        if key is not None:
-            self.table[key] = _narrowed(self.table.get(key), value, bound)
+        if table is not None and key is not None:
+            table[key] = _narrowed(_bounds(table.get(key), key), value, bound)
         self._observe(ply, state, mover, value, bound, best_cell, pruned, alpha, beta)
         return value, best_cell, bound
 
-    def _best(self, state: State, mover: Player, ply: int, search: Callable) -> Best:
+    def _best(
+        self, state: State, mover: Player, ply: int, search: Callable[[State, Player, int], Best]
+    ) -> Best:
         """The first best move of a node by the lab's recurrence, each child asked of `search`."""
         value = self._leaf(state, ply)
         best_cell = None
@@ -200,8 +215,10 @@ class Search:
             maximising = mover == self.player
             for cell, next_state in reference.moves(state, mover):
                 child = search(next_state, self._other[mover], ply + 1)[0]
-                if best_cell is None or (child > value if maximising else child < value):
+                if value is None or (child > value if maximising else child < value):
                     value, best_cell = child, cell
+        if value is None:
+            raise ValueError(f"no move at {state} for {mover}, yet the game goes on")
         self._observe(ply, state, mover, value, Bound.EXACT, best_cell, ())
         return value, best_cell, Bound.EXACT
 
@@ -212,7 +229,7 @@ class Search:
             return horizon.evaluate(state, self.player, self.objective)
         return value
 
-    def _key(self, state: State, mover: Player, ply: int) -> tuple:
+    def _key(self, state: State, mover: Player, ply: int) -> Key:
         """A node's table key: the plies left to the horizon matter only if the game is longer."""
         left = None if self.depth is None else self.depth - ply
         if left is not None and left >= SIZE - marks_made(state):
@@ -227,12 +244,29 @@ class Search:
         else:
             self.counts.alpha_cuts += 1
 
-    def _enter(self, ply, state, mover, alpha=None, beta=None) -> None:
+    def _enter(
+        self,
+        ply: int,
+        state: State,
+        mover: Player,
+        alpha: Value | float | None = None,
+        beta: Value | float | None = None,
+    ) -> None:
         if self.on_enter is not None:
             self.on_enter(Enter(ply, state, mover, alpha, beta))
 
-    def _observe(self, ply, state, mover, value, bound, best_cell, pruned, alpha=None,
-                 beta=None) -> None:
+    def _observe(
+        self,
+        ply: int,
+        state: State,
+        mover: Player,
+        value: Value,
+        bound: Bound,
+        best_cell: int | None,
+        pruned: tuple[int, ...],
+        alpha: Value | float | None = None,
+        beta: Value | float | None = None,
+    ) -> None:
         if self.observer is not None:
             self.observer(Visit(ply, state, mover, value, bound, best_cell, pruned, alpha, beta))
 
@@ -274,7 +308,28 @@ def _bound(
     return Bound.LOWER if at_least else Bound.UPPER
 
 
-def _narrowed(known: tuple | None, value: Value, bound: Bound) -> tuple:
+def _answer(entry: Best | Bounds | None, key: Key) -> Best | None:
+    """Memo's answer in a table entry, if any; an error if alpha-beta's bounds are there."""
+    if entry is None or len(entry) == 3:
+        return entry
+    raise ValueError(f"the table holds alpha-beta's bounds at {key}, not memo's answer")
+
+
+def _bounds(entry: Best | Bounds | None, key: Key) -> Bounds | None:
+    """Alpha-beta's bounds in a table entry, if any; an error if memo's answer is there."""
+    if entry is None or len(entry) == 2:
+        return entry
+    raise ValueError(f"the table holds memo's answer at {key}, not alpha-beta's bounds")
+
+
+def _finite(bound: Value | float, key: Key | None) -> Value:
+    """A bound from the table that answers for a node: a value, never infinite."""
+    if isinstance(bound, float):
+        raise ValueError(f"the table's bound at {key} is {bound}, not a value")
+    return bound
+
+
+def _narrowed(known: Bounds | None, value: Value, bound: Bound) -> Bounds:
     """The (lower, upper) bounds on a node's value, narrowed by one more search of it."""
     lower, upper = known or (-INFINITY, INFINITY)
     if bound is not Bound.UPPER:
@@ -296,7 +351,7 @@ def count_nodes(
     state: State, player: Player, objective: Objective = LAB, depth: int | None = None
 ) -> dict[str, Counts]:
     """The work of each search kind for `player` to move at `state`, each from a fresh start."""
-    counts = {}
+    counts: dict[str, Counts] = {}
     for kind in KINDS:
         search = Search(player, objective, depth)
         search.run(kind, state, player)

@@ -16,6 +16,7 @@ import subprocess
 import threading
 import weakref
 from collections import deque
+from collections.abc import Iterable
 from importlib import resources
 
 from logic.contain import sandbox
@@ -23,7 +24,7 @@ from logic.contain.sandbox import SWIPL
 from logic.engines.base import Engine, EngineError
 from logic.objective import LAB, Objective
 from logic.state import Player, State
-from logic.terms import SV, Action, Decision
+from logic.terms import SV, Action, Decision, Value
 
 
 def _engine_error(message: str) -> Exception:
@@ -116,7 +117,7 @@ class PrologEngine(Engine):
         player, cell = words
         return Action(player, int(cell))
 
-    def move_values(self, state: State, player: Player) -> dict[int, int]:
+    def move_values(self, state: State, player: Player) -> dict[int, Value]:
         pairs = (word.split(":") for word in self._ask(_query("move_values", state, player)))
         return {int(cell): int(value) for cell, value in pairs}
 
@@ -142,10 +143,14 @@ class PrologEngine(Engine):
 
     def _send(self, query: str) -> str:
         """Write `query` and read its answer line; "" if `swipl` ends first."""
+        stdin, stdout = self._process.stdin, self._process.stdout
+        if stdin is None or stdout is None:
+            raise _engine_error(f"the {self.name} engine's {SWIPL} was started without pipes")
         try:
-            self._process.stdin.write(query + ".\n")
-            self._process.stdin.flush()
-            return self._process.stdout.readline()
+            stdin.write(query + ".\n")
+            stdin.flush()
+            line: str = stdout.readline()
+            return line
         except (BrokenPipeError, ValueError):
             return ""
         except BaseException:
@@ -179,19 +184,21 @@ def _query(predicate: str, state: State, argument: str) -> str:
     return f"{predicate}('{state}', {argument})"
 
 
-def _drain(stream, tail: deque[str]) -> None:
+def _drain(stream: Iterable[str], tail: deque[str]) -> None:
     """Read `swipl`'s standard error as it comes, keeping its last lines for error messages."""
     for line in stream:
         tail.append(line)
 
 
-def _stop(process: subprocess.Popen) -> None:
+def _stop(process: subprocess.Popen[str]) -> None:
     """Close the process's input, so `swipl` halts; kill it if it does not."""
     with contextlib.suppress(OSError):
-        process.stdin.close()
+        if process.stdin is not None:
+            process.stdin.close()
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
         sandbox.kill(process)
     with contextlib.suppress(OSError):
-        process.stdout.close()
+        if process.stdout is not None:
+            process.stdout.close()

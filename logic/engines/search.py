@@ -10,12 +10,14 @@ values, a transposition table of bounds); plain minimax searches every node each
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from logic import reference
 from logic.engines.base import Engine, EngineError
-from logic.engines.minimax import KINDS, Search, Value, reported
+from logic.engines.minimax import KINDS, Best, Search, Table, reported
 from logic.objective import LAB, Objective
 from logic.state import PLAYERS, Player, State, marks_made
-from logic.terms import SV, Decision
+from logic.terms import SV, Decision, Value
 
 SEARCHES = KINDS
 """The searches by name, as `stats` and `tree` name them: minimax, alphabeta, memo."""
@@ -36,7 +38,7 @@ class SearchEngine(Engine):
         self.search = search
         self.depth = depth
         self.name = f"reference-{search}" + ("" if depth is None else f"-depth{depth}")
-        self._tables: dict[Player, dict] = {player: {} for player in PLAYERS}
+        self._tables: dict[Player, Table] = {player: {} for player in PLAYERS}
 
     def max_value(self, state: State, player: Player) -> SV:
         return self._sv(state, player, player)
@@ -56,7 +58,7 @@ class SearchEngine(Engine):
         if reference.terminal_state(state, player) is not None:
             return {}
         search = self._searcher(player)
-        method = getattr(search, self.search)
+        method: Callable[[State, Player, int], Best] = getattr(search, self.search)
         opponent = reference.other_player(player)
         return {
             cell: self._reported(method(next_state, opponent, 1)[0], state)

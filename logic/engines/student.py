@@ -98,9 +98,9 @@ class StudentEngine(Engine):
     def successor(self, state: State, player: Player) -> list[State]:
         goal = f"findall(N, successor({to_prolog(state)}, {player}, N), A)"
         proof = self._first(goal)
-        states = [answer_state(item) for item in proof.term] if proof and isinstance(
-            proof.term, list) else [None]
-        if None in states:
+        terms = proof.term if proof and isinstance(proof.term, list) else [None]
+        states = [state for state in map(answer_state, terms) if state is not None]
+        if len(states) != len(terms):
             raise self._unreadable(goal, proof or Proof(None, "no answer"))
         return states
 
@@ -123,9 +123,10 @@ class StudentEngine(Engine):
         goal = f"{predicate}({to_prolog(state)}, {player}, A)"
         proof = self._first(goal)
         term = proof.term if proof else None
-        if (isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2
-                and answer_state(term["args"][0]) and is_integer(term["args"][1])):
-            return SV(answer_state(term["args"][0]), term["args"][1])
+        if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
+            next_state, value = answer_state(term["args"][0]), term["args"][1]
+            if next_state and is_integer(value):
+                return SV(next_state, value)
         raise self._unreadable(goal, proof or Proof(None, "no answer"))
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:

@@ -7,17 +7,17 @@ the game ends.
 
 from __future__ import annotations
 
-from fractions import Fraction
+from collections.abc import Mapping
 
 from logic.engines import Engine
 from logic.state import BLANK, State, board_rows, result, to_prolog
-from logic.terms import Action, Decision
+from logic.terms import Action, Decision, Value
 
 _WIDTH = 6
 
 
 def draw_move_values(
-    state: State, values: dict[int, int | Fraction], decision: int | None
+    state: State, values: Mapping[int, Value], decision: int | None
 ) -> str:
     """The 3x3 board: marks where played, each legal move's value, `[v]` on the decision."""
     cells = []
@@ -35,7 +35,7 @@ def draw_move_values(
     return ("\n" + "+".join(["-" * _WIDTH] * len(rows)) + "\n").join(rows)
 
 
-def signed(value: int | Fraction) -> str:
+def signed(value: Value) -> str:
     """A value with its sign (`+1`, `-1`, `+4/9`); a draw's 0 has none."""
     return f"+{value}" if value > 0 else str(value)
 

@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 
 from logic.contain import sandbox, submission
-from logic.contain.harness import HELPER, SWIPL, ProgramError, main_file
+from logic.contain.harness import HELPER, ProgramError, main_file
+from logic.contain.sandbox import SWIPL
 from logic.errors import LabError
 from logic.quote import quoted
 from logic.state import Player, State, to_prolog

@@ -15,10 +15,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from logic import reference
-from logic.engines.minimax import Bound, Counts, Enter, Search, Value, Visit
+from logic.engines.minimax import Bound, Counts, Enter, Search, Visit
 from logic.errors import LabError
 from logic.objective import LAB, Objective
 from logic.state import SIZE, Player, State
+from logic.terms import Value
 
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200
@@ -106,8 +107,8 @@ class GameTree:
 
     def paths(self) -> dict[tuple[int, ...], TreeNode]:
         """Every drawn node by its path: the cells played from the root to reach it."""
-        found = {}
-        pending = [((), self.root)]
+        found: dict[tuple[int, ...], TreeNode] = {}
+        pending: list[tuple[tuple[int, ...], TreeNode]] = [((), self.root)]
         while pending:
             path, node = pending.pop()
             found[path] = node
@@ -188,7 +189,7 @@ class _Builder:
         if not self._shown(enter.ply):
             return
         del self.trail[enter.ply:]
-        path = ()
+        path: tuple[int, ...] = ()
         if self.trail:
             above, trail = self.trail[-1]
             path = (*trail, next(cell for cell in range(1, SIZE + 1)
@@ -248,7 +249,8 @@ def build_tree(
     builder = _Builder(plies, limit, only_best)
     walk = Search(player, objective, depth, observer=builder, on_enter=builder.enter)
     walk.run(search, state, player)
-    (root,) = builder.pending[0] or [None]
+    roots = builder.pending[0]
+    (root,) = roots if roots else (None,)
     drawn = _boxes(root) if only_best and root is not None else builder.shape.boxes(plies)
     if drawn > limit or root is None:
         fits = builder.shape.fitting_plies(limit)

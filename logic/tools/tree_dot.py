@@ -160,6 +160,8 @@ def _write(tree, node: TreeNode, name: str, ply: int, cell: int | None, chosen, 
     on_line = id(node) in chosen
     header = {"max": f"MAX: {node.mover}", "min": f"MIN: {node.mover}",
               "horizon": "horizon"}.get(kind) or result(node.state)
+    if header is None:
+        raise ValueError(f"{node.state} is drawn as the game's end, yet the game goes on")
     value = value_text(tree, node)
     if node.hidden and not node.children and tree.only_best:
         header += f" (+{node.hidden})"

@@ -37,7 +37,7 @@ from logic.state import (
     check_turn,
     is_terminal,
 )
-from logic.terms import Action
+from logic.terms import Action, whole
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,8 @@ def _minimax_decision(engine: Engine, state: State, player: Player
                       ) -> Iterator[tuple[Term, ...]]:
     decision = answering(engine, state, player).minimax_decision(state, player)
     if decision is not None:
-        yield state_term(state), Atom(player), action_term(decision.action), Int(decision.value)
+        yield (state_term(state), Atom(player), action_term(decision.action),
+               Int(whole(decision.value)))
 
 
 _ANSWERS: dict[str, Callable[[Engine, State, Player], Iterator[tuple[Term, ...]]]] = {

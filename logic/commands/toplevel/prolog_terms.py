@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from logic.commands.toplevel.operators import INFIX, PREFIX, is_operator
 from logic.state import State
-from logic.terms import SV, Action
+from logic.terms import SV, Action, whole
 
 
 @dataclass(frozen=True)
@@ -391,4 +391,4 @@ def action_term(action: Action) -> ListTerm:
 
 def sv_term(sv: SV) -> Struct:
     """The lab's `sv(State, Value)`."""
-    return Struct("sv", (state_term(sv.state), Int(sv.value)))
+    return Struct("sv", (state_term(sv.state), Int(whole(sv.value))))

@@ -19,12 +19,16 @@ from logic import interrupts
 try:
     import readline
 except ImportError:  # pragma: no cover - Pythons built without readline
-    readline = None
+    HAS_READLINE = False
+else:
+    HAS_READLINE = True
 
 try:
     import termios
 except ImportError:  # pragma: no cover - non-POSIX systems
-    termios = None
+    HAS_TERMIOS = False
+else:
+    HAS_TERMIOS = True
 
 KEY_BYTES = 64
 """The most bytes one read of a key takes: every key's escape sequence, and then some."""
@@ -42,7 +46,7 @@ def history_file() -> Path:
 
 def completer(
     words: Sequence[str], after: Mapping[str, Sequence[str]] = {},
-    line: Callable[[], str] = lambda: readline.get_line_buffer() if readline else "",
+    line: Callable[[], str] = lambda: readline.get_line_buffer() if HAS_READLINE else "",
 ) -> Callable[[str, int], str | None]:
     """A readline completer: the `state`-th of `words` that start with `text`, or, on a line
     that starts with one of `after`'s commands, of that command's own words."""
@@ -59,7 +63,7 @@ def completer(
 def enable_line_editing(words: Sequence[str], after: Mapping[str, Sequence[str]] = {}) -> None:
     """Turn on readline's editing for `input()`, Tab completing `words` (and `after`'s words
     after its commands), and the history kept between sessions."""
-    if readline is None:
+    if not HAS_READLINE:
         return
     readline.set_completer(completer(words, after))
     readline.set_completer_delims(" \t\n(),[]")
@@ -77,7 +81,7 @@ def enable_line_editing(words: Sequence[str], after: Mapping[str, Sequence[str]]
 def remember(line: str) -> None:
     """Add what was typed (a goal's lines joined) to the history, and to its file at once, so
     a session that is killed keeps it."""
-    if readline is None or not line.strip():
+    if not HAS_READLINE or not line.strip():
         return
     readline.add_history(line)
     path = history_file()
@@ -99,7 +103,7 @@ class TerminalKeys:
     @contextmanager
     def answering(self) -> Iterator[None]:
         """Keys unechoed and unbuffered for the duration; the terminal restored after."""
-        if termios is None:
+        if not HAS_TERMIOS:
             yield
             return
         saved = termios.tcgetattr(self.fd)
