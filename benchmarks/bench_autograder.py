@@ -6,8 +6,8 @@ root), against Gradescope's default limit of 10 minutes.
 
     .venv/bin/python benchmarks/bench_autograder.py [--runs 1] [--quota 0.5]
 
-with the Python minimax-lab is installed in; the medians are printed as a Markdown row for the
-README.
+with the Python minimax-lab is installed in; the medians are printed as a Markdown row for
+docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ whole `minimax-lab grade` command, from a fresh process: sandbox, harness, judgi
     .venv/bin/python benchmarks/bench_grade.py [--runs 3] [--predicates P,Q] [--answers N]
 
 with the Python minimax-lab is installed in. Both run in the same session, interleaved run by
-run; the medians and their ratio are printed as a Markdown row for the README.
+run; the medians and their ratio are printed as a Markdown row for docs/benchmarks.md.
 """
 
 from __future__ import annotations

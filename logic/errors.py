@@ -1,5 +1,5 @@
 """The root of every error the command line reports in one line, and the exit status of each
-(the README's exit statuses): the command line catches `LabError` once."""
+(docs/commands.md, exit statuses): the command line catches `LabError` once."""
 
 from __future__ import annotations
 

@@ -107,7 +107,7 @@ class PlainLogicEngine(_DatalogEngine):
 
 class LogicEngine(_DatalogEngine):
     """The lab's pyDatalog program made fast (`logic/engines/fast_rules.py`): each answer is one
-    query, in a session whose first question solves every symmetry class (README, Speed)."""
+    query, in a session whose first question solves every symmetry class (docs/benchmarks.md)."""
 
     name = "logic"
     tracing = "proof"
@@ -208,7 +208,7 @@ def _var() -> Any:
 def _ask(predicate: Any, *args: object) -> list[tuple[Any, ...]]:
     """Ask one query (of a pyDatalog term) with constant arguments; the rows of its variables."""
     # a query builds many short-lived objects that hold no cycles worth collecting; pausing the
-    # cyclic garbage collector meanwhile makes it much faster (the README's Speed section)
+    # cyclic garbage collector meanwhile makes it much faster (docs/benchmarks.md)
     with _collector_paused():
         return list(predicate(*args).data)
 

@@ -220,5 +220,5 @@ def _names(names: str) -> list[str]:
 
 def _terms(names: str) -> list[Term]:
     """pyDatalog terms for the comma-separated names: what `pyDatalog.create_terms` makes,
-    without its look at the caller's stack, which slows every cold start (README, Speed)."""
+    without its look at the caller's stack, which slows every cold start (docs/benchmarks.md)."""
     return [Term(name) for name in _names(names)]

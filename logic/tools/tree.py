@@ -24,7 +24,7 @@ from logic.terms import Value
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200
 SLIDE_BOXES = 26
-"""Boxes side by side in a picture that fits a slide (the README gives its width)."""
+"""Boxes side by side in a picture that fits a slide (docs/commands.md gives its width)."""
 
 
 class TreeTooBig(LabError, ValueError):
