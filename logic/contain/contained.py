@@ -225,8 +225,9 @@ class ContainedProgram:
     def copy_in(self, source: Path, name: str) -> Path:
         """Put one of the grader's files into the workspace (once), as `name`."""
         target = self.workspace() / name
-        if not target.exists():
-            shutil.copy(source, target)
+        if target.is_symlink() or not target.exists():
+            target.unlink(missing_ok=True)  # a link is never followed, whoever made it
+            shutil.copyfile(source, target, follow_symlinks=False)
             target.chmod(0o644)
         return target
 

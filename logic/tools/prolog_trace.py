@@ -92,8 +92,10 @@ def trace_program(path: str, goal: str, state: State, player: Player,
     try:
         main = main_file(folder)
         helper = folder / HELPER
-        if not helper.exists():
-            shutil.copy(Path(str(resources.files("logic.prolog") / HELPER)), helper)
+        if helper.is_symlink() or not helper.exists():
+            helper.unlink(missing_ok=True)  # a link is never followed, whoever made it
+            shutil.copyfile(Path(str(resources.files("logic.prolog") / HELPER)), helper,
+                            follow_symlinks=False)
             helper.chmod(0o644)
         argv = [SWIPL, "-q", "-f", "none", "-g", _script(goal, state, player), "-t", "halt",
                 str(helper), str(main)]
