@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import reading, sandbox
+from logic.contain import reading, sandbox, submission
 from logic.contain.contained import ProgramError
 from logic.errors import LabError
 
@@ -50,6 +50,10 @@ class SwiplStopped(SwiplError):
     is killed, and the next request starts another."""
 
 
+class SwiplLate(SwiplStopped):
+    """The `swipl` gave no reply in time, and was killed."""
+
+
 class SwiplRefused(SwiplError):
     """The request raised an error in Prolog, or had no answer; the `swipl` goes on."""
 
@@ -70,12 +74,15 @@ def server_file() -> Path:
 class Swipl:
     """A `swipl` loading `files` then the server, in `folder`: trusted (run as it is, in a
     process group of its own, so a Ctrl-C at the terminal reaches minimax-lab alone), or
-    contained under `limits` (`sandbox.start`). Started at the first request."""
+    contained under `limits` (`sandbox.start`; the server copied into `folder`, which must
+    hold `files`). Started at the first request."""
 
     def __init__(self, files: Sequence[Path | str], folder: Path | str, needs: str,
                  limits: sandbox.Limits | None = None) -> None:
-        self.argv = [require(needs), "-q", "-f", "none", "-g", "serve", "-t", "halt",
-                     *map(str, files), str(server_file())]
+        server = server_file() if limits is None else submission.place(
+            server_file(), Path(folder) / ".server.pl")
+        self.argv = [require(needs), "-q", "-f", "none", "-g", "lab_server:serve", "-t",
+                     "halt", *map(str, files), str(server)]
         self.folder, self.limits = Path(folder), limits
         self.process: subprocess.Popen[bytes] | None = None
         self._requests = self._replies = -1
@@ -113,7 +120,8 @@ class Swipl:
         for its reply: the value of `{"ok": VALUE}`. Each `{"line": TEXT}` before it goes to
         `on_line`; an exception there (or a Ctrl-C) kills the `swipl`, as no later request
         may read this one's reply. `SwiplRefused` for `{"error": ...}`, `SwiplStopped` for a
-        `swipl` that ends, overruns `seconds` or writes anything else."""
+        `swipl` that ends or writes anything else, `SwiplLate` for one that overruns
+        `seconds`."""
         with self._lock:
             if not self.running:
                 self.start()
@@ -154,8 +162,8 @@ class Swipl:
             try:
                 ready = reading.ready([self._replies, output], deadline)
             except reading.Late:
-                raise SwiplStopped(f"{SWIPL} gave no reply within {seconds:g} s and was "
-                                   "stopped") from None
+                raise SwiplLate(f"{SWIPL} gave no reply within {seconds:g} s and was "
+                                "stopped") from None
             if output in ready:
                 self._tail.add(os.read(output, reading.CHUNK))
             if self._replies in ready:
@@ -214,10 +222,8 @@ def _stop(process: subprocess.Popen[bytes], fds: tuple[int, int]) -> None:
     requests, replies = fds
     with contextlib.suppress(OSError):
         os.close(requests)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        pass
     sandbox.kill(process)  # its group too, and a contained one's sandbox
     with contextlib.suppress(OSError):
         os.close(replies)
