@@ -58,9 +58,15 @@ class SwiplRefused(SwiplError):
     """The request raised an error in Prolog, or had no answer; the `swipl` goes on."""
 
 
+def found() -> str | None:
+    """The path of `swipl`, None if it is not on the PATH: the one look for it."""
+    return shutil.which(SWIPL)
+
+
 def require(needs: str) -> str:
-    """The path of `swipl`; `SwiplMissing`, in the one wording, saying what `needs` it."""
-    path = shutil.which(SWIPL)
+    """The path of `swipl`; `SwiplMissing` (exit status 2), in the one wording, saying what
+    `needs` it."""
+    path = found()
     if path is None:
         raise SwiplMissing(f"{needs} needs SWI-Prolog, and {SWIPL} is not on the PATH; {INSTALL}")
     return path
