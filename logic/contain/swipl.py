@@ -118,7 +118,8 @@ class Swipl:
         self._lines = reading.Lines(MAX_REPLY, cut=False)
         self._tail = reading.Tail(TAIL)
         self._finalizer = weakref.finalize(self, _stop, self.process,
-                                           (self._requests, self._replies))
+                                           (self._requests, self._replies),
+                                           self.limits is not None)
 
     def ask(self, request: str, seconds: float,
             on_line: Callable[[str], None] | None = None) -> object:
@@ -223,14 +224,16 @@ class Swipl:
         self.close()
 
 
-def _stop(process: subprocess.Popen[bytes], fds: tuple[int, int]) -> None:
-    """Close the requests, so `swipl` halts; kill it if it does not; close what is left."""
+def _stop(process: subprocess.Popen[bytes], fds: tuple[int, int], contained: bool) -> None:
+    """Close the requests, so `swipl` halts; kill it if it does not (a contained one's
+    sandbox always: what it left behind goes too); close what is left."""
     requests, replies = fds
     with contextlib.suppress(OSError):
         os.close(requests)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=STOP_SECONDS)
-    sandbox.kill(process)  # its group too, and a contained one's sandbox
+    if contained or process.returncode is None:
+        sandbox.kill(process)
     with contextlib.suppress(OSError):
         os.close(replies)
     if process.stdout is not None:
