@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from logic.commands.cli import EXIT_USAGE, main
-from logic.contain import swipl
-from logic.contain.contained import ProgramError
-from logic.contain.swipl import Swipl, SwiplLate, SwiplMissing, SwiplRefused, SwiplStopped
-from logic.engines import EngineError, make_engine
-from logic.errors import LabError
-from logic.state import State
-from logic.tools.prolog_trace import PrologTraceError, trace_lab
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain import swipl
+from minimax_lab.logic.contain.contained import ProgramError
+from minimax_lab.logic.contain.swipl import Swipl, SwiplLate, SwiplMissing, SwiplRefused, SwiplStopped
+from minimax_lab.logic.engines import EngineError, make_engine
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.state import State
+from minimax_lab.logic.tools.prolog_trace import PrologTraceError, trace_lab
 
 needs_swipl = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -130,10 +130,10 @@ def test_without_swipl_every_user_says_so_in_the_one_wording(monkeypatch, tmp_pa
         trace_lab("minimax_decision", State("x--------"), "o")
     program = tmp_path / "p.pl"
     program.write_text("other_player(x, o).\n")
-    from logic.contain.harness import StudentProgram
+    from minimax_lab.logic.contain.harness import StudentProgram
     with pytest.raises(ProgramError) as grading:
         StudentProgram([program])
-    from compare.grader.prolog_interface import PrologInterface
+    from minimax_lab.compare.grader.prolog_interface import PrologInterface
     with pytest.raises(LabError) as grade:
         PrologInterface().ready([program])
     said = {str(error.value) for error in (engine, tracer, grading, grade)}

@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import reading, sandbox, submission
-from logic.contain.contained import ProgramError
-from logic.errors import LabError
+from minimax_lab.logic.contain import reading, sandbox, submission
+from minimax_lab.logic.contain.contained import ProgramError
+from minimax_lab.logic.errors import LabError
 
 SWIPL = "swipl"
 """SWI-Prolog's program, for the lab's engines and the students' programs alike."""
@@ -74,7 +74,7 @@ def require(needs: str) -> str:
 
 def server_file() -> Path:
     """`logic/prolog/server.pl`."""
-    return Path(str(resources.files("logic.prolog") / "server.pl"))
+    return Path(str(resources.files("minimax_lab.logic.prolog") / "server.pl"))
 
 
 class Swipl:

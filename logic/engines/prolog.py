@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 from importlib import resources
 
-from logic.contain.swipl import Swipl, SwiplError, SwiplRefused, SwiplStopped
-from logic.engines.base import Engine, EngineError
-from logic.objective import LAB, Objective
-from logic.state import Player, State
-from logic.terms import SV, Action, Decision, Value
+from minimax_lab.logic.contain.swipl import Swipl, SwiplError, SwiplRefused, SwiplStopped
+from minimax_lab.logic.engines.base import Engine, EngineError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import Player, State
+from minimax_lab.logic.terms import SV, Action, Decision, Value
 
 QUESTION_SECONDS = 600.0
 """How long one question may take before its `swipl` is stopped."""
@@ -29,8 +29,8 @@ def _engine_error(message: str) -> Exception:
 
 def program_files(program: str) -> list[str]:
     """The files `swipl` loads, in order: the game's facts, the lab's program, the server."""
-    prolog = resources.files("logic.prolog")
-    paths = [resources.files("facts") / "game.pl", prolog / program, prolog / "server.pl"]
+    prolog = resources.files("minimax_lab.logic.prolog")
+    paths = [resources.files("minimax_lab.facts") / "game.pl", prolog / program, prolog / "server.pl"]
     return [str(path) for path in paths]
 
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import sandbox, submission
-from logic.contain.harness import HELPER, ProgramError, main_file
-from logic.contain.swipl import Swipl, SwiplError, SwiplLate, SwiplRefused, require
-from logic.errors import LabError
-from logic.quote import quoted
-from logic.state import Player, State, to_prolog
+from minimax_lab.logic.contain import sandbox, submission
+from minimax_lab.logic.contain.harness import HELPER, ProgramError, main_file
+from minimax_lab.logic.contain.swipl import Swipl, SwiplError, SwiplLate, SwiplRefused, require
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import Player, State, to_prolog
 
 TRACED = ("max_value/3", "min_value/3", "terminal_state/3")
 SECONDS = 60.0
@@ -56,8 +56,8 @@ def trace_lab(goal: str, state: State, player: Player, program: str = "lab.pl",
               max_calls: int = 200) -> PrologTrace:
     """Trace the lab's program in SWI-Prolog: `lab.pl`, or `lab_tabled.pl`."""
     _require()
-    prolog = resources.files("logic.prolog")
-    files = [Path(str(resources.files("facts") / "game.pl")), Path(str(prolog / "lab.pl")),
+    prolog = resources.files("minimax_lab.logic.prolog")
+    files = [Path(str(resources.files("minimax_lab.facts") / "game.pl")), Path(str(prolog / "lab.pl")),
              Path(str(prolog / "lab_tabled.pl"))]  # the tabled program includes lab.pl
     folder = submission.take(files).folder
     try:
@@ -80,7 +80,7 @@ def trace_program(path: str, goal: str, state: State, player: Player,
         raise PrologTraceError(str(refused)) from None
     try:
         main = main_file(folder)
-        helper = submission.place(Path(str(resources.files("logic.prolog") / HELPER)),
+        helper = submission.place(Path(str(resources.files("minimax_lab.logic.prolog") / HELPER)),
                                   folder / HELPER)
         return _trace([helper, main], folder, trace_request(goal, state, player), max_calls)
     except ProgramError as error:
