@@ -15,8 +15,15 @@ from boards import LAB_CASES
 from processes import ROOT, environment, run_shell, started, stop, wait_for_caught
 from processes import run as run_program
 
-from logic.commands.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
-from logic.state import to_prolog
+from minimax_lab.logic.commands.cli import (
+    COMMANDS,
+    EXIT_FALSE,
+    EXIT_OK,
+    EXIT_USAGE,
+    build_parser,
+    main,
+)
+from minimax_lab.logic.state import to_prolog
 
 
 def run(capsys, *argv):
@@ -91,7 +98,7 @@ def test_the_table_of_the_reference_engine(capsys):
 )
 def test_python_dash_m_logic_reports_errors_without_a_traceback(argv):
     result = subprocess.run(
-        [sys.executable, "-m", "logic", *argv], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "minimax_lab", *argv], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == EXIT_USAGE
     assert "Traceback" not in result.stderr
@@ -103,7 +110,7 @@ def test_python_dash_m_logic_reports_errors_without_a_traceback(argv):
 def test_output_that_cannot_be_written_is_one_line_and_status_2(argv):
     with open("/dev/full", "w") as full:
         result = subprocess.run(
-            [sys.executable, "-m", "logic", *argv], stdout=full, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "minimax_lab", *argv], stdout=full, stderr=subprocess.PIPE,
             text=True, timeout=120,
         )
     assert result.returncode == EXIT_USAGE
@@ -119,7 +126,7 @@ def test_output_that_cannot_be_written_is_one_line_and_status_2(argv):
 )
 def test_bytes_that_are_not_text_are_refused_like_any_bad_line(argv, stdin, survivor):
     result = subprocess.run(
-        [sys.executable, "-m", "logic", *argv], input=stdin, capture_output=True, timeout=120,
+        [sys.executable, "-m", "minimax_lab", *argv], input=stdin, capture_output=True, timeout=120,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     assert b"Traceback" not in result.stderr
@@ -127,31 +134,46 @@ def test_bytes_that_are_not_text_are_refused_like_any_bad_line(argv, stdin, surv
 
 
 def test_the_installed_package_finds_its_facts_and_prolog_files(tmp_path):
-    # Run from an empty directory, so `logic` comes from the installed package, not the tree.
+    # Run from an empty directory: the installed package, with the files it ships.
     probe = subprocess.run(
-        [sys.executable, "-c", "import logic; print(logic.__file__)"],
+        [sys.executable, "-c", "import minimax_lab.logic as m; print(m.__file__)"],
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )
-    if probe.returncode != 0:
-        pytest.skip("minimax-lab is not installed in this Python (the README's test command is)")
-    assert "site-packages" in probe.stdout
+    assert probe.returncode == 0, probe.stderr
+    if "site-packages" not in probe.stdout:
+        pytest.skip("an editable install reads the checkout; .ci/run installs the package")
     engines = ["logic", "reference"] + (["prolog-tabled"] if shutil.which("swipl") else [])
     for engine in engines:
         result = subprocess.run(
-            [sys.executable, "-m", "logic", "decide", "o-x------", "o", "--engine", engine],
+            [sys.executable, "-m", "minimax_lab", "decide", "o-x------", "o", "--engine", engine],
             cwd=tmp_path, capture_output=True, text=True, timeout=120,
         )
         assert (result.returncode, result.stdout) == (EXIT_OK, "Action = [o,4], Value = 1.\n")
     built = subprocess.run(  # the shipped assignments are installed, and go in the zip
-        [sys.executable, "-m", "logic", "autograder", "gradescope", "--out", "a.zip"],
+        [sys.executable, "-m", "minimax_lab", "autograder", "gradescope", "--out", "a.zip"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert built.returncode == EXIT_OK, built.stderr
     with zipfile.ZipFile(tmp_path / "a.zip") as archive:
         names = archive.namelist()
         assert 'interface = "prolog"' in archive.read("assignment.toml").decode()
-    assert "minimax-lab/compare/grader/assignments/cs50.toml" in names
-    assert "minimax-lab/facts/game.pl" in names
+    assert "minimax-lab/minimax_lab/compare/grader/assignments/cs50.toml" in names
+    assert "minimax-lab/minimax_lab/facts/game.pl" in names
+    assert "minimax-lab/minimax_lab/__main__.py" in names
+
+
+@pytest.mark.parametrize("shadow", ["logic", "compare", "facts", "pyDatalog_shim"])
+def test_a_working_directorys_modules_shadow_nothing(tmp_path, shadow):
+    """A teacher's own logic.py, compare.py or facts.py beside the notebook or the command is
+    theirs: the project is installed as minimax_lab and never imports those names."""
+    (tmp_path / f"{shadow}.py").write_text("raise SystemExit('imported from the directory')\n")
+    (tmp_path / shadow).mkdir()
+    (tmp_path / shadow / "__init__.py").write_text("raise SystemExit('imported the folder')\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "minimax_lab", "decide", "o-x------", "o"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (EXIT_OK, "Action = [o,4], Value = 1.\n")
 
 
 def test_a_short_state_is_read_as_a_state_not_an_option(capsys):
@@ -174,7 +196,8 @@ def test_a_state_with_a_stray_mark_is_named_as_a_state_not_read_as_an_option(
 
 def test_version():
     result = subprocess.run(
-        [sys.executable, "-m", "logic", "--version"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "minimax_lab", "--version"], capture_output=True, text=True,
+        timeout=60,
     )
     assert result.returncode == EXIT_OK
     assert result.stdout.startswith("minimax-lab ") and result.stdout.count("\n") == 1
@@ -241,7 +264,7 @@ def test_sigint_during_start_up_ends_in_one_line_and_status_130(delay):
 def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):
     name = os.fsencode(tmp_path) + b"/tree-\xff.dot"
     drawn = subprocess.run(
-        [sys.executable, "-m", "logic", "tree", "xo-xo----", "x", "--out", name],
+        [sys.executable, "-m", "minimax_lab", "tree", "xo-xo----", "x", "--out", name],
         capture_output=True, timeout=60, cwd=ROOT, env=environment(),
     )
     assert drawn.returncode == EXIT_OK, drawn.stderr
@@ -252,7 +275,7 @@ def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):
 def test_an_unreadable_file_name_that_is_not_utf8_is_one_escaped_line(tmp_path):
     name = os.fsencode(tmp_path) + b"/missing-\xff.csv"
     checked = subprocess.run(
-        [sys.executable, "-m", "logic", "compare", "--against", name],
+        [sys.executable, "-m", "minimax_lab", "compare", "--against", name],
         capture_output=True, timeout=60, cwd=ROOT, env=environment(),
     )
     assert checked.returncode == EXIT_USAGE
@@ -283,10 +306,10 @@ def test_every_error_the_command_line_can_meet_has_one_root_with_its_exit_status
     import importlib
     import pkgutil
 
-    from logic.errors import LabError
+    from minimax_lab.logic.errors import LabError
 
     found = {}
-    for package in ("logic", "compare", "facts"):
+    for package in ("minimax_lab.logic", "minimax_lab.compare", "minimax_lab.facts"):
         root = importlib.import_module(package)
         for info in pkgutil.walk_packages(root.__path__, f"{package}."):
             if info.name.endswith("__main__"):  # runs the command line

@@ -19,17 +19,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compare.judge.categories import Category
-from compare.judge.truth import Truth
-from compare.sources.external import GIVE_UP, MAX_LINE_BYTES, run_command
-from compare.sources.grades import grade_command
-from compare.sources.report import text_report
-from logic.contain import sandbox
-from logic.engines import make_engine
-from logic.engines.prolog import program_files
-from logic.objective import LAB
-from logic.positions import all_positions
-from logic.quote import quoted
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.truth import Truth
+from minimax_lab.compare.sources.external import GIVE_UP, MAX_LINE_BYTES, run_command
+from minimax_lab.compare.sources.grades import grade_command
+from minimax_lab.compare.sources.report import text_report
+from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.engines.prolog import program_files
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.quote import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = all_positions()[:12]
@@ -41,7 +41,7 @@ SAID = b"said \x1b]0;owned\x07\x1b[2J\x1b[31mred\rover \xc2\x9b\xe2\x80\xaeevil\
 ANSWER = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
-from logic.engines import make_engine
+from minimax_lab.logic.engines import make_engine
 
 engine = make_engine("reference")
 
@@ -306,8 +306,8 @@ def test_a_last_line_of_standard_error_longer_than_its_tail_is_cut(command, trut
 DRIVER = f"""
 import signal, sys
 sys.path.insert(0, {str(ROOT)!r})
-from compare.sources.external import run_command
-from logic.positions import all_positions
+from minimax_lab.compare.sources.external import run_command
+from minimax_lab.logic.positions import all_positions
 
 
 class Terminated(KeyboardInterrupt):
