@@ -57,7 +57,8 @@ def trace_lab(goal: str, state: State, player: Player, program: str = "lab.pl",
     """Trace the lab's program in SWI-Prolog: `lab.pl`, or `lab_tabled.pl`."""
     _require()
     prolog = resources.files("minimax_lab.logic.prolog")
-    files = [Path(str(resources.files("minimax_lab.facts") / "game.pl")), Path(str(prolog / "lab.pl")),
+    facts = resources.files("minimax_lab.facts")
+    files = [Path(str(facts / "game.pl")), Path(str(prolog / "lab.pl")),
              Path(str(prolog / "lab_tabled.pl"))]  # the tabled program includes lab.pl
     folder = submission.take(files).folder
     try:
@@ -80,8 +81,8 @@ def trace_program(path: str, goal: str, state: State, player: Player,
         raise PrologTraceError(str(refused)) from None
     try:
         main = main_file(folder)
-        helper = submission.place(Path(str(resources.files("minimax_lab.logic.prolog") / HELPER)),
-                                  folder / HELPER)
+        helper = submission.place(
+            Path(str(resources.files("minimax_lab.logic.prolog") / HELPER)), folder / HELPER)
         return _trace([helper, main], folder, trace_request(goal, state, player), max_calls)
     except ProgramError as error:
         raise PrologTraceError(str(error)) from None
