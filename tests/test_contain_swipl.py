@@ -14,7 +14,13 @@ import pytest
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import swipl
 from minimax_lab.logic.contain.contained import ProgramError
-from minimax_lab.logic.contain.swipl import Swipl, SwiplLate, SwiplMissing, SwiplRefused, SwiplStopped
+from minimax_lab.logic.contain.swipl import (
+    Swipl,
+    SwiplLate,
+    SwiplMissing,
+    SwiplRefused,
+    SwiplStopped,
+)
 from minimax_lab.logic.engines import EngineError, make_engine
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.state import State
