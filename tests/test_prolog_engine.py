@@ -19,8 +19,8 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 from processes import Terminal, started, stop, wait_for_work
 
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain import reading, swipl
 from minimax_lab.logic.engines import EngineError, make_engine
-from minimax_lab.logic.engines import prolog as prolog_engine
 from minimax_lab.logic.engines.prolog import program_files
 from minimax_lab.logic.objective import Objective
 from minimax_lab.logic.positions import all_positions
@@ -106,16 +106,16 @@ def test_one_swipl_process_answers_every_query():
         pid = engine.pid
         engine.decisions(SAMPLE[:50])
         assert engine.pid == pid
-        assert engine._process.poll() is None
+        assert engine._swipl.running
 
 
 @needs_swipl
 def test_a_swipl_that_stops_on_a_question_twice_is_reported_in_one_line():
     # The engine's swipl is killed, and the one started in its place dies on the question too.
     engine = make_engine("prolog-tabled")
-    engine._command = ["sh", "-c", "printf 'oops\\033[2J\\n' >&2; exit 3"]
-    engine._process.kill()
-    engine._process.wait()
+    engine._swipl.argv = ["sh", "-c", "printf 'oops\\033[2J\\n' >&2; exit 3"]
+    engine._swipl.process.kill()
+    engine._swipl.process.wait()
     with pytest.raises(EngineError) as stopped:
         engine.minimax_decision(EMPTY, "x")
     engine.close()
@@ -145,7 +145,7 @@ def test_the_labs_program_has_no_tabling_and_reads_the_games_facts():
 
 @pytest.mark.parametrize("name", ["prolog", "prolog-tabled"])
 def test_without_swipl_the_engine_says_so_in_one_line(monkeypatch, name):
-    monkeypatch.setattr(prolog_engine, "SWIPL", "swipl-that-is-not-installed")
+    monkeypatch.setattr(swipl, "SWIPL", "swipl-that-is-not-installed")
     with pytest.raises(EngineError) as raised:
         make_engine(name)
     message = str(raised.value)
@@ -153,7 +153,7 @@ def test_without_swipl_the_engine_says_so_in_one_line(monkeypatch, name):
 
 
 def test_without_swipl_the_command_line_says_so_and_exits_2(monkeypatch, capsys):
-    monkeypatch.setattr(prolog_engine, "SWIPL", "swipl-that-is-not-installed")
+    monkeypatch.setattr(swipl, "SWIPL", "swipl-that-is-not-installed")
     status = main(["decide", "x--------", "o", "--engine", "prolog"])
     out, err = capsys.readouterr()
     assert (status, out) == (EXIT_USAGE, "")
@@ -183,19 +183,14 @@ def test_an_interrupted_question_is_cancelled_and_never_answers_the_next(monkeyp
     with make_engine("prolog") as engine:
         first = engine.pid
 
-        class Interrupting:
-            """swipl's output, interrupted (as by Ctrl-C) while the first answer is awaited."""
+        real_ready = reading.ready
 
-            def __init__(self, stream):
-                self.stream = stream
+        def interrupted(*args, **kwargs):
+            """A Ctrl-C while the first answer is awaited; later waits as they are."""
+            monkeypatch.setattr(reading, "ready", real_ready)
+            raise KeyboardInterrupt
 
-            def readline(self):
-                raise KeyboardInterrupt
-
-            def close(self):
-                self.stream.close()
-
-        engine._process.stdout = Interrupting(engine._process.stdout)
+        monkeypatch.setattr(reading, "ready", interrupted)
         with pytest.raises(KeyboardInterrupt):
             engine.minimax_decision("---------", "x")
         assert engine.minimax_decision("x--------", "o") == Decision(Action("o", 5), 0)

@@ -4,7 +4,6 @@ in a contained `swipl` within an inference limit, its checks those of `compare.g
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +17,7 @@ from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain.harness import Reply, StudentProgram
-from minimax_lab.logic.contain.sandbox import SWIPL
-from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.contain.swipl import require
 
 
 @dataclass(frozen=True)
@@ -41,9 +39,7 @@ class PrologInterface(Interface):
     """The lab's own rule: the first optimal successor in cell order, and values graded."""
 
     def ready(self, paths: Sequence[Path]) -> None:
-        if shutil.which(SWIPL) is None:
-            raise LabError(f"grade needs SWI-Prolog, and {SWIPL} is not on the PATH; install "
-                           "swi-prolog-nox (Debian, Ubuntu)")
+        require("grade")
 
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)

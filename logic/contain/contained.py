@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import secrets
-import shutil
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -224,12 +223,7 @@ class ContainedProgram:
 
     def copy_in(self, source: Path, name: str) -> Path:
         """Put one of the grader's files into the workspace (once), as `name`."""
-        target = self.workspace() / name
-        if target.is_symlink() or not target.exists():
-            target.unlink(missing_ok=True)  # a link is never followed, whoever made it
-            shutil.copyfile(source, target, follow_symlinks=False)
-            target.chmod(0o644)
-        return target
+        return submission.place(source, self.workspace() / name)
 
     def taken_notes(self) -> list[str]:
         """What of the submission was not taken, one line each."""

@@ -12,7 +12,6 @@ the next one, up to `MOST_STARTS` starts.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -31,7 +30,7 @@ from minimax_lab.logic.contain.contained import (
     text_or_none,
 )
 from minimax_lab.logic.contain.reading import Late
-from minimax_lab.logic.contain.sandbox import SWIPL
+from minimax_lab.logic.contain.swipl import SWIPL, require
 from minimax_lab.logic.quote import quoted
 from minimax_lab.logic.state import State
 
@@ -171,9 +170,7 @@ class StudentProgram(ContainedProgram):
         self, paths: list[Path], main: str | None = None,
         limits: sandbox.Limits = sandbox.DEFAULT_LIMITS, load_seconds: float = 30.0,
     ) -> None:
-        if shutil.which(SWIPL) is None:
-            raise ProgramError(f"grading Prolog needs SWI-Prolog, and {SWIPL} is not on the PATH;"
-                               " install swi-prolog-nox (Debian, Ubuntu)")
+        require("grading Prolog")
         missing = [path for path in paths if not os.path.lexists(path)]
         if missing:
             raise ProgramError(f"no file or folder {quoted(str(missing[0]))}")

@@ -38,8 +38,6 @@ from minimax_lab.logic.contain import cgroups
 from minimax_lab.logic.quote import quoted
 
 BWRAP = "bwrap"
-SWIPL = "swipl"
-"""SWI-Prolog's program, for the lab's engines and the students' programs alike."""
 BASE_UID = 61000
 """Run by root, each sandbox runs as uid BASE_UID + n (n < 1000), one no other process has."""
 _UIDS = itertools.count(os.getpid())  # two graders at once start apart

@@ -8,7 +8,7 @@
 %     Action = [o,5], Value = 0.
 %
 % lab_tabled.pl is this program with max_value/3 and min_value/3 tabled; server.pl answers
-% queries from the `prolog` engines (logic/engines/prolog.py) over standard input and output.
+% the `prolog` engines' requests and the tracer's (logic/contain/swipl.py), in JSON lines.
 
 % list_replace(Find, Replace, In, Result): Result is In with one occurrence of Find replaced;
 % on backtracking, each occurrence in turn, from the first.

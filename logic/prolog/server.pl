@@ -1,87 +1,130 @@
-% The line protocol of the `prolog` engines (logic/engines/prolog.py): one query term per line
-% on standard input, one answer line on standard output, until end of file. Load it after
-% facts/game.pl and lab.pl (or lab_tabled.pl), and run `serve`:
+% The one protocol minimax-lab speaks with a SWI-Prolog it trusts (logic/contain/swipl.py): the
+% `prolog` engines (logic/engines/prolog.py) and SWI-Prolog's tracer (logic/tools/
+% prolog_trace.py). Load it after the program it serves (facts/game.pl and lab.pl, or
+% lab_tabled.pl; or the lab's helper and a student's program) and run `serve`:
 %
-%     swipl -g serve -t halt facts/game.pl logic/prolog/lab.pl logic/prolog/server.pl
+%     swipl -q -f none -g serve -t halt facts/game.pl logic/prolog/lab.pl logic/prolog/server.pl
 %
-% States travel in compact form, as quoted atoms ('x--------'). Each answer line starts with
-% `ok` followed by space-separated words, or is `error` followed by the message:
+% One request per line on file descriptor 3, a Prolog term ending in a full stop; one JSON
+% object per line on file descriptor 4, until end of file. A request's last line is
+% {"ok": VALUE} or {"error": MESSAGE}; a trace writes {"line": TEXT} lines before it. States
+% travel in compact form, as quoted atoms ('x--------').
 %
-%     other_player(x).                  ok o
-%     successor('x--------', o).        ok xo------- x-o------ ...   (cell order)
-%     terminal_state('xxxoo----', o).   ok -1            (ok none while the game goes on)
-%     max_value('x--------', o).        ok x---o---- 0   (the sv's state and value)
-%     min_value('x--------', o).        ok xx------- 0
-%     minimax_decision('x--------', o). ok 5 0           (ok false at a terminal state)
-%     get_action('x--------', 'xo-------'). ok o 2       (ok none without a single move)
-%     move_values('x--------', o).      ok 2:-1 3:0 ...  (cell:value of every move)
+%     other_player(x).                  {"ok": "o"}
+%     successor('x--------', o).        {"ok": ["xo-------", "x-o------", ...]} (cell order)
+%     terminal_state('xxxoo----', o).   {"ok": -1}           ({"ok": null} while it goes on)
+%     max_value('x--------', o).        {"ok": ["x---o----", 0]}  (the sv's state and value)
+%     min_value('x--------', o).        {"ok": ["xx-------", 0]}
+%     minimax_decision('x--------', o). {"ok": [5, 0]}       ({"ok": false} when terminal)
+%     get_action('x--------', 'xo-------'). {"ok": ["o", 2]} ({"ok": null} without one move)
+%     move_values('x--------', o).      {"ok": [[2, -1], [3, 0], ...]} (cell and value)
+%     trace(Goal, Shown, Spied).        {"line": " T [10] Call: ..."} ... {"ok": "[o,5]-0"}
+%
+% A trace runs Goal with SWI-Prolog's tracer on the predicates Spied (a list of Name/Arity),
+% each line the tracer or the program writes sent as it comes; its answer is Shown as writeq
+% writes it, or false.
+
+:- module(lab_server, [serve/0]).
+:- use_module(library(http/json)).
+:- use_module(library(prolog_stream)).
 
 serve :-
-    prompt(_, ''),
+    open('/dev/fd/3', read, Requests, [encoding(utf8), bom(false)]),
+    open('/dev/fd/4', write, Replies, [encoding(utf8)]),
+    nb_setval(lab_server_replies, Replies),
     repeat,
-    catch(read_term(user_input, Query, []), Error, Query = unreadable(Error)),
-    (   Query == end_of_file
+    catch(read_term(Requests, Request, []), Error, Request = unreadable(Error)),
+    (   Request == end_of_file
     ->  !
-    ;   answer(Query),
+    ;   answer(Request),
         fail
     ).
 
-answer(Query) :-
-    catch(( reply(Query, Words) -> Line = [ok|Words] ; Line = [error, 'no answer to', Query] ),
+answer(Request) :-
+    catch(( reply(Request, Value) -> Reply = _{ok: Value}
+          ; format(string(Text), "no answer to ~q", [Request]), Reply = _{error: Text} ),
           Error,
-          Line = [error, Error]),
-    maplist(word, Line, Atoms),
-    atomic_list_concat(Atoms, ' ', Text),
-    format(user_output, "~w~n", [Text]),
-    flush_output(user_output).
+          ( format(string(Text), "~w", [Error]), Reply = _{error: Text} )),
+    send(Reply).
 
-word(Position:Value, Word) :- !, format(atom(Word), "~w:~w", [Position, Value]).
-word(Term, Word) :- format(atom(Word), "~w", [Term]).
+send(Reply) :-
+    nb_getval(lab_server_replies, Replies),
+    json_write_dict(Replies, Reply, [width(0)]),
+    nl(Replies),
+    flush_output(Replies).
 
 state(Compact, Cells) :- atom_chars(Compact, Cells).
 
 reply(unreadable(Error), _) :-
     throw(Error).
-reply(other_player(Player), [Other]) :-
-    other_player(Player, Other).
-reply(successor(Compact, Player), Words) :-
+reply(other_player(Player), Other) :-
+    user:other_player(Player, Other).
+reply(successor(Compact, Player), Nexts) :-
     state(Compact, State),
-    findall(Next, ( successor(State, Player, Cells), state(Next, Cells) ), Words).
-reply(terminal_state(Compact, Player), [Value]) :-
+    findall(Next, ( user:successor(State, Player, Cells), state(Next, Cells) ), Nexts).
+reply(terminal_state(Compact, Player), Value) :-
     state(Compact, State),
-    ( terminal_state(State, Player, Value) -> true ; Value = none ).
+    ( user:terminal_state(State, Player, Value) -> true ; Value = null ).
 reply(max_value(Compact, Player), [Next, Value]) :-
     state(Compact, State),
-    max_value(State, Player, sv(Cells, Value)),
+    user:max_value(State, Player, sv(Cells, Value)),
     state(Next, Cells).
 reply(min_value(Compact, Player), [Next, Value]) :-
     state(Compact, State),
-    min_value(State, Player, sv(Cells, Value)),
+    user:min_value(State, Player, sv(Cells, Value)),
     state(Next, Cells).
-reply(minimax_decision(Compact, Player), Words) :-
+reply(minimax_decision(Compact, Player), Reply) :-
     state(Compact, State),
-    (   minimax_decision(State, Player, [_, Position], Value)
-    ->  Words = [Position, Value]
-    ;   Words = [false]
+    (   user:minimax_decision(State, Player, [_, Position], Value)
+    ->  Reply = [Position, Value]
+    ;   Reply = false
     ).
-reply(get_action(FromCompact, ToCompact), Words) :-
+reply(get_action(FromCompact, ToCompact), Reply) :-
     state(FromCompact, From),
     state(ToCompact, To),
-    findall(Player-Position, get_action(From, To, [Player, Position]), Actions),
+    findall(Player-Position, user:get_action(From, To, [Player, Position]), Actions),
     (   Actions = [Player-Position], differ_in_one_cell(From, To)
-    ->  Words = [Player, Position]
-    ;   Words = [none]
+    ->  Reply = [Player, Position]
+    ;   Reply = null
     ).
-reply(move_values(Compact, Player), Words) :-
+reply(move_values(Compact, Player), Pairs) :-
     state(Compact, State),
-    (   terminal_state(State, Player, _)
-    ->  Words = []
-    ;   findall(Position:Value,
-                ( successor(State, Player, Next),
-                  min_value(Next, Player, sv(_, Value)),
-                  get_action(State, Next, [_, Position]) ),
-                Words)
+    (   user:terminal_state(State, Player, _)
+    ->  Pairs = []
+    ;   findall([Position, Value],
+                ( user:successor(State, Player, Next),
+                  user:min_value(Next, Player, sv(_, Value)),
+                  user:get_action(State, Next, [_, Position]) ),
+                Pairs)
     ).
+reply(trace(Goal, Shown, Spied), Answer) :-
+    set_prolog_flag(debugger_write_options,
+                    [quoted(true), max_depth(0), spacing(next_argument)]),
+    forall(member(Spy, Spied), trace(user:Spy, [call, exit, fail])),
+    nb_setval(lab_server_line, ""),
+    open_prolog_stream(lab_server, write, Lines, []),
+    set_stream(Lines, buffer(line)),
+    setup_call_cleanup(
+        ( stream_property(Error, alias(user_error)),
+          stream_property(Output, alias(user_output)),
+          set_stream(Lines, alias(user_error)), set_stream(Lines, alias(user_output)) ),
+        ( user:Goal -> format(string(Answer), "~q", [Shown]) ; Answer = false ),
+        ( set_stream(Error, alias(user_error)), set_stream(Output, alias(user_output)),
+          close(Lines) )).
+
+% The tracer's and the program's output, sent a line at a time.
+stream_write(_, Text) :-
+    nb_getval(lab_server_line, Begun),
+    string_concat(Begun, Text, All),
+    split_string(All, "\n", "", Parts),
+    append(Complete, [Rest], Parts),
+    forall(member(Line, Complete), send(_{line: Line})),
+    nb_setval(lab_server_line, Rest).
+
+stream_close(_) :-
+    nb_getval(lab_server_line, Rest),
+    ( Rest == "" -> true ; send(_{line: Rest}) ),
+    nb_setval(lab_server_line, "").
 
 differ_in_one_cell(From, To) :-
     foldl(count_difference, From, To, 0, 1).
