@@ -29,7 +29,7 @@ PROG = "minimax-lab"
 EXIT_OK, EXIT_FALSE = 0, 1
 COMMANDS = (
     "decide", "table", "compare", "grade", "gradebook", "autograder", "play", "explain",
-    "trace", "stats", "tree", "query", "repl",
+    "trace", "stats", "tree", "query", "repl", "site",
 )
 """The subcommands, in help order; command NAME lives in the module `logic.commands.NAME`."""
 _STATE_LIKE = re.compile(r"[-xoXO]{2,}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TextIO
 
 from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
 from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, ask
@@ -31,31 +32,38 @@ def run(args: argparse.Namespace) -> int:
     """Exit status 0 with answers, 1 with `false.`, 2 on an error (after any answers before it)."""
     engine_class_for(args.engine, args.program)  # a program runs as --engine prolog only
     session = Session(args.engine, sys.stdout, program=args.program)
+    try:
+        return answer_goal(args.goal, session, sys.stdout, sys.stderr)
+    finally:
+        session.close()
+
+
+def answer_goal(goal: str, session: Session, out: TextIO, err: TextIO) -> int:
+    """Write every answer to `goal` to `out` as `query` prints them, an error to `err`; the
+    exit status `query` gives. The site's top level answers this way too."""
     answered = said_false = False
     shown = 0
     try:
-        for answer in ask(args.goal, session.engine, session.program, session):
+        for answer in ask(goal, session.engine, session.program, session):
             if answer.output:
-                print(escaped(answer.output.removesuffix("\n")), flush=True)
+                print(escaped(answer.output.removesuffix("\n")), file=out, flush=True)
             if answer.kind == "answer":
                 if shown == MAX_SHOWN:
-                    print(MORE, flush=True)
+                    print(MORE, file=out, flush=True)
                     break
                 shown += 1
                 answered = True
-                print(answer.line, flush=True)
+                print(answer.line, file=out, flush=True)
             elif answer.kind == "false":
                 said_false = True
-                print(FALSE, flush=True)
+                print(FALSE, file=out, flush=True)
     except Halt:
         return EXIT_OK
     except ANSWER_ERRORS as error:
-        print(f"{PROG}: error: {report(error)}", file=sys.stderr)
+        print(f"{PROG}: error: {report(error)}", file=err)
         return EXIT_USAGE
-    finally:
-        session.close()
     if not answered:
         if not said_false:
-            print(FALSE)
+            print(FALSE, file=out)
         return EXIT_FALSE
     return EXIT_OK
