@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from compare.grader.groups import group_class
 from compare.grader.interface import Options, Session
 from compare.grader.prolog import Question
 from compare.grader.prolog_interface import PrologInterface, PrologSession
@@ -92,4 +93,6 @@ def check_hosted(name: str, host: Host, selection: Selection | None = None,
     interface = HostedInterface(host=host, selection=selection or Every())
     options.setdefault("checks", interface.checks)
     options.setdefault("policy", interface.policy)
-    return grade_submission(name, Path(host.folder), Options(interface, **options))
+    grade = grade_submission(name, Path(host.folder), Options(interface, **options))
+    group_class([grade])  # its bug's name and the known bugs it looks like, as grade says
+    return grade

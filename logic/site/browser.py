@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from compare.grader.hosted import Sample, check_hosted
-from compare.grader.text import submission_report, summary_line
+from compare.grader.text import output_log, report_stem, submission_report, summary_line
 from logic import api
 from logic.commands.query import answer_goal
 from logic.commands.toplevel.errors import ANSWER_ERRORS
@@ -105,9 +105,10 @@ def check(prolog: Prolog, picked: str, text: str, per_check: int = 40) -> str:
     host = WasmHost(prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host, Sample(per_check),
                          budget_seconds=1800.0)
-    return _json(report=submission_report(grade), summary=summary_line(grade),
-                 right=grade.load.problem is None and all(
-                     result.correct == result.checked for result in grade.checks.values()))
+    report = submission_report(grade)
+    kept = f"--reports DIR keeps it in DIR/{report_stem(grade)}.log"
+    return _json(report=report.replace(kept, "it is shown below the report"),
+                 summary=summary_line(grade), right=grade.clean, log=output_log(grade))
 
 
 def _json(**fields: object) -> str:

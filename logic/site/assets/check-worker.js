@@ -29,7 +29,8 @@ async function freshProlog() {
     line(goal, text) {
       try {
         const found = swipl.prolog.query(goal, {Text: text}).once();
-        return found && typeof found.Line === "string" ? found.Line
+        const line = found && found.Line !== undefined && JSON.parse(JSON.stringify(found.Line));
+        return typeof line === "string" ? line  // a Prolog string comes as a PrologString
           : "error: " + JSON.stringify(found).slice(0, 500);
       } catch (error) {
         return "error: " + String(error);

@@ -110,12 +110,14 @@ async function checkPage() {
     const file = byId("file").files[0];
     const report = byId("report");
     report.textContent = "checking...";
+    byId("log").textContent = "";
     byId("summary").textContent = "";
     const started = performance.now();
     try {
       const checked = await runner.call("check", file ? file.name : "minimax.pl",
                                         byId("source").value, Number(byId("sample").value));
       report.textContent = checked.report;
+      byId("log").textContent = checked.log;
       byId("summary").textContent = checked.summary;
       byId("summary").dataset.right = String(checked.right);
     } catch (error) {
