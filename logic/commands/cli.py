@@ -21,12 +21,12 @@ from logic import interrupts
 from logic.commands.options import plies
 from logic.engines import Engine, engine_names, make_engine
 from logic.engines.search import SEARCHES, SearchEngine
-from logic.errors import EXIT_USAGE, LabError
+from logic.errors import EXIT_FALSE as EXIT_FALSE  # the exit statuses, for the commands
+from logic.errors import EXIT_OK as EXIT_OK
+from logic.errors import EXIT_USAGE, PROG, LabError
 from logic.objective import MODES, SCORINGS, Objective
 from logic.quote import say
 
-PROG = "minimax-lab"
-EXIT_OK, EXIT_FALSE = 0, 1
 COMMANDS = (
     "decide", "table", "compare", "grade", "gradebook", "autograder", "play", "explain",
     "trace", "stats", "tree", "query", "repl", "site",

@@ -13,9 +13,8 @@ from typing import Any, Protocol
 from compare.grader.hosted import Sample, check_hosted
 from compare.grader.text import output_log, report_stem, submission_report, summary_line
 from logic import api
-from logic.commands.query import answer_goal
 from logic.commands.toplevel.errors import ANSWER_ERRORS
-from logic.commands.toplevel.repl import Session
+from logic.commands.toplevel.repl import Session, print_answers
 from logic.errors import LabError
 from logic.quote import escaped
 
@@ -37,7 +36,7 @@ def query(goal: str, engine: str = "logic") -> str:
         _sessions[engine] = Session(engine, out)
     session = _sessions[engine]
     session.out = out
-    status = answer_goal(goal, session, out, err)
+    status = print_answers(goal, session, out, err)
     return _json(status=status, out=out.getvalue(), err=err.getvalue())
 
 
