@@ -160,6 +160,12 @@ def test_the_top_level_answers_as_the_command_line(top_level, capsys, engine):
         assert ask(top_level, goal, engine) == expected, goal
 
 
+def test_halt_says_the_page_goes_on(top_level):
+    assert ask(top_level, "halt.") == ("% halt. ends the command line's top level; "
+                                        "this page's goes on")
+    assert ask(top_level, "X is 6 * 7.") == "X = 42."
+
+
 def test_nothing_left_the_machine_from_the_top_level(top_level, served):
     ask(top_level, "minimax_decision([o,-,x,-,-,-,-,-,-], x, A, V).")
     assert all(url.startswith(served) for url in requested(top_level))

@@ -37,6 +37,8 @@ def query(goal: str, engine: str = "logic") -> str:
     session = _sessions[engine]
     session.out = out
     status = print_answers(goal, session, out, err)
+    if not out.getvalue() and not err.getvalue():  # halt.: the command line ends in silence
+        out.write("% halt. ends the command line's top level; this page's goes on\n")
     return _json(status=status, out=out.getvalue(), err=err.getvalue())
 
 
