@@ -99,7 +99,7 @@ def command_line_run(sample: int) -> dict[str, float]:
     """The same on the command line: `query` from a fresh process, and the grader core asking
     the same sample of questions of the solution, contained as `grade` contains it."""
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "logic", "query", EMPTY], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "minimax_lab", "query", EMPTY], capture_output=True,
                           text=True, timeout=BOUND, check=True)
     answered = time.monotonic() - start
     assert done.stdout.startswith("A = [x,1]"), done.stdout
@@ -114,10 +114,10 @@ def command_line_run(sample: int) -> dict[str, float]:
 NATIVE_CHECK = """
 import sys
 from pathlib import Path
-from compare.grader.hosted import Sample
-from compare.grader.interface import Options
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.run import grade_submission
+from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.run import grade_submission
 
 class Sampled(PrologInterface):
     def open(self, path, options):
@@ -139,7 +139,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=40,
                         help="questions of each predicate the check asks (default: 40)")
     args = parser.parse_args()
-    from logic.site.build import build_site
+    from minimax_lab.logic.site.build import build_site
 
     with tempfile.TemporaryDirectory() as folder:
         written = build_site(Path(folder) / "site")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from logic import api
-from logic.commands.cli import main
-from logic.site.build import SiteError, build_site
-from logic.site.parts import PartError
-from logic.tools.tree_html import step_texts
+from minimax_lab.logic import api
+from minimax_lab.logic.commands.cli import main
+from minimax_lab.logic.site.build import SiteError, build_site
+from minimax_lab.logic.site.parts import PartError
+from minimax_lab.logic.tools.tree_html import step_texts
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 START_SECONDS = 180
@@ -173,7 +173,7 @@ def test_nothing_left_the_machine_from_the_top_level(top_level, served):
 
 def test_the_stepper_steps_to_the_end(top_level, monkeypatch):
     driver = top_level
-    monkeypatch.setattr("logic.tools.tree_dot.measure", lambda dot: None)  # no Graphviz there
+    monkeypatch.setattr("minimax_lab.logic.tools.tree_dot.measure", lambda dot: None)  # no Graphviz there
     field = driver.find_element("id", "position")
     field.clear()
     field.send_keys("ox-xo----")

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from compare.grader.groups import group_class
-from compare.grader.interface import Options, Session
-from compare.grader.prolog import Question
-from compare.grader.prolog_interface import PrologInterface, PrologSession
-from compare.grader.run import grade_submission
-from compare.judge.results import SubmissionGrade
-from logic.contain.hosted import Host, HostedProgram
-from logic.state import marks_made
+from minimax_lab.compare.grader.groups import group_class
+from minimax_lab.compare.grader.interface import Options, Session
+from minimax_lab.compare.grader.prolog import Question
+from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.contain.hosted import Host, HostedProgram
+from minimax_lab.logic.state import marks_made
 
 
 class Selection(Protocol):

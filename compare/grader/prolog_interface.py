@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
-from compare.grader.config import answers as answers_check
-from compare.grader.interface import (
+from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
+from minimax_lab.compare.grader.config import answers as answers_check
+from minimax_lab.compare.grader.interface import (
     Check,
     Interface,
     Options,
@@ -20,13 +20,13 @@ from compare.grader.interface import (
     Session,
     did_you_mean,
 )
-from compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
-from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
-from compare.judge.truth import Policy, Ties, Values
-from logic.contain.harness import Reply, StudentProgram
-from logic.contain.sandbox import SWIPL
-from logic.errors import LabError
+from minimax_lab.compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Problem, Verdict
+from minimax_lab.compare.judge.truth import Policy, Ties, Values
+from minimax_lab.logic.contain.harness import Reply, StudentProgram
+from minimax_lab.logic.contain.sandbox import SWIPL
+from minimax_lab.logic.errors import LabError
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from logic.commands.cli import add_engine_argument
-from logic.commands.toplevel.repl import Session, print_answers
-from logic.engines import engine_class_for
+from minimax_lab.logic.commands.cli import add_engine_argument
+from minimax_lab.logic.commands.toplevel.repl import Session, print_answers
+from minimax_lab.logic.engines import engine_class_for
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic.commands.cli import EXIT_OK
-from logic.site.build import build_site
-from logic.site.parts import default_cache
+from minimax_lab.logic.commands.cli import EXIT_OK
+from minimax_lab.logic.site.build import build_site
+from minimax_lab.logic.site.parts import default_cache
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping
 from typing import Protocol
 
-from logic.contain.contained import Died, new_id
-from logic.contain.harness import (
+from minimax_lab.logic.contain.contained import Died, new_id
+from minimax_lab.logic.contain.harness import (
     LoadReport,
     Reply,
     question_text,

@@ -10,13 +10,13 @@ import re
 from importlib import resources
 from typing import Any, Protocol
 
-from compare.grader.hosted import Sample, check_hosted
-from compare.grader.text import output_log, report_stem, submission_report, summary_line
-from logic import api
-from logic.commands.toplevel.errors import ANSWER_ERRORS
-from logic.commands.toplevel.repl import Session, print_answers
-from logic.errors import LabError
-from logic.quote import escaped
+from minimax_lab.compare.grader.hosted import Sample, check_hosted
+from minimax_lab.compare.grader.text import output_log, report_stem, submission_report, summary_line
+from minimax_lab.logic import api
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS
+from minimax_lab.logic.toplevel.repl import Session, print_answers
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import escaped
 
 ENGINES = ("logic", "reference")
 """The engines the site's top level answers with (no Prolog engine: SWI-Prolog in the page
@@ -78,7 +78,7 @@ class WasmHost:
 
     def __init__(self, prolog: Prolog, name: str, text: str) -> None:
         self.prolog, self.name = prolog, name
-        lab = resources.files("logic.prolog")
+        lab = resources.files("minimax_lab.logic.prolog")
         for file in ("harness.pl", "minimax_helper.pl"):
             prolog.write(f"{HARNESS}/{file}", (lab / file).read_text(encoding="utf-8"))
         prolog.write(f"{FOLDER}/{name}", text)

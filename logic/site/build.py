@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.errors import LabError
-from logic.site import parts
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.site import parts
 
 PACKAGES = ("logic", "compare", "facts")
 """The lab's packages, shipped whole (the site runs the same code as the command line)."""
@@ -48,7 +48,7 @@ def build_site(folder: Path, cache: Path | None = None) -> Written:
                       for name, data in parts.npm_files(part, cache).items()})
     files["pydatalog.zip"] = _zipped(parts.pydatalog_modules(cache))
     files["lab.zip"] = _zipped(lab_modules())
-    assets = resources.files("logic.site") / "assets"
+    assets = resources.files("minimax_lab.logic.site") / "assets"
     for asset in assets.iterdir():
         if asset.is_file():
             files[asset.name] = asset.read_bytes()

@@ -16,7 +16,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from logic.errors import LabError
+from minimax_lab.logic.errors import LabError
 
 NPM = "https://registry.npmjs.org"
 FETCH_SECONDS = 120

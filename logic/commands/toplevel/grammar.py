@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.operators import INFIX, PREFIX
-from logic.commands.toplevel.prolog_terms import Atom, Struct, Term, Var
-from logic.commands.toplevel.reader import (
+from minimax_lab.logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
+from minimax_lab.logic.commands.toplevel.operators import INFIX, PREFIX
+from minimax_lab.logic.commands.toplevel.prolog_terms import Atom, Struct, Term, Var
+from minimax_lab.logic.commands.toplevel.reader import (
     END,
     MAX_DEPTH,
     MAX_LENGTH,

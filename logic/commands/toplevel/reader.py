@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.operators import INFIX, PREFIX
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
+from minimax_lab.logic.commands.toplevel.operators import INFIX, PREFIX
+from minimax_lab.logic.commands.toplevel.prolog_terms import (
     NIL,
     SYMBOL_CHARS,
     Atom,
@@ -31,7 +31,7 @@ from logic.commands.toplevel.prolog_terms import (
     Var,
     state_term,
 )
-from logic.state import StateError, parse_state
+from minimax_lab.logic.state import StateError, parse_state
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 16

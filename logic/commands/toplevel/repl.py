@@ -16,15 +16,15 @@ from contextlib import AbstractContextManager, closing, nullcontext
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from logic import interrupts
-from logic.commands.toplevel import builtins
-from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
-from logic.commands.toplevel.consulted import Consulted
-from logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
-from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
-from logic.commands.toplevel.listing import listing
-from logic.commands.toplevel.predicates import PREDICATES, board_of, player_of
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic import interrupts
+from minimax_lab.logic.commands.toplevel import builtins
+from minimax_lab.logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
+from minimax_lab.logic.commands.toplevel.consulted import Consulted
+from minimax_lab.logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
+from minimax_lab.logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
+from minimax_lab.logic.commands.toplevel.listing import listing
+from minimax_lab.logic.commands.toplevel.predicates import PREDICATES, board_of, player_of
+from minimax_lab.logic.commands.toplevel.prolog_terms import (
     Atom,
     Int,
     ListTerm,
@@ -33,18 +33,18 @@ from logic.commands.toplevel.prolog_terms import (
     Term,
     format_term,
 )
-from logic.commands.toplevel.solve import CONTROL
-from logic.commands.toplevel.terminal import (
+from minimax_lab.logic.commands.toplevel.solve import CONTROL
+from minimax_lab.logic.commands.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
     enable_line_editing,
     remember,
 )
-from logic.engines import Engine, EngineError, engine_names, make_engine
-from logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
-from logic.interrupts import Terminated
-from logic.quote import escaped, quoted
-from logic.state import (
+from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
+from minimax_lab.logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
+from minimax_lab.logic.interrupts import Terminated
+from minimax_lab.logic.quote import escaped, quoted
+from minimax_lab.logic.state import (
     StateError,
     check_legal,
     draw_board,
@@ -52,9 +52,9 @@ from logic.state import (
     parse_position,
     parse_state,
 )
-from logic.tools.explain import draw_move_values
-from logic.tools.prolog_trace import trace_program
-from logic.tools.trace import MAX_CALLS, Tracer
+from minimax_lab.logic.tools.explain import draw_move_values
+from minimax_lab.logic.tools.prolog_trace import trace_program
+from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
 
 TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "

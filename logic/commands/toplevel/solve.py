@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator
 from difflib import get_close_matches
 
-from logic.commands.toplevel import builtins
-from logic.commands.toplevel.arithmetic import instantiation_error, type_error
-from logic.commands.toplevel.clauses import Database, lab_program, library
-from logic.commands.toplevel.context import Context, Cut, Program
-from logic.commands.toplevel.errors import PrologError, UnknownPredicateError
-from logic.commands.toplevel.grammar import Call, Query
-from logic.commands.toplevel.predicates import PREDICATES, fast_answers
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.commands.toplevel import builtins
+from minimax_lab.logic.commands.toplevel.arithmetic import instantiation_error, type_error
+from minimax_lab.logic.commands.toplevel.clauses import Database, lab_program, library
+from minimax_lab.logic.commands.toplevel.context import Context, Cut, Program
+from minimax_lab.logic.commands.toplevel.errors import PrologError, UnknownPredicateError
+from minimax_lab.logic.commands.toplevel.grammar import Call, Query
+from minimax_lab.logic.commands.toplevel.predicates import PREDICATES, fast_answers
+from minimax_lab.logic.commands.toplevel.prolog_terms import (
     NIL,
     Atom,
     Int,
