@@ -99,7 +99,8 @@ def command_line_run(sample: int) -> dict[str, float]:
     """The same on the command line: `query` from a fresh process, and the grader core asking
     the same sample of questions of the solution, contained as `grade` contains it."""
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "minimax_lab", "query", EMPTY], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "minimax_lab", "query", EMPTY],
+                          capture_output=True,
                           text=True, timeout=BOUND, check=True)
     answered = time.monotonic() - start
     assert done.stdout.startswith("A = [x,1]"), done.stdout

@@ -173,7 +173,8 @@ def test_nothing_left_the_machine_from_the_top_level(top_level, served):
 
 def test_the_stepper_steps_to_the_end(top_level, monkeypatch):
     driver = top_level
-    monkeypatch.setattr("minimax_lab.logic.tools.tree_dot.measure", lambda dot: None)  # no Graphviz there
+    # no Graphviz in a browser
+    monkeypatch.setattr("minimax_lab.logic.tools.tree_dot.measure", lambda dot: None)
     field = driver.find_element("id", "position")
     field.clear()
     field.send_keys("ox-xo----")

@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from minimax_lab.logic.commands.cli import add_engine_argument
-from minimax_lab.logic.commands.toplevel.repl import Session, print_answers
 from minimax_lab.logic.engines import engine_class_for
+from minimax_lab.logic.toplevel.repl import Session, print_answers
 
 
 def register(commands: argparse._SubParsersAction) -> None:

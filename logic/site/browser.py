@@ -13,10 +13,10 @@ from typing import Any, Protocol
 from minimax_lab.compare.grader.hosted import Sample, check_hosted
 from minimax_lab.compare.grader.text import output_log, report_stem, submission_report, summary_line
 from minimax_lab.logic import api
-from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS
-from minimax_lab.logic.toplevel.repl import Session, print_answers
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS
+from minimax_lab.logic.toplevel.repl import Session, print_answers
 
 ENGINES = ("logic", "reference")
 """The engines the site's top level answers with (no Prolog engine: SWI-Prolog in the page

@@ -11,9 +11,13 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from minimax_lab.logic.commands.toplevel.errors import GoalSyntaxError, PrologError, ToplevelError
-from minimax_lab.logic.commands.toplevel.listing import prolog_clauses
-from minimax_lab.logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.contain.harness import HELPER
+from minimax_lab.logic.engines.student import QUESTION_SECONDS, StudentEngine
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.toplevel.errors import GoalSyntaxError, PrologError, ToplevelError
+from minimax_lab.logic.toplevel.listing import prolog_clauses
+from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Float,
     Int,
@@ -28,11 +32,7 @@ from minimax_lab.logic.commands.toplevel.prolog_terms import (
     unify_all,
     variables_of,
 )
-from minimax_lab.logic.commands.toplevel.reader import Parser, read_program
-from minimax_lab.logic.contain.harness import HELPER
-from minimax_lab.logic.engines.student import QUESTION_SECONDS, StudentEngine
-from minimax_lab.logic.errors import LabError
-from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.toplevel.reader import Parser, read_program
 
 MOST_ANSWERS = 1000
 """The answers asked of the program for one call (ten times those shown where nobody asks for
@@ -157,7 +157,7 @@ def answer_term(value: object, variables: dict[int, Var] | None = None) -> Term:
             number = value.get("n")
             if isinstance(number, int) and number > 0:
                 if number not in variables:
-                    from minimax_lab.logic.commands.toplevel.clauses import fresh_variable
+                    from minimax_lab.logic.toplevel.clauses import fresh_variable
 
                     variables[number] = fresh_variable()
                 return variables[number]

@@ -17,29 +17,6 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from minimax_lab.logic import interrupts
-from minimax_lab.logic.commands.toplevel import builtins
-from minimax_lab.logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
-from minimax_lab.logic.commands.toplevel.consulted import Consulted
-from minimax_lab.logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
-from minimax_lab.logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
-from minimax_lab.logic.commands.toplevel.listing import listing
-from minimax_lab.logic.commands.toplevel.predicates import PREDICATES, board_of, player_of
-from minimax_lab.logic.commands.toplevel.prolog_terms import (
-    Atom,
-    Int,
-    ListTerm,
-    String,
-    Struct,
-    Term,
-    format_term,
-)
-from minimax_lab.logic.commands.toplevel.solve import CONTROL
-from minimax_lab.logic.commands.toplevel.terminal import (
-    NEXT_KEYS,
-    TerminalKeys,
-    enable_line_editing,
-    remember,
-)
 from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
 from minimax_lab.logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
 from minimax_lab.logic.interrupts import Terminated
@@ -55,6 +32,29 @@ from minimax_lab.logic.state import (
 from minimax_lab.logic.tools.explain import draw_move_values
 from minimax_lab.logic.tools.prolog_trace import trace_program
 from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
+from minimax_lab.logic.toplevel import builtins
+from minimax_lab.logic.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
+from minimax_lab.logic.toplevel.consulted import Consulted
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
+from minimax_lab.logic.toplevel.grammar import needs_more, parse_query, without_comment
+from minimax_lab.logic.toplevel.listing import listing
+from minimax_lab.logic.toplevel.predicates import PREDICATES, board_of, player_of
+from minimax_lab.logic.toplevel.prolog_terms import (
+    Atom,
+    Int,
+    ListTerm,
+    String,
+    Struct,
+    Term,
+    format_term,
+)
+from minimax_lab.logic.toplevel.solve import CONTROL
+from minimax_lab.logic.toplevel.terminal import (
+    NEXT_KEYS,
+    TerminalKeys,
+    enable_line_editing,
+    remember,
+)
 
 TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "
@@ -132,7 +132,7 @@ class Session:
     """One top-level session: its engines, the current one, a student's program if one is
     loaded, whether answers are timed. With `keys`, it waits for a key after each answer but
     the last; without, it prints all. It does what SWI-Prolog's `help.`, `listing/1`,
-    `trace.`, `[file].` and `make.` ask (`logic.commands.toplevel.solve.Commands`)."""
+    `trace.`, `[file].` and `make.` ask (`logic.toplevel.solve.Commands`)."""
 
     trace_more = ":trace N shows N levels; minimax-lab trace STATE PLAYER --max-calls N shows " \
                  "more calls"

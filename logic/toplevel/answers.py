@@ -11,10 +11,11 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from minimax_lab.logic.commands.toplevel.context import MAX_STEPS, Commands, Context, Program
-from minimax_lab.logic.commands.toplevel.errors import ANSWER_ERRORS, PrologError
-from minimax_lab.logic.commands.toplevel.grammar import Query, parse_query
-from minimax_lab.logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.engines import Engine
+from minimax_lab.logic.toplevel.context import MAX_STEPS, Commands, Context, Program
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, PrologError
+from minimax_lab.logic.toplevel.grammar import Query, parse_query
+from minimax_lab.logic.toplevel.prolog_terms import (
     SYMBOL_CHARS,
     Atom,
     Struct,
@@ -24,8 +25,7 @@ from minimax_lab.logic.commands.toplevel.prolog_terms import (
     fresh_names,
     resolve,
 )
-from minimax_lab.logic.commands.toplevel.solve import solve
-from minimax_lab.logic.engines import Engine
+from minimax_lab.logic.toplevel.solve import solve
 
 FALSE = "false."
 MAX_SHOWN = 100

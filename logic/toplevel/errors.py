@@ -14,7 +14,7 @@ from minimax_lab.logic.quote import escaped
 from minimax_lab.logic.state import StateError
 
 if TYPE_CHECKING:
-    from minimax_lab.logic.commands.toplevel.prolog_terms import Term
+    from minimax_lab.logic.toplevel.prolog_terms import Term
 
 
 class ToplevelError(LabError):
