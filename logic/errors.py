@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+EXIT_OK, EXIT_FALSE = 0, 1
+"""An answer (or a command done); `false.` (no answer, or no decision at a terminal state)."""
 EXIT_USAGE = 2
 """Bad input: a usage error, an unreadable state or file, a program that cannot be run."""
+PROG = "minimax-lab"
 
 
 class LabError(Exception):

@@ -17,7 +17,8 @@ PACKAGES = ("logic", "compare", "facts")
 """The folders installed as minimax_lab.logic, minimax_lab.compare and minimax_lab.facts."""
 NAME = "minimax_lab"
 LOGIC, COMPARE = f"{NAME}.logic", f"{NAME}.compare"
-FRONT_ENDS = (f"{LOGIC}.api", f"{LOGIC}.commands", f"{LOGIC}.magics", f"{NAME}.__main__")
+FRONT_ENDS = (f"{LOGIC}.api", f"{LOGIC}.commands", f"{LOGIC}.magics", f"{LOGIC}.site",
+              f"{NAME}.__main__")
 """The doors to the core: they adapt what users give and show what it gives back."""
 
 
@@ -140,8 +141,8 @@ def test_each_layer_imports_only_the_layers_below_it():
                                                "commands")]
 
     def layer(name: str) -> int:
-        if name in (f"{NAME}.__main__", f"{LOGIC}.magics"):  # the command line's other doors
-            return len(order)
+        if name in (f"{NAME}.__main__", f"{LOGIC}.magics") or name.startswith(f"{LOGIC}.site"):
+            return len(order)  # the command line's other doors
         return next((rank + 1 for rank, prefix in enumerate(order)
                      if name == prefix or name.startswith(prefix + ".")), 0)
 

@@ -7,11 +7,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
 from minimax_lab.compare.grader.config import answers as answers_check
-from minimax_lab.compare.grader.interface import Check, Interface, Options, Session, did_you_mean
+from minimax_lab.compare.grader.interface import (
+    Check,
+    Interface,
+    Options,
+    Program,
+    Session,
+    did_you_mean,
+)
 from minimax_lab.compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
@@ -46,13 +53,21 @@ class PrologInterface(Interface):
         return PrologSession(program, self.answers, options.work)
 
 
+class PrologProgram(Program, Protocol):
+    """A student's Prolog program that answers goals: contained in a subprocess
+    (`StudentProgram`), or in a host in this process (`logic.contain.hosted`)."""
+
+    def ask(self, goal: str, template: str, most: int, seconds: float,
+            inferences: int | None = None) -> Reply: ...
+
+
 class PrologSession(Session[Question, Reply]):
     """One Prolog submission: goals asked within inference limits, answers judged as the
     lab's predicates."""
 
     work_unit = "inferences"
 
-    def __init__(self, program: StudentProgram, answers: int,
+    def __init__(self, program: PrologProgram, answers: int,
                  work: WorkLimits = DEFAULT_WORK) -> None:
         checks: dict[str, Check[Question, Reply]] = dict(CHECKS)
         super().__init__(program, checks, work)

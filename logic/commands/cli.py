@@ -21,15 +21,15 @@ from minimax_lab.logic import interrupts
 from minimax_lab.logic.commands.options import plies
 from minimax_lab.logic.engines import Engine, engine_names, make_engine
 from minimax_lab.logic.engines.search import SEARCHES, SearchEngine
-from minimax_lab.logic.errors import EXIT_USAGE, LabError
+from minimax_lab.logic.errors import EXIT_FALSE as EXIT_FALSE  # the exit statuses, for the commands
+from minimax_lab.logic.errors import EXIT_OK as EXIT_OK
+from minimax_lab.logic.errors import EXIT_USAGE, PROG, LabError
 from minimax_lab.logic.objective import MODES, SCORINGS, Objective
 from minimax_lab.logic.quote import say
 
-PROG = "minimax-lab"
-EXIT_OK, EXIT_FALSE = 0, 1
 COMMANDS = (
     "decide", "table", "compare", "grade", "gradebook", "autograder", "play", "explain",
-    "trace", "stats", "tree", "query", "repl",
+    "trace", "stats", "tree", "query", "repl", "site",
 )
 """The subcommands, in help order; command NAME lives in the module `logic.commands.NAME`."""
 _STATE_LIKE = re.compile(r"[-xoXO]{2,}")

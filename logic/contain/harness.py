@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -204,15 +205,7 @@ class StudentProgram(ContainedProgram):
                                        "is regular files and folders)")
                            for path, why in self.taken.skipped]
         try:
-            loaded = self._loaded(deadline, cpu)
-            inside = f"{self.folder}/"
-            report.messages += [
-                LoadMessage(reply_field(m, "kind", str, ""), reply_field(m, "file", str, ""),
-                            reply_field(m, "line", int, 0),
-                            reply_field(m, "text", str, "").replace(inside, ""))
-                for m in reply_field(loaded, "messages", list, []) if _is_dict(m)]
-            report.defined = [str(name) for name in reply_field(loaded, "defined", list, [])]
-            report.output = reply_field(loaded, "output", str, "")
+            read_loaded(self._loaded(deadline, cpu), report, f"{self.folder}/")
         except Died as died:
             self.stop()
             report = LoadReport(report.messages, containment=report.containment,
@@ -242,27 +235,12 @@ class StudentProgram(ContainedProgram):
                 return Reply((), "died", problem)
             seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
         number = new_id()
-        limit = "none" if inferences is None else str(int(inferences))
-        question = f"ask({number}, ({goal}), ({template}), {most}, {limit}).\n".encode()
+        question = f"{question_text(number, goal, template, most, inferences)}.\n".encode()
         stopped = float(inferences or 0)
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
             reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
-            answers = tuple(Proof(bounded(answer.get("term")),
-                                  _cut(reply_field(answer, "text", str, "")),
-                                  reply_field(answer, "output_at", int, 0))
-                            for answer in reply_field(reply, "answers", list, [])
-                            if _is_dict(answer))
-            end = reply_field(reply, "end", str)
-            if end not in ENDS:
-                raise Died("wrote an answer that could not be read")
-            work = _work(reply_field(reply, "inferences", int, 0), self.cpu_used())
-            if inferences is not None and work > inferences and end != "inferences":
-                answers, end = (), "inferences"
-            return Reply(answers, end, _first_line(text_or_none(reply, "error")),
-                         text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
-                         reply_field(reply, "output_chars", int, 0),
-                         reply_field(reply, "seconds", float, 0.0), work)
+            return read_reply(reply, inferences, self.cpu_used())
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}", work=stopped)
@@ -275,6 +253,45 @@ class StudentProgram(ContainedProgram):
         except BaseException:  # interrupted: no later question may read this one's answer
             self.stop()
             raise
+
+
+def question_text(number: int, goal: str, template: str, most: int,
+                  inferences: int | None) -> str:
+    """The harness's question (`ask/5`), without its final `.`."""
+    limit = "none" if inferences is None else str(int(inferences))
+    return f"ask({number}, ({goal}), ({template}), {most}, {limit})"
+
+
+def read_loaded(loaded: Mapping[str, object], report: LoadReport, inside: str) -> None:
+    """Fill `report` from the harness's first line, `loaded`; `inside`, the folder the
+    program was loaded from, is left out of the messages' text."""
+    report.messages += [
+        LoadMessage(reply_field(m, "kind", str, ""), reply_field(m, "file", str, ""),
+                    reply_field(m, "line", int, 0),
+                    reply_field(m, "text", str, "").replace(inside, ""))
+        for m in reply_field(loaded, "messages", list, []) if _is_dict(m)]
+    report.defined = [str(name) for name in reply_field(loaded, "defined", list, [])]
+    report.output = reply_field(loaded, "output", str, "")
+
+
+def read_reply(reply: Mapping[str, object], inferences: int | None, cpu: float) -> Reply:
+    """The reply the harness wrote to a question asked within `inferences`, after `cpu`
+    seconds of CPU time measured outside the program; `Died` for one it could not write."""
+    answers = tuple(Proof(bounded(answer.get("term")),
+                          _cut(reply_field(answer, "text", str, "")),
+                          reply_field(answer, "output_at", int, 0))
+                    for answer in reply_field(reply, "answers", list, [])
+                    if _is_dict(answer))
+    end = reply_field(reply, "end", str)
+    if end not in ENDS:
+        raise Died("wrote an answer that could not be read")
+    work = _work(reply_field(reply, "inferences", int, 0), cpu)
+    if inferences is not None and work > inferences and end != "inferences":
+        answers, end = (), "inferences"
+    return Reply(answers, end, _first_line(text_or_none(reply, "error")),
+                 text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
+                 reply_field(reply, "output_chars", int, 0),
+                 reply_field(reply, "seconds", float, 0.0), work)
 
 
 def _work(counted: int, cpu: float) -> float:

@@ -33,7 +33,11 @@
 %      "defined": [...]}
 
 :- module(harness, []).
+:- if(exists_source(library(json))).  % SWI-Prolog 9.3 and later, and in WebAssembly
+:- use_module(library(json)).
+:- else.
 :- use_module(library(http/json)).
+:- endif.
 :- use_module(library(prolog_stream)).
 :- use_module(library(sandbox)).
 :- use_module(library(prolog_wrap)).
@@ -104,6 +108,25 @@ harness :-
     load_program(Main, Helper, Loaded),
     reply(Answers, Loaded.put(id, Number)),
     serve(Questions, Answers).
+
+% A host that runs SWI-Prolog in its own process, with no file descriptors to talk over (SWI-Prolog
+% compiled to WebAssembly in a browser, `logic/contain/hosted.py`), calls these instead of
+% harness/0: host_load/4 once, then host_answer/2 with each question's line, without its
+% final ".\n"; each gives the line harness/0 would write, as a string.
+host_load(Main, Helper, Number, Line) :-
+    narrow_the_sandbox,
+    capture_output,
+    refuse_input,
+    load_program(Main, Helper, Loaded),
+    json_line(Loaded.put(id, Number), Line).
+
+host_answer(Text, Line) :-
+    catch(term_string(Question, Text), _, Question = Text),
+    answer(Question, Reply),
+    json_line(Reply, Line).
+
+json_line(Dict, Line) :-
+    with_output_to(string(Line), json_write_dict(current_output, Dict, [width(0)])).
 
 % --- the program's input and output ---------------------------------------------------------
 

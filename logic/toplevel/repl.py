@@ -18,6 +18,7 @@ from typing import Protocol, TextIO
 
 from minimax_lab.logic import interrupts
 from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
+from minimax_lab.logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
 from minimax_lab.logic.interrupts import Terminated
 from minimax_lab.logic.quote import escaped, quoted
 from minimax_lab.logic.state import (
@@ -525,3 +526,35 @@ def converse(session: Session, stdin: TextIO, interactive: bool, wake: bool = Tr
         except KeyboardInterrupt:
             pending, typed = [], []
             session.write("")
+
+
+def print_answers(goal: str, session: Session, out: TextIO, err: TextIO) -> int:
+    """Write every answer to `goal` to `out` as `minimax-lab query` prints them (where nobody
+    is asked for the next), an error to `err`; the exit status `query` gives: 0 with answers,
+    1 with `false.`, 2 on an error (after any answers before it). The site answers so too."""
+    answered = said_false = False
+    shown = 0
+    try:
+        for answer in ask(goal, session.engine, session.program, session):
+            if answer.output:
+                print(escaped(answer.output.removesuffix("\n")), file=out, flush=True)
+            if answer.kind == "answer":
+                if shown == MAX_SHOWN:
+                    print(MORE, file=out, flush=True)
+                    break
+                shown += 1
+                answered = True
+                print(answer.line, file=out, flush=True)
+            elif answer.kind == "false":
+                said_false = True
+                print(FALSE, file=out, flush=True)
+    except Halt:
+        return EXIT_OK
+    except ANSWER_ERRORS as error:
+        print(f"{PROG}: error: {report(error)}", file=err)
+        return EXIT_USAGE
+    if not answered:
+        if not said_false:
+            print(FALSE, file=out)
+        return EXIT_FALSE
+    return EXIT_OK

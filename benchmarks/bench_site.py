@@ -1,0 +1,181 @@
+"""Time the site (`minimax-lab site DIR`) in headless Chromium beside the command line: the
+first load of the top level, the first answer to minimax_decision on the empty board, and a
+check of the solution in the lab's style, on the same sample of questions.
+
+    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--sample 40]
+
+with the Python minimax-lab is installed in (and its test extra: selenium), Chromium and its
+driver. Each browser run is a fresh Chromium with an empty cache, the site served from
+loopback; each command-line run a fresh process. Both run in the same session, interleaved run
+by run; the medians and their ratio are printed as Markdown rows for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTION = ROOT / "tests" / "submissions" / "lab_style.pl"
+EMPTY = "minimax_decision([-,-,-,-,-,-,-,-,-], x, A, V)."
+BOUND = 600.0
+"""Seconds any one measurement may take before the run is given up."""
+sys.path.insert(0, str(ROOT))
+
+
+def browser() -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                     "--disable-background-networking"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"),
+                              options=options)
+    driver.set_script_timeout(BOUND)
+    return driver
+
+
+def wait(driver: Any, script: str) -> None:
+    deadline = time.monotonic() + BOUND
+    while not driver.execute_script(script):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"gave up after {BOUND:g} s waiting for: {script}")
+        time.sleep(0.05)
+
+
+READY = "return document.getElementById('status').dataset.state === 'ready'"
+
+
+def browser_run(address: str, sample: int) -> dict[str, float]:
+    """One fresh Chromium: the top level's load and first answer, then the check."""
+    driver = browser()
+    try:
+        start = time.monotonic()
+        driver.get(f"{address}/index.html")
+        wait(driver, READY)
+        loaded = time.monotonic() - start
+        field = driver.find_element("id", "goal")
+        field.clear()
+        field.send_keys(EMPTY)
+        start = time.monotonic()
+        driver.find_element("id", "run").click()
+        wait(driver, "return document.querySelectorAll('#transcript > div').length >= 2 && "
+                     "document.getElementById('status').dataset.state === 'ready'")
+        answered = time.monotonic() - start
+        answer = driver.find_elements("css selector", "#transcript > div")[-1].text
+        assert answer.startswith("A = [x,1]"), answer
+        driver.get(f"{address}/check.html")
+        wait(driver, READY)
+        driver.execute_script("document.getElementById('source').value = arguments[0];",
+                              SOLUTION.read_text())
+        driver.execute_script(f"document.getElementById('sample').innerHTML = "
+                              f"'<option value=\"{sample}\">{sample}</option>'")
+        start = time.monotonic()
+        driver.find_element("id", "check").click()
+        wait(driver, "return document.getElementById('summary').textContent !== ''")
+        checked = time.monotonic() - start
+        assert driver.find_element("id", "summary").get_attribute("data-right") == "true"
+        return {"load": loaded, "answer": answered, "check": checked}
+    finally:
+        driver.quit()
+
+
+def command_line_run(sample: int) -> dict[str, float]:
+    """The same on the command line: `query` from a fresh process, and the grader core asking
+    the same sample of questions of the solution, contained as `grade` contains it."""
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "minimax_lab", "query", EMPTY],
+                          capture_output=True,
+                          text=True, timeout=BOUND, check=True)
+    answered = time.monotonic() - start
+    assert done.stdout.startswith("A = [x,1]"), done.stdout
+    start = time.monotonic()
+    right = subprocess.run([sys.executable, "-c", NATIVE_CHECK, str(SOLUTION), str(sample)],
+                           capture_output=True, text=True, timeout=BOUND, check=True)
+    checked = time.monotonic() - start
+    assert right.stdout.strip() == "True", right.stdout + right.stderr
+    return {"load": 0.0, "answer": answered, "check": checked}
+
+
+NATIVE_CHECK = """
+import sys
+from pathlib import Path
+from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.run import grade_submission
+
+class Sampled(PrologInterface):
+    def open(self, path, options):
+        session = super().open(path, options)
+        every = session.questions
+        session.questions = lambda checks: Sample(int(sys.argv[2])).select(every(checks))
+        return session
+
+interface = Sampled()
+grade = grade_submission("lab_style", Path(sys.argv[1]), Options(
+    interface, checks=interface.checks, policy=interface.policy))
+print(grade.clean)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sample", type=int, default=40,
+                        help="questions of each predicate the check asks (default: 40)")
+    args = parser.parse_args()
+    from minimax_lab.logic.site.build import build_site
+
+    with tempfile.TemporaryDirectory() as folder:
+        written = build_site(Path(folder) / "site")
+        handler = functools.partial(_Quiet, directory=str(written.folder))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        address = f"http://127.0.0.1:{server.server_address[1]}"
+        runs: dict[str, list[dict[str, float]]] = {"browser": [], "command line": []}
+        for number in range(args.runs):
+            runs["browser"].append(browser_run(address, args.sample))
+            runs["command line"].append(command_line_run(args.sample))
+            print(f"run {number + 1}: {runs['browser'][-1]} {runs['command line'][-1]}",
+                  file=sys.stderr)
+        server.shutdown()
+    print(f"{date.today()}, {platform.python_version()}, {args.runs} runs, site "
+          f"{written.total() / 1e6:.1f} MB (the top level loads "
+          f"{(written.total() - written.total('swipl/')) / 1e6:.1f} MB)\n")
+    print("| workload | browser median s | min s | max s | command line median s "
+          "| x command line |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    names = {"load": "first load of the top level (Pyodide and the lab's Python)",
+             "answer": f"first answer to `{EMPTY}` (logic engine)",
+             "check": f"check of lab_style.pl, {args.sample} questions of each predicate"}
+    for key, name in names.items():
+        seen = [run[key] for run in runs["browser"]]
+        native = statistics.median(run[key] for run in runs["command line"])
+        ratio = f"{statistics.median(seen) / native:.1f}" if native else "-"
+        print(f"| {name} | {statistics.median(seen):.2f} | {min(seen):.2f} | {max(seen):.2f} "
+              f"| {f'{native:.2f}' if native else '- (in each answer)'} | {ratio} |")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""A Prolog submission checked in a host's SWI-Prolog (`logic.contain.hosted`): the site's
+"check my lab", judged by the same checks, walks and known bugs as `grade`.
+
+Which questions are asked is a `Selection`: every one, as `grade` asks them, or an even
+sample of them where a host is too slow for all (WebAssembly in a browser). Another way of
+choosing questions (the clause by clause mode) is another selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from minimax_lab.compare.grader.groups import group_class
+from minimax_lab.compare.grader.interface import Options, Session
+from minimax_lab.compare.grader.prolog import Question
+from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.contain.hosted import Host, HostedProgram
+from minimax_lab.logic.state import marks_made
+
+
+class Selection(Protocol):
+    """Which of the questions `grade` would ask (the fullest boards first) are asked."""
+
+    def select(self, questions: Sequence[Question]) -> list[Question]: ...
+
+
+class Every:
+    """Every question, as `grade` asks them."""
+
+    def select(self, questions: Sequence[Question]) -> list[Question]:
+        return list(questions)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """`per_check` questions of each check, evenly spread over its questions on boards with
+    at least `fewest_marks` marks (the emptier boards cost most), in `grade`'s order."""
+
+    per_check: int = 40
+    fewest_marks: int = 2
+
+    def select(self, questions: Sequence[Question]) -> list[Question]:
+        chosen: list[Question] = []
+        for check in dict.fromkeys(question.check for question in questions):
+            mine = [question for question in questions if question.check == check
+                    and marks_made(question.state) >= self.fewest_marks]
+            if len(mine) > self.per_check:
+                step = (len(mine) - 1) / max(1, self.per_check - 1)
+                mine = [mine[round(number * step)] for number in range(self.per_check)]
+            chosen += mine
+        order = {question: number for number, question in enumerate(questions)}
+        return sorted(chosen, key=order.__getitem__)
+
+
+class HostedSession(PrologSession):
+    """A Prolog session in a host, asking only the questions its selection keeps."""
+
+    def __init__(self, program: HostedProgram, answers: int, options: Options,
+                 selection: Selection) -> None:
+        super().__init__(program, answers, options.work)
+        self.selection = selection
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        return self.selection.select(super().questions(checks))
+
+
+@dataclass(frozen=True)
+class HostedInterface(PrologInterface):
+    """The lab's predicates in a Prolog program run by `host`, its questions chosen by
+    `selection`."""
+
+    host: Host | None = field(default=None, compare=False)
+    selection: Selection = field(default_factory=Every)
+
+    def ready(self, paths: Sequence[Path]) -> None:
+        """Nothing to find on the PATH: the host brings its SWI-Prolog."""
+
+    def open(self, path: Path, options: Options) -> Session[Any, Any]:
+        if self.host is None:
+            raise ValueError("a hosted interface needs its host")
+        return HostedSession(HostedProgram(self.host), self.answers, options, self.selection)
+
+
+def check_hosted(name: str, host: Host, selection: Selection | None = None,
+                 **options: Any) -> SubmissionGrade:
+    """The grade of the program `host` has loaded, as `grade` judges it (`Options` from
+    `options`), asking the questions `selection` keeps (default: every one)."""
+    interface = HostedInterface(host=host, selection=selection or Every())
+    options.setdefault("checks", interface.checks)
+    options.setdefault("policy", interface.policy)
+    grade = grade_submission(name, Path(host.folder), Options(interface, **options))
+    group_class([grade])  # its bug's name and the known bugs it looks like, as grade says
+    return grade

@@ -1,0 +1,131 @@
+// The pages' side: a worker that can be stopped (ended, and started afresh) and the forms.
+class Runner {
+  constructor(script, status) {
+    this.script = script;
+    this.status = status;
+    this.start();
+  }
+  start() {
+    this.worker = new Worker(this.script);
+    this.pending = new Map();
+    this.number = 0;
+    this.say("loading Python (the first time takes a few seconds)...", "loading");
+    this.worker.onmessage = ({data}) => {
+      if (data.ready) return this.say("ready", "ready");
+      if (data.failed) return this.say("could not start: " + data.failed, "failed");
+      const waiting = this.pending.get(data.id);
+      this.pending.delete(data.id);
+      if (this.pending.size === 0 && this.status.dataset.state === "busy") this.say("ready", "ready");
+      if (waiting) data.error ? waiting.reject(new Error(data.error)) : waiting.resolve(data.result);
+    };
+  }
+  say(text, state) {
+    this.status.textContent = text;
+    this.status.dataset.state = state;
+  }
+  call(call, ...args) {
+    const id = ++this.number;
+    if (this.status.dataset.state === "ready") this.say("working... (Stop ends it)", "busy");
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {resolve, reject});
+      this.worker.postMessage({id, call, args});
+    });
+  }
+  stop(why) {
+    this.worker.terminate();
+    for (const waiting of this.pending.values()) waiting.reject(new Error(why));
+    this.start();
+  }
+}
+
+function byId(id) { return document.getElementById(id); }
+
+// The service worker (offline.js) keeps what the page fetches, once it controls the page: it
+// is waited for (a few seconds at most) before the worker starts. Where there is none (a page
+// opened as a file, or over plain http from another machine) the site works online only.
+async function offline() {
+  if (!("serviceWorker" in navigator)) return;
+  try {
+    await navigator.serviceWorker.register("offline.js");
+    await navigator.serviceWorker.ready;
+    if (navigator.serviceWorker.controller) return;
+    await Promise.race([
+      new Promise((done) => navigator.serviceWorker.addEventListener(
+        "controllerchange", done, {once: true})),
+      new Promise((done) => setTimeout(done, 3000))]);
+  } catch (error) {
+    console.warn("the site will not work offline:", error);
+  }
+}
+
+async function topLevel() {
+  await offline();
+  const runner = new Runner("lab-worker.js", byId("status"));
+  const transcript = byId("transcript");
+  const show = (text, kind) => {
+    const line = document.createElement("div");
+    line.className = kind;
+    line.textContent = text;
+    transcript.append(line);
+    transcript.scrollTop = transcript.scrollHeight;
+  };
+  byId("ask").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const goal = byId("goal").value.trim();
+    if (!goal) return;
+    show("?- " + goal, "goal");
+    try {
+      const answer = await runner.call("query", goal, byId("engine").value);
+      if (answer.out) show(answer.out.replace(/\n$/, ""), "answer");
+      if (answer.err) show(answer.err.replace(/\n$/, ""), "error");
+    } catch (error) {
+      show(String(error.message), "error");
+    }
+  });
+  byId("stop").addEventListener("click", () => runner.stop("% stopped: Python starts afresh"));
+  for (const kind of ["board", "explain", "trace", "tree"]) {
+    byId("view-" + kind).addEventListener("click", async () => {
+      const out = byId("view");
+      out.textContent = "working...";
+      try {
+        const shown = await runner.call("view", kind, byId("position").value.trim(),
+                                        byId("player").value, byId("search").value);
+        if (shown.error) out.textContent = shown.error; else out.innerHTML = shown.html;
+      } catch (error) {
+        out.textContent = String(error.message);
+      }
+    });
+  }
+}
+
+async function checkPage() {
+  await offline();
+  const runner = new Runner("check-worker.js", byId("status"));
+  byId("file").addEventListener("change", async () => {
+    const file = byId("file").files[0];
+    if (file) byId("source").value = await file.text();
+  });
+  byId("check-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const file = byId("file").files[0];
+    const report = byId("report");
+    report.textContent = "checking...";
+    byId("log").textContent = "";
+    byId("summary").textContent = "";
+    const started = performance.now();
+    try {
+      const checked = await runner.call("check", file ? file.name : "minimax.pl",
+                                        byId("source").value, Number(byId("sample").value));
+      report.textContent = checked.report;
+      byId("log").textContent = checked.log;
+      byId("summary").textContent = checked.summary;
+      byId("summary").dataset.right = String(checked.right);
+    } catch (error) {
+      report.textContent = String(error.message);
+    }
+    byId("seconds").textContent = ((performance.now() - started) / 1000).toFixed(1);
+  });
+  byId("stop").addEventListener("click", () => runner.stop(
+    "stopped: the check was ended (a file that loops or waits can be stopped so); " +
+    "check it again when it is fixed"));
+}

@@ -1,0 +1,116 @@
+"""The Python the site runs in Pyodide, in its workers: the top level answers as `minimax-lab
+query` does, the tools draw as the notebook does, and the check judges a student's file as
+`grade` does, in SWI-Prolog compiled to WebAssembly. Each call takes and gives JSON text."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from importlib import resources
+from typing import Any, Protocol
+
+from minimax_lab.compare.grader.hosted import Sample, check_hosted
+from minimax_lab.compare.grader.text import output_log, report_stem, submission_report, summary_line
+from minimax_lab.logic import api
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import escaped
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS
+from minimax_lab.logic.toplevel.repl import Session, print_answers
+
+ENGINES = ("logic", "reference")
+"""The engines the site's top level answers with (no Prolog engine: SWI-Prolog in the page
+is the check's)."""
+VIEWS = ("board", "explain", "trace", "tree")
+FOLDER, HARNESS = "/submission", "/harness"
+_sessions: dict[str, Session] = {}
+
+
+def query(goal: str, engine: str = "logic") -> str:
+    """`goal` answered at the top level of `engine`: {"status", "out", "err"}, as `minimax-lab
+    query GOAL --engine ENGINE` prints them and exits."""
+    if engine not in ENGINES:
+        return _json(status=2, out="", err=f"unknown engine {engine!r}")
+    out, err = io.StringIO(), io.StringIO()
+    if engine not in _sessions:
+        _sessions[engine] = Session(engine, out)
+    session = _sessions[engine]
+    session.out = out
+    status = print_answers(goal, session, out, err)
+    if not out.getvalue() and not err.getvalue():  # halt.: the command line ends in silence
+        out.write("% halt. ends the command line's top level; this page's goes on\n")
+    return _json(status=status, out=out.getvalue(), err=err.getvalue())
+
+
+def view(kind: str, position: str, player: str, search: str = "minimax") -> str:
+    """The notebook's picture of `kind` (board, explain, trace, tree) for the position:
+    {"html"}, or {"error"} in one line."""
+    try:
+        if kind == "board":
+            shown: Any = api.board(position, player or None)
+        elif kind == "explain":
+            shown = api.explain(position, player or None, engine="reference")
+        elif kind == "trace":
+            shown = api.trace(position, player or None, more="the command line's trace shows "
+                              "more: minimax-lab trace STATE PLAYER --max-calls N")
+        elif kind == "tree":
+            shown = api.tree(position, player or None, search=search)
+        else:
+            return _json(error=f"unknown view {kind!r}; the views are {', '.join(VIEWS)}")
+        return _json(html=shown.html())
+    except (LabError, ValueError, *ANSWER_ERRORS) as error:
+        return _json(error=escaped(str(error)))
+
+
+class Prolog(Protocol):
+    """The page's SWI-Prolog (swipl-wasm), as its worker hands it over."""
+
+    def write(self, path: str, text: str) -> None: ...
+
+    def line(self, goal: str, text: str) -> str: ...
+
+
+class WasmHost:
+    """The harness in the page's SWI-Prolog, the student's file in `FOLDER`
+    (`logic.contain.hosted.Host`)."""
+
+    folder = FOLDER
+
+    def __init__(self, prolog: Prolog, name: str, text: str) -> None:
+        self.prolog, self.name = prolog, name
+        lab = resources.files("minimax_lab.logic.prolog")
+        for file in ("harness.pl", "minimax_helper.pl"):
+            prolog.write(f"{HARNESS}/{file}", (lab / file).read_text(encoding="utf-8"))
+        prolog.write(f"{FOLDER}/{name}", text)
+        prolog.line(f"load_files('{HARNESS}/harness.pl', [silent(true)]), Line = \"\"", "")
+
+    def load(self, number: int) -> str:
+        return self.prolog.line(f"harness:host_load('{FOLDER}/{self.name}', "
+                                f"'{HARNESS}/minimax_helper.pl', {number}, Line)", "")
+
+    def answer(self, question: str) -> str:
+        return self.prolog.line("harness:host_answer(Text, Line)", question)
+
+
+def file_name(picked: str) -> str:
+    """A safe name for the student's file in the page's file system, ending `.pl`."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", picked.rsplit("/", 1)[-1].rsplit("\\", 1)[-1])
+    stem = stem.lstrip(".")[:60] or "minimax"
+    return stem if stem.endswith(".pl") else f"{stem.removesuffix('.pro')}.pl"
+
+
+def check(prolog: Prolog, picked: str, text: str, per_check: int = 40) -> str:
+    """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
+    of `per_check` questions of each predicate: {"report", "summary", "right"}."""
+    name = file_name(picked)
+    host = WasmHost(prolog, name, text)
+    grade = check_hosted(name.removesuffix(".pl"), host, Sample(per_check),
+                         budget_seconds=1800.0)
+    report = submission_report(grade)
+    kept = f"--reports DIR keeps it in DIR/{report_stem(grade)}.log"
+    return _json(report=report.replace(kept, "it is shown below the report"),
+                 summary=summary_line(grade), right=grade.clean, log=output_log(grade))
+
+
+def _json(**fields: object) -> str:
+    return json.dumps(fields)

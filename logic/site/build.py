@@ -1,0 +1,103 @@
+"""Write the static site: its pages and workers (`assets/`), the pinned parts (`parts`), and
+the lab's own Python packed for Pyodide; plain files any static host serves."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import shutil
+import zipfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.site import parts
+
+PACKAGES = ("logic", "compare", "facts")
+"""The lab's packages, shipped whole (the site runs the same code as the command line)."""
+SHIPPED = (".py", ".pl", ".toml")
+MARK = "site.json"
+"""The file that says a folder is a site this command wrote (and may write again)."""
+
+
+class SiteError(LabError):
+    """A site that cannot be written where asked."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """A site written: its folder and each file's size in bytes, by path."""
+
+    folder: Path
+    sizes: dict[str, int]
+
+    def total(self, prefix: str = "") -> int:
+        return sum(size for path, size in self.sizes.items() if path.startswith(prefix))
+
+
+def build_site(folder: Path, cache: Path | None = None) -> Written:
+    """Write the site into `folder` (new, empty, or a site written before), fetching the parts
+    missing from `cache`."""
+    _check_folder(folder)
+    cache = cache or parts.default_cache()
+    files: dict[str, bytes] = {}
+    for part in parts.NPM_PARTS:
+        files.update({f"{part.folder}/{name}": data
+                      for name, data in parts.npm_files(part, cache).items()})
+    files["pydatalog.zip"] = _zipped(parts.pydatalog_modules(cache))
+    files["lab.zip"] = _zipped(lab_modules())
+    assets = resources.files("minimax_lab.logic.site") / "assets"
+    for asset in assets.iterdir():
+        if asset.is_file():
+            files[asset.name] = asset.read_bytes()
+    files[MARK] = json.dumps({
+        "module": f"{_prefix()}logic.site.browser",
+        "archives": ["pydatalog.zip", "lab.zip"],
+        "parts": {part.name: part.version for part in parts.NPM_PARTS}
+        | {parts.PYDATALOG[0]: parts.PYDATALOG[1]},
+    }, indent=1).encode()
+    if folder.exists():
+        shutil.rmtree(folder)
+    for path, data in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return Written(folder, {path: len(data) for path, data in sorted(files.items())})
+
+
+def lab_modules() -> dict[str, bytes]:
+    """The lab's packages' files, by their path on Python's import path."""
+    found: dict[str, bytes] = {}
+    for name in PACKAGES:
+        package = importlib.import_module(f"{_prefix()}{name}")
+        for root in package.__path__:
+            for file in sorted(Path(root).rglob("*")):
+                if file.suffix in SHIPPED and "__pycache__" not in file.parts:
+                    inside = file.relative_to(root).as_posix()
+                    found[f"{package.__name__.replace('.', '/')}/{inside}"] = file.read_bytes()
+    return found
+
+
+def _prefix() -> str:
+    """The lab's packages' parent package and a dot, if they have one."""
+    lab = __name__.rsplit(".site.", 1)[0]
+    return lab[: -len("logic")] if lab.endswith("logic") else ""
+
+
+def _zipped(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path, data in sorted(files.items()):
+            archive.writestr(zipfile.ZipInfo(path, (2020, 1, 1, 0, 0, 0)), data,
+                             zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def _check_folder(folder: Path) -> None:
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise SiteError(f"{folder} is not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / MARK).is_file():
+        raise SiteError(f"{folder} is not empty and holds no site written before: name a new "
+                        "or empty folder")

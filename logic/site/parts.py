@@ -1,0 +1,152 @@
+"""The pinned releases the site runs on: Pyodide and SWI-Prolog in WebAssembly from the npm
+registry, pyDatalog's sources from PyPI. Each is fetched once into a cache, its digest checked
+against the one pinned here, and never committed."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from minimax_lab.logic.errors import LabError
+
+NPM = "https://registry.npmjs.org"
+FETCH_SECONDS = 120
+
+
+class PartError(LabError):
+    """A part of the site that cannot be fetched or does not match its pin."""
+
+
+@dataclass(frozen=True)
+class NpmPart:
+    """A release on the npm registry, its tarball's sha512 as npm records it (`integrity`),
+    and the files of it the site serves, under `folder`."""
+
+    name: str
+    version: str
+    integrity: str
+    files: tuple[str, ...]
+    folder: str
+
+    @property
+    def tarball(self) -> str:
+        return f"{self.name}-{self.version}.tgz"
+
+    @property
+    def url(self) -> str:
+        return f"{NPM}/{self.name}/-/{self.tarball}"
+
+
+PYODIDE = NpmPart(
+    "pyodide", "0.29.3",
+    "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA==",
+    ("package/pyodide.js", "package/pyodide.asm.js", "package/pyodide.asm.wasm",
+     "package/python_stdlib.zip", "package/pyodide-lock.json"),
+    "pyodide")
+SWIPL_WASM = NpmPart(
+    "swipl-wasm", "8.0.5",
+    "sha512-IkffjSlJx9SHqpaluuRxku7R11/tqpZQg/iPjyoIC7heZ8Y1lzIhQR8ddDGSyVN15WD3mYw3CxrWoco5zizr0Q==",
+    ("package/dist/swipl/swipl-web.js", "package/dist/swipl/swipl-web.wasm",
+     "package/dist/swipl/swipl-web.data"),
+    "swipl")
+NPM_PARTS = (PYODIDE, SWIPL_WASM)
+PYDATALOG = ("pyDatalog", "0.22.4",
+             "128954195fc5d9e9249cd89364a6af786aef1d116a52f099a8e10f360185af70")
+"""pyDatalog's source distribution on PyPI and its sha256: its wheel there is built for
+CPython 3.11 only; its modules are pure Python without the optional C extension."""
+
+
+def default_cache() -> Path:
+    """Where parts are kept: $MINIMAX_LAB_CACHE, else the user's cache folder."""
+    named = os.environ.get("MINIMAX_LAB_CACHE")
+    if named:
+        return Path(named)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "minimax-lab" / "site"
+
+
+def npm_files(part: NpmPart, cache: Path) -> dict[str, bytes]:
+    """The files the site serves of `part`, by name, from its tarball (fetched if missing)."""
+    tarball = cache / part.tarball
+    if not tarball.exists():
+        _download(part.url, tarball)
+    data = tarball.read_bytes()
+    digest = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+    if digest != part.integrity:
+        raise PartError(f"{tarball} is not {part.name} {part.version} as pinned (its sha512 "
+                        "differs): delete it to fetch it again")
+    found: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        for member in archive.getmembers():
+            if member.name in part.files and member.isfile():
+                extracted = archive.extractfile(member)
+                if extracted is not None:
+                    found[member.name.rsplit("/", 1)[-1]] = extracted.read()
+    missing = [name for name in part.files if name.rsplit("/", 1)[-1] not in found]
+    if missing:
+        raise PartError(f"{part.name} {part.version} has no {missing[0]}")
+    return found
+
+
+def pydatalog_modules(cache: Path) -> dict[str, bytes]:
+    """pyDatalog's Python modules (`pyDatalog/NAME.py`), from its pinned source distribution
+    (fetched with pip if missing)."""
+    name, version, sha256 = PYDATALOG
+    sdist = cache / f"{name.lower()}-{version}.tar.gz"
+    if not sdist.exists():
+        _pip_download(f"{name}=={version}", sdist)
+    data = sdist.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise PartError(f"{sdist} is not {name} {version} as pinned (its sha256 differs): "
+                        "delete it to fetch it again")
+    modules: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        for member in archive.getmembers():
+            parts = member.name.split("/")
+            if (member.isfile() and len(parts) == 3 and parts[1] == name
+                    and parts[2].endswith(".py")):
+                extracted = archive.extractfile(member)
+                if extracted is not None:
+                    modules[f"{name}/{parts[2]}"] = extracted.read()
+    if f"{name}/__init__.py" not in modules:
+        raise PartError(f"{sdist} has no {name} package")
+    return modules
+
+
+def _download(url: str, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with urllib.request.urlopen(url, timeout=FETCH_SECONDS) as response:
+            data = response.read()
+    except OSError as error:
+        raise PartError(f"cannot fetch {url}: {error}") from None
+    partial = target.with_suffix(".part")
+    partial.write_bytes(data)
+    partial.replace(target)
+
+
+def _pip_download(requirement: str, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                 "--quiet", "--dest", folder, requirement],
+                capture_output=True, text=True, timeout=FETCH_SECONDS, check=False)
+        except subprocess.TimeoutExpired:
+            raise PartError(f"pip could not fetch {requirement} within {FETCH_SECONDS} s")\
+                from None
+        found = sorted(Path(folder).glob("*.tar.gz"))
+        if done.returncode != 0 or not found:
+            last = (done.stderr.strip().splitlines() or ["no source distribution"])[-1]
+            raise PartError(f"pip could not fetch {requirement}: {last}")
+        found[0].replace(target)
