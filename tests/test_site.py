@@ -166,6 +166,28 @@ def test_halt_says_the_page_goes_on(top_level):
     assert ask(top_level, "X is 6 * 7.") == "X = 42."
 
 
+def test_goals_asked_one_after_another_keep_their_answers_under_them(top_level, capsys):
+    """A goal asked while the one before is still being answered gets its own answers below it,
+    not below the goal asked last."""
+    goals = ("minimax_decision([-,-,-,-,-,-,-,-,-], x, A, V).", "X is 2+3.")
+    expected = []
+    for goal in goals:
+        main(["query", goal, "--engine", "reference"])
+        expected += [f"?- {goal}", capsys.readouterr().out.rstrip("\n")]
+    top_level.find_element("css selector", '#engine option[value="reference"]').click()
+    before = len(top_level.find_elements("css selector", "#transcript > div"))
+    field = top_level.find_element("id", "goal")
+    for goal in goals:  # the second is sent before the first is answered
+        field.clear()
+        field.send_keys(goal)
+        top_level.find_element("id", "run").click()
+    wait_for(top_level, lambda: state(top_level) == "ready" and len(
+        top_level.find_elements("css selector", "#transcript > div")) >= before + 4,
+        ANSWER_SECONDS)
+    shown = top_level.find_elements("css selector", "#transcript > div")[before:]
+    assert [line.get_attribute("textContent") for line in shown] == expected
+
+
 def test_nothing_left_the_machine_from_the_top_level(top_level, served):
     ask(top_level, "minimax_decision([o,-,x,-,-,-,-,-,-], x, A, V).")
     assert all(url.startswith(served) for url in requested(top_level))

@@ -62,24 +62,27 @@ async function topLevel() {
   await offline();
   const runner = new Runner("lab-worker.js", byId("status"));
   const transcript = byId("transcript");
-  const show = (text, kind) => {
+  // A line of the transcript, at its end or just after `after` (a goal asked while another
+  // was being answered gets its answers under it, not under the goal asked last): the line.
+  const show = (text, kind, after) => {
     const line = document.createElement("div");
     line.className = kind;
     line.textContent = text;
-    transcript.append(line);
+    if (after) after.after(line); else transcript.append(line);
     transcript.scrollTop = transcript.scrollHeight;
+    return line;
   };
   byId("ask").addEventListener("submit", async (event) => {
     event.preventDefault();
     const goal = byId("goal").value.trim();
     if (!goal) return;
-    show("?- " + goal, "goal");
+    let last = show("?- " + goal, "goal");
     try {
       const answer = await runner.call("query", goal, byId("engine").value);
-      if (answer.out) show(answer.out.replace(/\n$/, ""), "answer");
-      if (answer.err) show(answer.err.replace(/\n$/, ""), "error");
+      if (answer.out) last = show(answer.out.replace(/\n$/, ""), "answer", last);
+      if (answer.err) show(answer.err.replace(/\n$/, ""), "error", last);
     } catch (error) {
-      show(String(error.message), "error");
+      show(String(error.message), "error", last);
     }
   });
   byId("stop").addEventListener("click", () => runner.stop("% stopped: Python starts afresh"));
