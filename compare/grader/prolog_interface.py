@@ -13,13 +13,36 @@ from typing import Any, ClassVar
 from compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
 from compare.grader.config import answers as answers_check
 from compare.grader.interface import Check, Interface, Options, Session, did_you_mean
-from compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
+from compare.grader.prolog import (
+    CHECKS,
+    HELPERS,
+    JUDGED,
+    PREDICATES,
+    Judged,
+    Question,
+    judged_questions,
+    lab_cost,
+)
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy, Ties, Values
 from logic.contain.harness import Reply, StudentProgram
 from logic.contain.sandbox import SWIPL
 from logic.errors import LabError
+
+
+def judged_check(value: object) -> object:
+    """clauses or whole."""
+    if value not in JUDGED:
+        raise ValueError(" or ".join(JUDGED))
+    return value
+
+
+def sample_check(value: object) -> object:
+    """A whole number from 0 to 100."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+        raise ValueError("a whole number from 0 to 100")
+    return value
 
 
 @dataclass(frozen=True)
@@ -31,6 +54,16 @@ class PrologInterface(Interface):
                        "answers asked of each question, the first and N-1 on backtracking "
                        "(default: the assignment's, else 3)", answers_check, metavar="N",
                        parse=whole)
+    judged: str = own(Judged.CLAUSES.value, "is for Prolog submissions",
+                      "how each question is judged: clauses (the calls below it on the "
+                      "successors of its board get the lab's answers, so each costs one level "
+                      "of the program's recursion; the whole program is asked a sample, "
+                      "--end-to-end) or whole (the program answers every call itself) "
+                      "(default: the assignment's, else clauses)", judged_check, metavar="HOW")
+    end_to_end: int = own(1, "is for Prolog submissions judged on their own clauses",
+                          "boards of each number of blanks (1 to 8) the whole program is asked "
+                          "besides the lab's cases, when judged on its own clauses (default: "
+                          "the assignment's, else 1)", sample_check, metavar="N", parse=whole)
 
     name: ClassVar[str] = "prolog"
     checks: ClassVar[tuple[str, ...]] = PREDICATES
@@ -47,7 +80,8 @@ class PrologInterface(Interface):
 
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)
-        return PrologSession(program, self.answers, options.work)
+        return PrologSession(program, self.answers, options.work, Judged(self.judged),
+                             self.end_to_end)
 
 
 class PrologSession(Session[Question, Reply]):
@@ -57,11 +91,19 @@ class PrologSession(Session[Question, Reply]):
     work_unit = "inferences"
 
     def __init__(self, program: StudentProgram, answers: int,
-                 work: WorkLimits = DEFAULT_WORK) -> None:
+                 work: WorkLimits = DEFAULT_WORK, judged: Judged = Judged.WHOLE,
+                 end_to_end: int = 0) -> None:
         checks: dict[str, Check[Question, Reply]] = dict(CHECKS)
         super().__init__(program, checks, work)
         self.student = program
         self.answers = answers
+        self.judged = judged
+        self.end_to_end = end_to_end
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        """Every question of `checks`, judged as the session is; judged on its own clauses,
+        followed by the end-to-end sample."""
+        return judged_questions(checks, self.judged, self.end_to_end)
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))
@@ -87,7 +129,8 @@ class PrologSession(Session[Question, Reply]):
                 Verdict(Category.UNDEFINED, f"{check} is not defined"))
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
-        return self.student.ask(question.goal, "A", self.answers, seconds, round(work))
+        return self.student.ask(question.goal, "A", self.answers, seconds, round(work),
+                                question.below)
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

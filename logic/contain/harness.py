@@ -233,10 +233,12 @@ class StudentProgram(ContainedProgram):
         return report
 
     def ask(self, goal: str, template: str, most: int, seconds: float,
-            inferences: int | None = None) -> Reply:
+            inferences: int | None = None, below: str = "none") -> Reply:
         """Prove `goal` at most `most` times within `inferences` (None: no limit), guarded
         from here by a limit of CPU time measured outside the program (`SLOWEST_LIPS`) and by
-        `seconds` of the wall clock; the values of `template`."""
+        `seconds` of the wall clock; the values of `template`. `below` is the lab's answers to
+        the calls below the goal, as a Prolog list the harness reads ("none": the program
+        answers them itself)."""
         if self.process is None or self.process.poll() is not None:
             begun = time.monotonic()
             self._release()
@@ -246,7 +248,7 @@ class StudentProgram(ContainedProgram):
             seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
         number = new_id()
         limit = "none" if inferences is None else str(int(inferences))
-        question = f"ask({number}, ({goal}), ({template}), {most}, {limit}).\n".encode()
+        question = f"ask({number}, ({goal}), ({template}), {most}, {limit}, {below}).\n".encode()
         stopped = float(inferences or 0)
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
