@@ -97,13 +97,13 @@ class PrologSession(Session[Question, Reply]):
         super().__init__(program, checks, work)
         self.student = program
         self.answers = answers
-        self.judged = judged
+        self.judged = judged.value
         self.end_to_end = end_to_end
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
         followed by the end-to-end sample."""
-        return judged_questions(checks, self.judged, self.end_to_end)
+        return judged_questions(checks, Judged(self.judged), self.end_to_end)
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))

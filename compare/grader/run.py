@@ -53,7 +53,8 @@ def grade_submission(
         return SubmissionGrade(name, LoadReport(problem=str(error)),
                                seconds=time.monotonic() - start, policy=options.policy)
     with closing(session.program) as program, running.holding(program):
-        grade = SubmissionGrade(name, program.load(), policy=options.policy)
+        grade = SubmissionGrade(name, program.load(), policy=options.policy,
+                                judged=session.judged)
         if grade.load.output:
             log_output(grade, options.interface.load_label, grade.load.output,
                        len(grade.load.output), question=False)
@@ -205,6 +206,9 @@ def time_to_ask(question: Question, result: CheckResult, grade: SubmissionGrade,
 def _add(result: CheckResult, question: Question, verdict: Verdict) -> None:
     result.add((question.state, question.player), str(question), verdict,
                is_terminal(question.state))
+    if getattr(question, "sample", False) and verdict.category.kind is not Kind.UNASKED:
+        result.end_to_end += 1
+        result.end_to_end_right += verdict.category is Category.RIGHT
 
 
 def submission_name(path: Path, taken: set[str]) -> str:
