@@ -88,7 +88,7 @@ def test_judged_on_its_own_clauses_a_question_costs_one_level(check):
                                    question.below) for question in (whole, clauses)]
             assert replies[0].answers == replies[1].answers
             assert replies[1].work <= prolog.lab_cost(clauses) < replies[0].work
-            if state.count(BLANK) == 8:  # the whole recursion below: 8! games, about
+            if state.count(BLANK) == 8:  # the whole game tree below it, against one level
                 assert replies[1].work * 10_000 < replies[0].work
     finally:
         program.close()

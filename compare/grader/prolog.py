@@ -92,17 +92,18 @@ def lab_below(state: State) -> str:
     """The lab's answers on each successor of `state` (either player's move): terminal_state,
     max_value and min_value for x and for o, as `logic/prolog/harness.pl` reads them
     (`below/1`); computed by the reference (`logic/reference.py`)."""
-    successors = []
-    for cell, blank in enumerate(state, 1):
-        if blank != BLANK:
-            continue
-        for mark in PLAYERS:
-            after = State(state[:cell - 1] + mark + state[cell:])
-            answers = [_or_none(reference.terminal_state(after, player)) for player in PLAYERS]
-            answers += [_kept(after, reference.max_value(after, player)) for player in PLAYERS]
-            answers += [_kept(after, reference.min_value(after, player)) for player in PLAYERS]
-            successors.append(f"s({cell},{mark},{','.join(answers)})")
+    successors = [f"s({cell},{mark},{_lab_answers(State(state[:cell - 1] + mark + state[cell:]))})"
+                  for cell, blank in enumerate(state, 1) if blank == BLANK for mark in PLAYERS]
     return f"below({to_prolog(state)},[{','.join(successors)}])"
+
+
+@cache
+def _lab_answers(state: State) -> str:
+    """The lab's terminal_state, max_value and min_value on `state`, for x and for o."""
+    answers = [_or_none(reference.terminal_state(state, player)) for player in PLAYERS]
+    answers += [_kept(state, reference.max_value(state, player)) for player in PLAYERS]
+    answers += [_kept(state, reference.min_value(state, player)) for player in PLAYERS]
+    return ",".join(answers)
 
 
 def _or_none(value: int | None) -> str:

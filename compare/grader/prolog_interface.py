@@ -26,9 +26,15 @@ from compare.grader.prolog import (
 from compare.judge.categories import Category
 from compare.judge.results import Problem, Verdict
 from compare.judge.truth import Policy, Ties, Values
-from logic.contain.harness import Reply, StudentProgram
+from logic.contain.harness import Ask, Reply, StudentProgram
 from logic.contain.sandbox import SWIPL
 from logic.errors import LabError
+
+BATCH = 200
+BATCH_BYTES = 32_768
+"""Questions, and bytes of questions, sent to a program at once, at most: fewer round trips,
+and never more than its question pipe holds (64 KiB), so that no answer waits on a question
+still being written."""
 
 
 def judged_check(value: object) -> object:
@@ -99,11 +105,16 @@ class PrologSession(Session[Question, Reply]):
         self.answers = answers
         self.judged = judged.value
         self.end_to_end = end_to_end
+        self._order: list[Question] = []
+        self._index: dict[Question, int] = {}
+        self._ahead: dict[tuple[Question, int], Reply] = {}
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
         followed by the end-to-end sample."""
-        return judged_questions(checks, Judged(self.judged), self.end_to_end)
+        self._order = judged_questions(checks, Judged(self.judged), self.end_to_end)
+        self._index = {question: index for index, question in enumerate(self._order)}
+        return self._order
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))
@@ -129,8 +140,30 @@ class PrologSession(Session[Question, Reply]):
                 Verdict(Category.UNDEFINED, f"{check} is not defined"))
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
-        return self.student.ask(question.goal, "A", self.answers, seconds, round(work),
-                                question.below)
+        """The reply to `question`: asked with the questions that follow it in the order
+        planned (`questions`), up to `BATCH_BYTES`, their replies kept until they are asked
+        within their own limits."""
+        limit = round(work)
+        ahead = self._ahead.pop((question, limit), None)
+        if ahead is not None:
+            return ahead
+        asks = [Ask(question.goal, "A", self.answers, limit, question.below)]
+        batch = [question]
+        size = len(asks[0].line(0))
+        index = self._index.get(question)
+        for following in [] if index is None else self._order[index + 1:]:
+            ask = Ask(following.goal, "A", self.answers, round(self.work_limit(following)),
+                      following.below)
+            size += len(ask.line(0))
+            if size > BATCH_BYTES or len(asks) >= BATCH:
+                break
+            asks.append(ask)
+            batch.append(following)
+        replies = self.student.ask_many(asks, seconds)
+        self._ahead = {(asked, int(ask.inferences or 0)): reply
+                       for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
+                                                    strict=False)}
+        return replies[0]
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

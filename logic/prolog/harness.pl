@@ -400,7 +400,7 @@ error_term(Error, Text) :-
 %
 % The answers are kept in the recorded database, which library(sandbox) refuses to the program
 % in every form (recorded/2,3, current_key/1, instance/2), and so is anything that calls it, as
-% lab_answer/5 does: the wrapped calls are the only way to them. They are erased when the
+% below_answer/5 does: the wrapped calls are the only way to them. They are erased when the
 % question ends; the wrappers stay while questions come with answers, and go with the first
 % that comes without.
 
@@ -417,18 +417,18 @@ below(none) :- !,
 below(below(Board, Successors)) :-
     forget_below,
     forall(below_predicate(Name), wrap_below(Name)),
-    forall(( member(Successor, Successors), lab_answers(Board, Successor, Answer) ),
-           recordz(harness_below, Answer)).
+    forall(member(s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), Successors),
+           ( marked(Board, Cell, Mark, State),
+             recordz(harness_below, s(State, TX, TO, MaxX, MaxO, MinX, MinO)) )).
 
-lab_answers(Board, s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), Answer) :-
-    marked(Board, Cell, Mark, State),
-    (   Answer = answer(terminal_state, State, x, TX)
-    ;   Answer = answer(terminal_state, State, o, TO)
-    ;   kept(State, MaxX, x, Value), Answer = answer(max_value, State, x, Value)
-    ;   kept(State, MaxO, o, Value), Answer = answer(max_value, State, o, Value)
-    ;   kept(State, MinX, o, Value), Answer = answer(min_value, State, x, Value)
-    ;   kept(State, MinO, x, Value), Answer = answer(min_value, State, o, Value)
-    ).
+% lab_answer(Name, State, Player, Answers, Answer): the lab's answer to Name(State, Player, _)
+% among a successor's answers (`none`: no answer).
+lab_answer(terminal_state, _, x, s(_, TX, _, _, _, _, _), TX).
+lab_answer(terminal_state, _, o, s(_, _, TO, _, _, _, _), TO).
+lab_answer(max_value, State, x, s(_, _, _, MaxX, _, _, _), Value) :- kept(State, MaxX, x, Value).
+lab_answer(max_value, State, o, s(_, _, _, _, MaxO, _, _), Value) :- kept(State, MaxO, o, Value).
+lab_answer(min_value, State, x, s(_, _, _, _, _, MinX, _), Value) :- kept(State, MinX, o, Value).
+lab_answer(min_value, State, o, s(_, _, _, _, _, _, MinO), Value) :- kept(State, MinO, x, Value).
 
 kept(State, k(0, Value), _, sv(State, Value)) :- !.
 kept(State, k(Cell, Value), Mover, sv(Next, Value)) :- marked(State, Cell, Mover, Next).
@@ -451,15 +451,17 @@ wrap_below(Name) :-
     (   predicate_property(student:Head, defined),
         \+ predicate_property(student:Head, imported_from(_))
     ->  wrap_predicate(student:Head, harness, Own,
-                       harness:lab_answer(Name, State, Player, Value, Own)),
+                       harness:below_answer(Name, State, Player, Value, Own)),
         assertz(wrapped(Name))
     ;   true
     ).
 
-lab_answer(Name, State, Player, Value, Own) :-
+below_answer(Name, State, Player, Value, Own) :-
     (   is_list(State), ground(State), atom(Player),
-        recorded(harness_below, answer(Name, State, Player, Answer))
-    ->  Answer \== none,
+        Answers = s(State, _, _, _, _, _, _),
+        recorded(harness_below, Answers)
+    ->  lab_answer(Name, State, Player, Answers, Answer),
+        Answer \== none,
         Value = Answer
     ;   call(Own)
     ).

@@ -29,7 +29,7 @@ records(_, _, Answer) :- recorded(harness_below, Answer).
 records_keys(_, _, Answer) :- current_key(Answer).
 wrapper(State, Player, Answer) :- '$wrap$max_value'(State, Player, Answer).
 lab_answer(State, Player, Answer) :-
-    harness:lab_answer(max_value, State, Player, Answer, true).
+    harness:below_answer(max_value, State, Player, Answer, true).
 wrapper_clause(State, Player, Answer) :-
     clause('$wrap$max_value'(State, Player, Answer), Body), call(Body).
 properties(_, _, Answer) :- predicate_property(harness:lab_answer(_, _, _, _, _), Answer).
