@@ -47,6 +47,11 @@ def landed(grade) -> set[str]:
             for result in grade.checks.values() if result.first_wrong is not None}
 
 
+def named(grade) -> list[str]:
+    """The known bugs a grade's answers look like, by name."""
+    return [hypothesis.split(":")[0] for hypothesis in grade.hypotheses]
+
+
 # --- the corpus: the same predicate, the same hypothesis, in both modes ---------------------
 
 @pytest.mark.parametrize("name", BUGS)
@@ -56,7 +61,7 @@ def test_each_typical_bug_lands_in_the_same_predicate_in_both_modes(name):
     assert len(landed(clauses)) == 1
     assert all(result.first_wrong.concluded for result in clauses.checks.values()
                if result.first_wrong is not None)
-    assert clauses.hypotheses == whole.hypotheses
+    assert named(clauses) == named(whole)
 
 
 @pytest.mark.parametrize("name", ["lab_style", "negamax"])
