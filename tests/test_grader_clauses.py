@@ -57,8 +57,7 @@ def named(grade) -> list[str]:
 @pytest.mark.parametrize("name", BUGS)
 def test_each_typical_bug_lands_in_the_same_predicate_in_both_modes(name):
     whole, clauses = graded(name, "whole"), graded(name, "clauses")
-    assert landed(clauses) == landed(whole)
-    assert len(landed(clauses)) == 1
+    assert landed(clauses) == landed(whole) != set()
     assert all(result.first_wrong.concluded for result in clauses.checks.values()
                if result.first_wrong is not None)
     assert named(clauses) == named(whole)
@@ -103,7 +102,8 @@ def test_judged_on_its_own_clauses_a_question_costs_one_level(check):
 
 def test_the_sample_catches_a_program_right_clause_by_clause_but_wrong_as_a_whole():
     alone = graded("right_clause_by_clause", "clauses")
-    assert alone.clean  # clause by clause, every answer is right
+    assert all(result.correct == result.checked > 0  # clause by clause, all right
+               for result in alone.checks.values())
     sampled = graded("right_clause_by_clause", "clauses", 1, WorkLimits())
     decision = sampled.checks["minimax_decision"]
     assert decision.end_to_end_right < decision.end_to_end == len(end_to_end(
