@@ -16,13 +16,13 @@ import pytest
 from compare.grader import prolog
 from compare.grader.config import WorkLimits
 from compare.grader.interface import Options
-from compare.grader.prolog import Judged, Question, end_to_end, lab_below
+from compare.grader.prolog import Judged, Question, end_to_end, judged_questions, lab_below
 from compare.grader.prolog_interface import PrologInterface
 from compare.grader.results_json import grade_from_json, grade_json
 from compare.grader.run import grade_submission
 from compare.grader.text import submission_report
 from logic import reference
-from logic.contain.harness import StudentProgram
+from logic.contain.harness import Ask, StudentProgram
 from logic.state import BLANK, PLAYERS, State, to_prolog
 
 pytestmark = pytest.mark.skipif(
@@ -216,3 +216,21 @@ def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing():
     grade = graded("hostile/asks_the_lab", "clauses", 0, WorkLimits())
     for check in ("max_value", "min_value", "minimax_decision"):
         assert grade.checks[check].correct == 0 < grade.checks[check].checked
+
+
+def test_questions_sent_together_get_the_replies_each_gets_alone():
+    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
+    try:
+        assert program.load().problem is None
+        questions = judged_questions(("max_value", "min_value"), Judged.CLAUSES, 0)[:40]
+        asks = [Ask(question.goal, "A", 3, prolog.lab_cost(question) * 10, question.below)
+                for question in questions]
+        program.ask_many(asks, 60)  # each first call's one-time work (indexing) done
+        together = program.ask_many(asks, 60)
+        alone = [program.ask_many([ask], 60)[0] for ask in asks]
+        assert len(together) == len(asks)
+        assert [(reply.answers, reply.end, reply.counted) for reply in together] == [
+            (reply.answers, reply.end, reply.counted) for reply in alone]
+        assert all(reply.end in ("more", "exhausted") and reply.answers for reply in together)
+    finally:
+        program.close()
