@@ -75,7 +75,7 @@ def main() -> None:
     group = quota_group(args.quota)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        subprocess.run([sys.executable, "-m", "logic", "autograder", "gradescope", "--out",
+        subprocess.run([sys.executable, "-m", "minimax_lab", "autograder", "gradescope", "--out",
                         str(folder / "autograder.zip")], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
         runs = []

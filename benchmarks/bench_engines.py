@@ -59,7 +59,7 @@ def time_command(argv: list[str]) -> float:
     """Wall-clock seconds of one run of `python -m logic ARGV`, output discarded."""
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "logic", *argv], check=True, stdout=subprocess.DEVNULL, cwd=ROOT
+        [sys.executable, "-m", "minimax_lab", *argv], check=True, stdout=subprocess.DEVNULL, cwd=ROOT
     )
     return time.perf_counter() - start
 

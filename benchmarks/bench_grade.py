@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "tests" / "submissions" / "lab_style.pl"
 sys.path.insert(0, str(ROOT))
 
-from compare.grader.prolog import PREDICATES, questions  # noqa: E402
+from minimax_lab.compare.grader.prolog import PREDICATES, questions  # noqa: E402
 
 YARDSTICK = """
 :- initialization(main, main).
@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--answers", type=int, default=3)
     args = parser.parse_args()
     predicates = tuple(name for name in PREDICATES if name in args.predicates.split(","))
-    grade = [sys.executable, "-m", "logic", "grade", str(SOLUTION), "--jobs", "1",
+    grade = [sys.executable, "-m", "minimax_lab", "grade", str(SOLUTION), "--jobs", "1",
              "--predicates", ",".join(predicates), "--answers", str(args.answers),
              "--budget", "100000"]
     with tempfile.TemporaryDirectory() as folder:

@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "tests" / "submissions" / "lab_style.pl"
 sys.path.insert(0, str(ROOT))
 
-from compare.grader import prolog  # noqa: E402
-from compare.grader.interface import Options  # noqa: E402
-from compare.grader.prolog_interface import PrologInterface  # noqa: E402
-from compare.grader.run import grade_submission  # noqa: E402
-from logic.contain.harness import StudentProgram  # noqa: E402
+from minimax_lab.compare.grader import prolog  # noqa: E402
+from minimax_lab.compare.grader.interface import Options  # noqa: E402
+from minimax_lab.compare.grader.prolog_interface import PrologInterface  # noqa: E402
+from minimax_lab.compare.grader.run import grade_submission  # noqa: E402
+from minimax_lab.logic.contain.harness import StudentProgram  # noqa: E402
 
 CHECKS = ("terminal_state", "max_value", "min_value", "minimax_decision")
 PROGRAM_CPU: list[float] = []

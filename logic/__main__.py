@@ -2,6 +2,6 @@
 
 import sys
 
-from logic.commands.launch import main
+from minimax_lab.logic.commands.launch import main
 
 sys.exit(main())

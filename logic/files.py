@@ -8,8 +8,8 @@ import errno
 import os
 import tempfile
 
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 
 class OutputError(LabError):

@@ -1,4 +1,4 @@
-"""The lab's Prolog in a Jupyter cell: after `%load_ext logic.magics`, `%%prolog` (a cell of
+"""The lab's Prolog in a Jupyter cell: after `%load_ext minimax_lab.logic.magics`, `%%prolog` (a cell of
 goals and `:` commands) and `%prolog GOAL` answer as the `?-` top level does from a pipe, the
 answers drawn as tables. One session per IPython shell keeps its engines between cells.
 
@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
-from logic.api.views import Display, preformatted
-from logic.commands.toplevel.answers import Solution
-from logic.commands.toplevel.repl import PROMPT, Session, converse
-from logic.engines import engine_class_for, engine_names, make_engine
-from logic.errors import LabError
+from minimax_lab.logic.api.views import Display, preformatted
+from minimax_lab.logic.toplevel.answers import Solution
+from minimax_lab.logic.toplevel.repl import PROMPT, Session, converse
+from minimax_lab.logic.engines import engine_class_for, engine_names, make_engine
+from minimax_lab.logic.errors import LabError
 
 DEFAULT_ENGINE = "logic"
 """The engine that answers unless a cell names another, as at `minimax-lab repl`."""
@@ -197,7 +197,7 @@ def _session(shell: object) -> NotebookSession:
 
 
 def load_ipython_extension(ipython) -> None:
-    """`%load_ext logic.magics`: register `%prolog` and `%%prolog`."""
+    """`%load_ext minimax_lab.logic.magics`: register `%prolog` and `%%prolog`."""
 
     def prolog(line: str, cell: str | None = None) -> Transcript:
         """%prolog GOAL, or %%prolog [--engine NAME] [--program FILE] [--trace [N]] and a

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import overload
 
-from logic.errors import LabError
+from minimax_lab.logic.errors import LabError
 
 MODES = ("win", "lose")
 SCORINGS = ("lab", "depth")

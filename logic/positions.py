@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from logic import reference
-from logic.state import (
+from minimax_lab.logic import reference
+from minimax_lab.logic.state import (
     BLANK,
     EMPTY,
     PLAYERS,

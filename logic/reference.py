@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from facts import load_game
-from logic.objective import LAB, Objective
-from logic.state import State, mark, marks_made
-from logic.terms import SV, Action, Decision
+from minimax_lab.facts import load_game
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import State, mark, marks_made
+from minimax_lab.logic.terms import SV, Action, Decision
 
 GAME = load_game()
 

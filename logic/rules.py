@@ -16,8 +16,8 @@ from typing import Any
 from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
-from facts import read_facts
-from logic.objective import DEPTH_BASE, LAB, Objective
+from minimax_lab.facts import read_facts
+from minimax_lab.logic.objective import DEPTH_BASE, LAB, Objective
 
 PREDICATES = (
     "player", "other_player", "blank", "cell", "line", "objective", "depth_base",

@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 from typing import NewType
 
-from facts import load_game
-from logic.errors import LabError
-from logic.quote import quoted
-from logic.slices import runs
+from minimax_lab.facts import load_game
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.slices import runs
 
 GAME = load_game()
 BLANK = GAME.blank

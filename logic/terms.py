@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from logic.state import Player, State, to_prolog
+from minimax_lab.logic.state import Player, State, to_prolog
 
 Value = int | Fraction
 """A utility (an int) or, at the horizon of a depth-limited search, an evaluation (a Fraction)."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from logic.engines import Engine, Turn
-from logic.terms import Decision
+from minimax_lab.logic.engines import Engine, Turn
+from minimax_lab.logic.terms import Decision
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from logic.state import State, parse_state
+from minimax_lab.logic.state import State, parse_state
 
 
 def board(drawing: str) -> State:

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from logic.engines import Engine, make_engine
+from minimax_lab.logic.engines import Engine, make_engine
 
 
 @pytest.fixture(scope="session")

@@ -95,7 +95,7 @@ class Terminal:
             self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become minimax-lab at once
             os.chdir(ROOT)
-            os.execve(sys.executable, [sys.executable, "-m", "logic", *args], env)
+            os.execve(sys.executable, [sys.executable, "-m", "minimax_lab", *args], env)
         self.pending = b""
         self.status: int | None = None
 
@@ -156,7 +156,7 @@ class Terminal:
 def run(*args: str, stdin: str | bytes = "", timeout: float = WAIT, **options):
     """`python -m logic ARGS` to its end, its output captured (killed after `timeout`)."""
     return subprocess.run(
-        [sys.executable, "-m", "logic", *args], input=stdin, capture_output=True,
+        [sys.executable, "-m", "minimax_lab", *args], input=stdin, capture_output=True,
         text=isinstance(stdin, str), timeout=timeout, cwd=ROOT, env=environment(), **options,
     )
 
@@ -172,7 +172,7 @@ def run_shell(arguments: str, timeout: float = WAIT) -> subprocess.CompletedProc
 def started(*args: str, **options) -> subprocess.Popen:
     """`python -m logic ARGS` started with pipes for its output (stop it with `stop`)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "logic", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [sys.executable, "-m", "minimax_lab", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=ROOT, env=environment(), **options,
     )
 

@@ -13,12 +13,12 @@ import pytest
 from agreement import decision_tables, disagreements
 from boards import LAB_CASES
 
-from compare.sources.table import write_table
-from logic.engines import make_engine
-from logic.engines.reference import ReferenceEngine
-from logic.objective import Objective
-from logic.positions import all_positions
-from logic.terms import Action, Decision
+from minimax_lab.compare.sources.table import write_table
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.engines.reference import ReferenceEngine
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.terms import Action, Decision
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_the_logic_table_does_not_depend_on_the_hash_seed(reference_table):
     # follows PYTHONHASHSEED. Three seeds run side by side, each through the real program.
     runs = [
         subprocess.Popen(
-            [sys.executable, "-m", "logic", "table", "--engine", "logic"],
+            [sys.executable, "-m", "minimax_lab", "table", "--engine", "logic"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

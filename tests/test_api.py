@@ -18,12 +18,12 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 from hypothesis import given
 from hypothesis import strategies as st
 
-from logic import api as lab
-from logic.contain.python_program import sandboxed_python
-from logic.engines.minimax import count_nodes
-from logic.errors import LabError
-from logic.positions import reachable_states
-from logic.state import (
+from minimax_lab.logic import api as lab
+from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.engines.minimax import count_nodes
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.state import (
     BLANK,
     StateError,
     draw_board,
@@ -32,10 +32,10 @@ from logic.state import (
     players_to_move,
     to_prolog,
 )
-from logic.tools.board_svg import CELL
-from logic.tools.explain import signed
-from logic.tools.trace import Tracer
-from logic.tools.tree import build_tree
+from minimax_lab.logic.tools.board_svg import CELL
+from minimax_lab.logic.tools.explain import signed
+from minimax_lab.logic.tools.trace import Tracer
+from minimax_lab.logic.tools.tree import build_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -284,7 +284,7 @@ def test_grade_gives_the_report_the_command_prints(tmp_path):
     assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in wrong.text()
     assert "this looks like no draw clause" in wrong.text()
     command = subprocess.run(
-        [sys.executable, "-m", "logic", "grade", str(SUBMISSIONS / "no_draw.pl"),
+        [sys.executable, "-m", "minimax_lab", "grade", str(SUBMISSIONS / "no_draw.pl"),
          "--predicates", "terminal_state", "--reports", str(tmp_path)],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )
@@ -352,7 +352,7 @@ def _svg_in(html: str) -> str:
 
 
 def test_a_depth_limited_decision_is_the_reference_search_to_that_depth():
-    from logic.engines.search import SearchEngine
+    from minimax_lab.logic.engines.search import SearchEngine
 
     searched = SearchEngine(search="memo", depth=2)
     assert lab.minimax_decision("---------", "x", depth=2).term == \
@@ -384,9 +384,9 @@ def test_ipython_shows_each_answer_as_its_text():
 @pytest.mark.parametrize("name", ["minimax_decision", "max_value", "terminal_state",
                                   "other_player"])
 def test_listing_shows_the_clauses_the_rules_and_the_python_side_by_side(name):
-    from logic.commands.toplevel.listing import listing as command_listing
-    from logic.commands.toplevel.predicates import PREDICATES
-    from logic.tools.listing import LISTED
+    from minimax_lab.logic.toplevel.listing import listing as command_listing
+    from minimax_lab.logic.toplevel.predicates import PREDICATES
+    from minimax_lab.logic.tools.listing import LISTED
 
     assert {predicate.name: len(predicate.arguments)
                       for predicate in PREDICATES.values()} == LISTED
@@ -434,10 +434,10 @@ def test_grade_runs_as_the_command_line_runs_with_the_same_options(monkeypatch, 
                                                                     keywords):
     """Each family of `grade`'s options, given to the API by name, makes the run the command
     line makes (the run itself stood in for)."""
-    from compare.grader import pipeline
-    from compare.grader.graded import Graded
-    from logic.commands import grade as command
-    from logic.commands.cli import main
+    from minimax_lab.compare.grader import pipeline
+    from minimax_lab.compare.grader.graded import Graded
+    from minimax_lab.logic.commands import grade as command
+    from minimax_lab.logic.commands.cli import main
 
     runs = []
 

@@ -15,8 +15,8 @@ from boards import LAB_CASES
 from processes import ROOT, environment, run_shell, started, stop, wait_for_caught
 from processes import run as run_program
 
-from logic.commands.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
-from logic.state import to_prolog
+from minimax_lab.logic.commands.cli import COMMANDS, EXIT_FALSE, EXIT_OK, EXIT_USAGE, build_parser, main
+from minimax_lab.logic.state import to_prolog
 
 
 def run(capsys, *argv):
@@ -91,7 +91,7 @@ def test_the_table_of_the_reference_engine(capsys):
 )
 def test_python_dash_m_logic_reports_errors_without_a_traceback(argv):
     result = subprocess.run(
-        [sys.executable, "-m", "logic", *argv], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "minimax_lab", *argv], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == EXIT_USAGE
     assert "Traceback" not in result.stderr
@@ -103,7 +103,7 @@ def test_python_dash_m_logic_reports_errors_without_a_traceback(argv):
 def test_output_that_cannot_be_written_is_one_line_and_status_2(argv):
     with open("/dev/full", "w") as full:
         result = subprocess.run(
-            [sys.executable, "-m", "logic", *argv], stdout=full, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "minimax_lab", *argv], stdout=full, stderr=subprocess.PIPE,
             text=True, timeout=120,
         )
     assert result.returncode == EXIT_USAGE
@@ -119,7 +119,7 @@ def test_output_that_cannot_be_written_is_one_line_and_status_2(argv):
 )
 def test_bytes_that_are_not_text_are_refused_like_any_bad_line(argv, stdin, survivor):
     result = subprocess.run(
-        [sys.executable, "-m", "logic", *argv], input=stdin, capture_output=True, timeout=120,
+        [sys.executable, "-m", "minimax_lab", *argv], input=stdin, capture_output=True, timeout=120,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     assert b"Traceback" not in result.stderr
@@ -138,12 +138,12 @@ def test_the_installed_package_finds_its_facts_and_prolog_files(tmp_path):
     engines = ["logic", "reference"] + (["prolog-tabled"] if shutil.which("swipl") else [])
     for engine in engines:
         result = subprocess.run(
-            [sys.executable, "-m", "logic", "decide", "o-x------", "o", "--engine", engine],
+            [sys.executable, "-m", "minimax_lab", "decide", "o-x------", "o", "--engine", engine],
             cwd=tmp_path, capture_output=True, text=True, timeout=120,
         )
         assert (result.returncode, result.stdout) == (EXIT_OK, "Action = [o,4], Value = 1.\n")
     built = subprocess.run(  # the shipped assignments are installed, and go in the zip
-        [sys.executable, "-m", "logic", "autograder", "gradescope", "--out", "a.zip"],
+        [sys.executable, "-m", "minimax_lab", "autograder", "gradescope", "--out", "a.zip"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert built.returncode == EXIT_OK, built.stderr
@@ -174,7 +174,7 @@ def test_a_state_with_a_stray_mark_is_named_as_a_state_not_read_as_an_option(
 
 def test_version():
     result = subprocess.run(
-        [sys.executable, "-m", "logic", "--version"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "minimax_lab", "--version"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == EXIT_OK
     assert result.stdout.startswith("minimax-lab ") and result.stdout.count("\n") == 1
@@ -241,7 +241,7 @@ def test_sigint_during_start_up_ends_in_one_line_and_status_130(delay):
 def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):
     name = os.fsencode(tmp_path) + b"/tree-\xff.dot"
     drawn = subprocess.run(
-        [sys.executable, "-m", "logic", "tree", "xo-xo----", "x", "--out", name],
+        [sys.executable, "-m", "minimax_lab", "tree", "xo-xo----", "x", "--out", name],
         capture_output=True, timeout=60, cwd=ROOT, env=environment(),
     )
     assert drawn.returncode == EXIT_OK, drawn.stderr
@@ -252,7 +252,7 @@ def test_a_file_name_that_is_not_utf8_is_written_and_named_escaped(tmp_path):
 def test_an_unreadable_file_name_that_is_not_utf8_is_one_escaped_line(tmp_path):
     name = os.fsencode(tmp_path) + b"/missing-\xff.csv"
     checked = subprocess.run(
-        [sys.executable, "-m", "logic", "compare", "--against", name],
+        [sys.executable, "-m", "minimax_lab", "compare", "--against", name],
         capture_output=True, timeout=60, cwd=ROOT, env=environment(),
     )
     assert checked.returncode == EXIT_USAGE
@@ -283,7 +283,7 @@ def test_every_error_the_command_line_can_meet_has_one_root_with_its_exit_status
     import importlib
     import pkgutil
 
-    from logic.errors import LabError
+    from minimax_lab.logic.errors import LabError
 
     found = {}
     for package in ("logic", "compare", "facts"):

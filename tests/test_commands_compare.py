@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from processes import started, stop, wait_for_caught, wait_for_work
 
-from logic import engines
-from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
-from logic.engines.reference import ReferenceEngine
-from logic.terms import Action, Decision
+from minimax_lab.logic import engines
+from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.engines.reference import ReferenceEngine
+from minimax_lab.logic.terms import Action, Decision
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -121,7 +121,7 @@ def test_an_interrupted_run_keeps_the_last_json_report(capsys, monkeypatch, tabl
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("compare.sources.pipeline.grade_all", interrupted)
+    monkeypatch.setattr("minimax_lab.compare.sources.pipeline.grade_all", interrupted)
     status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
     assert status == 130
     assert report.read_text(encoding="utf-8") == '{"status": 0}\n'
@@ -205,12 +205,12 @@ def test_usage_errors_are_one_line_and_status_2(capsys, argv, message):
 
 def test_no_traceback_and_no_progress_bar_from_the_real_command(table_file):
     good = subprocess.run(
-        [sys.executable, "-m", "logic", "compare", "--against", table_file()],
+        [sys.executable, "-m", "minimax_lab", "compare", "--against", table_file()],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )
     assert (good.returncode, good.stderr) == (0, "")
     bad = subprocess.run(
-        [sys.executable, "-m", "logic", "compare", "--against", "no-such.csv"],
+        [sys.executable, "-m", "minimax_lab", "compare", "--against", "no-such.csv"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )
     assert bad.returncode == EXIT_USAGE
@@ -245,7 +245,7 @@ def test_a_report_interrupted_while_written_leaves_the_last_one_whole(
     def interrupted_before_the_rename(source, target):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("logic.files.os.replace", interrupted_before_the_rename)
+    monkeypatch.setattr("minimax_lab.logic.files.os.replace", interrupted_before_the_rename)
     status, _, _ = compare(capsys, "--against", table_file(), "--json", str(report))
     assert status == 130
     assert report.read_text(encoding="utf-8") == '{"status": 0}\n'

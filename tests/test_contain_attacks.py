@@ -22,19 +22,19 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader.config import WorkLimits
-from compare.grader.interface import Options
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.python_interfaces import CS50Interface
-from compare.grader.run import grade_class, grade_submission
-from compare.grader.text import submission_report
-from compare.judge.categories import Category
-from logic.commands.cli import main
-from logic.contain import cgroups, sandbox, submission
-from logic.contain.contained import MOST_STARTS, ProgramError
-from logic.contain.python_program import course_python, sandboxed_python
-from logic.positions import reachable_states
-from logic.state import PLAYERS, is_terminal
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.run import grade_class, grade_submission
+from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.logic.commands.cli import main
+from minimax_lab.logic.contain import cgroups, sandbox, submission
+from minimax_lab.logic.contain.contained import MOST_STARTS, ProgramError
+from minimax_lab.logic.contain.python_program import course_python, sandboxed_python
+from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.state import PLAYERS, is_terminal
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 PYTHON = SUBMISSIONS / "python"
@@ -592,7 +592,7 @@ def test_graded_by_a_user_without_root_a_fork_bomb_costs_no_classmate_a_start(ow
         pytest.skip("needs runuser, prlimit and a system Python 3.11+ that nobody may run")
     # room for the grader and two sandboxes, but not for a sandbox that forks all it can
     done = subprocess.run(
-        [*as_nobody[:4], prlimit, "--nproc=120:120", *as_nobody[4:], "-m", "logic", "grade",
+        [*as_nobody[:4], prlimit, "--nproc=120:120", *as_nobody[4:], "-m", "minimax_lab", "grade",
          "--interface", "cs50", "--predicates", "player", "--jobs", "2", *map(str, folders),
          "--json", str(out / "class.json")],
         cwd="/", capture_output=True, text=True, timeout=600)

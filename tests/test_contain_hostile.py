@@ -18,16 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader.interface import Options
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.python_interfaces import CS50Interface
-from compare.grader.run import grade_class, grade_submission
-from compare.judge.categories import Category
-from logic.commands.cli import EXIT_USAGE, main
-from logic.contain import sandbox
-from logic.positions import reachable_states
-from logic.quote import FORMULA_STARTS, one_line, unescape_line
-from logic.state import PLAYERS
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.run import grade_class, grade_submission
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.quote import FORMULA_STARTS, one_line, unescape_line
+from minimax_lab.logic.state import PLAYERS
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 HOSTILE = SUBMISSIONS / "hostile"

@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 from boards import LAB_CASES, SCORING_CASES, TACTICS
 
-from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.engines.search import SearchEngine
-from logic.tools.explain import draw_move_values, principal_variation
+from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.engines.search import SearchEngine
+from minimax_lab.logic.tools.explain import draw_move_values, principal_variation
 
 
 def test_values_in_their_cells_and_the_decision_in_brackets():

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from facts import FactsError, load_game, parse_facts, read_facts
+from minimax_lab.facts import FactsError, load_game, parse_facts, read_facts
 
 
 def test_the_facts_describe_tic_tac_toe():

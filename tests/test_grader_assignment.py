@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compare.grader.assignment import (
+from minimax_lab.compare.grader.assignment import (
     SHIPPED,
     Assignment,
     AssignmentError,
@@ -19,16 +19,16 @@ from compare.grader.assignment import (
     load_assignment,
     settled,
 )
-from compare.grader.config import Settings, WorkLimits
-from compare.grader.configure import configure
-from compare.grader.registry import INTERFACES
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, SubmissionGrade
-from compare.judge.scores import Credit, Rule, Visibility
-from logic.commands.cli import EXIT_USAGE, build_parser, main
-from logic.commands.grade import settings_from
-from logic.contain.harness import LoadReport
-from logic.quote import quoted
+from minimax_lab.compare.grader.config import Settings, WorkLimits
+from minimax_lab.compare.grader.configure import configure
+from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
+from minimax_lab.compare.judge.scores import Credit, Rule, Visibility
+from minimax_lab.logic.commands.cli import EXIT_USAGE, build_parser, main
+from minimax_lab.logic.commands.grade import settings_from
+from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.quote import quoted
 
 LAB = INTERFACES["prolog"].checks
 

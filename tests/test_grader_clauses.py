@@ -13,17 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader import prolog
-from compare.grader.config import WorkLimits
-from compare.grader.interface import Options
-from compare.grader.prolog import Judged, Question, end_to_end, judged_questions, lab_below
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.results_json import grade_from_json, grade_json
-from compare.grader.run import grade_submission
-from compare.grader.text import submission_report
-from logic import reference
-from logic.contain.harness import Ask, StudentProgram
-from logic.state import BLANK, PLAYERS, State, to_prolog
+from minimax_lab.compare.grader import prolog
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog import Judged, Question, end_to_end, judged_questions, lab_below
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.logic import reference
+from minimax_lab.logic.contain.harness import Ask, StudentProgram
+from minimax_lab.logic.state import BLANK, PLAYERS, State, to_prolog
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,

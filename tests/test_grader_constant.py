@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compare.grader.interface import constant_share
-from compare.grader.prolog import CHECKS
-from compare.grader.python import cs50_functions
-from compare.judge.scores import Credit, Rule, above_base
-from compare.judge.truth import Policy, Ties
-from logic import api as lab
-from logic import reference
-from logic.contain.python_program import sandboxed_python
-from logic.positions import all_positions, reachable_states, to_move
-from logic.state import BLANK, PLAYERS, is_terminal, mark, winner
+from minimax_lab.compare.grader.interface import constant_share
+from minimax_lab.compare.grader.prolog import CHECKS
+from minimax_lab.compare.grader.python import cs50_functions
+from minimax_lab.compare.judge.scores import Credit, Rule, above_base
+from minimax_lab.compare.judge.truth import Policy, Ties
+from minimax_lab.logic import api as lab
+from minimax_lab.logic import reference
+from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.positions import all_positions, reachable_states, to_move
+from minimax_lab.logic.state import BLANK, PLAYERS, is_terminal, mark, winner
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,

@@ -9,20 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader import diagnosis, prolog
-from compare.grader.config import WorkLimits
-from compare.grader.interface import Options
-from compare.grader.prolog import Question
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.python import Question as Call
-from compare.grader.python import cs50_calls_below
-from compare.grader.python_interfaces import CS50Interface
-from compare.grader.run import grade_submission
-from compare.grader.text import check_report
-from compare.judge.categories import Category
-from logic import reference
-from logic.contain.python_program import sandboxed_python
-from logic.state import is_terminal
+from minimax_lab.compare.grader import diagnosis, prolog
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog import Question
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.python import Question as Call
+from minimax_lab.compare.grader.python import cs50_calls_below
+from minimax_lab.compare.grader.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.text import check_report
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.logic import reference
+from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.state import is_terminal
 
 needs_swipl = pytest.mark.skipif(
     shutil.which("swipl") is None,

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compare.grader.results_json import class_from_json, class_json
-from logic.commands.cli import EXIT_USAGE, main
-from logic.commands.grade import shard
-from logic.quote import quoted
+from minimax_lab.compare.grader.results_json import class_from_json, class_json
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.commands.grade import shard
+from minimax_lab.logic.quote import quoted
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -36,7 +36,7 @@ QUICK = ["--predicates", "terminal_state,max_value", "--load-timeout", "1",
 
 
 def grade(folder: Path, paths: list[Path], *options: str) -> int:
-    return subprocess.run([sys.executable, "-m", "logic", "grade", *map(str, paths), *QUICK,
+    return subprocess.run([sys.executable, "-m", "minimax_lab", "grade", *map(str, paths), *QUICK,
                            *options], cwd=folder, capture_output=True, timeout=240).returncode
 
 

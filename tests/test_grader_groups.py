@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compare.grader.groups import FeedbackError, fingerprint, group_class, read_feedback
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, SubmissionGrade
-from logic.commands.cli import EXIT_USAGE, main
-from logic.contain.harness import LoadReport
+from minimax_lab.compare.grader.groups import FeedbackError, fingerprint, group_class, read_feedback
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain.harness import LoadReport
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -91,7 +91,7 @@ def the_class(tmp_path_factory):
     for name, program in CLASS.items():
         shutil.copy(SUBMISSIONS / f"{program}.pl", folder / f"{name}.pl")
     run = subprocess.run(
-        [sys.executable, "-m", "logic", "grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
+        [sys.executable, "-m", "minimax_lab", "grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
          "--json", str(folder / "class.json")], capture_output=True, text=True, timeout=240,
         cwd=ROOT)
     report = json.loads((folder / "class.json").read_text())

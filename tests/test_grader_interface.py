@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from compare.grader.config import own, text
-from compare.grader.python import PythonCheck, Question
-from compare.grader.python_interfaces import PythonInterface
-from compare.grader.registry import INTERFACES
-from logic.commands.cli import main
-from logic.positions import fullest_first, reachable_states, to_move
-from logic.state import PLAYERS, winner
+from minimax_lab.compare.grader.config import own, text
+from minimax_lab.compare.grader.python import PythonCheck, Question
+from minimax_lab.compare.grader.python_interfaces import PythonInterface
+from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.logic.commands.cli import main
+from minimax_lab.logic.positions import fullest_first, reachable_states, to_move
+from minimax_lab.logic.state import PLAYERS, winner
 
 RIGHT = """
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]

@@ -16,22 +16,22 @@ import jsonschema
 import pytest
 from platforms import GITHUB_CLASSROOM, GRADESCOPE, PRAIRIELEARN, check_junit
 
-from compare.grader import writers
-from compare.grader.assignment import default_assignment
-from compare.grader.graded import Graded, Shard
-from compare.grader.groups import group_class
-from compare.grader.merge import MergeError, merged
-from compare.grader.outputs import OutputsError, checked_outputs, write_outputs
-from compare.grader.prolog import PREDICATES
-from compare.grader.results_json import class_json
-from compare.grader.text import check_report, summary
-from compare.grader.writer import Reach, Writer
-from compare.grader.writers import WRITERS
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Finding, SubmissionGrade, Verdict, WrongCall
-from compare.judge.scores import CheckScore
-from logic.commands.cli import build_parser
-from logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.compare.grader import writers
+from minimax_lab.compare.grader.assignment import default_assignment
+from minimax_lab.compare.grader.graded import Graded, Shard
+from minimax_lab.compare.grader.groups import group_class
+from minimax_lab.compare.grader.merge import MergeError, merged
+from minimax_lab.compare.grader.outputs import OutputsError, checked_outputs, write_outputs
+from minimax_lab.compare.grader.prolog import PREDICATES
+from minimax_lab.compare.grader.results_json import class_json
+from minimax_lab.compare.grader.text import check_report, summary
+from minimax_lab.compare.grader.writer import Reach, Writer
+from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, Verdict, WrongCall
+from minimax_lab.compare.judge.scores import CheckScore
+from minimax_lab.logic.commands.cli import build_parser
+from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
 
 DRAW = ("xoxxoooxx", "x")  # a full board with no line: a draw
 CHECKS = PREDICATES[:4]

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader import pipeline
-from compare.grader.config import Settings
-from compare.grader.graded import Graded
-from compare.grader.interface import Options
-from compare.grader.pipeline import GradingError, GradingRun, Quiet, grade_run
-from compare.grader.python_interfaces import CS50Interface
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, SubmissionGrade, Verdict
-from logic.contain import cgroups, sandbox
-from logic.contain.harness import LoadReport
-from logic.errors import LabError
+from minimax_lab.compare.grader import pipeline
+from minimax_lab.compare.grader.config import Settings
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.pipeline import GradingError, GradingRun, Quiet, grade_run
+from minimax_lab.compare.grader.python_interfaces import CS50Interface
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verdict
+from minimax_lab.logic.contain import cgroups, sandbox
+from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.errors import LabError
 
 
 class Watched(Quiet):
@@ -182,7 +182,7 @@ def test_where_no_cgroup_counts_reaped_children_the_run_says_so(tmp_path, no_bwr
 
 def test_the_command_line_refuses_without_bwrap_and_grades_when_told_unsandboxed(
         tmp_path, no_bwrap, capsys):
-    from logic.commands.cli import main
+    from minimax_lab.logic.commands.cli import main
 
     (ada,) = class_of(tmp_path, "ada")
     assert main(["grade", "--interface", "cs50", str(ada)]) == 2
@@ -197,7 +197,7 @@ def test_the_command_line_refuses_without_bwrap_and_grades_when_told_unsandboxed
 
 
 def test_the_api_refuses_without_bwrap_and_grades_when_told_unsandboxed(tmp_path, no_bwrap):
-    from logic import api
+    from minimax_lab.logic import api
 
     (ada,) = class_of(tmp_path, "ada")
     with pytest.raises(LabError, match="no working bwrap"):

@@ -27,9 +27,9 @@ from platforms import (
     check_junit,
 )
 
-from compare.judge.scores import Score
-from logic.commands.cli import EXIT_USAGE, main
-from logic.state import BLANK
+from minimax_lab.compare.judge.scores import Score
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.state import BLANK
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -52,7 +52,7 @@ def outputs(request, tmp_path_factory):
     name, options = CASES[request.param]
     folder = tmp_path_factory.mktemp(request.param.replace(" ", "_"))
     run = subprocess.run(
-        [sys.executable, "-m", "logic", "grade", str(SUBMISSIONS / f"{name}.pl"), *options,
+        [sys.executable, "-m", "minimax_lab", "grade", str(SUBMISSIONS / f"{name}.pl"), *options,
          "--jobs", "1", "--gradescope", str(folder / "gs"), "--prairielearn",
          str(folder / "pl"), "--github-classroom", str(folder / "gh.json"),
          "--junit", str(folder / "junit.xml"), "--json", str(folder / "class.json")],
@@ -327,12 +327,12 @@ def hidden(tmp_path_factory):
     common = [str(SUBMISSIONS / "no_draw.pl"), "--assignment", str(assignment),
               "--inference-budget", "0.01", "--jobs", "1"]
     run = subprocess.run(
-        [sys.executable, "-m", "logic", "grade", *common, "--gradescope", str(folder / "gs"),
+        [sys.executable, "-m", "minimax_lab", "grade", *common, "--gradescope", str(folder / "gs"),
          "--prairielearn", str(folder / "pl"), "--github-classroom", str(folder / "gh.json"),
          "--junit", str(folder / "junit.xml"), "--json", str(folder / "teacher.json")],
         capture_output=True, text=True, timeout=240, cwd=ROOT)
     student = subprocess.run(
-        [sys.executable, "-m", "logic", "grade", *common, "--student-view",
+        [sys.executable, "-m", "minimax_lab", "grade", *common, "--student-view",
          "--json", str(folder / "student.json")],
         capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert run.returncode == student.returncode == 1, run.stderr + student.stderr

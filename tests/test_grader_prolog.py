@@ -20,20 +20,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compare.grader import prolog
-from compare.grader.assignment import default_assignment
-from compare.grader.config import WorkLimits
-from compare.grader.interface import Options
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.run import grade_submission
-from compare.grader.text import submission_report, summary_line
-from compare.judge.categories import Category
-from logic.commands.cli import EXIT_USAGE, main
-from logic.contain import sandbox
-from logic.contain.harness import Proof, Reply, StudentProgram
-from logic.contain.sandbox import Limits
-from logic.positions import reachable_states
-from logic.state import PLAYERS, is_full, is_terminal, winner
+from minimax_lab.compare.grader import prolog
+from minimax_lab.compare.grader.assignment import default_assignment
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.text import submission_report, summary_line
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.contain.harness import Proof, Reply, StudentProgram
+from minimax_lab.logic.contain.sandbox import Limits
+from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.state import PLAYERS, is_full, is_terminal, winner
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -439,8 +439,8 @@ KNOWN_CATEGORIES = set(Category)
 
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
-    from compare.grader.configure import UnknownCheck, checks_of
-    from logic.commands.grade import predicate_names
+    from minimax_lab.compare.grader.configure import UnknownCheck, checks_of
+    from minimax_lab.logic.commands.grade import predicate_names
 
     try:
         chosen = checks_of(predicate_names(text), PrologInterface)
@@ -470,9 +470,9 @@ def _sv_reply(state: str, value: int) -> Reply:
 def test_the_grading_policy_reaches_the_prolog_checks():
     """`--ties any` takes any optimal move (or successor) as right, with a note; `--values
     none` judges the move alone."""
-    from compare.judge.categories import Category
-    from compare.judge.truth import Policy
-    from logic.engines.reference import ReferenceEngine
+    from minimax_lab.compare.judge.categories import Category
+    from minimax_lab.compare.judge.truth import Policy
+    from minimax_lab.logic.engines.reference import ReferenceEngine
 
     state, player = "xo-------", "x"
     engine = ReferenceEngine()
@@ -519,7 +519,7 @@ def test_a_solution_that_prints_on_every_call_answers_right_at_its_own_cost(tmp_
     275 000): it is right, within the lab's own cost in inferences and the guard of CPU time
     that follows from it (a capture that copied what was printed at each line would pass that
     guard by far), and what is kept of its output is bounded."""
-    from compare.grader.prolog import Question, lab_cost
+    from minimax_lab.compare.grader.prolog import Question, lab_cost
 
     question = Question("minimax_decision", "---------", "x")
     limit = lab_cost(question)  # --inference-ratio 1: the CPU guard is limit / SLOWEST_LIPS

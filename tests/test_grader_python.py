@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compare.grader.mappings import CS50, Mapping, MappingError, move_cell, read_mapping
-from compare.grader.python import Question, cs50_questions, function_questions
-from compare.judge.truth import Answer, Policy, Truth
-from logic.commands.cli import EXIT_USAGE, main
-from logic.contain.python_program import sandboxed_python
-from logic.objective import LAB
-from logic.positions import all_positions, reachable_states
-from logic.state import is_terminal
+from minimax_lab.compare.grader.mappings import CS50, Mapping, MappingError, move_cell, read_mapping
+from minimax_lab.compare.grader.python import Question, cs50_questions, function_questions
+from minimax_lab.compare.judge.truth import Answer, Policy, Truth
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.positions import all_positions, reachable_states
+from minimax_lab.logic.state import is_terminal
 
 CORPUS = Path(__file__).parent / "submissions" / "python"
 pytestmark = pytest.mark.skipif(sandboxed_python() is None,

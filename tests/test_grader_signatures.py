@@ -16,21 +16,21 @@ from pathlib import Path
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 
-from compare.grader.config import WorkLimits
-from compare.grader.graded import Graded
-from compare.grader.groups import group_class, groups_report
-from compare.grader.interface import Options
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.python_interfaces import CS50Interface, FunctionInterface
-from compare.grader.results_json import class_from_json, class_json
-from compare.grader.run import grade_submission
-from compare.grader.signatures import SIGNATURES, BuggedLab, lab_terminal
-from compare.grader.text import bug_report
-from compare.judge.categories import Category, Kind
-from compare.judge.truth import Policy
-from logic import reference
-from logic.commands.cli import main
-from logic.contain.python_program import sandboxed_python
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.groups import group_class, groups_report
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.python_interfaces import CS50Interface, FunctionInterface
+from minimax_lab.compare.grader.results_json import class_from_json, class_json
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.signatures import SIGNATURES, BuggedLab, lab_terminal
+from minimax_lab.compare.grader.text import bug_report
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.truth import Policy
+from minimax_lab.logic import reference
+from minimax_lab.logic.commands.cli import main
+from minimax_lab.logic.contain.python_program import sandboxed_python
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 needs_swipl = pytest.mark.skipif(

@@ -11,24 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from compare.grader import pipeline
-from compare.grader.assignment import assignment_from
-from compare.grader.config import Settings
-from compare.grader.gradebook import gradebook_csv
-from compare.grader.graded import Graded
-from compare.grader.interface import Options
-from compare.grader.pipeline import GradingRun, Quiet, grade_run
-from compare.grader.platforms import github_classroom, gradescope, prairielearn
-from compare.grader.platforms.junit import junit_xml
-from compare.grader.prolog import PREDICATES
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.results_json import class_json
-from compare.grader.students import student_view
-from compare.grader.text import check_text, submission_report, summary
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Finding, SubmissionGrade, Verdict, WrongCall
-from logic.contain import cgroups, sandbox
-from logic.contain.harness import LoadReport
+from minimax_lab.compare.grader import pipeline
+from minimax_lab.compare.grader.assignment import assignment_from
+from minimax_lab.compare.grader.config import Settings
+from minimax_lab.compare.grader.gradebook import gradebook_csv
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
+from minimax_lab.compare.grader.platforms import github_classroom, gradescope, prairielearn
+from minimax_lab.compare.grader.platforms.junit import junit_xml
+from minimax_lab.compare.grader.prolog import PREDICATES
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.results_json import class_json
+from minimax_lab.compare.grader.students import student_view
+from minimax_lab.compare.grader.text import check_text, submission_report, summary
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, Verdict, WrongCall
+from minimax_lab.logic.contain import cgroups, sandbox
+from minimax_lab.logic.contain.harness import LoadReport
 
 START = ("---------", "x")
 LEFT = ("x--------", "o")
@@ -156,7 +156,7 @@ def test_a_student_views_status_counts_only_the_checks_it_shows():
 
 
 def test_grade_student_view_exits_by_what_it_shows(tmp_path: Path, monkeypatch, capsys):
-    from logic.commands.cli import main
+    from minimax_lab.logic.commands.cli import main
 
     monkeypatch.setattr(sandbox, "bwrap_works", lambda: True)
     monkeypatch.setattr(cgroups, "version", lambda: "v2")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from boards import LAB_CASES, SCORING_CASES, board
 
-from compare.judge.categories import Category, Kind
-from compare.judge.truth import Answer, Policy, Truth, lab_words
-from compare.judge.truth import truth as the_truth
-from logic.engines import make_engine
-from logic.objective import LAB, Objective
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.truth import Answer, Policy, Truth, lab_words
+from minimax_lab.compare.judge.truth import truth as the_truth
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.objective import LAB, Objective
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from boards import LAB_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic.commands.toplevel import repl
-from logic.state import to_prolog
+from minimax_lab.logic.toplevel import repl
+from minimax_lab.logic.state import to_prolog
 
 pytest.importorskip("IPython", reason="IPython is not installed (pip install '.[test]')")
 from IPython.testing.globalipapp import start_ipython  # noqa: E402
@@ -36,7 +36,7 @@ nonsense(
 @pytest.fixture(scope="module")
 def shell():
     ipython = start_ipython()
-    ipython.run_line_magic("load_ext", "logic.magics")
+    ipython.run_line_magic("load_ext", "minimax_lab.logic.magics")
     return ipython
 
 
@@ -143,7 +143,7 @@ def test_a_traces_hint_names_what_the_cell_can_use(shell):
 
 
 def test_a_cells_engine_is_made_for_a_session_that_has_not_met_it():
-    from logic.magics import NotebookSession, answer_cell
+    from minimax_lab.logic.magics import NotebookSession, answer_cell
 
     session = NotebookSession("logic")
     shown = answer_cell(session, "--engine reference", "other_player(x, O).")

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from logic import api as lab
-from logic.commands.toplevel.prolog_terms import Int, Struct, format_term
+from minimax_lab.logic import api as lab
+from minimax_lab.logic.toplevel.prolog_terms import Int, Struct, format_term
 
 MISSING = "Jupyter is not installed (pip install '.[test]')"
 nbformat = pytest.importorskip("nbformat", reason=MISSING)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from boards import SCORING_CASES, TACTICS
 
-from logic.engines import make_engine
-from logic.objective import LAB, Objective, ObjectiveError
-from logic.state import EMPTY
-from logic.terms import Action, Decision
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.objective import LAB, Objective, ObjectiveError
+from minimax_lab.logic.state import EMPTY
+from minimax_lab.logic.terms import Action, Decision
 
 WIN_DEPTH = Objective("win", "depth")
 LOSE_LAB = Objective("lose", "lab")

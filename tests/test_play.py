@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import Terminal, run, run_shell
 
-from logic.engines import make_engine
-from logic.objective import MODES, SCORINGS, Objective
-from logic.state import EMPTY, GAME, PLAYERS, State, draw_board, mark, result
-from logic.tools.play import Move, MoveError, announcement, foretold, parse_move, play_game
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.objective import MODES, SCORINGS, Objective
+from minimax_lab.logic.state import EMPTY, GAME, PLAYERS, State, draw_board, mark, result
+from minimax_lab.logic.tools.play import Move, MoveError, announcement, foretold, parse_move, play_game
 
 OBJECTIVES = [Objective(mode, scoring) for mode in MODES for scoring in SCORINGS]
 SIDES = [(human, first) for human in PLAYERS for first in PLAYERS]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from logic.positions import all_positions, symmetry_classes
-from logic.state import EMPTY, canonical, check_legal, check_turn, is_terminal
+from minimax_lab.logic.positions import all_positions, symmetry_classes
+from minimax_lab.logic.state import EMPTY, canonical, check_legal, check_turn, is_terminal
 
 
 def test_every_position_is_legal_non_terminal_and_its_players_turn():

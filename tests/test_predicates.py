@@ -8,12 +8,12 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL, board
 from pyDatalog import pyDatalog
 
-from facts import FactsError, read_facts
-from logic import reference
-from logic.engines import database, fast_rules, forget_reference_values, make_engine
-from logic.positions import all_positions, reachable_states
-from logic.state import EMPTY, GAME, PLAYERS
-from logic.terms import SV, Action, Decision
+from minimax_lab.facts import FactsError, read_facts
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines import database, fast_rules, forget_reference_values, make_engine
+from minimax_lab.logic.positions import all_positions, reachable_states
+from minimax_lab.logic.state import EMPTY, GAME, PLAYERS
+from minimax_lab.logic.terms import SV, Action, Decision
 
 DECISIONS = {**LAB_CASES, **TACTICS}
 

@@ -18,14 +18,14 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 from processes import Terminal, started, stop, wait_for_work
 
-from logic.commands.cli import EXIT_USAGE, main
-from logic.engines import EngineError, make_engine
-from logic.engines import prolog as prolog_engine
-from logic.engines.prolog import program_files
-from logic.objective import Objective
-from logic.positions import all_positions
-from logic.state import EMPTY
-from logic.terms import Action, Decision
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.engines import EngineError, make_engine
+from minimax_lab.logic.engines import prolog as prolog_engine
+from minimax_lab.logic.engines.prolog import program_files
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.state import EMPTY
+from minimax_lab.logic.terms import Action, Decision
 
 needs_swipl = pytest.mark.skipif(
     shutil.which("swipl") is None,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from logic.quote import FORMULA_STARTS, one_line, spreadsheet_cell, unescape_line
+from minimax_lab.logic.quote import FORMULA_STARTS, one_line, spreadsheet_cell, unescape_line
 
 
 @given(st.text())

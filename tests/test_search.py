@@ -1,4 +1,4 @@
-"""logic.engines.minimax: node counts, alpha-beta and depth-limited search, held to the lab."""
+"""minimax_lab.logic.engines.minimax: node counts, alpha-beta and depth-limited search, held to the lab."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from fractions import Fraction
 import pytest
 from boards import LAB_CASES, board
 
-from logic import reference
-from logic.engines import EngineError
-from logic.engines.horizon import evaluate, open_lines
-from logic.engines.minimax import Bound, Search, count_nodes, reported
-from logic.engines.reference import ReferenceEngine
-from logic.engines.search import SearchEngine
-from logic.objective import Objective
-from logic.positions import all_positions, reachable_states
-from logic.state import BLANK, EMPTY, PLAYERS, is_terminal
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines import EngineError
+from minimax_lab.logic.engines.horizon import evaluate, open_lines
+from minimax_lab.logic.engines.minimax import Bound, Search, count_nodes, reported
+from minimax_lab.logic.engines.reference import ReferenceEngine
+from minimax_lab.logic.engines.search import SearchEngine
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.positions import all_positions, reachable_states
+from minimax_lab.logic.state import BLANK, EMPTY, PLAYERS, is_terminal
 
 OBJECTIVES = [Objective(mode, scoring) for mode in ("win", "lose") for scoring in ("lab", "depth")]
 OBJECTIVE_IDS = [f"{objective.mode}-{objective.scoring}" for objective in OBJECTIVES]

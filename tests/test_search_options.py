@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
 
 
 def run(capsys, *argv):

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from facts import load_game
-from logic.slices import LINE_SEPARATOR, read_cells, read_lines, runs
+from minimax_lab.facts import load_game
+from minimax_lab.logic.slices import LINE_SEPARATOR, read_cells, read_lines, runs
 
 GAME = load_game()
 BOARD = "abcdefghi"

@@ -19,17 +19,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compare.judge.categories import Category
-from compare.judge.truth import Truth
-from compare.sources.external import GIVE_UP, MAX_LINE_BYTES, run_command
-from compare.sources.grades import grade_command
-from compare.sources.report import text_report
-from logic.contain import sandbox
-from logic.engines import make_engine
-from logic.engines.prolog import program_files
-from logic.objective import LAB
-from logic.positions import all_positions
-from logic.quote import quoted
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.truth import Truth
+from minimax_lab.compare.sources.external import GIVE_UP, MAX_LINE_BYTES, run_command
+from minimax_lab.compare.sources.grades import grade_command
+from minimax_lab.compare.sources.report import text_report
+from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.engines.prolog import program_files
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.quote import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = all_positions()[:12]
@@ -41,7 +41,7 @@ SAID = b"said \x1b]0;owned\x07\x1b[2J\x1b[31mred\rover \xc2\x9b\xe2\x80\xaeevil\
 ANSWER = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
-from logic.engines import make_engine
+from minimax_lab.logic.engines import make_engine
 
 engine = make_engine("reference")
 
@@ -253,7 +253,7 @@ def test_the_total_time_limit_stops_the_run(command, truth):
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed "
                     "(Debian package swi-prolog-nox); .ci/run installs it")
 def test_the_prolog_driver_of_the_docs_answers_for_the_lab_on_every_position(tmp_path, truth):
-    docs = (ROOT / "docs" / "compare.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "minimax_lab.compare.md").read_text(encoding="utf-8")
     (driver,) = re.findall(r"```prolog\n(% answer\.pl.*?)```", docs, re.DOTALL)
     (tmp_path / "answer.pl").write_text(driver, encoding="utf-8")
     game, lab, _ = program_files("lab_tabled.pl")
@@ -306,8 +306,8 @@ def test_a_last_line_of_standard_error_longer_than_its_tail_is_cut(command, trut
 DRIVER = f"""
 import signal, sys
 sys.path.insert(0, {str(ROOT)!r})
-from compare.sources.external import run_command
-from logic.positions import all_positions
+from minimax_lab.compare.sources.external import run_command
+from minimax_lab.logic.positions import all_positions
 
 
 class Terminated(KeyboardInterrupt):
@@ -401,7 +401,7 @@ def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, stat
 
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl (swi-prolog-nox)")
 def test_the_documented_prolog_driver_keeps_a_printing_solution_in_step(tmp_path):
-    docs = (Path(__file__).parent.parent / "docs" / "compare.md").read_text()
+    docs = (Path(__file__).parent.parent / "docs" / "minimax_lab.compare.md").read_text()
     driver = docs.split("```prolog\n% answer.pl", 1)[1].split("```", 1)[0]
     (tmp_path / "answer.pl").write_text("% answer.pl" + driver)
     shutil.copy(Path(__file__).parent / "submissions" / "lab_style.pl", tmp_path)

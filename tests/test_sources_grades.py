@@ -7,14 +7,14 @@ import io
 
 import pytest
 
-from compare.judge.categories import Category
-from compare.judge.truth import Policy, Truth
-from compare.sources.grades import grade_decisions, grade_table, position_fault
-from compare.sources.rows import read_rows
-from compare.sources.table import write_table
-from logic.engines import make_engine
-from logic.objective import LAB
-from logic.positions import all_positions
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.truth import Policy, Truth
+from minimax_lab.compare.sources.grades import grade_decisions, grade_table, position_fault
+from minimax_lab.compare.sources.rows import read_rows
+from minimax_lab.compare.sources.table import write_table
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.positions import all_positions
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 
-from compare.judge.categories import Category
-from compare.judge.results import Finding
-from compare.judge.truth import Answer, Truth
-from compare.sources.grades import Grade, disagreement
-from compare.sources.report import counted, json_report, summary_line, text_report
-from logic.commands.progress import Progress
-from logic.objective import LAB
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Finding
+from minimax_lab.compare.judge.truth import Answer, Truth
+from minimax_lab.compare.sources.grades import Grade, disagreement
+from minimax_lab.compare.sources.report import counted, json_report, summary_line, text_report
+from minimax_lab.logic.commands.progress import Progress
+from minimax_lab.logic.objective import LAB
 
 POSITION = ("x--------", "o")
 

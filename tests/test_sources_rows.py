@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compare.sources import rows as sources
-from compare.sources.rows import (
+from minimax_lab.compare.sources import rows as sources
+from minimax_lab.compare.sources.rows import (
     MAX_DIGITS,
     MAX_LINE_CHARS,
     MAX_TABLE_BYTES,
@@ -27,7 +27,7 @@ from compare.sources.rows import (
     read_table,
     split_fields,
 )
-from logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 import io
 
-from compare.sources.table import HEADER, write_table
-from logic.engines.reference import ReferenceEngine
-from logic.positions import all_positions
+from minimax_lab.compare.sources.table import HEADER, write_table
+from minimax_lab.logic.engines.reference import ReferenceEngine
+from minimax_lab.logic.positions import all_positions
 
 
 def test_the_table_has_a_header_and_one_sorted_row_per_position():

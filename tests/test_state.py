@@ -10,8 +10,8 @@ from boards import LAB_CASES, TACTICS, board
 from hypothesis import given
 from hypothesis import strategies as st
 
-from logic.positions import all_positions, reachable_states
-from logic.state import (
+from minimax_lab.logic.positions import all_positions, reachable_states
+from minimax_lab.logic.state import (
     StateError,
     canonical,
     check_legal,

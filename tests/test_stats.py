@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_search import SMALL
 
-from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
 
 
 def run(capsys, *argv):

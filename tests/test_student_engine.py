@@ -11,10 +11,10 @@ import pytest
 from boards import LAB_CASES
 from processes import run
 
-from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
-from logic.commands.toplevel.answers import MAX_SHOWN, MORE
-from logic.engines import EngineError, make_engine
-from logic.terms import Action, Decision
+from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.toplevel.answers import MAX_SHOWN, MORE
+from minimax_lab.logic.engines import EngineError, make_engine
+from minimax_lab.logic.terms import Action, Decision
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,
@@ -113,7 +113,7 @@ def test_a_program_with_another_engine_or_objective_is_a_usage_error(capsys, arg
 
 
 def test_a_program_that_does_not_load_is_an_engine_error(monkeypatch):
-    monkeypatch.setattr("logic.engines.student.LOAD_SECONDS", 1.0)
+    monkeypatch.setattr("minimax_lab.logic.engines.student.LOAD_SECONDS", 1.0)
     with pytest.raises(EngineError,
                        match="never_loads.pl': loading used more than 1 s of CPU time"):
         make_engine("prolog", program=str(SUBMISSIONS / "never_loads.pl"))

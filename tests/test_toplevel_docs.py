@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from logic.commands.toplevel import repl
-from logic.commands.toplevel.grammar import parse_query
-from logic.commands.toplevel.predicates import PREDICATES
+from minimax_lab.logic.toplevel import repl
+from minimax_lab.logic.toplevel.grammar import parse_query
+from minimax_lab.logic.toplevel.predicates import PREDICATES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = sorted((ROOT / "docs").glob("*.md"))

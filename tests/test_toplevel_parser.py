@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.grammar import (
+from minimax_lab.logic.toplevel.errors import GoalSyntaxError, ToplevelError
+from minimax_lab.logic.toplevel.grammar import (
     MAX_DEPTH,
     MAX_LENGTH,
     needs_more,
     parse_query,
     without_comment,
 )
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.prolog_terms import (
     NIL,
     Atom,
     Float,
@@ -33,7 +33,7 @@ from logic.commands.toplevel.prolog_terms import (
     format_number,
     format_term,
 )
-from logic.commands.toplevel.reader import MAX_OPERATORS, read_program
+from minimax_lab.logic.toplevel.reader import MAX_OPERATORS, read_program
 
 O_X = ListTerm(tuple(Atom(cell) for cell in "o-x------"))
 
@@ -354,7 +354,7 @@ def test_any_text_is_a_goal_needs_more_or_an_error(text):
 
 
 def test_the_labs_program_reads_as_its_clauses():
-    from logic.commands.toplevel.clauses import lab_program
+    from minimax_lab.logic.toplevel.clauses import lab_program
 
     program = lab_program()
     counts = {f"{name}/{arity}": len(clauses) for (name, arity), clauses

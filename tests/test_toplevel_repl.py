@@ -18,13 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import Terminal, environment, wait_for_work
 
-from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.commands.toplevel import repl
-from logic.commands.toplevel.answers import MORE
-from logic.commands.toplevel.predicates import PREDICATES
-from logic.commands.toplevel.repl import Session, help_text
-from logic.state import draw_board
-from logic.tools.explain import draw_move_values
+from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.toplevel import repl
+from minimax_lab.logic.toplevel.answers import MORE
+from minimax_lab.logic.toplevel.predicates import PREDICATES
+from minimax_lab.logic.toplevel.repl import Session, help_text
+from minimax_lab.logic.state import draw_board
+from minimax_lab.logic.tools.explain import draw_move_values
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -290,7 +290,7 @@ class Interrupting:
 @pytest.mark.parametrize(("engine", "reloads"), [("logic", 1), ("reference", 0)])
 def test_ctrl_c_stops_the_query_and_the_session_goes_on(monkeypatch, engine, reloads):
     forgotten = []
-    monkeypatch.setattr("logic.engines.database.forget", lambda: forgotten.append(True))
+    monkeypatch.setattr("minimax_lab.logic.engines.database.forget", lambda: forgotten.append(True))
     interrupted = session(engine)
     interrupted.engines[engine] = Interrupting(interrupted.engines[engine])
     assert interrupted.handle("successor(x--------, o, S)")
@@ -362,7 +362,7 @@ def test_query_with_an_unknown_engine(capsys):
 def run_logic(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "logic", *args], input=stdin, capture_output=True, text=True,
+        [sys.executable, "-m", "minimax_lab", *args], input=stdin, capture_output=True, text=True,
         timeout=120, cwd=cwd, env=env,
     )
 

@@ -15,19 +15,19 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from logic.commands.toplevel.answers import FALSE, ask
-from logic.commands.toplevel.errors import (
+from minimax_lab.logic.toplevel.answers import FALSE, ask
+from minimax_lab.logic.toplevel.errors import (
     ANSWER_ERRORS,
     InstantiationError,
     PrologError,
     UnknownPredicateError,
     report,
 )
-from logic.commands.toplevel.predicates import PREDICATES
-from logic.commands.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Var, unify
-from logic.engines import make_engine
-from logic.positions import all_positions
-from logic.state import (
+from minimax_lab.logic.toplevel.predicates import PREDICATES
+from minimax_lab.logic.toplevel.prolog_terms import Atom, Int, ListTerm, Struct, Var, unify
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.state import (
     StateError,
     check_legal,
     check_turn,

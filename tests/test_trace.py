@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from boards import board
 
-from logic import reference
-from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.commands.toplevel.repl import Session
-from logic.positions import all_positions
-from logic.state import to_prolog
-from logic.terms import SV
-from logic.tools.trace import Tracer
+from minimax_lab.logic import reference
+from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.toplevel.repl import Session
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.state import to_prolog
+from minimax_lab.logic.terms import SV
+from minimax_lab.logic.tools.trace import Tracer
 
 # o to move, two blanks: o6 lets x take 8 for a draw, o8 wins at once.
 TWO_LEFT = board("""
@@ -154,7 +154,7 @@ def test_the_top_level_traces_the_next_goal_only():
 
 @pytest.mark.parametrize("name", ["logic", "logic-plain"])
 def test_a_pydatalog_engines_proof_is_the_lab_recursion_with_its_own_answers(name):
-    from logic.engines import make_engine
+    from minimax_lab.logic.engines import make_engine
 
     for state, player in [(TWO_LEFT, "o"), ("xoxxo-o--", "x"), ("x-o-x-o--", "x")]:
         lab, logic = Tracer(), Tracer(engine=make_engine(name))

@@ -10,18 +10,18 @@ import pytest
 from boards import board
 from test_search import SMALL
 
-from logic import reference
-from logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from logic.engines.horizon import evaluate
-from logic.engines.minimax import count_nodes, reported
-from logic.engines.reference import ReferenceEngine
-from logic.engines.search import SearchEngine
-from logic.objective import LAB
-from logic.positions import all_positions
-from logic.state import BLANK
-from logic.tools.explain import principal_variation, signed
-from logic.tools.tree import TreeTooBig, build_tree
-from logic.tools.tree_dot import PRUNED_COLOUR, PV_COLOUR
+from minimax_lab.logic import reference
+from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.engines.horizon import evaluate
+from minimax_lab.logic.engines.minimax import count_nodes, reported
+from minimax_lab.logic.engines.reference import ReferenceEngine
+from minimax_lab.logic.engines.search import SearchEngine
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.state import BLANK
+from minimax_lab.logic.tools.explain import principal_variation, signed
+from minimax_lab.logic.tools.tree import TreeTooBig, build_tree
+from minimax_lab.logic.tools.tree_dot import PRUNED_COLOUR, PV_COLOUR
 
 SVG = "{http://www.w3.org/2000/svg}"
 needs_dot = pytest.mark.skipif(
@@ -268,7 +268,7 @@ def test_the_suggested_depth_is_the_deepest_that_fits():
 
 
 def test_dot_text_needs_no_renderer(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("logic.tools.tree_dot.DOT_PROGRAM", "no-such-dot-program")
+    monkeypatch.setattr("minimax_lab.logic.tools.tree_dot.DOT_PROGRAM", "no-such-dot-program")
     status, _, _, out = draw(capsys, tmp_path, DRAW, "x", name="tree.dot")
     assert status == EXIT_OK
     text = out.read_text()
@@ -276,7 +276,7 @@ def test_dot_text_needs_no_renderer(capsys, tmp_path, monkeypatch):
 
 
 def test_a_missing_renderer_says_how_to_install_it(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("logic.tools.tree_dot.DOT_PROGRAM", "no-such-dot-program")
+    monkeypatch.setattr("minimax_lab.logic.tools.tree_dot.DOT_PROGRAM", "no-such-dot-program")
     status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.png")
     assert (status, output) == (EXIT_USAGE, "")
     assert "apt-get install graphviz" in err and err.count("\n") == 1
@@ -340,7 +340,7 @@ def test_a_renderer_that_never_finishes_is_stopped_with_one_line(capsys, tmp_pat
     slow.write_text("#!/bin/sh\nexec sleep 60\n")
     slow.chmod(0o755)
     monkeypatch.setenv("PATH", f"{slow.parent}:{os.environ['PATH']}")
-    monkeypatch.setattr("logic.tools.tree_dot.DOT_SECONDS", 0.5)
+    monkeypatch.setattr("minimax_lab.logic.tools.tree_dot.DOT_SECONDS", 0.5)
     status, output, err, _ = draw(capsys, tmp_path, DRAW, "x", name="tree.svg")
     assert (status, output) == (EXIT_USAGE, "")
     assert "dot did not finish drawing" in err and "within 0.5 s" in err

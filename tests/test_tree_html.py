@@ -16,12 +16,12 @@ import pytest
 from boards import LAB_CASES, TACTICS, board
 from conftest import PAGE_SECONDS, PROJECTOR
 
-from logic.commands.cli import EXIT_OK, EXIT_USAGE, main
-from logic.objective import Objective
-from logic.tools import tree_html as page_module
-from logic.tools.tree import GameTree, build_tree
-from logic.tools.tree_dot import value_text
-from logic.tools.tree_html import (
+from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.tools import tree_html as page_module
+from minimax_lab.logic.tools.tree import GameTree, build_tree
+from minimax_lab.logic.tools.tree_dot import value_text
+from minimax_lab.logic.tools.tree_html import (
     PAGE_BYTES,
     POLICY,
     PageTooBig,

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from compare.grader.config import Settings, file_key
-from compare.grader.registry import interface_options, takers
-from compare.judge.categories import Category
-from compare.judge.results import SubmissionGrade
-from compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
-from compare.judge.truth import TIES, VALUES, Ties, Values
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.compare.grader.config import Settings, file_key
+from minimax_lab.compare.grader.registry import interface_options, takers
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
+from minimax_lab.compare.judge.truth import TIES, VALUES, Ties, Values
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 SHIPPED = Path(__file__).resolve().parent / "assignments"
 """The default assignment of each interface, `NAME.toml`."""

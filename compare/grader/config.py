@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
-from compare.judge.truth import Ties, Values
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.compare.judge.truth import Ties, Values
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compare.grader.assignment import (
+from minimax_lab.compare.grader.assignment import (
     default_assignment,
     interface_of,
     load_assignment,
     settled,
 )
-from compare.grader.config import Settings, flag, own_options
-from compare.grader.interface import Interface, Options
-from compare.grader.registry import INTERFACES, interface_options, takers
-from compare.judge.truth import Policy
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.compare.grader.config import Settings, flag, own_options
+from minimax_lab.compare.grader.interface import Interface, Options
+from minimax_lab.compare.grader.registry import INTERFACES, interface_options, takers
+from minimax_lab.compare.judge.truth import Policy
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 
 class UnknownCheck(LabError, ValueError):

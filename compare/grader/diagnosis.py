@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from compare.grader.interface import Question, Session
-from compare.judge.categories import Category, Kind
-from compare.judge.results import Finding, Verdict, WrongCall
+from minimax_lab.compare.grader.interface import Question, Session
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.results import Finding, Verdict, WrongCall
 
 MOST_CALLS = 100
 """Questions one walk asks at most; past them it says it could not conclude."""

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compare.grader.graded import Graded
-from compare.grader.results_json import load_status
-from compare.grader.text import points
-from compare.grader.writer import Writer
-from compare.judge.categories import Category
-from compare.judge.results import SubmissionGrade
-from logic.files import write_whole
-from logic.quote import spreadsheet_cell
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.results_json import load_status
+from minimax_lab.compare.grader.text import points
+from minimax_lab.compare.grader.writer import Writer
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.files import write_whole
+from minimax_lab.logic.quote import spreadsheet_cell
 
 
 def gradebook_csv(grades: Sequence[SubmissionGrade], checks: Sequence[str]) -> str:

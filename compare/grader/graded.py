@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from compare.grader.groups import Group
-from compare.grader.students import held_back, student_view
-from compare.judge.results import SubmissionGrade
-from compare.judge.scores import Score
-from compare.judge.truth import Policy
+from minimax_lab.compare.grader.groups import Group
+from minimax_lab.compare.grader.students import held_back, student_view
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.scores import Score
+from minimax_lab.compare.judge.truth import Policy
 
 EXIT_CLEAN, EXIT_FAULTS = 0, 1
 """A class right everywhere, and one with faults (wrong answers, loading problems, questions

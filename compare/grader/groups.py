@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compare.judge.results import SubmissionGrade
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 RELATED = 0.8
 """The share of wrong answers two groups have in common (of all either has), at least, to be

@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar
 
-from compare.grader.config import DEFAULT_WORK, WorkLimits
-from compare.judge.categories import Category
-from compare.judge.results import Problem, SubmissionGrade, Verdict
-from compare.judge.scores import Score
-from compare.judge.truth import Policy, Ties, Values
-from logic.contain import sandbox
-from logic.contain.harness import LoadReport
-from logic.positions import fullest_first
-from logic.state import Player, State
+from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Problem, SubmissionGrade, Verdict
+from minimax_lab.compare.judge.scores import Score
+from minimax_lab.compare.judge.truth import Policy, Ties, Values
+from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.positions import fullest_first
+from minimax_lab.logic.state import Player, State
 
 
 class Question(Protocol):

@@ -13,10 +13,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeGuard, TypeVar
 
-from logic.errors import LabError
-from logic.objective import MODES
-from logic.quote import quoted
-from logic.state import BLANK, PLAYERS, SIDE, SIZE, Player, State, marks_made
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.objective import MODES
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import BLANK, PLAYERS, SIDE, SIZE, Player, State, marks_made
 
 CS50_FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 """The functions of CS50 AI's tic-tac-toe project, in the order they are reported."""

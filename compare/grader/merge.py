@@ -9,14 +9,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from compare.grader.graded import Graded
-from compare.grader.groups import group_class
-from compare.grader.outputs import checked_outputs, write_outputs
-from compare.grader.results_json import class_from_json
-from compare.grader.writer import Reach
-from compare.grader.writers import WRITERS
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.groups import group_class
+from minimax_lab.compare.grader.outputs import checked_outputs, write_outputs
+from minimax_lab.compare.grader.results_json import class_from_json
+from minimax_lab.compare.grader.writer import Reach
+from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 
 class MergeError(LabError, ValueError):

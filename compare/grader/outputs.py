@@ -7,14 +7,14 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from compare.grader.graded import Graded
-from compare.grader.writer import Reach, Writer
-from compare.grader.writers import WRITERS
-from compare.judge.results import SubmissionGrade
-from logic.contain.harness import LoadReport
-from logic.errors import LabError
-from logic.files import check_writable, make_folder
-from logic.quote import quoted
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.writer import Reach, Writer
+from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.files import check_writable, make_folder
+from minimax_lab.logic.quote import quoted
 
 Outputs = list[tuple[Writer, Path]]
 """The outputs asked for: each writer, and where it writes."""

@@ -12,25 +12,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from compare.grader.config import Settings
-from compare.grader.configure import configure
-from compare.grader.graded import Graded, Shard
-from compare.grader.groups import group_class, read_feedback
-from compare.grader.interface import Options
-from compare.grader.outputs import (
+from minimax_lab.compare.grader.config import Settings
+from minimax_lab.compare.grader.configure import configure
+from minimax_lab.compare.grader.graded import Graded, Shard
+from minimax_lab.compare.grader.groups import group_class, read_feedback
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.outputs import (
     Outputs,
     checked_outputs,
     missing,
     write_outputs,
     write_unstarted,
 )
-from compare.grader.run import grade_class, submission_names, submissions
-from compare.grader.students import student_view
-from compare.judge.results import SubmissionGrade
-from logic.contain import cgroups, sandbox
-from logic.errors import LabError
-from logic.interrupts import interrupted
-from logic.quote import quoted
+from minimax_lab.compare.grader.run import grade_class, submission_names, submissions
+from minimax_lab.compare.grader.students import student_view
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.contain import cgroups, sandbox
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.interrupts import interrupted
+from minimax_lab.logic.quote import quoted
 
 UNSANDBOXED = ("warning: --unsandboxed: submissions run with process limits alone and can "
                "read every file any user may read, the grader's own solution included")

@@ -18,17 +18,17 @@ from functools import cache
 from importlib import resources
 from typing import ClassVar
 
-from compare.grader.ends import End
-from compare.grader.interface import Check
-from compare.judge.categories import Category
-from compare.judge.results import Verdict
-from compare.judge.truth import Answer, Policy, Ties, lab_words, truth
-from logic import reference
-from logic.contain.harness import Reply, answer_state, is_integer
-from logic.objective import LAB
-from logic.positions import all_positions, fullest_first, game_tree_size, reachable_states
-from logic.state import BLANK, PLAYERS, SIZE, Player, State, is_terminal, to_prolog
-from logic.terms import SV, whole
+from minimax_lab.compare.grader.ends import End
+from minimax_lab.compare.grader.interface import Check
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.compare.judge.truth import Answer, Policy, Ties, lab_words, truth
+from minimax_lab.logic import reference
+from minimax_lab.logic.contain.harness import Reply, answer_state, is_integer
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.positions import all_positions, fullest_first, game_tree_size, reachable_states
+from minimax_lab.logic.state import BLANK, PLAYERS, SIZE, Player, State, is_terminal, to_prolog
+from minimax_lab.logic.terms import SV, whole
 
 HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
            "find_min_sv/2", "winning_config/2")
@@ -118,7 +118,7 @@ def _kept(state: State, found: SV) -> str:
 def lab_clauses(predicate: str) -> str:
     """The lab's clauses for `predicate`, as this project states the lab in Prolog
     (`logic/prolog/lab.pl`): from its first clause to the blank line after its last."""
-    lines = (resources.files("logic.prolog") / "lab.pl").read_text(encoding="utf-8").split("\n")
+    lines = (resources.files("minimax_lab.logic.prolog") / "lab.pl").read_text(encoding="utf-8").split("\n")
     start = next((number for number, line in enumerate(lines)
                   if line.startswith(f"{predicate}(")), len(lines))
     end = start

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
-from compare.grader.config import answers as answers_check
-from compare.grader.interface import Check, Interface, Options, Session, did_you_mean
-from compare.grader.prolog import (
+from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits, own, whole
+from minimax_lab.compare.grader.config import answers as answers_check
+from minimax_lab.compare.grader.interface import Check, Interface, Options, Session, did_you_mean
+from minimax_lab.compare.grader.prolog import (
     CHECKS,
     HELPERS,
     JUDGED,
@@ -23,12 +23,12 @@ from compare.grader.prolog import (
     judged_questions,
     lab_cost,
 )
-from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
-from compare.judge.truth import Policy, Ties, Values
-from logic.contain.harness import Ask, Reply, StudentProgram
-from logic.contain.sandbox import SWIPL
-from logic.errors import LabError
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Problem, Verdict
+from minimax_lab.compare.judge.truth import Policy, Ties, Values
+from minimax_lab.logic.contain.harness import Ask, Reply, StudentProgram
+from minimax_lab.logic.contain.sandbox import SWIPL
+from minimax_lab.logic.errors import LabError
 
 BATCH = 200
 BATCH_BYTES = 32_768

@@ -15,18 +15,18 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from compare.grader.ends import End
-from compare.grader.interface import Check
-from compare.grader.mappings import CS50, CS50_FUNCTIONS, Mapping, Returns, Side, move_cell
-from compare.judge.categories import Category
-from compare.judge.results import Verdict
-from compare.judge.truth import Answer, Judgement, Policy, Ties, Truth, Values, truth
-from logic import reference
-from logic.contain.python_program import Called
-from logic.objective import Objective
-from logic.positions import all_positions, fullest_first, reachable_states, to_move
-from logic.state import BLANK, PLAYERS, SIDE, Player, State, is_terminal, mark, winner
-from logic.terms import whole
+from minimax_lab.compare.grader.ends import End
+from minimax_lab.compare.grader.interface import Check
+from minimax_lab.compare.grader.mappings import CS50, CS50_FUNCTIONS, Mapping, Returns, Side, move_cell
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.compare.judge.truth import Answer, Judgement, Policy, Ties, Truth, Values, truth
+from minimax_lab.logic import reference
+from minimax_lab.logic.contain.python_program import Called
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.positions import all_positions, fullest_first, reachable_states, to_move
+from minimax_lab.logic.state import BLANK, PLAYERS, SIDE, Player, State, is_terminal, mark, winner
+from minimax_lab.logic.terms import whole
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from compare.grader.config import (
+from minimax_lab.compare.grader.config import (
     DEFAULT_WORK,
     WorkLimits,
     absolute,
@@ -22,26 +22,26 @@ from compare.grader.config import (
     text,
     texts,
 )
-from compare.grader.ends import End
-from compare.grader.interface import Interface, Options, Session
-from compare.grader.mappings import (
+from minimax_lab.compare.grader.ends import End
+from minimax_lab.compare.grader.interface import Interface, Options, Session
+from minimax_lab.compare.grader.mappings import (
     CS50_FUNCTIONS,
     MAPPING_FILE,
     Mapping,
     MappingError,
     read_mapping,
 )
-from compare.grader.python import (
+from minimax_lab.compare.grader.python import (
     DeclaredFunction,
     PythonCheck,
     Question,
     cs50_functions,
     shown,
 )
-from compare.judge.categories import Category
-from compare.judge.results import Problem, Verdict
-from logic.contain.contained import ProgramError
-from logic.contain.python_program import (
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Problem, Verdict
+from minimax_lab.logic.contain.contained import ProgramError
+from minimax_lab.logic.contain.python_program import (
     Called,
     Interpreter,
     PythonProgram,
@@ -49,7 +49,7 @@ from logic.contain.python_program import (
     python_files,
     taken,
 )
-from logic.contain.submission import is_small_file, looks_like_backup, remove_tree
+from minimax_lab.logic.contain.submission import is_small_file, looks_like_backup, remove_tree
 
 CS50_FILE = "tictactoe.py"
 

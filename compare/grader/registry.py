@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from compare.grader.config import Own, own_options
-from compare.grader.interface import Interface
-from compare.grader.prolog_interface import PrologInterface
-from compare.grader.python_interfaces import CS50Interface, FunctionInterface
+from minimax_lab.compare.grader.config import Own, own_options
+from minimax_lab.compare.grader.interface import Interface
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.python_interfaces import CS50Interface, FunctionInterface
 
 INTERFACES: dict[str, type[Interface]] = {
     "prolog": PrologInterface,

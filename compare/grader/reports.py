@@ -9,12 +9,12 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from compare.grader.graded import Graded, Shard
-from compare.grader.text import output_log, report_stem, submission_report
-from compare.grader.writer import Writer
-from compare.judge.results import SubmissionGrade
-from logic.files import OutputError, write_whole
-from logic.quote import quoted
+from minimax_lab.compare.grader.graded import Graded, Shard
+from minimax_lab.compare.grader.text import output_log, report_stem, submission_report
+from minimax_lab.compare.grader.writer import Writer
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.files import OutputError, write_whole
+from minimax_lab.logic.quote import quoted
 
 REPORTS_MARK = ".minimax-lab-reports"
 """The file, in a reports folder, that lists the reports a run of `grade` wrote there (one per

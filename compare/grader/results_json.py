@@ -13,15 +13,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from compare.grader.graded import Graded, Shard
-from compare.grader.writer import Writer
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade, WrongCall
-from compare.judge.scores import CheckScore, Score, Visibility
-from compare.judge.truth import Policy
-from logic.contain.harness import LoadMessage, LoadReport
-from logic.engines import Turn
-from logic.files import write_whole
+from minimax_lab.compare.grader.graded import Graded, Shard
+from minimax_lab.compare.grader.writer import Writer
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade, WrongCall
+from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.truth import Policy
+from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.engines import Turn
+from minimax_lab.logic.files import write_whole
 
 BACKTRACKING = tuple(category for category in Category if category.on_backtracking)
 """The notes on answers a Prolog goal gives on backtracking, always counted in the JSON."""

@@ -16,11 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compare.grader.diagnosis import first_wrong_call
-from compare.grader.interface import Options, Program, Question, Session
-from compare.grader.signatures import hypotheses
-from compare.judge.categories import Category, Kind
-from compare.judge.results import (
+from minimax_lab.compare.grader.diagnosis import first_wrong_call
+from minimax_lab.compare.grader.interface import Options, Program, Question, Session
+from minimax_lab.compare.grader.signatures import hypotheses
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.results import (
     CheckResult,
     Finding,
     Problem,
@@ -28,9 +28,9 @@ from compare.judge.results import (
     Verdict,
     WrongCall,
 )
-from logic.contain.harness import LoadReport
-from logic.errors import LabError
-from logic.state import is_terminal
+from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.state import is_terminal
 
 LOG_CHARS = 65536
 """Characters of a program's output kept in its log."""

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from compare.grader import prolog
-from compare.judge.categories import Category, Kind
-from compare.judge.results import SubmissionGrade, Verdict
-from compare.judge.truth import Policy, Ties, truth
-from logic.contain.harness import Proof, Reply
-from logic.objective import LAB
-from logic.state import BLANK, GAME, PLAYERS, SIDE, SIZE, Player, State, is_full, winner
+from minimax_lab.compare.grader import prolog
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.results import SubmissionGrade, Verdict
+from minimax_lab.compare.judge.truth import Policy, Ties, truth
+from minimax_lab.logic.contain.harness import Proof, Reply
+from minimax_lab.logic.objective import LAB
+from minimax_lab.logic.state import BLANK, GAME, PLAYERS, SIDE, SIZE, Player, State, is_full, winner
 
 SILENT = frozenset({Category.NOT_ASKED, Category.INFERENCE_LIMIT, Category.CPU_LIMIT,
                     Category.TIME_LIMIT, Category.DIED, Category.UNDEFINED,

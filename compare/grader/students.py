@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from compare.judge.results import CheckResult, SubmissionGrade
-from compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
+from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
 
 WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
         Visibility.AFTER_PUBLISHED: "shown when grades are published",

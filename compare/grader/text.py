@@ -9,16 +9,16 @@ import hashlib
 from collections import Counter
 from collections.abc import Sequence
 
-from compare.grader.graded import Graded
-from compare.grader.groups import groups_report
-from compare.grader.interface import UNDEFINED_CATEGORIES
-from compare.grader.results_json import load_status
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Finding, SubmissionGrade, WrongCall
-from compare.judge.scores import CheckScore
-from compare.judge.truth import policy_words
-from logic.quote import escaped, one_line
-from logic.state import draw_board
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.groups import groups_report
+from minimax_lab.compare.grader.interface import UNDEFINED_CATEGORIES
+from minimax_lab.compare.grader.results_json import load_status
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, WrongCall
+from minimax_lab.compare.judge.scores import CheckScore
+from minimax_lab.compare.judge.truth import policy_words
+from minimax_lab.logic.quote import escaped, one_line
+from minimax_lab.logic.state import draw_board
 
 SHOWN = 5
 """Findings listed per check and category in a submission's report."""

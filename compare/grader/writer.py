@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from compare.grader.graded import Graded, Shard
-from compare.judge.results import SubmissionGrade
+from minimax_lab.compare.grader.graded import Graded, Shard
+from minimax_lab.compare.judge.results import SubmissionGrade
 
 
 class Reach(Enum):

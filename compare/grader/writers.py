@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from compare.grader import gradebook, reports, results_json
-from compare.grader.platforms import github_classroom, gradescope, junit, prairielearn
-from compare.grader.writer import Writer
+from minimax_lab.compare.grader import gradebook, reports, results_json
+from minimax_lab.compare.grader.platforms import github_classroom, gradescope, junit, prairielearn
+from minimax_lab.compare.grader.writer import Writer
 
 WRITERS: dict[str, Writer] = {writer.name: writer for writer in (
     reports.WRITER,

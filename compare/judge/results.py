@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from compare.judge.categories import Category, Kind
-from compare.judge.scores import Score
-from compare.judge.truth import Answer, Judgement, Policy
-from logic.contain.harness import LoadReport
-from logic.engines import Turn
-from logic.terms import Decision
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.scores import Score
+from minimax_lab.compare.judge.truth import Answer, Judgement, Policy
+from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.engines import Turn
+from minimax_lab.logic.terms import Decision
 
 KEEP_FINDINGS = 50
 """Findings a check keeps per category for the reports of `grade` (all are counted)."""

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
-from compare.judge.categories import Category
-from logic.engines import Turn, make_engine
-from logic.objective import Objective
-from logic.terms import Decision, Value, whole
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.logic.engines import Turn, make_engine
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.terms import Decision, Value, whole
 
 
 class Ties(StrEnum):

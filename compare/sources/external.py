@@ -25,10 +25,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from compare.sources.rows import is_header, is_skipped
-from logic.contain import reading, sandbox
-from logic.contain.reading import Late
-from logic.engines import Turn
+from minimax_lab.compare.sources.rows import is_header, is_skipped
+from minimax_lab.logic.contain import reading, sandbox
+from minimax_lab.logic.contain.reading import Late
+from minimax_lab.logic.engines import Turn
 
 GIVE_UP = 5
 """Failed positions in a row (crashes and time-outs; a wrong or unreadable row is no failure)

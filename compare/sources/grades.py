@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from compare.judge.categories import Category
-from compare.judge.results import CheckResult, Finding
-from compare.judge.truth import Answer, Judgement, Truth, lab_words
-from compare.sources.external import Run
-from compare.sources.rows import RowError, Table, parse_row
-from logic.engines import Turn
-from logic.quote import quoted
-from logic.state import StateError, check_legal, check_turn, is_terminal, winner
-from logic.terms import Decision
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import CheckResult, Finding
+from minimax_lab.compare.judge.truth import Answer, Judgement, Truth, lab_words
+from minimax_lab.compare.sources.external import Run
+from minimax_lab.compare.sources.rows import RowError, Table, parse_row
+from minimax_lab.logic.engines import Turn
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import StateError, check_legal, check_turn, is_terminal, winner
+from minimax_lab.logic.terms import Decision
 
 
 @dataclass

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from compare.judge.truth import Policy, truth
-from compare.sources.external import GIVE_UP, Run, run_command
-from compare.sources.grades import Grade, grade_command, grade_decisions, grade_table
-from compare.sources.report import json_report, text_report
-from compare.sources.rows import Table, read_table
-from logic.engines import Engine, Turn, forget_reference_values, make_engine, program_for
-from logic.errors import LabError
-from logic.files import check_writable, write_whole
-from logic.objective import LAB, Objective
-from logic.positions import all_positions
+from minimax_lab.compare.judge.truth import Policy, truth
+from minimax_lab.compare.sources.external import GIVE_UP, Run, run_command
+from minimax_lab.compare.sources.grades import Grade, grade_command, grade_decisions, grade_table
+from minimax_lab.compare.sources.report import json_report, text_report
+from minimax_lab.compare.sources.rows import Table, read_table
+from minimax_lab.logic.engines import Engine, Turn, forget_reference_values, make_engine, program_for
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.files import check_writable, write_whole
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.positions import all_positions
 
 EXIT_AGREE, EXIT_DISAGREE = 0, 1
 Item = TypeVar("Item")

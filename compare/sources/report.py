@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from compare.judge.categories import DISAGREEMENTS, SOURCE_FAULTS, Category
-from compare.judge.results import Finding
-from compare.judge.truth import Policy
-from compare.sources.grades import Grade
-from logic.objective import Objective
-from logic.quote import one_line
-from logic.tools.explain import draw_move_values
+from minimax_lab.compare.judge.categories import DISAGREEMENTS, SOURCE_FAULTS, Category
+from minimax_lab.compare.judge.results import Finding
+from minimax_lab.compare.judge.truth import Policy
+from minimax_lab.compare.sources.grades import Grade
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.quote import one_line
+from minimax_lab.logic.tools.explain import draw_move_values
 
 _INVARIANT = {Category.MISSING, Category.FAILED}
 LISTING_ORDER = (*DISAGREEMENTS, Category.FAILED, Category.UNPARSABLE, Category.ILLEGAL_POSITION,

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO, AnyStr
 
-from compare.sources.table import HEADER
-from logic.errors import LabError
-from logic.quote import quoted
-from logic.state import Player, State, StateError, parse_player, parse_state
+from minimax_lab.compare.sources.table import HEADER
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import Player, State, StateError, parse_player, parse_state
 
 MAX_LINE_CHARS = 1000
 """Characters in a line of a table at most (a row is under 100): a longer line that is not

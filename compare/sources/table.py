@@ -12,8 +12,8 @@ import csv
 from collections.abc import Mapping
 from typing import TextIO
 
-from logic.engines import Turn
-from logic.terms import Decision
+from minimax_lab.logic.engines import Turn
+from minimax_lab.logic.terms import Decision
 
 HEADER = ("state", "player", "position", "value")
 

@@ -19,14 +19,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
-from logic.engines import Engine, EngineError, engine_class_for, make_engine
-from logic.engines.minimax import count_nodes
-from logic.engines.search import SearchEngine
-from logic.errors import LabError
-from logic.objective import LAB, Objective
-from logic.quote import escaped, quoted
-from logic.state import (
+from minimax_lab.logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
+from minimax_lab.logic.engines import Engine, EngineError, engine_class_for, make_engine
+from minimax_lab.logic.engines.minimax import count_nodes
+from minimax_lab.logic.engines.search import SearchEngine
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.quote import escaped, quoted
+from minimax_lab.logic.state import (
     BLANK,
     GAME,
     PLAYERS,
@@ -43,16 +43,16 @@ from logic.state import (
     parse_state,
     players_to_move,
 )
-from logic.terms import SV, Decision
-from logic.tools.explain import explanation
-from logic.tools.listing import listing_parts
-from logic.tools.play import MoveError
-from logic.tools.prolog_trace import trace_lab, trace_program
-from logic.tools.trace import MAX_CALLS, Tracer
-from logic.tools.tree import NODE_LIMIT, GameTree, build_tree
+from minimax_lab.logic.terms import SV, Decision
+from minimax_lab.logic.tools.explain import explanation
+from minimax_lab.logic.tools.listing import listing_parts
+from minimax_lab.logic.tools.play import MoveError
+from minimax_lab.logic.tools.prolog_trace import trace_lab, trace_program
+from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
+from minimax_lab.logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 
 if TYPE_CHECKING:
-    from compare.grader.graded import Graded
+    from minimax_lab.compare.grader.graded import Graded
 
 __all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
            "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
@@ -299,7 +299,7 @@ class TreeView(Display):
                 f"{self.tree.counts.nodes}\nthe chosen line: {line}")
 
     def html(self) -> str:
-        from logic.tools.tree_html import tree_html_frame
+        from minimax_lab.logic.tools.tree_html import tree_html_frame
 
         return tree_html_frame(self.tree)
 
@@ -310,8 +310,8 @@ class TreeView(Display):
 
     def save(self, path: str | Path) -> Path:
         """Write the tree to `path`: `.html` the stepped page; `.svg`, `.png`, `.dot` a picture."""
-        from logic.tools.tree_dot import render, to_dot
-        from logic.tools.tree_html import tree_html
+        from minimax_lab.logic.tools.tree_dot import render, to_dot
+        from minimax_lab.logic.tools.tree_html import tree_html
 
         target = Path(path)
         if target.suffix == ".html":
@@ -327,7 +327,7 @@ def tree(position: Position, player: str | None = None, search: str = "minimax",
     """The tree `search` (minimax or alphabeta) walks below the position, `plies` deep (by
     default as deep as fits a slide, as `minimax-lab tree` draws it), the search stopped
     `depth` plies down if given."""
-    from logic.tools.tree_dot import slide_tree
+    from minimax_lab.logic.tools.tree_dot import slide_tree
 
     state, player = _position(position, player)
 
@@ -420,12 +420,12 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
     refused, as the command refuses), and the outputs, named as the command's options are
     (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...; docs/grading.md).
     Errors are `LabError`s."""
-    from compare.grader.config import Settings
-    from compare.grader.pipeline import GradingRun, Quiet, grade_run
-    from compare.grader.registry import interface_options
-    from compare.grader.text import submission_report, summary
-    from compare.grader.writers import WRITERS
-    from compare.judge.truth import Ties, Values
+    from minimax_lab.compare.grader.config import Settings
+    from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
+    from minimax_lab.compare.grader.registry import interface_options
+    from minimax_lab.compare.grader.text import submission_report, summary
+    from minimax_lab.compare.grader.writers import WRITERS
+    from minimax_lab.compare.judge.truth import Ties, Values
 
     unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
     if unknown:

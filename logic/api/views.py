@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
 
-from logic.state import BLANK, Player, State, board_rows, draw_board, to_prolog
-from logic.tools.board_svg import board_svg
-from logic.tools.explain import draw_move_values, signed
+from minimax_lab.logic.state import BLANK, Player, State, board_rows, draw_board, to_prolog
+from minimax_lab.logic.tools.board_svg import board_svg
+from minimax_lab.logic.tools.explain import draw_move_values, signed
 
 
 class Display:

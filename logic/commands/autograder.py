@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compare.grader.platforms import gradescope_autograder
-from compare.grader.registry import INTERFACES
-from logic.commands.cli import EXIT_OK
-from logic.quote import quoted
+from minimax_lab.compare.grader.platforms import gradescope_autograder
+from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.logic.commands.cli import EXIT_OK
+from minimax_lab.logic.quote import quoted
 
 PLATFORMS = ("gradescope",)
 

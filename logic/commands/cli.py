@@ -17,13 +17,13 @@ import re
 import sys
 from collections.abc import Sequence
 
-from logic import interrupts
-from logic.commands.options import plies
-from logic.engines import Engine, engine_names, make_engine
-from logic.engines.search import SEARCHES, SearchEngine
-from logic.errors import EXIT_USAGE, LabError
-from logic.objective import MODES, SCORINGS, Objective
-from logic.quote import say
+from minimax_lab.logic import interrupts
+from minimax_lab.logic.commands.options import plies
+from minimax_lab.logic.engines import Engine, engine_names, make_engine
+from minimax_lab.logic.engines.search import SEARCHES, SearchEngine
+from minimax_lab.logic.errors import EXIT_USAGE, LabError
+from minimax_lab.logic.objective import MODES, SCORINGS, Objective
+from minimax_lab.logic.quote import say
 
 PROG = "minimax-lab"
 EXIT_OK, EXIT_FALSE = 0, 1
@@ -81,7 +81,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     commands.required = True
     parser.commands = commands
     for name in COMMANDS if command is None else (command,):
-        importlib.import_module(f"logic.commands.{name}").register(commands)
+        importlib.import_module(f"minimax_lab.logic.commands.{name}").register(commands)
     return parser
 
 

@@ -7,18 +7,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from compare.sources.external import GIVE_UP
-from compare.sources.pipeline import Comparison, compare
-from logic.commands.cli import (
+from minimax_lab.compare.sources.external import GIVE_UP
+from minimax_lab.compare.sources.pipeline import Comparison, compare
+from minimax_lab.logic.commands.cli import (
     UsageError,
     add_objective_options,
     add_program_argument,
     objective_from,
 )
-from logic.commands.options import count, listing, seconds
-from logic.commands.policy import add_policy_options, policy_from
-from logic.commands.progress import Progress
-from logic.engines import engine_names
+from minimax_lab.logic.commands.options import count, listing, seconds
+from minimax_lab.logic.commands.policy import add_policy_options, policy_from
+from minimax_lab.logic.commands.progress import Progress
+from minimax_lab.logic.engines import engine_names
 
 
 def register(commands: argparse._SubParsersAction) -> None:

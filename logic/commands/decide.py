@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from logic.commands.cli import (
+from minimax_lab.logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
     add_engine_options,
     add_position_arguments,
     engine_from,
 )
-from logic.state import parse_position
+from minimax_lab.logic.state import parse_position
 
 
 def register(commands: argparse._SubParsersAction) -> None:

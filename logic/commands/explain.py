@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from logic import api
-from logic.commands.cli import (
+from minimax_lab.logic import api
+from minimax_lab.logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
     add_engine_options,
     add_position_arguments,
     engine_from,
 )
-from logic.state import is_terminal, parse_position
-from logic.tools.explain import draw_move_values, ending
+from minimax_lab.logic.state import is_terminal, parse_position
+from minimax_lab.logic.tools.explain import draw_move_values, ending
 
 
 def register(commands: argparse._SubParsersAction) -> None:

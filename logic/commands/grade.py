@@ -13,20 +13,20 @@ import os
 import sys
 from pathlib import Path
 
-from compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Own, Settings, flag
-from compare.grader.configure import UnknownCheck
-from compare.grader.graded import Graded
-from compare.grader.pipeline import GradingRun, grade_run
-from compare.grader.registry import INTERFACES, interface_options
-from compare.grader.text import summary
-from compare.grader.writers import WRITERS
-from compare.judge.results import SubmissionGrade
-from compare.judge.truth import Ties, Values
-from logic.commands.cli import PROG, UsageError
-from logic.commands.options import jobs, ratio, seconds
-from logic.commands.policy import add_policy_options
-from logic.commands.progress import Progress
-from logic.quote import quoted, say
+from minimax_lab.compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Own, Settings, flag
+from minimax_lab.compare.grader.configure import UnknownCheck
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.pipeline import GradingRun, grade_run
+from minimax_lab.compare.grader.registry import INTERFACES, interface_options
+from minimax_lab.compare.grader.text import summary
+from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.truth import Ties, Values
+from minimax_lab.logic.commands.cli import PROG, UsageError
+from minimax_lab.logic.commands.options import jobs, ratio, seconds
+from minimax_lab.logic.commands.policy import add_policy_options
+from minimax_lab.logic.commands.progress import Progress
+from minimax_lab.logic.quote import quoted, say
 
 
 def register(commands: argparse._SubParsersAction) -> None:

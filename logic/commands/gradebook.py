@@ -8,10 +8,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from compare.grader.merge import merge
-from compare.grader.text import merged_summary
-from compare.grader.writer import Reach, Writer
-from compare.grader.writers import WRITERS
+from minimax_lab.compare.grader.merge import merge
+from minimax_lab.compare.grader.text import merged_summary
+from minimax_lab.compare.grader.writer import Reach, Writer
+from minimax_lab.compare.grader.writers import WRITERS
 
 
 def merged_writers() -> list[Writer]:

@@ -11,8 +11,8 @@ import io
 import os
 import sys
 
-from logic import interrupts
-from logic.quote import say
+from minimax_lab.logic import interrupts
+from minimax_lab.logic.quote import say
 
 PROG = "minimax-lab"
 _STREAMS = ("stdin", "stdout", "stderr")
@@ -23,7 +23,7 @@ def main() -> int:
     try:
         interrupts.install()
         prepare_streams()
-        from logic.commands.cli import main as run
+        from minimax_lab.logic.commands.cli import main as run
 
         return run()
     except KeyboardInterrupt as interrupt:

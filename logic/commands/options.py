@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from logic.quote import quoted
+from minimax_lab.logic.quote import quoted
 
 MAX_SECONDS = 1e6
 """The longest time limit `--timeout`, `--total-timeout` and the like take (about 11 days)."""

@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from logic import interrupts
-from logic.commands.cli import EXIT_OK, PROG, add_engine_options, engine_from
-from logic.engines import Engine, engine_class_for
-from logic.objective import Objective
-from logic.quote import escaped, say
-from logic.state import GAME, PLAYERS, State, draw_board, result
-from logic.tools.play import Move, MoveError, announcement, parse_move, play_game
+from minimax_lab.logic import interrupts
+from minimax_lab.logic.commands.cli import EXIT_OK, PROG, add_engine_options, engine_from
+from minimax_lab.logic.engines import Engine, engine_class_for
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.quote import escaped, say
+from minimax_lab.logic.state import GAME, PLAYERS, State, draw_board, result
+from minimax_lab.logic.tools.play import Move, MoveError, announcement, parse_move, play_game
 
 EXIT_END_OF_INPUT = 1
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from compare.judge.truth import TIES, VALUES, Policy
+from minimax_lab.compare.judge.truth import TIES, VALUES, Policy
 
 
 def add_policy_options(parser: argparse.ArgumentParser, own: str | None = None) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from logic.commands.cli import EXIT_OK, add_engine_argument
-from logic.commands.toplevel import repl
-from logic.engines import engine_class_for
+from minimax_lab.logic.commands.cli import EXIT_OK, add_engine_argument
+from minimax_lab.logic.toplevel import repl
+from minimax_lab.logic.engines import engine_class_for
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from logic import api
-from logic.commands.cli import (
+from minimax_lab.logic import api
+from minimax_lab.logic.commands.cli import (
     EXIT_OK,
     add_objective_options,
     add_position_arguments,
     objective_from,
 )
-from logic.commands.options import plies
-from logic.state import parse_position
+from minimax_lab.logic.commands.options import plies
+from minimax_lab.logic.state import parse_position
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from compare.sources.table import write_table
-from logic.commands.cli import EXIT_OK, add_engine_options, engine_from
-from logic.positions import all_positions
+from minimax_lab.compare.sources.table import write_table
+from minimax_lab.logic.commands.cli import EXIT_OK, add_engine_options, engine_from
+from minimax_lab.logic.positions import all_positions
 
 
 def register(commands: argparse._SubParsersAction) -> None:

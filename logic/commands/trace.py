@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from logic import api
-from logic.commands.cli import (
+from minimax_lab.logic import api
+from minimax_lab.logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
     UsageError,
@@ -17,10 +17,10 @@ from logic.commands.cli import (
     add_program_argument,
     objective_from,
 )
-from logic.commands.options import call_levels, call_limit
-from logic.engines import engine_class_for
-from logic.state import parse_player, parse_state
-from logic.tools.trace import MAX_CALLS
+from minimax_lab.logic.commands.options import call_levels, call_limit
+from minimax_lab.logic.engines import engine_class_for
+from minimax_lab.logic.state import parse_player, parse_state
+from minimax_lab.logic.tools.trace import MAX_CALLS
 
 GOALS = ("minimax_decision", "max_value", "min_value")
 

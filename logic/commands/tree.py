@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic.commands.cli import (
+from minimax_lab.logic.commands.cli import (
     EXIT_FALSE,
     EXIT_OK,
     UsageError,
@@ -14,13 +14,13 @@ from logic.commands.cli import (
     add_position_arguments,
     objective_from,
 )
-from logic.commands.options import drawn_plies, node_limit, plies
-from logic.files import check_writable, write_whole
-from logic.objective import Objective
-from logic.state import Player, State, is_terminal, parse_position
-from logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, build_tree
-from logic.tools.tree_dot import RANKDIRS, render, slide_tree, to_dot
-from logic.tools.tree_html import tree_html
+from minimax_lab.logic.commands.options import drawn_plies, node_limit, plies
+from minimax_lab.logic.files import check_writable, write_whole
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.state import Player, State, is_terminal, parse_position
+from minimax_lab.logic.tools.tree import NODE_LIMIT, TREE_SEARCHES, GameTree, build_tree
+from minimax_lab.logic.tools.tree_dot import RANKDIRS, render, slide_tree, to_dot
+from minimax_lab.logic.tools.tree_html import tree_html
 
 
 def register(commands: argparse._SubParsersAction) -> None:

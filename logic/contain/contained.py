@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar, overload
 
-from logic.contain import reading, sandbox, submission
-from logic.errors import LabError
+from minimax_lab.logic.contain import reading, sandbox, submission
+from minimax_lab.logic.errors import LabError
 
 GRACE = 5.0
 """Seconds past a question's own time limit before the program is killed."""

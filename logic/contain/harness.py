@@ -20,8 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TypeGuard
 
-from logic.contain import sandbox, submission
-from logic.contain.contained import (
+from minimax_lab.logic.contain import sandbox, submission
+from minimax_lab.logic.contain.contained import (
     GRACE,
     ContainedProgram,
     Died,
@@ -31,10 +31,10 @@ from logic.contain.contained import (
     reply_field,
     text_or_none,
 )
-from logic.contain.reading import Late
-from logic.contain.sandbox import SWIPL
-from logic.quote import quoted
-from logic.state import State
+from minimax_lab.logic.contain.reading import Late
+from minimax_lab.logic.contain.sandbox import SWIPL
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import State
 
 HELPER = "minimax_helper.pl"
 """The file of the lab's helper predicates, by the name students load it under."""
@@ -198,7 +198,7 @@ class StudentProgram(ContainedProgram):
     def load(self, within: float | None = None) -> LoadReport:
         """Start the program and load it (a restart `within` what is left of a question's
         seconds); the first load's report (kept in `report`)."""
-        prolog = resources.files("logic.prolog")
+        prolog = resources.files("minimax_lab.logic.prolog")
         self._release()
         helper = self.copy_in(Path(str(prolog / HELPER)), self._helper)
         harness = self.copy_in(Path(str(prolog / "harness.pl")), ".harness.pl")

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import sandbox, submission
-from logic.contain.contained import (
+from minimax_lab.logic.contain import sandbox, submission
+from minimax_lab.logic.contain.contained import (
     GRACE,
     UNREADABLE,
     ContainedProgram,
@@ -34,10 +34,10 @@ from logic.contain.contained import (
     reply_field,
     text_or_none,
 )
-from logic.contain.harness import LoadMessage, LoadReport
-from logic.contain.python_harness import MAX_ITEMS, MAX_TEXT
-from logic.contain.reading import Late
-from logic.quote import quoted
+from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.contain.python_harness import MAX_ITEMS, MAX_TEXT
+from minimax_lab.logic.contain.reading import Late
+from minimax_lab.logic.quote import quoted
 
 _HARNESS = ".harness.py"
 CPU_GRACE = 1.0
@@ -116,7 +116,7 @@ class PythonProgram(ContainedProgram):
         """Start the program and import it (a restart `within` what is left of a call's
         seconds); the first import's report (kept in `report`)."""
         self._release()
-        harness = self.copy_in(Path(str(resources.files("logic.contain") / "python_harness.py")),
+        harness = self.copy_in(Path(str(resources.files("minimax_lab.logic.contain") / "python_harness.py")),
                                _HARNESS)
         deadline, cpu, wall = self.load_guards(within)
         containment = self._launch(

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from logic.contain import cgroups
-from logic.quote import quoted
+from minimax_lab.logic.contain import cgroups
+from minimax_lab.logic.quote import quoted
 
 BWRAP = "bwrap"
 SWIPL = "swipl"

@@ -24,9 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from logic.contain import copier, sandbox
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.logic.contain import copier, sandbox
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 COPY_SECONDS = 60.0
 """The wall-clock guard on a copy made as the submission's owner."""
@@ -108,7 +108,7 @@ def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict[str,
     fds = {fd: 3 + number for number, (fd, _) in enumerate(opened)}
     config = json.dumps({"sources": [[fds[fd], name] for fd, name in opened],
                          "target": str(folder), "caps": asdict(caps)})
-    script = (resources.files("logic.contain") / "copier.py").read_text(encoding="utf-8")
+    script = (resources.files("minimax_lab.logic.contain") / "copier.py").read_text(encoding="utf-8")
     python = runnable_python()
     if python is None:
         for fd, _ in opened:

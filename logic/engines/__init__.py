@@ -9,23 +9,23 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, overload
 
-from logic.engines.base import Engine, EngineError
-from logic.objective import LAB, Objective
-from logic.state import Turn
+from minimax_lab.logic.engines.base import Engine, EngineError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import Turn
 
 if TYPE_CHECKING:
-    from logic.engines.student import StudentEngine
+    from minimax_lab.logic.engines.student import StudentEngine
 
 __all__ = ["ENGINES", "Engine", "EngineError", "Turn", "engine_class", "engine_class_for",
            "engine_names", "make_engine", "program_for"]
 
 ENGINES: dict[str, str | type[Engine]] = {
-    "logic": "logic.engines.datalog:LogicEngine",
-    "logic-plain": "logic.engines.datalog:PlainLogicEngine",
-    "reference": "logic.engines.reference:ReferenceEngine",
-    "alphabeta": "logic.engines.search:AlphaBetaEngine",
-    "prolog": "logic.engines.prolog:PrologEngine",
-    "prolog-tabled": "logic.engines.prolog:TabledPrologEngine",
+    "logic": "minimax_lab.logic.engines.datalog:LogicEngine",
+    "logic-plain": "minimax_lab.logic.engines.datalog:PlainLogicEngine",
+    "reference": "minimax_lab.logic.engines.reference:ReferenceEngine",
+    "alphabeta": "minimax_lab.logic.engines.search:AlphaBetaEngine",
+    "prolog": "minimax_lab.logic.engines.prolog:PrologEngine",
+    "prolog-tabled": "minimax_lab.logic.engines.prolog:TabledPrologEngine",
 }
 """Each engine's name and its class, as `module:Class` until it is first named."""
 
@@ -63,7 +63,7 @@ def engine_class_for(name: str, program: str | None = None) -> type[Engine]:
         takers = [other for other in ENGINES if engine_class(other).takes_program]
         raise EngineError(f"--program {program}: a student's program runs as --engine "
                           f"{' or '.join(takers)}, not {name}")
-    from logic.engines.student import StudentEngine
+    from minimax_lab.logic.engines.student import StudentEngine
 
     return StudentEngine
 
@@ -84,6 +84,6 @@ def make_engine(name: str, objective: Objective = LAB, program: str | None = Non
 
 def forget_reference_values() -> None:
     """Empty the reference's memo, and so end its sessions: the next answer starts cold."""
-    from logic.engines.reference import forget_values
+    from minimax_lab.logic.engines.reference import forget_values
 
     forget_values()

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from logic import reference
-from logic.errors import LabError
-from logic.objective import LAB, Objective
-from logic.state import Player, State, Turn, marks_made
-from logic.terms import SV, Action, Decision, Value
+from minimax_lab.logic import reference
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import Player, State, Turn, marks_made
+from minimax_lab.logic.terms import SV, Action, Decision, Value
 
 
 class EngineError(LabError, ValueError):

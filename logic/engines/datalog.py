@@ -12,14 +12,14 @@ from typing import Any
 
 from pyDatalog import pyDatalog
 
-from logic import rules
-from logic.engines import database, fast_rules
-from logic.engines.base import Engine
-from logic.objective import LAB, Objective
-from logic.positions import symmetry_classes
-from logic.rules import Program
-from logic.state import Player, State, Turn, canonical, marks_made
-from logic.terms import SV, Action, Decision, Value
+from minimax_lab.logic import rules
+from minimax_lab.logic.engines import database, fast_rules
+from minimax_lab.logic.engines.base import Engine
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.positions import symmetry_classes
+from minimax_lab.logic.rules import Program
+from minimax_lab.logic.state import Player, State, Turn, canonical, marks_made
+from minimax_lab.logic.terms import SV, Action, Decision, Value
 
 
 class _DatalogEngine(Engine):

@@ -26,10 +26,10 @@ from __future__ import annotations
 from pyDatalog import pyDatalog
 from pyDatalog.pyParser import Term
 
-from facts import Constant, Fact, FactsError, read_facts
-from logic.objective import DEPTH_BASE, LAB, Objective
-from logic.rules import Program
-from logic.slices import LINE_SEPARATOR, read_cells, read_lines
+from minimax_lab.facts import Constant, Fact, FactsError, read_facts
+from minimax_lab.logic.objective import DEPTH_BASE, LAB, Objective
+from minimax_lab.logic.rules import Program
+from minimax_lab.logic.slices import LINE_SEPARATOR, read_cells, read_lines
 
 _PREDICATES = (
     "player, other_player, blank, cell, line, symmetry, objective, depth_base, "

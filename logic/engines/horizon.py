@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from facts import load_game
-from logic.objective import Objective
-from logic.state import State
+from minimax_lab.facts import load_game
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.state import State
 
 GAME = load_game()
 SCALE = len(GAME.lines) + 1

@@ -22,11 +22,11 @@ from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
 
-from logic import reference
-from logic.engines import horizon
-from logic.objective import LAB, Objective
-from logic.state import SIZE, Player, State, marks_made
-from logic.terms import Value
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines import horizon
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import SIZE, Player, State, marks_made
+from minimax_lab.logic.terms import Value
 
 INFINITY = math.inf
 KINDS = ("minimax", "alphabeta", "memo")

@@ -19,12 +19,12 @@ from collections import deque
 from collections.abc import Iterable
 from importlib import resources
 
-from logic.contain import sandbox
-from logic.contain.sandbox import SWIPL
-from logic.engines.base import Engine, EngineError
-from logic.objective import LAB, Objective
-from logic.state import Player, State
-from logic.terms import SV, Action, Decision, Value
+from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.contain.sandbox import SWIPL
+from minimax_lab.logic.engines.base import Engine, EngineError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import Player, State
+from minimax_lab.logic.terms import SV, Action, Decision, Value
 
 
 def _engine_error(message: str) -> Exception:
@@ -33,8 +33,8 @@ def _engine_error(message: str) -> Exception:
 
 def program_files(program: str) -> list[str]:
     """The files `swipl` loads, in order: the game's facts, the lab's program, the server."""
-    prolog = resources.files("logic.prolog")
-    paths = [resources.files("facts") / "game.pl", prolog / program, prolog / "server.pl"]
+    prolog = resources.files("minimax_lab.logic.prolog")
+    paths = [resources.files("minimax_lab.facts") / "game.pl", prolog / program, prolog / "server.pl"]
     return [str(path) for path in paths]
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from logic import reference
-from logic.engines.base import Engine
-from logic.objective import Objective
-from logic.state import EMPTY, PLAYERS, Player, State, Turn
-from logic.terms import SV, Decision
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines.base import Engine
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.state import EMPTY, PLAYERS, Player, State, Turn
+from minimax_lab.logic.terms import SV, Decision
 
 
 class ReferenceEngine(Engine):

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from logic import reference
-from logic.engines.base import Engine, EngineError
-from logic.engines.minimax import KINDS, Best, Search, Table, reported
-from logic.objective import LAB, Objective
-from logic.state import PLAYERS, Player, State, marks_made
-from logic.terms import SV, Decision, Value
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines.base import Engine, EngineError
+from minimax_lab.logic.engines.minimax import KINDS, Best, Search, Table, reported
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import PLAYERS, Player, State, marks_made
+from minimax_lab.logic.terms import SV, Decision, Value
 
 SEARCHES = KINDS
 """The searches by name, as `stats` and `tree` name them: minimax, alphabeta, memo."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from logic.contain.harness import (
+from minimax_lab.logic.contain.harness import (
     LoadReport,
     ProgramError,
     Proof,
@@ -19,11 +19,11 @@ from logic.contain.harness import (
     answer_state,
     is_integer,
 )
-from logic.engines.base import Engine, EngineError
-from logic.objective import LAB, Objective
-from logic.quote import quoted
-from logic.state import Player, State, to_prolog
-from logic.terms import SV, Action, Decision
+from minimax_lab.logic.engines.base import Engine, EngineError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import Player, State, to_prolog
+from minimax_lab.logic.terms import SV, Action, Decision
 
 QUESTION_SECONDS = 60.0
 """How long one goal may take before the engine gives up on it."""

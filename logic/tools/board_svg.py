@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 from xml.sax.saxutils import escape
 
-from logic.state import BLANK, SIDE, State
+from minimax_lab.logic.state import BLANK, SIDE, State
 
 CELL = 40
 """Pixels a side of one cell."""

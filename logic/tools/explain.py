@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from logic.engines import Engine
-from logic.state import BLANK, State, board_rows, result, to_prolog
-from logic.terms import Action, Decision, Value
+from minimax_lab.logic.engines import Engine
+from minimax_lab.logic.state import BLANK, State, board_rows, result, to_prolog
+from minimax_lab.logic.terms import Action, Decision, Value
 
 _WIDTH = 6
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from logic.errors import LabError
+from minimax_lab.logic.errors import LabError
 
 _SECTION = re.compile(r"^\s*# --- (.*?) -+$")
 _END_OF_RULES = "return Program(predicates)"
 """The line that ends rules.py's last section: the program's, not the lab's."""
-SOURCES = (("the lab in Prolog", "logic.prolog", "lab.pl"), ("the game's facts", "facts",
+SOURCES = (("the lab in Prolog", "minimax_lab.logic.prolog", "lab.pl"), ("the game's facts", "facts",
                                                                "game.pl"))
 
 

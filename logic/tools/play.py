@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from logic.engines import Engine
-from logic.errors import LabError
-from logic.objective import DEPTH_BASE
-from logic.quote import quoted
-from logic.state import BLANK, EMPTY, GAME, SIDE, Player, State, mark, result
+from minimax_lab.logic.engines import Engine
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.objective import DEPTH_BASE
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import BLANK, EMPTY, GAME, SIDE, Player, State, mark, result
 
 _CELL = re.compile(r"\s*(\d+)\s*")
 _ROW_COLUMN = re.compile(r"\s*(\d+)[\s,]+(\d+)\s*")

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from logic.contain import sandbox, submission
-from logic.contain.harness import HELPER, ProgramError, main_file
-from logic.contain.sandbox import SWIPL
-from logic.errors import LabError
-from logic.quote import quoted
-from logic.state import Player, State, to_prolog
+from minimax_lab.logic.contain import sandbox, submission
+from minimax_lab.logic.contain.harness import HELPER, ProgramError, main_file
+from minimax_lab.logic.contain.sandbox import SWIPL
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import Player, State, to_prolog
 
 TRACED = ("max_value/3", "min_value/3", "terminal_state/3")
 SECONDS = 60.0
@@ -63,8 +63,8 @@ def trace_lab(goal: str, state: State, player: Player, program: str = "lab.pl",
     if shutil.which(SWIPL) is None:
         raise PrologTraceError(f"tracing in Prolog needs SWI-Prolog, and {SWIPL} is not on the "
                                "PATH; install swi-prolog-nox (Debian, Ubuntu)")
-    prolog = resources.files("logic.prolog")
-    files = [Path(str(resources.files("facts") / "game.pl")), Path(str(prolog / "lab.pl")),
+    prolog = resources.files("minimax_lab.logic.prolog")
+    files = [Path(str(resources.files("minimax_lab.facts") / "game.pl")), Path(str(prolog / "lab.pl")),
              Path(str(prolog / "lab_tabled.pl"))]  # the tabled program includes lab.pl
     folder = submission.take(files).folder
     try:
@@ -94,7 +94,7 @@ def trace_program(path: str, goal: str, state: State, player: Player,
         helper = folder / HELPER
         if helper.is_symlink() or not helper.exists():
             helper.unlink(missing_ok=True)  # a link is never followed, whoever made it
-            shutil.copyfile(Path(str(resources.files("logic.prolog") / HELPER)), helper,
+            shutil.copyfile(Path(str(resources.files("minimax_lab.logic.prolog") / HELPER)), helper,
                             follow_symlinks=False)
             helper.chmod(0o644)
         argv = [SWIPL, "-q", "-f", "none", "-g", _script(goal, state, player), "-t", "halt",

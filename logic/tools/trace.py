@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from logic import reference
-from logic.engines import Engine
-from logic.objective import LAB, Objective
-from logic.state import Player, State, marks_made, to_prolog
-from logic.terms import SV, Decision
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines import Engine
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import Player, State, marks_made, to_prolog
+from minimax_lab.logic.terms import SV, Decision
 
 MAX_CALLS = 200
 """Calls shown by default before the trace only counts."""

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from logic import reference
-from logic.engines.minimax import Bound, Counts, Enter, Search, Visit
-from logic.errors import LabError
-from logic.objective import LAB, Objective
-from logic.state import SIZE, Player, State
-from logic.terms import Value
+from minimax_lab.logic import reference
+from minimax_lab.logic.engines.minimax import Bound, Counts, Enter, Search, Visit
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.state import SIZE, Player, State
+from minimax_lab.logic.terms import Value
 
 TREE_SEARCHES = ("minimax", "alphabeta")
 NODE_LIMIT = 200

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from logic.engines.minimax import Bound, reported
-from logic.errors import LabError
-from logic.quote import quoted
-from logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, result
-from logic.tools.explain import signed
-from logic.tools.tree import GameTree, TreeNode, counted
+from minimax_lab.logic.engines.minimax import Bound, reported
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.state import BLANK, SIDE, State, board_rows, is_terminal, marks_made, result
+from minimax_lab.logic.tools.explain import signed
+from minimax_lab.logic.tools.tree import GameTree, TreeNode, counted
 
 DOT_PROGRAM = "dot"
 DOT_SECONDS = 120

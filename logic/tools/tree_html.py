@@ -10,12 +10,12 @@ import json
 import math
 from html import escape
 
-from logic.engines.minimax import reported
-from logic.errors import LabError
-from logic.state import BLANK, is_terminal, marks_made, result
-from logic.tools.explain import signed
-from logic.tools.tree import GameTree, Step, TreeNode, counted
-from logic.tools.tree_dot import node_kind, value_text
+from minimax_lab.logic.engines.minimax import reported
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.state import BLANK, is_terminal, marks_made, result
+from minimax_lab.logic.tools.explain import signed
+from minimax_lab.logic.tools.tree import GameTree, Step, TreeNode, counted
+from minimax_lab.logic.tools.tree_dot import node_kind, value_text
 
 PAGE_BYTES = 1_000_000
 """The largest page written: the default trees (as many plies as fit a slide) are far below."""

@@ -11,19 +11,19 @@ import shlex
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from compare.grader.assignment import (
+from minimax_lab.compare.grader.assignment import (
     SHIPPED,
     Assignment,
     default_assignment,
     interface_of,
     load_assignment,
 )
-from compare.grader.config import DEFAULT_GUARDS
-from compare.grader.groups import read_feedback
-from compare.grader.registry import INTERFACES
-from compare.grader.run import WALK_SHARE
-from logic.contain.sandbox import grader_folders
-from logic.files import check_writable
+from minimax_lab.compare.grader.config import DEFAULT_GUARDS
+from minimax_lab.compare.grader.groups import read_feedback
+from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.compare.grader.run import WALK_SHARE
+from minimax_lab.logic.contain.sandbox import grader_folders
+from minimax_lab.logic.files import check_writable
 
 SOURCE_FILES = ("*.py", "*.pl", "*.toml")
 """What the zip keeps of the grader's packages."""

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from xml.etree import ElementTree
 
-from compare.grader.graded import Graded
-from compare.grader.students import held_back_words, student_view
-from compare.grader.text import (
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.students import held_back_words, student_view
+from minimax_lab.compare.grader.text import (
     bug_report,
     check_text,
     load_report,
@@ -25,10 +25,10 @@ from compare.grader.text import (
     problems_report,
     text_of,
 )
-from compare.grader.writer import Writer
-from compare.judge.results import SubmissionGrade
-from logic.files import write_whole
-from logic.quote import one_line
+from minimax_lab.compare.grader.writer import Writer
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.logic.files import write_whole
+from minimax_lab.logic.quote import one_line
 
 
 def junit_xml(grades: Sequence[SubmissionGrade]) -> str:

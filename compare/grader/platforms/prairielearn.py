@@ -12,9 +12,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compare.grader.graded import Graded
-from compare.grader.students import held_back_words, student_view
-from compare.grader.text import (
+from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.students import held_back_words, student_view
+from minimax_lab.compare.grader.text import (
     bug_report,
     check_text,
     load_report,
@@ -22,13 +22,13 @@ from compare.grader.text import (
     problems_report,
     text_of,
 )
-from compare.grader.writer import Reach, Writer
-from compare.judge.results import SubmissionGrade
-from compare.judge.scores import CheckScore, Score
-from logic.files import write_whole
-from logic.quote import one_line
-from logic.state import draw_board
-from logic.tools.board_svg import board_svg, data_url
+from minimax_lab.compare.grader.writer import Reach, Writer
+from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.scores import CheckScore, Score
+from minimax_lab.logic.files import write_whole
+from minimax_lab.logic.quote import one_line
+from minimax_lab.logic.state import draw_board
+from minimax_lab.logic.tools.board_svg import board_svg, data_url
 
 RESULTS = "results.json"
 """The file PrairieLearn reads, in `/grade/results/`."""

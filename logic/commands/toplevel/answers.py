@@ -11,10 +11,10 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from logic.commands.toplevel.context import MAX_STEPS, Commands, Context, Program
-from logic.commands.toplevel.errors import ANSWER_ERRORS, PrologError
-from logic.commands.toplevel.grammar import Query, parse_query
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.context import MAX_STEPS, Commands, Context, Program
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, PrologError
+from minimax_lab.logic.toplevel.grammar import Query, parse_query
+from minimax_lab.logic.toplevel.prolog_terms import (
     SYMBOL_CHARS,
     Atom,
     Struct,
@@ -24,8 +24,8 @@ from logic.commands.toplevel.prolog_terms import (
     fresh_names,
     resolve,
 )
-from logic.commands.toplevel.solve import solve
-from logic.engines import Engine
+from minimax_lab.logic.toplevel.solve import solve
+from minimax_lab.logic.engines import Engine
 
 FALSE = "false."
 MAX_SHOWN = 100

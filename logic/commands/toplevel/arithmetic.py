@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from logic.commands.toplevel.errors import InstantiationError, PrologError
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.errors import InstantiationError, PrologError
+from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Float,
     Int,

@@ -13,16 +13,16 @@ import functools
 import itertools
 from collections.abc import Callable, Iterator
 
-from logic.commands.toplevel.arithmetic import (
+from minimax_lab.logic.toplevel.arithmetic import (
     compare,
     evaluate,
     instantiation_error,
     type_error,
 )
-from logic.commands.toplevel.clauses import fresh_variable, rename
-from logic.commands.toplevel.context import Cut, Solving
-from logic.commands.toplevel.errors import Halt, PrologError
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.clauses import fresh_variable, rename
+from minimax_lab.logic.toplevel.context import Cut, Solving
+from minimax_lab.logic.toplevel.errors import Halt, PrologError
+from minimax_lab.logic.toplevel.prolog_terms import (
     NIL,
     Atom,
     Float,
@@ -912,8 +912,8 @@ def _text_of(term: Term, s: Substitution) -> str:
 
 def _number_of(text: str) -> Int | Float | None:
     """The number `text` reads as, as SWI-Prolog's number syntax reads it; None if none."""
-    from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-    from logic.commands.toplevel.reader import Parser
+    from minimax_lab.logic.toplevel.errors import GoalSyntaxError, ToplevelError
+    from minimax_lab.logic.toplevel.reader import Parser
 
     if not text or text != text.rstrip() or text.strip().endswith("."):
         return None
@@ -1190,7 +1190,7 @@ def _all_unified(s: Substitution | None, *pairs: tuple[Term, Term]) -> Substitut
 @builtin("term_to_atom", 2)
 def _term_to_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
                   ) -> Iterator[Substitution]:
-    from logic.commands.toplevel.reader import Parser
+    from minimax_lab.logic.toplevel.reader import Parser
 
     term = walk(args[0], s)
     if not isinstance(term, Var):

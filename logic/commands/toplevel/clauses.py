@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     ListTerm,
     Struct,
@@ -18,7 +18,7 @@ from logic.commands.toplevel.prolog_terms import (
     Var,
     variables_of,
 )
-from logic.commands.toplevel.reader import read_program
+from minimax_lab.logic.toplevel.reader import read_program
 
 TRUE = Atom("true")
 _FRESH = itertools.count(1)
@@ -93,10 +93,10 @@ def _source(package: str, file: str) -> tuple[str, str]:
 @cache
 def lab_program() -> Database:
     """The game's facts and the lab's clauses, as `swipl facts/game.pl logic/prolog/lab.pl`."""
-    return Database([_source("facts", "game.pl"), _source("logic.prolog", "lab.pl")])
+    return Database([_source("facts", "game.pl"), _source("minimax_lab.logic.prolog", "lab.pl")])
 
 
 @cache
 def library() -> Database:
     """The list predicates of SWI-Prolog's library that the top level runs as clauses."""
-    return Database([_source("logic.commands.toplevel", "library.pl")])
+    return Database([_source("minimax_lab.logic.toplevel", "library.pl")])

@@ -11,9 +11,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from logic.commands.toplevel.errors import GoalSyntaxError, PrologError, ToplevelError
-from logic.commands.toplevel.listing import prolog_clauses
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.errors import GoalSyntaxError, PrologError, ToplevelError
+from minimax_lab.logic.toplevel.listing import prolog_clauses
+from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Float,
     Int,
@@ -28,11 +28,11 @@ from logic.commands.toplevel.prolog_terms import (
     unify_all,
     variables_of,
 )
-from logic.commands.toplevel.reader import Parser, read_program
-from logic.contain.harness import HELPER
-from logic.engines.student import QUESTION_SECONDS, StudentEngine
-from logic.errors import LabError
-from logic.quote import quoted
+from minimax_lab.logic.toplevel.reader import Parser, read_program
+from minimax_lab.logic.contain.harness import HELPER
+from minimax_lab.logic.engines.student import QUESTION_SECONDS, StudentEngine
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 MOST_ANSWERS = 1000
 """The answers asked of the program for one call (ten times those shown where nobody asks for
@@ -43,7 +43,7 @@ the next); an error says when it has more."""
 def helper_predicates() -> frozenset[tuple[str, int]]:
     """The predicates of the lab's helper file (`minimax_helper`), which the grader gives
     every program, as its `module/2` declaration lists them."""
-    text = (resources.files("logic.prolog") / HELPER).read_text(encoding="utf-8")
+    text = (resources.files("minimax_lab.logic.prolog") / HELPER).read_text(encoding="utf-8")
     for read in read_program(text):
         term = read.term
         if (isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1
@@ -157,7 +157,7 @@ def answer_term(value: object, variables: dict[int, Var] | None = None) -> Term:
             number = value.get("n")
             if isinstance(number, int) and number > 0:
                 if number not in variables:
-                    from logic.commands.toplevel.clauses import fresh_variable
+                    from minimax_lab.logic.toplevel.clauses import fresh_variable
 
                     variables[number] = fresh_variable()
                 return variables[number]

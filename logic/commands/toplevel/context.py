@@ -8,8 +8,8 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from logic.commands.toplevel.prolog_terms import Substitution, Term
-from logic.engines import Engine
+from minimax_lab.logic.toplevel.prolog_terms import Substitution, Term
+from minimax_lab.logic.engines import Engine
 
 MAX_STEPS = 5_000_000
 """The most calls one goal may make, as SWI-Prolog's inference limits count them: a goal that
@@ -17,7 +17,7 @@ would run on without end stops with an error, the session going on."""
 
 
 class Program(Protocol):
-    """A student's program, loaded and contained (`logic/commands/toplevel/consulted.py`)."""
+    """A student's program, loaded and contained (`logic/toplevel/consulted.py`)."""
 
     def defines(self, name: str, arity: int) -> bool:
         """True for a predicate the program defines, or takes from the lab's helper file."""

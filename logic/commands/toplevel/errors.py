@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from logic.errors import LabError
-from logic.quote import escaped
-from logic.state import StateError
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import escaped
+from minimax_lab.logic.state import StateError
 
 if TYPE_CHECKING:
-    from logic.commands.toplevel.prolog_terms import Term
+    from minimax_lab.logic.toplevel.prolog_terms import Term
 
 
 class ToplevelError(LabError):

@@ -1,4 +1,4 @@
-"""A goal as the top level reads it: a Prolog term (`logic/commands/toplevel/reader.py`),
+"""A goal as the top level reads it: a Prolog term (`logic/toplevel/reader.py`),
 answered as SWI-Prolog's `?-` answers it, and the calls it makes.
 
     query := term ["."]
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.operators import INFIX, PREFIX
-from logic.commands.toplevel.prolog_terms import Atom, Struct, Term, Var
-from logic.commands.toplevel.reader import (
+from minimax_lab.logic.toplevel.errors import GoalSyntaxError, ToplevelError
+from minimax_lab.logic.toplevel.operators import INFIX, PREFIX
+from minimax_lab.logic.toplevel.prolog_terms import Atom, Struct, Term, Var
+from minimax_lab.logic.toplevel.reader import (
     END,
     MAX_DEPTH,
     MAX_LENGTH,

@@ -1,7 +1,7 @@
 % The predicates of SWI-Prolog's library(lists) and library(apply) that the top level runs
 % clause by clause, written as SWI-Prolog 9 writes them, so that they answer as they do there
 % (the others, such as member/2, append/3 and length/2, are answered in Python, in
-% logic/commands/toplevel/builtins.py).
+% logic/toplevel/builtins.py).
 
 select(X, [Head|Tail], Rest) :-
     select3_(Tail, Head, X, Rest).

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Int,
     ListTerm,
@@ -25,9 +25,9 @@ from logic.commands.toplevel.prolog_terms import (
     state_term,
     sv_term,
 )
-from logic.engines import Engine, make_engine
-from logic.objective import Objective
-from logic.state import (
+from minimax_lab.logic.engines import Engine, make_engine
+from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.state import (
     BLANK,
     PLAYERS,
     Player,
@@ -37,7 +37,7 @@ from logic.state import (
     check_turn,
     is_terminal,
 )
-from logic.terms import Action, whole
+from minimax_lab.logic.terms import Action, whole
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Reading Prolog text into terms, as SWI-Prolog's reader does: names, variables, numbers,
-quoted atoms, strings, lists, `{}` and operators (`logic/commands/toplevel/operators.py`), with
+quoted atoms, strings, lists, `{}` and operators (`logic/toplevel/operators.py`), with
 the column of every token for the errors.
 
 Two things are read beyond SWI-Prolog: a compact state (9 cells of `x`, `o` and `-`, such as
@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from logic.commands.toplevel.errors import GoalSyntaxError, ToplevelError
-from logic.commands.toplevel.operators import INFIX, PREFIX
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel.errors import GoalSyntaxError, ToplevelError
+from minimax_lab.logic.toplevel.operators import INFIX, PREFIX
+from minimax_lab.logic.toplevel.prolog_terms import (
     NIL,
     SYMBOL_CHARS,
     Atom,
@@ -31,7 +31,7 @@ from logic.commands.toplevel.prolog_terms import (
     Var,
     state_term,
 )
-from logic.state import StateError, parse_state
+from minimax_lab.logic.state import StateError, parse_state
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 16

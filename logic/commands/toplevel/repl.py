@@ -16,15 +16,15 @@ from contextlib import AbstractContextManager, closing, nullcontext
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from logic import interrupts
-from logic.commands.toplevel import builtins
-from logic.commands.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
-from logic.commands.toplevel.consulted import Consulted
-from logic.commands.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
-from logic.commands.toplevel.grammar import needs_more, parse_query, without_comment
-from logic.commands.toplevel.listing import listing
-from logic.commands.toplevel.predicates import PREDICATES, board_of, player_of
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic import interrupts
+from minimax_lab.logic.toplevel import builtins
+from minimax_lab.logic.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
+from minimax_lab.logic.toplevel.consulted import Consulted
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
+from minimax_lab.logic.toplevel.grammar import needs_more, parse_query, without_comment
+from minimax_lab.logic.toplevel.listing import listing
+from minimax_lab.logic.toplevel.predicates import PREDICATES, board_of, player_of
+from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Int,
     ListTerm,
@@ -33,17 +33,17 @@ from logic.commands.toplevel.prolog_terms import (
     Term,
     format_term,
 )
-from logic.commands.toplevel.solve import CONTROL
-from logic.commands.toplevel.terminal import (
+from minimax_lab.logic.toplevel.solve import CONTROL
+from minimax_lab.logic.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
     enable_line_editing,
     remember,
 )
-from logic.engines import Engine, EngineError, engine_names, make_engine
-from logic.interrupts import Terminated
-from logic.quote import escaped, quoted
-from logic.state import (
+from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
+from minimax_lab.logic.interrupts import Terminated
+from minimax_lab.logic.quote import escaped, quoted
+from minimax_lab.logic.state import (
     StateError,
     check_legal,
     draw_board,
@@ -51,9 +51,9 @@ from logic.state import (
     parse_position,
     parse_state,
 )
-from logic.tools.explain import draw_move_values
-from logic.tools.prolog_trace import trace_program
-from logic.tools.trace import MAX_CALLS, Tracer
+from minimax_lab.logic.tools.explain import draw_move_values
+from minimax_lab.logic.tools.prolog_trace import trace_program
+from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
 
 TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "
@@ -131,7 +131,7 @@ class Session:
     """One top-level session: its engines, the current one, a student's program if one is
     loaded, whether answers are timed. With `keys`, it waits for a key after each answer but
     the last; without, it prints all. It does what SWI-Prolog's `help.`, `listing/1`,
-    `trace.`, `[file].` and `make.` ask (`logic.commands.toplevel.solve.Commands`)."""
+    `trace.`, `[file].` and `make.` ask (`logic.toplevel.solve.Commands`)."""
 
     trace_more = ":trace N shows N levels; minimax-lab trace STATE PLAYER --max-calls N shows " \
                  "more calls"

@@ -2,7 +2,7 @@
 
 A goal is a term. The control constructs (`,`, `;`, `->`, `*->`, `\\+`, `!`, `call/N`,
 `findall/3`, `forall/2`, ...) are run here, cut included; SWI-Prolog's built-ins the top level
-offers in `logic/commands/toplevel/builtins.py`. A predicate a student's loaded program defines
+offers in `logic/toplevel/builtins.py`. A predicate a student's loaded program defines
 is asked of that program, in its sandbox. The lab's predicates, asked with a board and a
 player, are answered by the engine (`predicates.py`); asked any other way (a player left
 open, a board that is not one), by the lab's own clauses run here (`clauses.py`), so that
@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator
 from difflib import get_close_matches
 
-from logic.commands.toplevel import builtins
-from logic.commands.toplevel.arithmetic import instantiation_error, type_error
-from logic.commands.toplevel.clauses import Database, lab_program, library
-from logic.commands.toplevel.context import Context, Cut, Program
-from logic.commands.toplevel.errors import PrologError, UnknownPredicateError
-from logic.commands.toplevel.grammar import Call, Query
-from logic.commands.toplevel.predicates import PREDICATES, fast_answers
-from logic.commands.toplevel.prolog_terms import (
+from minimax_lab.logic.toplevel import builtins
+from minimax_lab.logic.toplevel.arithmetic import instantiation_error, type_error
+from minimax_lab.logic.toplevel.clauses import Database, lab_program, library
+from minimax_lab.logic.toplevel.context import Context, Cut, Program
+from minimax_lab.logic.toplevel.errors import PrologError, UnknownPredicateError
+from minimax_lab.logic.toplevel.grammar import Call, Query
+from minimax_lab.logic.toplevel.predicates import PREDICATES, fast_answers
+from minimax_lab.logic.toplevel.prolog_terms import (
     NIL,
     Atom,
     Int,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from logic import interrupts
+from minimax_lab.logic import interrupts
 
 try:
     import readline
