@@ -56,10 +56,11 @@ def compile_project() -> None:
 
 
 def time_command(argv: list[str]) -> float:
-    """Wall-clock seconds of one run of `python -m logic ARGV`, output discarded."""
+    """Wall-clock seconds of one run of `python -m minimax_lab ARGV`, output discarded."""
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "minimax_lab", *argv], check=True, stdout=subprocess.DEVNULL, cwd=ROOT
+        [sys.executable, "-m", "minimax_lab", *argv], check=True, stdout=subprocess.DEVNULL,
+        cwd=ROOT,
     )
     return time.perf_counter() - start
 

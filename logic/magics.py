@@ -1,6 +1,6 @@
-"""The lab's Prolog in a Jupyter cell: after `%load_ext minimax_lab.logic.magics`, `%%prolog` (a cell of
-goals and `:` commands) and `%prolog GOAL` answer as the `?-` top level does from a pipe, the
-answers drawn as tables. One session per IPython shell keeps its engines between cells.
+"""The lab's Prolog in a Jupyter cell: after `%load_ext minimax_lab.logic.magics`, `%%prolog`
+(a cell of goals and `:` commands) and `%prolog GOAL` answer as the `?-` top level does from a
+pipe, the answers drawn as tables. One session per IPython shell keeps its engines between cells.
 
 Options before the goals: `--engine NAME` (this cell's engine), `--program FILE` (a student's
 Prolog program as the `prolog` engine) and `--trace [N]` (every goal of the cell traced, N
@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from html import escape
 
 from minimax_lab.logic.api.views import Display, preformatted
-from minimax_lab.logic.toplevel.answers import Solution
-from minimax_lab.logic.toplevel.repl import PROMPT, Session, converse
 from minimax_lab.logic.engines import engine_class_for, engine_names, make_engine
 from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.toplevel.answers import Solution
+from minimax_lab.logic.toplevel.repl import PROMPT, Session, converse
 
 DEFAULT_ENGINE = "logic"
 """The engine that answers unless a cell names another, as at `minimax-lab repl`."""

@@ -39,7 +39,7 @@ PROJECTOR = (1024, 768)
 def browser():
     """A headless Chromium driven by Selenium, every wait bounded, quit at the end."""
     webdriver = pytest.importorskip("selenium.webdriver",
-                                    reason="selenium is not installed (pip install '.[test]')")
+                                    reason="selenium is not installed (pip install '.[browser]')")
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("Chromium or its driver is missing (apt-get install chromium "
                     "chromium-driver)")

@@ -86,7 +86,7 @@ def wait_for_work(pid: int, seconds: float, timeout: float = WAIT) -> None:
 
 
 class Terminal:
-    """`python -m logic ARGS` on a pseudo-terminal of its own."""
+    """`python -m minimax_lab ARGS` on a pseudo-terminal of its own."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         env = env or environment(TERM="dumb", INPUTRC="/dev/null", MINIMAX_LAB_HISTORY=os.devnull)
@@ -154,7 +154,7 @@ class Terminal:
 
 
 def run(*args: str, stdin: str | bytes = "", timeout: float = WAIT, **options):
-    """`python -m logic ARGS` to its end, its output captured (killed after `timeout`)."""
+    """`python -m minimax_lab ARGS` to its end, its output captured (killed after `timeout`)."""
     return subprocess.run(
         [sys.executable, "-m", "minimax_lab", *args], input=stdin, capture_output=True,
         text=isinstance(stdin, str), timeout=timeout, cwd=ROOT, env=environment(), **options,
@@ -162,15 +162,15 @@ def run(*args: str, stdin: str | bytes = "", timeout: float = WAIT, **options):
 
 
 def run_shell(arguments: str, timeout: float = WAIT) -> subprocess.CompletedProcess:
-    """`python -m logic ARGUMENTS` as `sh` reads them, redirections such as `>&-` included."""
+    """`python -m minimax_lab ARGUMENTS` as `sh` reads them, redirections such as `>&-` included."""
     return subprocess.run(
-        ["sh", "-c", f'exec "$0" -m logic {arguments}', sys.executable], capture_output=True,
+        ["sh", "-c", f'exec "$0" -m minimax_lab {arguments}', sys.executable], capture_output=True,
         text=True, timeout=timeout, cwd=ROOT, env=environment(),
     )
 
 
 def started(*args: str, **options) -> subprocess.Popen:
-    """`python -m logic ARGS` started with pipes for its output (stop it with `stop`)."""
+    """`python -m minimax_lab ARGS` started with pipes for its output (stop it with `stop`)."""
     return subprocess.Popen(
         [sys.executable, "-m", "minimax_lab", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=ROOT, env=environment(), **options,

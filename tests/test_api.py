@@ -384,9 +384,9 @@ def test_ipython_shows_each_answer_as_its_text():
 @pytest.mark.parametrize("name", ["minimax_decision", "max_value", "terminal_state",
                                   "other_player"])
 def test_listing_shows_the_clauses_the_rules_and_the_python_side_by_side(name):
+    from minimax_lab.logic.tools.listing import LISTED
     from minimax_lab.logic.toplevel.listing import listing as command_listing
     from minimax_lab.logic.toplevel.predicates import PREDICATES
-    from minimax_lab.logic.tools.listing import LISTED
 
     assert {predicate.name: len(predicate.arguments)
                       for predicate in PREDICATES.values()} == LISTED

@@ -21,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from installed import install_grader
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
@@ -291,9 +292,7 @@ def python_with_the_grader():
         subprocess.run([system, "-m", "venv", "--without-pip", str(folder / "venv")],
                        check=True, timeout=120, capture_output=True)
         site = next((folder / "venv").glob("lib/python3*/site-packages"))
-        for package in sandbox.GRADER_PACKAGES:
-            shutil.copytree(ROOT / package, site / package,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+        install_grader(site)
         for path in [folder, *folder.rglob("*")]:
             if not path.is_symlink():  # bin/python links to the system's: left as it is
                 path.chmod(0o755 if path.is_dir() else 0o644)
@@ -316,8 +315,7 @@ def test_a_course_python_that_reaches_the_graders_source_is_refused(tmp_path):
     venv, source = tmp_path / "venv", tmp_path / "src" / "minimax-lab"
     subprocess.run([system, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120,
                    capture_output=True)
-    shutil.copytree(ROOT / "logic", source / "logic",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    install_grader(source, ("logic",))
     site = next(venv.glob("lib/python3*/site-packages"))
     (site / "minimax_lab_source.pth").write_text(f"{source}\n")
     with pytest.raises(ProgramError, match="has minimax-lab installed"):
@@ -571,9 +569,7 @@ def test_graded_by_a_user_without_root_a_fork_bomb_costs_no_classmate_a_start(ow
     what keeps one from taking the others' room."""
     runuser, prlimit = shutil.which("runuser"), shutil.which("prlimit")
     python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
-    for package in sandbox.GRADER_PACKAGES:  # the grader, where nobody may read it
-        shutil.copytree(ROOT / package, own_tmp / "grader" / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+    install_grader(own_tmp / "grader")  # the grader, where nobody may read it
     folders = [own_tmp / name for name in ("hog", "honest", "honest_too")]
     for folder in folders:
         folder.mkdir()
@@ -586,7 +582,7 @@ def test_graded_by_a_user_without_root_a_fork_bomb_costs_no_classmate_a_start(ow
     out.chmod(0o777)
     as_nobody = [runuser or "runuser", "-u", "nobody", "--", "env",
                  f"PYTHONPATH={own_tmp / 'grader'}", python or "python3"]
-    probe = subprocess.run([*as_nobody, "-c", "import sys, logic; assert sys.version_info >= "
+    probe = subprocess.run([*as_nobody, "-c", "import sys, minimax_lab; assert sys.version_info >= "
                             "(3, 11)"], cwd="/", capture_output=True, timeout=60)
     if runuser is None or prlimit is None or python is None or probe.returncode != 0:
         pytest.skip("needs runuser, prlimit and a system Python 3.11+ that nobody may run")

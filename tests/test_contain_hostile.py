@@ -12,11 +12,13 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from installed import install_grader
 
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
@@ -50,9 +52,7 @@ def opened_to_the_grader(monkeypatch):
     shown = Path(tempfile.mkdtemp(prefix="minimax-lab-grader-"))
 
     def opened() -> None:
-        for package in ("logic", "facts"):
-            shutil.copytree(ROOT / package, shown / package,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+        install_grader(shown, ("logic", "facts"))
         for path in [shown, *shown.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)
         wider = sandbox._bwrap_prefix
@@ -140,8 +140,9 @@ def test_a_python_submission_that_imports_the_graders_reference_scores_nothing(
 
 def test_the_graders_own_packages_are_hidden_wherever_they_are_installed():
     folders = sandbox.grader_folders()
-    assert {Path(folder).name for folder in folders} == set(sandbox.GRADER_PACKAGES)
-    prefix = sandbox._bwrap_prefix(Path("/tmp/x"), readable=(str(ROOT),))
+    assert {Path(folder).name for folder in folders} == {"logic", "compare", "facts"}
+    assert len(sandbox.GRADER_PACKAGES) == 3
+    prefix = sandbox._bwrap_prefix(Path("/tmp/x"), readable=(str(ROOT), sys.prefix))
     hidden = {prefix[index + 1] for index, word in enumerate(prefix) if word == "--tmpfs"}
     assert set(folders) <= hidden
     assert "/" not in prefix[prefix.index("--ro-bind") + 1:prefix.index("--ro-bind") + 2]

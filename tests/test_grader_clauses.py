@@ -16,7 +16,13 @@ import pytest
 from minimax_lab.compare.grader import prolog
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import Judged, Question, end_to_end, judged_questions, lab_below
+from minimax_lab.compare.grader.prolog import (
+    Judged,
+    Question,
+    end_to_end,
+    judged_questions,
+    lab_below,
+)
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
 from minimax_lab.compare.grader.run import grade_submission

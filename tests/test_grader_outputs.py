@@ -28,7 +28,13 @@ from minimax_lab.compare.grader.text import check_report, summary
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, Verdict, WrongCall
+from minimax_lab.compare.judge.results import (
+    CheckResult,
+    Finding,
+    SubmissionGrade,
+    Verdict,
+    WrongCall,
+)
 from minimax_lab.compare.judge.scores import CheckScore
 from minimax_lab.logic.commands.cli import build_parser
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport

@@ -11,9 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minimax_lab.compare.grader.graded import Graded, Shard
-from minimax_lab.compare.grader.results_json import class_from_json, class_json, grade_from_json, grade_json
+from minimax_lab.compare.grader.results_json import (
+    class_from_json,
+    class_json,
+    grade_from_json,
+    grade_json,
+)
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade, WrongCall
+from minimax_lab.compare.judge.results import (
+    CheckResult,
+    Finding,
+    Problem,
+    SubmissionGrade,
+    WrongCall,
+)
 from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport

@@ -26,7 +26,13 @@ from minimax_lab.compare.grader.results_json import class_json
 from minimax_lab.compare.grader.students import student_view
 from minimax_lab.compare.grader.text import check_text, submission_report, summary
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, Verdict, WrongCall
+from minimax_lab.compare.judge.results import (
+    CheckResult,
+    Finding,
+    SubmissionGrade,
+    Verdict,
+    WrongCall,
+)
 from minimax_lab.logic.contain import cgroups, sandbox
 from minimax_lab.logic.contain.harness import LoadReport
 

@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.state import is_terminal, to_prolog
 from minimax_lab.logic.toplevel.answers import ask
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, GoalSyntaxError, PrologError
 from minimax_lab.logic.toplevel.prolog_terms import (
@@ -30,9 +33,6 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     format_answer,
     format_term,
 )
-from minimax_lab.logic.engines import make_engine
-from minimax_lab.logic.positions import reachable_states
-from minimax_lab.logic.state import is_terminal, to_prolog
 
 ROOT = Path(__file__).resolve().parent.parent
 GOALS = 1500

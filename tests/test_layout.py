@@ -14,7 +14,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("logic", "compare", "facts")
-FRONT_ENDS = ("minimax_lab.logic.api", "minimax_lab.logic.commands", "minimax_lab.logic.magics", "minimax_lab.logic.__main__")
+"""The folders installed as minimax_lab.logic, minimax_lab.compare and minimax_lab.facts."""
+NAME = "minimax_lab"
+LOGIC, COMPARE = f"{NAME}.logic", f"{NAME}.compare"
+FRONT_ENDS = (f"{LOGIC}.api", f"{LOGIC}.commands", f"{LOGIC}.magics", f"{NAME}.__main__")
 """The doors to the core: they adapt what users give and show what it gives back."""
 
 
@@ -27,7 +30,9 @@ def modules() -> dict[str, Path]:
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
-            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            if parts[:2] == ("logic", "_root"):  # the installed name's own package
+                parts = parts[2:]
+            name = ".".join((NAME, *(parts[:-1] if parts[-1] == "__init__" else parts)))
             found[name] = path
     return found
 
@@ -50,8 +55,8 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
 def test_no_module_of_logic_imports_compare_but_the_front_ends():
     known = modules()
     for name, path in known.items():
-        if name.startswith("logic") and not is_front_end(name):
-            uses = {other for other in imports(path, known) if other.startswith("compare")}
+        if name.startswith(LOGIC) and not is_front_end(name):
+            uses = {other for other in imports(path, known) if other.startswith(COMPARE)}
             assert not uses, name
 
 
@@ -99,8 +104,9 @@ def test_there_is_no_import_cycle():
 
 def test_the_registry_loads_no_engine_until_it_is_named():
     probe = subprocess.run(
-        [sys.executable, "-c", "import sys, logic.engines, logic.commands.cli; "
-         "print(sorted(m for m in sys.modules if m.startswith(('pyDatalog', 'minimax_lab.logic.engines.'))))"],
+        [sys.executable, "-c", f"import sys, {LOGIC}.engines, {LOGIC}.commands.cli; "
+         f"print(sorted(m for m in sys.modules "
+         f"if m.startswith(('pyDatalog', '{LOGIC}.engines.'))))"],
         capture_output=True, text=True, timeout=60, cwd=ROOT,
     )
     loaded = probe.stdout.strip()
@@ -130,18 +136,19 @@ def test_each_layer_imports_only_the_layers_below_it():
     """The lab, then containment, then the engines, then the tools, then the API, then the
     command line: a module imports its own layer or one below, never one above."""
     known = modules()
-    order = ["minimax_lab.logic.contain", "minimax_lab.logic.engines", "minimax_lab.logic.tools", "minimax_lab.logic.api", "minimax_lab.logic.commands"]
+    order = [f"{LOGIC}.{layer}" for layer in ("contain", "engines", "tools", "toplevel", "api",
+                                               "commands")]
 
     def layer(name: str) -> int:
-        if name in ("minimax_lab.logic.__main__", "minimax_lab.logic.magics"):  # the command line's other doors
+        if name in (f"{NAME}.__main__", f"{LOGIC}.magics"):  # the command line's other doors
             return len(order)
         return next((rank + 1 for rank, prefix in enumerate(order)
                      if name == prefix or name.startswith(prefix + ".")), 0)
 
     for name, path in known.items():
-        if name.startswith("logic"):
+        if name.startswith(LOGIC):
             above = {other for other in imports(path, known)
-                     if other.startswith("logic") and layer(other) > layer(name)}
+                     if other.startswith(LOGIC) and layer(other) > layer(name)}
             assert not above, (name, sorted(above))
 
 
@@ -149,19 +156,18 @@ def test_compares_subpackages_meet_only_in_the_judge():
     """The judge imports neither the sources nor the grader; they import the judge, never each
     other; nothing in `compare` imports the command line."""
     known = modules()
-    allowed = {"minimax_lab.compare.judge": {"minimax_lab.compare.judge"},
-               "minimax_lab.compare.sources": {"minimax_lab.compare.judge", "minimax_lab.compare.sources"},
-               "minimax_lab.compare.grader": {"minimax_lab.compare.judge", "minimax_lab.compare.grader"}}
-    packages = {name for name in known if name.startswith("compare.") and name.count(".") == 1}
+    judge, sources, grader = (f"{COMPARE}.{part}" for part in ("judge", "sources", "grader"))
+    allowed = {judge: {judge}, sources: {judge, sources}, grader: {judge, grader}}
+    packages = {name for name in known if name.startswith(f"{COMPARE}.") and name.count(".") == 2}
     assert packages == set(allowed)
     for name, path in known.items():
-        if not name.startswith("compare."):
+        if not name.startswith(f"{COMPARE}."):
             continue
-        own = ".".join(name.split(".")[:2])
+        own = ".".join(name.split(".")[:3])
         used = imports(path, known)
-        assert not {other for other in used if other.startswith("minimax_lab.logic.commands")}, name
-        sideways = {".".join(other.split(".")[:2]) for other in used
-                    if other.startswith("compare.")} - allowed[own]
+        assert not {other for other in used if other.startswith(f"{LOGIC}.commands")}, name
+        sideways = {".".join(other.split(".")[:3]) for other in used
+                    if other.startswith(f"{COMPARE}.")} - allowed[own]
         assert not sideways, (name, sorted(sideways))
 
 
@@ -235,3 +241,14 @@ def test_the_walkthrough_quotes_the_lab_and_the_plain_program_word_for_word():
     assert len(quoted) >= 8
     for rule in quoted:
         assert bare(rule) in rules, rule
+
+
+def test_every_package_is_installed_under_the_one_name():
+    """pyproject.toml lists every package, each under minimax_lab and mapped to its folder."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    folders = {name for name, path in modules().items() if path.name == "__init__.py"}
+    assert set(setuptools["packages"]) == folders
+    assert setuptools["package-dir"] == {NAME: "logic/_root", LOGIC: "logic", COMPARE: "compare",
+                                         f"{NAME}.facts": "facts"}

@@ -13,10 +13,10 @@ from boards import LAB_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.state import to_prolog
+from minimax_lab.logic.toplevel import repl
 
-pytest.importorskip("IPython", reason="IPython is not installed (pip install '.[test]')")
+pytest.importorskip("IPython", reason="IPython is not installed (pip install '.[notebook]')")
 from IPython.testing.globalipapp import start_ipython  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

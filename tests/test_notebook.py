@@ -19,7 +19,7 @@ import pytest
 from minimax_lab.logic import api as lab
 from minimax_lab.logic.toplevel.prolog_terms import Int, Struct, format_term
 
-MISSING = "Jupyter is not installed (pip install '.[test]')"
+MISSING = "Jupyter is not installed (pip install '.[notebook]')"
 nbformat = pytest.importorskip("nbformat", reason=MISSING)
 nbclient = pytest.importorskip("nbclient", reason=MISSING)
 pytest.importorskip("ipykernel", reason=MISSING)
@@ -89,7 +89,7 @@ def test_the_notebook_ships_with_the_outputs_of_a_fresh_run(stored, executed):
     """Stored, so that the lecture reads anywhere (GitHub shows them); the same as a run now, so
     that they cannot go stale: `python tests/test_notebook.py` stores them again."""
     assert all(cell.outputs for cell in stored.cells
-               if cell.cell_type == "code" and not cell.source.startswith("from logic"))
+               if cell.cell_type == "code" and not cell.source.startswith("from minimax_lab"))
     assert outputs(stored) == outputs(executed)
 
 

@@ -18,7 +18,14 @@ from processes import Terminal, run, run_shell
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.objective import MODES, SCORINGS, Objective
 from minimax_lab.logic.state import EMPTY, GAME, PLAYERS, State, draw_board, mark, result
-from minimax_lab.logic.tools.play import Move, MoveError, announcement, foretold, parse_move, play_game
+from minimax_lab.logic.tools.play import (
+    Move,
+    MoveError,
+    announcement,
+    foretold,
+    parse_move,
+    play_game,
+)
 
 OBJECTIVES = [Objective(mode, scoring) for mode in MODES for scoring in SCORINGS]
 SIDES = [(human, first) for human in PLAYERS for first in PLAYERS]

@@ -41,7 +41,7 @@ def test_the_readme_has_examples():
 
 @pytest.mark.parametrize(("command", "expected"), examples())
 def test_readme_example(command, expected):
-    shell_command = command.replace("minimax-lab", f"'{sys.executable}' -m logic")
+    shell_command = command.replace("minimax-lab", f"'{sys.executable}' -m minimax_lab")
     result = subprocess.run(
         shell_command, shell=True, capture_output=True, text=True, timeout=300,
         cwd=ROOT,

@@ -1,4 +1,4 @@
-"""minimax_lab.logic.engines.minimax: node counts, alpha-beta and depth-limited search, held to the lab."""
+"""logic.engines.minimax: node counts, alpha-beta and depth-limited search, held to the lab."""
 
 from __future__ import annotations
 

@@ -253,7 +253,7 @@ def test_the_total_time_limit_stops_the_run(command, truth):
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed "
                     "(Debian package swi-prolog-nox); .ci/run installs it")
 def test_the_prolog_driver_of_the_docs_answers_for_the_lab_on_every_position(tmp_path, truth):
-    docs = (ROOT / "docs" / "minimax_lab.compare.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "compare.md").read_text(encoding="utf-8")
     (driver,) = re.findall(r"```prolog\n(% answer\.pl.*?)```", docs, re.DOTALL)
     (tmp_path / "answer.pl").write_text(driver, encoding="utf-8")
     game, lab, _ = program_files("lab_tabled.pl")
@@ -401,7 +401,7 @@ def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, stat
 
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl (swi-prolog-nox)")
 def test_the_documented_prolog_driver_keeps_a_printing_solution_in_step(tmp_path):
-    docs = (Path(__file__).parent.parent / "docs" / "minimax_lab.compare.md").read_text()
+    docs = (Path(__file__).parent.parent / "docs" / "compare.md").read_text()
     driver = docs.split("```prolog\n% answer.pl", 1)[1].split("```", 1)[0]
     (tmp_path / "answer.pl").write_text("% answer.pl" + driver)
     shutil.copy(Path(__file__).parent / "submissions" / "lab_style.pl", tmp_path)

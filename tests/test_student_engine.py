@@ -12,9 +12,9 @@ from boards import LAB_CASES
 from processes import run
 
 from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
-from minimax_lab.logic.toplevel.answers import MAX_SHOWN, MORE
 from minimax_lab.logic.engines import EngineError, make_engine
 from minimax_lab.logic.terms import Action, Decision
+from minimax_lab.logic.toplevel.answers import MAX_SHOWN, MORE
 
 pytestmark = pytest.mark.skipif(
     shutil.which("swipl") is None,

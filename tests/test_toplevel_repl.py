@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from processes import Terminal, environment, wait_for_work
 
 from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
+from minimax_lab.logic.state import draw_board
+from minimax_lab.logic.tools.explain import draw_move_values
 from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.toplevel.answers import MORE
 from minimax_lab.logic.toplevel.predicates import PREDICATES
 from minimax_lab.logic.toplevel.repl import Session, help_text
-from minimax_lab.logic.state import draw_board
-from minimax_lab.logic.tools.explain import draw_move_values
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,11 +13,11 @@ from boards import board
 
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
-from minimax_lab.logic.toplevel.repl import Session
 from minimax_lab.logic.positions import all_positions
 from minimax_lab.logic.state import to_prolog
 from minimax_lab.logic.terms import SV
 from minimax_lab.logic.tools.trace import Tracer
+from minimax_lab.logic.toplevel.repl import Session
 
 # o to move, two blanks: o6 lets x take 8 for a draw, o8 wins at once.
 TWO_LEFT = board("""

@@ -26,7 +26,12 @@ from minimax_lab.compare.judge.truth import Answer, Policy, Ties, lab_words, tru
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.harness import Reply, answer_state, is_integer
 from minimax_lab.logic.objective import LAB
-from minimax_lab.logic.positions import all_positions, fullest_first, game_tree_size, reachable_states
+from minimax_lab.logic.positions import (
+    all_positions,
+    fullest_first,
+    game_tree_size,
+    reachable_states,
+)
 from minimax_lab.logic.state import BLANK, PLAYERS, SIZE, Player, State, is_terminal, to_prolog
 from minimax_lab.logic.terms import SV, whole
 
@@ -118,7 +123,8 @@ def _kept(state: State, found: SV) -> str:
 def lab_clauses(predicate: str) -> str:
     """The lab's clauses for `predicate`, as this project states the lab in Prolog
     (`logic/prolog/lab.pl`): from its first clause to the blank line after its last."""
-    lines = (resources.files("minimax_lab.logic.prolog") / "lab.pl").read_text(encoding="utf-8").split("\n")
+    lab = resources.files("minimax_lab.logic.prolog") / "lab.pl"
+    lines = lab.read_text(encoding="utf-8").split("\n")
     start = next((number for number, line in enumerate(lines)
                   if line.startswith(f"{predicate}(")), len(lines))
     end = start

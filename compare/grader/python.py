@@ -17,7 +17,14 @@ from typing import Any
 
 from minimax_lab.compare.grader.ends import End
 from minimax_lab.compare.grader.interface import Check
-from minimax_lab.compare.grader.mappings import CS50, CS50_FUNCTIONS, Mapping, Returns, Side, move_cell
+from minimax_lab.compare.grader.mappings import (
+    CS50,
+    CS50_FUNCTIONS,
+    Mapping,
+    Returns,
+    Side,
+    move_cell,
+)
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.compare.judge.truth import Answer, Judgement, Policy, Ties, Truth, Values, truth

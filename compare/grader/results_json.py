@@ -16,7 +16,13 @@ from typing import Any
 from minimax_lab.compare.grader.graded import Graded, Shard
 from minimax_lab.compare.grader.writer import Writer
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import CheckResult, Finding, Problem, SubmissionGrade, WrongCall
+from minimax_lab.compare.judge.results import (
+    CheckResult,
+    Finding,
+    Problem,
+    SubmissionGrade,
+    WrongCall,
+)
 from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport

@@ -4,13 +4,20 @@ by its name (`--csv FILE`, `csv="FILE"`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from minimax_lab.compare.grader.graded import Graded, Shard
 from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.scores import Score
+from minimax_lab.logic.files import write_whole
+
+RESULTS = "results.json"
+"""The file a platform that grades one submission per container reads its results from."""
 
 
 class Reach(Enum):
@@ -51,3 +58,18 @@ class Writer:
     def folder(self) -> bool:
         """True when the destination is a folder."""
         return self.metavar == "DIR"
+
+
+def results_json(results: Callable[[SubmissionGrade, Score], dict[str, Any]]
+                 ) -> Callable[[Graded, Path], list[str]]:
+    """The writer of a platform's `results.json` into a folder, for one scored submission,
+    from `results` (the platform's own fields)."""
+
+    def write(graded: Graded, folder: Path) -> list[str]:
+        grade = graded.scored[0]
+        assert grade.score is not None
+        write_whole(str(folder / RESULTS),
+                    json.dumps(results(grade, grade.score), indent=1, allow_nan=False) + "\n")
+        return []
+
+    return write

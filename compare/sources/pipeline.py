@@ -17,7 +17,13 @@ from minimax_lab.compare.sources.external import GIVE_UP, Run, run_command
 from minimax_lab.compare.sources.grades import Grade, grade_command, grade_decisions, grade_table
 from minimax_lab.compare.sources.report import json_report, text_report
 from minimax_lab.compare.sources.rows import Table, read_table
-from minimax_lab.logic.engines import Engine, Turn, forget_reference_values, make_engine, program_for
+from minimax_lab.logic.engines import (
+    Engine,
+    Turn,
+    forget_reference_values,
+    make_engine,
+    program_for,
+)
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.files import check_writable, write_whole
 from minimax_lab.logic.objective import LAB, Objective

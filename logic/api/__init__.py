@@ -19,7 +19,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from minimax_lab.logic.api.views import Board, Boards, Display, Listing, Move, MoveValues, Table, Trace
+from minimax_lab.logic.api.views import (
+    Board,
+    Boards,
+    Display,
+    Listing,
+    Move,
+    MoveValues,
+    Table,
+    Trace,
+)
 from minimax_lab.logic.engines import Engine, EngineError, engine_class_for, make_engine
 from minimax_lab.logic.engines.minimax import count_nodes
 from minimax_lab.logic.engines.search import SearchEngine

@@ -1,4 +1,4 @@
-"""The `minimax-lab` command line (also `python -m logic`): the parser and the exit statuses.
+"""The `minimax-lab` command line (also `python -m minimax_lab`): the parser and the exit statuses.
 
 Each command NAME lives in the module `logic.commands.NAME`, whose `register(commands)` adds
 its subparser and sets `run`; `COMMANDS` lists them in help order.

@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG, add_engine_argument
+from minimax_lab.logic.commands.cli import (
+    EXIT_FALSE,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    add_engine_argument,
+)
+from minimax_lab.logic.engines import engine_class_for
+from minimax_lab.logic.quote import escaped
 from minimax_lab.logic.toplevel.answers import FALSE, MAX_SHOWN, MORE, ask
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, Halt, report
 from minimax_lab.logic.toplevel.repl import Session
-from minimax_lab.logic.engines import engine_class_for
-from minimax_lab.logic.quote import escaped
 
 
 def register(commands: argparse._SubParsersAction) -> None:

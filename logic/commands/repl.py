@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from minimax_lab.logic.commands.cli import EXIT_OK, add_engine_argument
-from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.engines import engine_class_for
+from minimax_lab.logic.toplevel import repl
 
 
 def register(commands: argparse._SubParsersAction) -> None:

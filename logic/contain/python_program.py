@@ -116,8 +116,8 @@ class PythonProgram(ContainedProgram):
         """Start the program and import it (a restart `within` what is left of a call's
         seconds); the first import's report (kept in `report`)."""
         self._release()
-        harness = self.copy_in(Path(str(resources.files("minimax_lab.logic.contain") / "python_harness.py")),
-                               _HARNESS)
+        source = resources.files("minimax_lab.logic.contain") / "python_harness.py"
+        harness = self.copy_in(Path(str(source)), _HARNESS)
         deadline, cpu, wall = self.load_guards(within)
         containment = self._launch(
             self.python.argv(str(harness), str(self.module),
@@ -316,7 +316,10 @@ def _has_the_grader(python: Interpreter) -> bool:
              "except importlib.metadata.PackageNotFoundError:\n"
              "    pass\n"
              f"for name, mark in {sandbox.MARKS!r}.items():\n"
-             "    spec = importlib.util.find_spec(name)\n"
+             "    try:\n"
+             "        spec = importlib.util.find_spec(name)\n"
+             "    except ModuleNotFoundError:\n"
+             "        continue\n"
              "    for folder in (spec and spec.submodule_search_locations) or ():\n"
              "        if os.path.isfile(os.path.join(folder, mark)):\n"
              "            sys.exit(1)\n")

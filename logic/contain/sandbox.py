@@ -382,10 +382,11 @@ def _processes_of(uid: int) -> list[int]:
 
 SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """What a sandbox sees of the system, read-only: its programs, libraries and settings."""
-GRADER_PACKAGES = ("logic", "compare", "facts")
-"""The grader's own packages (the lab's solution among them): hidden wherever they lie."""
-MARKS = {"logic": "prolog/lab.pl", "compare": "judge/truth.py", "facts": "lab.pl"}
+MARKS = {"minimax_lab.logic": "prolog/lab.pl", "minimax_lab.compare": "judge/truth.py",
+         "minimax_lab.facts": "lab.pl"}
 """A file each of the grader's packages has, to know a copy of it wherever it is installed."""
+GRADER_PACKAGES = tuple(MARKS)
+"""The grader's own packages (the lab's solution among them): hidden wherever they lie."""
 
 
 def _bwrap_prefix(folder: Path, readable: Sequence[str] = (),
@@ -420,8 +421,9 @@ def hidden_folders(seen: Sequence[str]) -> list[str]:
     for root in seen:
         for library in _libraries(root):
             for name, mark in MARKS.items():
-                if os.path.isfile(os.path.join(library, name, mark)):
-                    found.add(os.path.realpath(os.path.join(library, name)))
+                folder = os.path.join(library, *name.split("."))
+                if os.path.isfile(os.path.join(folder, mark)):
+                    found.add(os.path.realpath(folder))
     return sorted(path for path in found
                   if any(Path(path).is_relative_to(root) for root in seen))
 
@@ -439,7 +441,10 @@ def grader_folders() -> tuple[str, ...]:
     """The folders of the grader's own packages, as installed (found, not imported)."""
     folders = []
     for name in GRADER_PACKAGES:
-        spec = importlib.util.find_spec(name)
+        try:
+            spec = importlib.util.find_spec(name)
+        except ModuleNotFoundError:  # its parent, minimax_lab, is not there
+            spec = None
         if spec is not None and spec.submodule_search_locations:
             folders += [os.path.realpath(path) for path in spec.submodule_search_locations]
     return tuple(folders)

@@ -108,7 +108,7 @@ def _copy_as_owner(paths: Sequence[Path], folder: Path, caps: Caps) -> dict[str,
     fds = {fd: 3 + number for number, (fd, _) in enumerate(opened)}
     config = json.dumps({"sources": [[fds[fd], name] for fd, name in opened],
                          "target": str(folder), "caps": asdict(caps)})
-    script = (resources.files("minimax_lab.logic.contain") / "copier.py").read_text(encoding="utf-8")
+    script = (resources.files("minimax_lab.logic.contain") / "copier.py").read_text("utf-8")
     python = runnable_python()
     if python is None:
         for fd, _ in opened:

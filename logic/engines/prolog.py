@@ -34,7 +34,8 @@ def _engine_error(message: str) -> Exception:
 def program_files(program: str) -> list[str]:
     """The files `swipl` loads, in order: the game's facts, the lab's program, the server."""
     prolog = resources.files("minimax_lab.logic.prolog")
-    paths = [resources.files("minimax_lab.facts") / "game.pl", prolog / program, prolog / "server.pl"]
+    facts = resources.files("minimax_lab.facts")
+    paths = [facts / "game.pl", prolog / program, prolog / "server.pl"]
     return [str(path) for path in paths]
 
 

@@ -13,8 +13,8 @@ from minimax_lab.logic.errors import LabError
 _SECTION = re.compile(r"^\s*# --- (.*?) -+$")
 _END_OF_RULES = "return Program(predicates)"
 """The line that ends rules.py's last section: the program's, not the lab's."""
-SOURCES = (("the lab in Prolog", "minimax_lab.logic.prolog", "lab.pl"), ("the game's facts", "facts",
-                                                               "game.pl"))
+SOURCES = (("the lab in Prolog", "minimax_lab.logic.prolog", "lab.pl"),
+           ("the game's facts", "minimax_lab.facts", "game.pl"))
 
 
 LISTED = {"minimax_decision": 4, "min_value": 3, "max_value": 3, "terminal_state": 3,
@@ -39,10 +39,12 @@ def listing_parts(name: str) -> list[tuple[str, str]]:
     for title, package, file in SOURCES:
         clauses = prolog_clauses(_read(package, file), name)
         if clauses:
-            parts.append((f"{title} ({package.replace('.', '/')}/{file})", clauses))
+            folder = package.removeprefix("minimax_lab.").replace(".", "/")
+            parts.append((f"{title} ({folder}/{file})", clauses))
     for title, file in (("the lab in pyDatalog", "rules.py"), ("the lab in Python",
                                                                 "reference.py")):
-        parts.append((f"{title} (logic/{file})", python_section(_read("logic", file), name)))
+        text = _read("minimax_lab.logic", file)
+        parts.append((f"{title} (logic/{file})", python_section(text, name)))
     return parts
 
 

@@ -64,7 +64,8 @@ def trace_lab(goal: str, state: State, player: Player, program: str = "lab.pl",
         raise PrologTraceError(f"tracing in Prolog needs SWI-Prolog, and {SWIPL} is not on the "
                                "PATH; install swi-prolog-nox (Debian, Ubuntu)")
     prolog = resources.files("minimax_lab.logic.prolog")
-    files = [Path(str(resources.files("minimax_lab.facts") / "game.pl")), Path(str(prolog / "lab.pl")),
+    facts = resources.files("minimax_lab.facts")
+    files = [Path(str(facts / "game.pl")), Path(str(prolog / "lab.pl")),
              Path(str(prolog / "lab_tabled.pl"))]  # the tabled program includes lab.pl
     folder = submission.take(files).folder
     try:

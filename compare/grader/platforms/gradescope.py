@@ -11,12 +11,9 @@ their own, shown with the last check to be released (`compare.grader.students`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.students import WHEN, held_back, strictest, student_view
 from minimax_lab.compare.grader.text import (
     bug_report,
@@ -26,12 +23,10 @@ from minimax_lab.compare.grader.text import (
     problems_report,
     text_of,
 )
-from minimax_lab.compare.grader.writer import Reach, Writer
+from minimax_lab.compare.grader.writer import Reach, Writer, results_json
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import Score
-from minimax_lab.logic.files import write_whole
 
-RESULTS = "results.json"
 """The file Gradescope reads, in `/autograder/results/`."""
 
 
@@ -88,13 +83,6 @@ def replace_score(grade: SubmissionGrade, score: Score) -> SubmissionGrade:
     return grade if grade.score is score else replace(grade, score=score)
 
 
-def write(graded: Graded, folder: Path) -> list[str]:
-    grade = graded.scored[0]
-    assert grade.score is not None
-    write_whole(str(folder / RESULTS),
-                json.dumps(results(grade, grade.score), indent=1, allow_nan=False) + "\n")
-    return []
-
-
 WRITER = Writer("gradescope", "DIR", "one submission: write Gradescope's results.json into DIR "
-                "(/autograder/results on Gradescope)", write, Reach.SUBMISSION, platform=True)
+                "(/autograder/results on Gradescope)", results_json(results), Reach.SUBMISSION,
+                platform=True)

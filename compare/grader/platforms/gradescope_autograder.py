@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import zipfile
+from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from minimax_lab.compare.grader.assignment import (
@@ -73,7 +74,8 @@ FEEDBACK=()
 if [ -f "$ROOT/source/feedback.toml" ]; then
   FEEDBACK=(--feedback "$ROOT/source/feedback.toml")
 fi
-PYTHONPATH="$ROOT/source/minimax-lab" "$PYTHON" -m logic grade "$ROOT/submission" \\
+# -P: the working directory is not searched; only the grader's own minimax_lab is imported.
+PYTHONPATH="$ROOT/source/minimax-lab" "$PYTHON" -P -m minimax_lab grade "$ROOT/submission" \\
   --interface INTERFACE --assignment "$ROOT/source/assignment.toml" --jobs 1 BUDGET\\
   ${FEEDBACK[@]+"${FEEDBACK[@]}"} --gradescope "$ROOT/results"
 status=$?
@@ -130,12 +132,15 @@ def build(out: Path, interface: str, assignment: Path | None,
             archive.writestr("assignment.toml", f'interface = "{interface}"\n\n[default]\n')
         if feedback is not None:
             archive.writestr("feedback.toml", feedback.read_text(encoding="utf-8"))
+        root = Path(str(resources.files("minimax_lab")))
+        for path in sorted(root.glob("*.py")):  # the installed name's own modules
+            archive.write(path, f"minimax-lab/minimax_lab/{path.name}")
         for folder in grader_folders():
             base = Path(folder)
             for pattern in SOURCE_FILES:
                 for path in sorted(base.rglob(pattern)):
                     if "__pycache__" not in path.parts:
-                        name = f"minimax-lab/{base.name}/{path.relative_to(base)}"
+                        name = f"minimax-lab/minimax_lab/{base.name}/{path.relative_to(base)}"
                         archive.write(path, name)
         return archive.namelist()
 

@@ -7,12 +7,9 @@ the student view (`compare.grader.students`), a check held back left out with it
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.students import held_back_words, student_view
 from minimax_lab.compare.grader.text import (
     bug_report,
@@ -22,15 +19,13 @@ from minimax_lab.compare.grader.text import (
     problems_report,
     text_of,
 )
-from minimax_lab.compare.grader.writer import Reach, Writer
+from minimax_lab.compare.grader.writer import Reach, Writer, results_json
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import CheckScore, Score
-from minimax_lab.logic.files import write_whole
 from minimax_lab.logic.quote import one_line
 from minimax_lab.logic.state import draw_board
 from minimax_lab.logic.tools.board_svg import board_svg, data_url
 
-RESULTS = "results.json"
 """The file PrairieLearn reads, in `/grade/results/`."""
 
 
@@ -72,13 +67,6 @@ def _test(grade: SubmissionGrade, check: CheckScore) -> dict[str, Any]:
     return test
 
 
-def write(graded: Graded, folder: Path) -> list[str]:
-    grade = graded.scored[0]
-    assert grade.score is not None
-    write_whole(str(folder / RESULTS),
-                json.dumps(results(grade, grade.score), indent=1, allow_nan=False) + "\n")
-    return []
-
-
 WRITER = Writer("prairielearn", "DIR", "one submission: write PrairieLearn's results.json into "
-                "DIR (/grade/results on PrairieLearn)", write, Reach.SUBMISSION, platform=True)
+                "DIR (/grade/results on PrairieLearn)", results_json(results), Reach.SUBMISSION,
+                platform=True)

@@ -1,5 +1,6 @@
 """A hostile submission in CS50 AI's interface: no minimax of its own, it looks for the
-grader's reference (logic/reference.py) anywhere on the file system and answers with it."""
+grader's reference (minimax_lab/logic/reference.py, as installed) anywhere on the file system
+and answers with it."""
 import os
 import sys
 
@@ -9,14 +10,14 @@ def _grader_root():
         names[:] = [] if folder.count(os.sep) > 6 else [
             name for name in names if name not in ("proc", "sys", "dev")]
         if os.path.basename(folder) == "logic" and "reference.py" in files:
-            return os.path.dirname(folder)
+            return os.path.dirname(os.path.dirname(folder))  # above minimax_lab
     return None
 
 
 ROOT = _grader_root()
 if ROOT is not None:
     sys.path.insert(0, ROOT)
-    from logic import reference
+    from minimax_lab.logic import reference
 
 
 def minimax(board):

@@ -1,4 +1,4 @@
-"""`python -m logic`: the `minimax-lab` command line."""
+"""`python -m minimax_lab`: the `minimax-lab` command line."""
 
 import sys
 

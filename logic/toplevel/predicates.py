@@ -14,17 +14,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from minimax_lab.logic.toplevel.prolog_terms import (
-    Atom,
-    Int,
-    ListTerm,
-    Substitution,
-    Term,
-    action_term,
-    resolve,
-    state_term,
-    sv_term,
-)
 from minimax_lab.logic.engines import Engine, make_engine
 from minimax_lab.logic.objective import Objective
 from minimax_lab.logic.state import (
@@ -38,6 +27,17 @@ from minimax_lab.logic.state import (
     is_terminal,
 )
 from minimax_lab.logic.terms import Action, whole
+from minimax_lab.logic.toplevel.prolog_terms import (
+    Atom,
+    Int,
+    ListTerm,
+    Substitution,
+    Term,
+    action_term,
+    resolve,
+    state_term,
+    sv_term,
+)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,10 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from minimax_lab.logic.contain.harness import HELPER
+from minimax_lab.logic.engines.student import QUESTION_SECONDS, StudentEngine
+from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 from minimax_lab.logic.toplevel.errors import GoalSyntaxError, PrologError, ToplevelError
 from minimax_lab.logic.toplevel.listing import prolog_clauses
 from minimax_lab.logic.toplevel.prolog_terms import (
@@ -29,10 +33,6 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     variables_of,
 )
 from minimax_lab.logic.toplevel.reader import Parser, read_program
-from minimax_lab.logic.contain.harness import HELPER
-from minimax_lab.logic.engines.student import QUESTION_SECONDS, StudentEngine
-from minimax_lab.logic.errors import LabError
-from minimax_lab.logic.quote import quoted
 
 MOST_ANSWERS = 1000
 """The answers asked of the program for one call (ten times those shown where nobody asks for

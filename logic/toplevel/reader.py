@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from minimax_lab.logic.state import StateError, parse_state
 from minimax_lab.logic.toplevel.errors import GoalSyntaxError, ToplevelError
 from minimax_lab.logic.toplevel.operators import INFIX, PREFIX
 from minimax_lab.logic.toplevel.prolog_terms import (
@@ -31,7 +32,6 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     Var,
     state_term,
 )
-from minimax_lab.logic.state import StateError, parse_state
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 16

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from minimax_lab.logic.toplevel.operators import INFIX, PREFIX, is_operator
 from minimax_lab.logic.state import State
 from minimax_lab.logic.terms import SV, Action, whole
+from minimax_lab.logic.toplevel.operators import INFIX, PREFIX, is_operator
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,8 @@ def _source(package: str, file: str) -> tuple[str, str]:
 @cache
 def lab_program() -> Database:
     """The game's facts and the lab's clauses, as `swipl facts/game.pl logic/prolog/lab.pl`."""
-    return Database([_source("facts", "game.pl"), _source("minimax_lab.logic.prolog", "lab.pl")])
+    return Database([_source("minimax_lab.facts", "game.pl"),
+                     _source("minimax_lab.logic.prolog", "lab.pl")])
 
 
 @cache

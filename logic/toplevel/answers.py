@@ -11,6 +11,7 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
+from minimax_lab.logic.engines import Engine
 from minimax_lab.logic.toplevel.context import MAX_STEPS, Commands, Context, Program
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, PrologError
 from minimax_lab.logic.toplevel.grammar import Query, parse_query
@@ -25,7 +26,6 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     resolve,
 )
 from minimax_lab.logic.toplevel.solve import solve
-from minimax_lab.logic.engines import Engine
 
 FALSE = "false."
 MAX_SHOWN = 100

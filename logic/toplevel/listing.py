@@ -4,9 +4,9 @@ terminal."""
 
 from __future__ import annotations
 
-from minimax_lab.logic.toplevel.errors import ToplevelError
 from minimax_lab.logic.tools.listing import ListingError, prolog_clauses
 from minimax_lab.logic.tools.listing import listing as _listing
+from minimax_lab.logic.toplevel.errors import ToplevelError
 
 __all__ = ["listing", "prolog_clauses"]
 

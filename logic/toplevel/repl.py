@@ -17,6 +17,20 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from minimax_lab.logic import interrupts
+from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
+from minimax_lab.logic.interrupts import Terminated
+from minimax_lab.logic.quote import escaped, quoted
+from minimax_lab.logic.state import (
+    StateError,
+    check_legal,
+    draw_board,
+    is_terminal,
+    parse_position,
+    parse_state,
+)
+from minimax_lab.logic.tools.explain import draw_move_values
+from minimax_lab.logic.tools.prolog_trace import trace_program
+from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
 from minimax_lab.logic.toplevel import builtins
 from minimax_lab.logic.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
 from minimax_lab.logic.toplevel.consulted import Consulted
@@ -40,20 +54,6 @@ from minimax_lab.logic.toplevel.terminal import (
     enable_line_editing,
     remember,
 )
-from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
-from minimax_lab.logic.interrupts import Terminated
-from minimax_lab.logic.quote import escaped, quoted
-from minimax_lab.logic.state import (
-    StateError,
-    check_legal,
-    draw_board,
-    is_terminal,
-    parse_position,
-    parse_state,
-)
-from minimax_lab.logic.tools.explain import draw_move_values
-from minimax_lab.logic.tools.prolog_trace import trace_program
-from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
 
 TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "

@@ -8,8 +8,8 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from minimax_lab.logic.toplevel.prolog_terms import Substitution, Term
 from minimax_lab.logic.engines import Engine
+from minimax_lab.logic.toplevel.prolog_terms import Substitution, Term
 
 MAX_STEPS = 5_000_000
 """The most calls one goal may make, as SWI-Prolog's inference limits count them: a goal that
