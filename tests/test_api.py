@@ -322,7 +322,8 @@ def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_pat
     ({"cpu_seconds": float("nan")}, "cpu_seconds = nan: expected a number above 0"),
     ({"answers": 0}, "answers = 0: expected a whole number from 1 to 100"),
     ({"python": "/usr/bin/python3"}, "--python is for Python submissions: use --interface cs50"),
-    ({"answer": 3}, "unknown option 'answer'; the interfaces' options are answers, python"),
+    ({"answer": 3}, "unknown option 'answer'; the interfaces' options are answers, judged, "
+     "end_to_end, python"),
     ({"jobs": 0}, "jobs = 0: a number of jobs is 1 or more"),
     ({"shard": (3, 2)}, "shard 3/2: expected the K-th of N parts"),
     ({"values": "some"}, "values='some': expected one of all, none"),

@@ -36,7 +36,7 @@ QUICK_CPU = WorkLimits(cpu_budget=5.0)
 
 
 def walked(name: str, check: str):
-    options = Options(PrologInterface(), (check,), budget_seconds=120, work=QUICK)
+    options = Options(PrologInterface(judged="whole"), (check,), budget_seconds=120, work=QUICK)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options).checks[check]
 
 

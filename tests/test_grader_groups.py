@@ -92,7 +92,7 @@ def the_class(tmp_path_factory):
         shutil.copy(SUBMISSIONS / f"{program}.pl", folder / f"{name}.pl")
     run = subprocess.run(
         [sys.executable, "-m", "minimax_lab", "grade", *sorted(map(str, folder.glob("*.pl"))),
-         *QUICK,
+         *QUICK, "--judged", "whole",
          "--json", str(folder / "class.json")], capture_output=True, text=True, timeout=240,
         cwd=ROOT)
     report = json.loads((folder / "class.json").read_text())

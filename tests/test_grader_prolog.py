@@ -40,16 +40,18 @@ pytestmark = pytest.mark.skipif(
     reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
 )
 SUBMISSIONS = Path(__file__).parent / "submissions"
+# Every question asked of the whole program (test_grader_clauses.py: judged on its own clauses)
+WHOLE = PrologInterface(judged="whole")
 STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 
 
 def graded(name: str, *predicates: str, budget: float = 4.0, **options) -> object:
-    chosen = Options(PrologInterface(), checks=predicates, budget_seconds=budget, **options)
+    chosen = Options(WHOLE, checks=predicates, budget_seconds=budget, **options)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", chosen)
 
 
 def graded_path(path: Path, *predicates: str, budget: float = 60.0) -> object:
-    chosen = Options(PrologInterface(), checks=predicates, budget_seconds=budget)
+    chosen = Options(WHOLE, checks=predicates, budget_seconds=budget)
     return grade_submission(path.name, path, chosen)
 
 
@@ -135,7 +137,7 @@ def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_
 def test_a_program_that_waits_is_stopped_by_the_wall_clock_guard(tmp_path):
     waits = tmp_path / "waits.pl"
     waits.write_text(":- [minimax_helper].\nmax_value(_, _, _) :- sleep(60).\n")
-    options = Options(PrologInterface(), ("max_value",), query_seconds=0.5, budget_seconds=3)
+    options = Options(WHOLE, ("max_value",), query_seconds=0.5, budget_seconds=3)
     grade = grade_submission("waits", waits, options)
     result = grade.checks["max_value"]
     assert result.counts[Category.TIME_LIMIT] >= 1
@@ -231,7 +233,7 @@ def test_a_program_that_runs_out_of_memory_costs_its_question_only(tmp_path):
         "terminal_state([o,o,o,x,x,-,x,-,-], x, _) :- !, length(L, 1000000), grow(L).\n"
         "terminal_state(State, Player, Value) :-\n", 1)
         + ":- dynamic kept/1.\ngrow(L) :- assertz(kept(L)), grow(L).\n")  # to its memory's end
-    grade = grade_submission("dies", dies, Options(PrologInterface(), checks=("terminal_state",),
+    grade = grade_submission("dies", dies, Options(WHOLE, checks=("terminal_state",),
                                                    budget_seconds=60,
                                                    limits=Limits(memory_bytes=768 * 2**20)))
     result = grade.checks["terminal_state"]
@@ -271,7 +273,7 @@ def test_a_submission_cannot_touch_files_outside_its_folder(tmp_path, monkeypatc
     student.mkdir()
     (student / "hostile.pl").write_text(HOSTILE.format(victim=victim, beside=beside))
     before = _sleepers()
-    grade = grade_submission("hostile", student, Options(PrologInterface(),
+    grade = grade_submission("hostile", student, Options(WHOLE,
                                                          checks=("terminal_state",),
                                                          budget_seconds=2))
     assert grade.load.problem is None

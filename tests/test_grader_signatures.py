@@ -43,8 +43,8 @@ needs_python = pytest.mark.skipif(sandboxed_python() is None,
 
 @cache
 def prolog_graded(name: str):
-    options = Options(PrologInterface(), PrologInterface.checks, budget_seconds=120,
-                      work=WorkLimits(budget_ratio=0.005))
+    options = Options(PrologInterface(judged="whole"), PrologInterface.checks,
+                      budget_seconds=120, work=WorkLimits(budget_ratio=0.005))
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
 
 

@@ -7,16 +7,20 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.prolog import Judged, judged_questions
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.site.build import SiteError, build_site
 from minimax_lab.logic.site.parts import PartError
+from minimax_lab.logic.state import marks_made, result
 from minimax_lab.logic.tools.tree_html import step_texts
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
@@ -289,8 +293,14 @@ def test_the_page_says_nothing_leaves_the_machine(check_page):
 def test_the_labs_solution_is_right_everywhere_checked(check_page, served):
     checked = check(check_page, "lab_style.pl")
     assert checked["right"] == "true", checked["report"]
-    for predicate in ("terminal_state", "max_value", "min_value", "minimax_decision"):
+    for predicate in ("terminal_state", "max_value", "min_value"):
         assert f"{predicate} 20/20" in checked["summary"]
+    # judged on its own clauses, as grade is, and the whole program on a sample besides
+    assert "judged: on its own clauses" in checked["report"]
+    whole = re.search(r"end to end: (\d+) of (\d+) right", checked["report"])
+    assert whole is not None and whole[1] == whole[2] and int(whole[2]) > 0, checked["report"]
+    asked = re.search(r"minimax_decision (\d+)/(\d+)", checked["summary"])
+    assert asked is not None and asked[1] == asked[2] == str(20 + int(whole[2]))
     assert all(url.startswith(served) for url in requested(check_page))
 
 
@@ -331,3 +341,22 @@ def test_a_file_whose_loading_never_ends_is_stopped_and_the_page_goes_on(check_p
     checked = check(driver, "lab_style.pl")
     assert checked["right"] == "true", checked["report"]
     assert "best value" in driver.find_element("id", "log").get_property("textContent")
+
+
+@pytest.mark.parametrize("per_check", [9, 20, 40])
+def test_the_sample_asks_every_kind_of_board_and_no_more_than_asked(per_check):
+    """The check's sample takes `per_check` questions of each check, a kind of board at a time
+    (blanks, won, drawn or open), so a drawn full board, rare among them, is always asked."""
+    asked = judged_questions(("terminal_state", "max_value"), Judged.CLAUSES, 1)
+    chosen = Sample(per_check).select(asked)
+    for check in ("terminal_state", "max_value"):
+        mine = [question for question in chosen if question.check == check and not question.sample]
+        assert len(mine) == per_check == len(set(mine))
+        assert all(marks_made(question.state) >= 2 for question in mine)
+    drawn = [question for question in chosen
+             if question.check == "terminal_state" and result(question.state) == "draw"]
+    assert drawn
+    assert [question for question in chosen if question.sample] == [
+        question for question in asked if question.sample and marks_made(question.state) >= 2]
+    order = {question: number for number, question in enumerate(asked)}
+    assert [order[question] for question in chosen] == sorted(order[q] for q in chosen)

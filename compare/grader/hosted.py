@@ -2,8 +2,8 @@
 "check my lab", judged by the same checks, walks and known bugs as `grade`.
 
 Which questions are asked is a `Selection`: every one, as `grade` asks them, or an even
-sample of them where a host is too slow for all (WebAssembly in a browser). Another way of
-choosing questions (the clause by clause mode) is another selection.
+sample of them where a host is too slow for all (WebAssembly in a browser); judged on the
+program's own clauses (the default, as `grade`'s) or as a whole program.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import Any, Protocol
 
 from minimax_lab.compare.grader.groups import group_class
 from minimax_lab.compare.grader.interface import Options, Session
-from minimax_lab.compare.grader.prolog import Question
+from minimax_lab.compare.grader.prolog import Judged, Question
 from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.logic.contain.hosted import Host, HostedProgram
-from minimax_lab.logic.state import marks_made
+from minimax_lab.logic.state import marks_made, result
 
 
 class Selection(Protocol):
@@ -38,31 +38,53 @@ class Every:
 
 @dataclass(frozen=True)
 class Sample:
-    """`per_check` questions of each check, evenly spread over its questions on boards with
-    at least `fewest_marks` marks (the emptier boards cost most), in `grade`'s order."""
+    """`per_check` questions of each check on boards with at least `fewest_marks` marks (the
+    emptier boards cost most), spread over every kind of board (by its blanks, and whether it
+    is won, drawn or open) so that a rare kind (a drawn full board) is asked too, in `grade`'s
+    order; and the questions of the end-to-end sample on such boards."""
 
     per_check: int = 40
     fewest_marks: int = 2
 
     def select(self, questions: Sequence[Question]) -> list[Question]:
-        chosen: list[Question] = []
-        for check in dict.fromkeys(question.check for question in questions):
-            mine = [question for question in questions if question.check == check
-                    and marks_made(question.state) >= self.fewest_marks]
-            if len(mine) > self.per_check:
-                step = (len(mine) - 1) / max(1, self.per_check - 1)
-                mine = [mine[round(number * step)] for number in range(self.per_check)]
-            chosen += mine
+        full = [question for question in questions
+                if marks_made(question.state) >= self.fewest_marks]
+        chosen = [question for question in full if question.sample]
+        for check in dict.fromkeys(question.check for question in full if not question.sample):
+            kinds: dict[tuple[int, str], list[Question]] = {}
+            for question in full:
+                if question.check == check and not question.sample:
+                    kind = (question.state.count("-"), result(question.state) or "open")
+                    kinds.setdefault(kind, []).append(question)
+            chosen += _spread(list(kinds.values()), self.per_check)
         order = {question: number for number, question in enumerate(questions)}
         return sorted(chosen, key=order.__getitem__)
+
+
+def _spread(kinds: list[list[Question]], most: int) -> list[Question]:
+    """`most` questions (or all, if fewer) taken a kind at a time in turn, each kind's evenly
+    spread over it."""
+    share = [0] * len(kinds)
+    left = min(most, sum(map(len, kinds)))
+    while left:
+        for index, kind in enumerate(kinds):
+            if left and share[index] < len(kind):
+                share[index] += 1
+                left -= 1
+    taken = []
+    for kind, count in zip(kinds, share, strict=True):
+        step = (len(kind) - 1) / max(1, count - 1)
+        taken += [kind[round(number * step)] for number in range(count)]
+    return taken
 
 
 class HostedSession(PrologSession):
     """A Prolog session in a host, asking only the questions its selection keeps."""
 
     def __init__(self, program: HostedProgram, answers: int, options: Options,
-                 selection: Selection) -> None:
-        super().__init__(program, answers, options.work)
+                 selection: Selection, judged: Judged = Judged.CLAUSES,
+                 end_to_end: int = 1) -> None:
+        super().__init__(program, answers, options.work, judged, end_to_end)
         self.selection = selection
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
@@ -83,7 +105,8 @@ class HostedInterface(PrologInterface):
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
         if self.host is None:
             raise ValueError("a hosted interface needs its host")
-        return HostedSession(HostedProgram(self.host), self.answers, options, self.selection)
+        return HostedSession(HostedProgram(self.host), self.answers, options, self.selection,
+                             Judged(self.judged), self.end_to_end)
 
 
 def check_hosted(name: str, host: Host, selection: Selection | None = None,

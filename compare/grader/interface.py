@@ -166,6 +166,8 @@ class Session(Generic[Q, R]):
 
     work_unit: ClassVar[str] = "CPU seconds"
     """What its work is counted in: inferences, CPU seconds."""
+    judged: str = ""
+    """How its questions are judged, where an interface offers a choice ("": no choice)."""
 
     def __init__(self, program: Program, checks: dict[str, Check[Q, R]],
                  work: WorkLimits = DEFAULT_WORK) -> None:

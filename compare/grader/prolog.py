@@ -12,7 +12,8 @@ anything else a wrong answer on backtracking.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import ClassVar
@@ -31,8 +32,8 @@ from minimax_lab.logic.positions import (
     game_tree_size,
     reachable_states,
 )
-from minimax_lab.logic.state import PLAYERS, Player, State, is_terminal, to_prolog
-from minimax_lab.logic.terms import whole
+from minimax_lab.logic.state import BLANK, PLAYERS, SIZE, Player, State, is_terminal, to_prolog
+from minimax_lab.logic.terms import SV, whole
 
 HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
            "find_min_sv/2", "winning_config/2")
@@ -42,23 +43,80 @@ LAB_PER_NODE = 300
 """The lab's own cost of a question, in inferences, at most: `LAB_BASE` plus `LAB_PER_NODE`
 for each node of the game tree the lab's recursion visits below it (a solution in the lab's
 style stays within it on every question, as the tests check)."""
+CLAUSE_BASE = 5_000
+"""The lab's own cost of a question judged on its own clauses, at most: `CLAUSE_BASE` plus
+`LAB_PER_NODE` for its board and each call below it the lab answers (one level of the
+recursion; a solution in the lab's style stays within it, as the tests check)."""
+
+
+class Judged(StrEnum):
+    """How a question is judged: on the program's own clauses (`clauses`: the calls below it
+    on the successors of its board answered as the lab answers them), or `whole`, the program
+    answering every call itself; in a grade judged on its own clauses, the questions of the
+    end-to-end sample are `whole`."""
+
+    CLAUSES = "clauses"
+    WHOLE = "whole"
+
+
+JUDGED = tuple(judged.value for judged in Judged)
 
 
 @dataclass(frozen=True)
 class Question:
-    """One question: a predicate asked of a state with a player (the agent, or the mover)."""
+    """One question: a predicate asked of a state with a player (the agent, or the mover),
+    judged on the program's own clauses or as a whole; `sample` marks a question of the
+    end-to-end sample of a grade judged on its own clauses."""
 
     check: str
     state: State
     player: Player
+    judged: Judged = Judged.WHOLE
+    sample: bool = False
 
     @property
     def goal(self) -> str:
         """The Prolog goal, with its answer variable `A`."""
         return CHECKS[self.check].goal(self)
 
+    @property
+    def below(self) -> str:
+        """The lab's answers below the question, as the harness reads them ("none": the
+        program answers every call itself)."""
+        if self.judged is Judged.WHOLE or self.check in ("terminal_state", "successor"):
+            return "none"
+        return lab_below(self.state)
+
     def __str__(self) -> str:
-        return f"{self.check}({to_prolog(self.state)}, {self.player}, ...)"
+        said = f"{self.check}({to_prolog(self.state)}, {self.player}, ...)"
+        return said + " (end to end)" if self.sample else said
+
+
+@cache
+def lab_below(state: State) -> str:
+    """The lab's answers on each successor of `state` (either player's move): terminal_state,
+    max_value and min_value for x and for o, as `logic/prolog/harness.pl` reads them
+    (`below/1`); computed by the reference (`logic/reference.py`)."""
+    successors = [f"s({cell},{mark},{_lab_answers(State(state[:cell - 1] + mark + state[cell:]))})"
+                  for cell, blank in enumerate(state, 1) if blank == BLANK for mark in PLAYERS]
+    return f"below({to_prolog(state)},[{','.join(successors)}])"
+
+
+@cache
+def _lab_answers(state: State) -> str:
+    """The lab's terminal_state, max_value and min_value on `state`, for x and for o."""
+    answers = [_or_none(reference.terminal_state(state, player)) for player in PLAYERS]
+    answers += [_kept(state, reference.max_value(state, player)) for player in PLAYERS]
+    answers += [_kept(state, reference.min_value(state, player)) for player in PLAYERS]
+    return ",".join(answers)
+
+
+def _or_none(value: int | None) -> str:
+    return "none" if value is None else str(value)
+
+
+def _kept(state: State, found: SV) -> str:
+    return f"k({marked(state, found.state)},{whole(found.value)})"
 
 
 @cache
@@ -188,10 +246,11 @@ class ValueCheck(PrologCheck):
     def calls_below(self, question: Question) -> list[Question]:
         """`terminal_state` on its board; where the game goes on, `min_value` on each
         successor for `max_value`, `max_value` on each of the adversary's successors for
-        `min_value`, in cell order (docs/lab.md)."""
+        `min_value`, in cell order (docs/lab.md). Judged on its own clauses, the calls on the
+        successors got the lab's answers: only `terminal_state` is the program's own."""
         state, player = question.state, question.player
-        calls = [Question("terminal_state", state, player)]
-        if is_terminal(state):
+        calls = [Question("terminal_state", state, player, question.judged)]
+        if is_terminal(state) or question.judged is Judged.CLAUSES:
             return calls
         below = "min_value" if self.maximising else "max_value"
         return calls + [Question(below, next_state, player)
@@ -278,8 +337,8 @@ class MinimaxDecision(PrologCheck):
         return game_tree_size(question.state, question.player)
 
     def calls_below(self, question: Question) -> list[Question]:
-        """`max_value` on its state."""
-        return [Question("max_value", question.state, question.player)]
+        """`max_value` on its state, judged as the question is."""
+        return [Question("max_value", question.state, question.player, question.judged)]
 
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
         state, player = question.state, question.player
@@ -367,7 +426,49 @@ def questions(predicates: tuple[str, ...]) -> list[Question]:
 def lab_cost(question: Question) -> int:
     """The inferences the lab's own solution takes for `question`, at most: the measure of
     the inference limits (`--inference-ratio`, `--inference-budget`)."""
+    if question.judged is Judged.CLAUSES:
+        return CLAUSE_BASE + LAB_PER_NODE * (1 + question.state.count(BLANK))
     return LAB_BASE + LAB_PER_NODE * CHECKS[question.check].nodes(question)
+
+
+def judged_questions(predicates: tuple[str, ...], judged: Judged,
+                     per_blanks: int) -> list[Question]:
+    """Every question for `predicates` (as `questions`), judged as told; judged on their own
+    clauses, followed by the end-to-end sample (`end_to_end`)."""
+    asked = questions(predicates)
+    if judged is Judged.WHOLE:
+        return asked
+    return ([replace(question, judged=Judged.CLAUSES) for question in asked]
+            + end_to_end(predicates, per_blanks))
+
+
+LAB_CASES = (("o-x------", "o"), ("-x--o----", "o"), ("x--------", "o"), ("---------", "x"))
+"""The lab's own cases: the three example queries of its code's comments, and the empty board
+(docs/lab.md, "The lab's cases")."""
+SAMPLED = ("minimax_decision", "max_value", "min_value")
+"""The checks the end-to-end sample may ask, the first of them graded."""
+
+
+def end_to_end(predicates: tuple[str, ...], per_blanks: int) -> list[Question]:
+    """The questions asked of the whole program in a grade judged on its own clauses: the
+    lab's cases, and `per_blanks` boards of each number of blanks from 1 to 8, evenly spread
+    over that check's questions in their order, asked of the first check of `SAMPLED` graded
+    (none if none is); the fewest blanks first."""
+    check = next((name for name in SAMPLED if name in predicates), None)
+    if check is None:
+        return []
+    own = CHECKS[check].questions()
+    cases = [question for state, player in LAB_CASES
+             for question in own if question.state == state and question.player == player]
+    sampled = []
+    for blanks in range(1, SIZE):
+        having = [question for question in own if question.state.count(BLANK) == blanks
+                  and question not in cases and not is_terminal(question.state)]
+        count = min(per_blanks, len(having))
+        sampled += [having[(2 * index + 1) * len(having) // (2 * count)]
+                    for index in range(count)]
+    return [replace(question, sample=True) for question in sorted(
+        sampled + cases, key=lambda question: fullest_first(question.state))]
 
 
 def calls_below(question: Question) -> list[Question]:

@@ -19,12 +19,41 @@ from minimax_lab.compare.grader.interface import (
     Session,
     did_you_mean,
 )
-from minimax_lab.compare.grader.prolog import CHECKS, HELPERS, PREDICATES, Question, lab_cost
+from minimax_lab.compare.grader.prolog import (
+    CHECKS,
+    HELPERS,
+    JUDGED,
+    PREDICATES,
+    Judged,
+    Question,
+    judged_questions,
+    lab_cost,
+)
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
-from minimax_lab.logic.contain.harness import Reply, StudentProgram
+from minimax_lab.logic.contain.harness import Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.swipl import require
+
+BATCH = 200
+BATCH_BYTES = 32_768
+"""Questions, and bytes of questions, sent to a program at once, at most: fewer round trips,
+and never more than its question pipe holds (64 KiB), so that no answer waits on a question
+still being written."""
+
+
+def judged_check(value: object) -> object:
+    """clauses or whole."""
+    if value not in JUDGED:
+        raise ValueError(" or ".join(JUDGED))
+    return value
+
+
+def sample_check(value: object) -> object:
+    """A whole number from 0 to 100."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+        raise ValueError("a whole number from 0 to 100")
+    return value
 
 
 @dataclass(frozen=True)
@@ -36,6 +65,16 @@ class PrologInterface(Interface):
                        "answers asked of each question, the first and N-1 on backtracking "
                        "(default: the assignment's, else 3)", answers_check, metavar="N",
                        parse=whole)
+    judged: str = own(Judged.CLAUSES.value, "is for Prolog submissions",
+                      "how each question is judged: clauses (the calls below it on the "
+                      "successors of its board get the lab's answers, so each costs one level "
+                      "of the program's recursion; the whole program is asked a sample, "
+                      "--end-to-end) or whole (the program answers every call itself) "
+                      "(default: the assignment's, else clauses)", judged_check, metavar="HOW")
+    end_to_end: int = own(1, "is for Prolog submissions judged on their own clauses",
+                          "boards of each number of blanks (1 to 8) the whole program is asked "
+                          "besides the lab's cases, when judged on its own clauses (default: "
+                          "the assignment's, else 1)", sample_check, metavar="N", parse=whole)
 
     name: ClassVar[str] = "prolog"
     checks: ClassVar[tuple[str, ...]] = PREDICATES
@@ -50,7 +89,8 @@ class PrologInterface(Interface):
 
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
         program = StudentProgram([path], options.main, options.limits, options.load_seconds)
-        return PrologSession(program, self.answers, options.work)
+        return PrologSession(program, self.answers, options.work, Judged(self.judged),
+                             self.end_to_end)
 
 
 class PrologProgram(Program, Protocol):
@@ -58,7 +98,9 @@ class PrologProgram(Program, Protocol):
     (`StudentProgram`), or in a host in this process (`logic.contain.hosted`)."""
 
     def ask(self, goal: str, template: str, most: int, seconds: float,
-            inferences: int | None = None) -> Reply: ...
+            inferences: int | None = None, below: str = "none") -> Reply: ...
+
+    def ask_many(self, asks: Sequence[Ask], seconds: float) -> list[Reply]: ...
 
 
 class PrologSession(Session[Question, Reply]):
@@ -68,11 +110,24 @@ class PrologSession(Session[Question, Reply]):
     work_unit = "inferences"
 
     def __init__(self, program: PrologProgram, answers: int,
-                 work: WorkLimits = DEFAULT_WORK) -> None:
+                 work: WorkLimits = DEFAULT_WORK, judged: Judged = Judged.WHOLE,
+                 end_to_end: int = 0) -> None:
         checks: dict[str, Check[Question, Reply]] = dict(CHECKS)
         super().__init__(program, checks, work)
         self.student = program
         self.answers = answers
+        self.judged = judged.value
+        self.end_to_end = end_to_end
+        self._order: list[Question] = []
+        self._index: dict[Question, int] = {}
+        self._ahead: dict[tuple[Question, int], Reply] = {}
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        """Every question of `checks`, judged as the session is; judged on its own clauses,
+        followed by the end-to-end sample."""
+        self._order = judged_questions(checks, Judged(self.judged), self.end_to_end)
+        self._index = {question: index for index, question in enumerate(self._order)}
+        return self._order
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))
@@ -98,7 +153,30 @@ class PrologSession(Session[Question, Reply]):
                 Verdict(Category.UNDEFINED, f"{check} is not defined"))
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
-        return self.student.ask(question.goal, "A", self.answers, seconds, round(work))
+        """The reply to `question`: asked with the questions that follow it in the order
+        planned (`questions`), up to `BATCH_BYTES`, their replies kept until they are asked
+        within their own limits."""
+        limit = round(work)
+        ahead = self._ahead.pop((question, limit), None)
+        if ahead is not None:
+            return ahead
+        asks = [Ask(question.goal, "A", self.answers, limit, question.below)]
+        batch = [question]
+        size = len(asks[0].line(0))
+        index = self._index.get(question)
+        for following in [] if index is None else self._order[index + 1:]:
+            ask = Ask(following.goal, "A", self.answers, round(self.work_limit(following)),
+                      following.below)
+            size += len(ask.line(0))
+            if size > BATCH_BYTES or len(asks) >= BATCH:
+                break
+            asks.append(ask)
+            batch.append(following)
+        replies = self.student.ask_many(asks, seconds)
+        self._ahead = {(asked, int(ask.inferences or 0)): reply
+                       for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
+                                                    strict=False)}
+        return replies[0]
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

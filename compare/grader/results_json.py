@@ -82,6 +82,7 @@ def grade_json(grade: SubmissionGrade) -> dict[str, Any]:
         "bug": grade.bug,
         "feedback": grade.feedback,
         "hypotheses": list(grade.hypotheses),
+        "judged": grade.judged,
         "printed": grade.printed,
         **({} if grade.score is None else {
             "score": grade.score.score, "max_score": grade.score.max_score,
@@ -104,6 +105,7 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
         "work": result.work,
         "wrong": f"{result.wrong:x}",
         "base": result.base,
+        "end_to_end": {"checked": result.end_to_end, "correct": result.end_to_end_right},
     }
     if result.first_wrong is not None:
         wrong = result.first_wrong
@@ -154,7 +156,7 @@ def grade_from_json(data: dict[str, Any], policy: Policy | None = None) -> Submi
     grade = SubmissionGrade(
         data["name"], report, not_checked=list(data["not_checked"]), printed=data["printed"],
         seconds=data["seconds"], bug=data["bug"], feedback=data["feedback"],
-        hypotheses=tuple(data["hypotheses"]), policy=policy,
+        hypotheses=tuple(data["hypotheses"]), policy=policy, judged=data.get("judged", ""),
         checks={check: _check_from_json(result) for check, result in data["predicates"].items()},
         problems=[Problem(**problem) for problem in data["problems"]])
     if "scores" in data:
@@ -167,6 +169,9 @@ def grade_from_json(data: dict[str, Any], policy: Policy | None = None) -> Submi
 def _check_from_json(data: dict[str, Any]) -> CheckResult:
     result = CheckResult(checked=data["checked"], correct=data["correct"], work=data["work"],
                          wrong=int(data["wrong"], 16), base=data["base"])
+    sample = data.get("end_to_end", {})
+    result.end_to_end = int(sample.get("checked", 0))
+    result.end_to_end_right = int(sample.get("correct", 0))
     result.counts = Counter({CATEGORIES[key]: n for key, n in data["counts"].items()})
     result.notes = Counter({CATEGORIES[key]: n for key, n in data["notes"].items()})
     result.finished = Counter({"" if key == FINISHED else CATEGORIES[key]: n

@@ -34,6 +34,8 @@ from minimax_lab.logic.state import is_terminal
 
 LOG_CHARS = 65536
 """Characters of a program's output kept in its log."""
+LOG_FULL = "\n--- (the log is full: later output is not kept)"
+"""The log's last line, once it holds `LOG_CHARS`."""
 WALK_SHARE = 0.1
 """The first-wrong-call walks may spend what the questions left of a submission's budgets of
 work and time, and this share of each besides: never more."""
@@ -53,7 +55,8 @@ def grade_submission(
         return SubmissionGrade(name, LoadReport(problem=str(error)),
                                seconds=time.monotonic() - start, policy=options.policy)
     with closing(session.program) as program, running.holding(program):
-        grade = SubmissionGrade(name, program.load(), policy=options.policy)
+        grade = SubmissionGrade(name, program.load(), policy=options.policy,
+                                judged=session.judged)
         if grade.load.output:
             log_output(grade, options.interface.load_label, grade.load.output,
                        len(grade.load.output), question=False)
@@ -205,6 +208,9 @@ def time_to_ask(question: Question, result: CheckResult, grade: SubmissionGrade,
 def _add(result: CheckResult, question: Question, verdict: Verdict) -> None:
     result.add((question.state, question.player), str(question), verdict,
                is_terminal(question.state))
+    if getattr(question, "sample", False) and verdict.category.kind is not Kind.UNASKED:
+        result.end_to_end += 1
+        result.end_to_end_right += verdict.category is Category.RIGHT
 
 
 def submission_name(path: Path, taken: set[str]) -> str:
@@ -249,8 +255,11 @@ def log_output(grade: SubmissionGrade, label: str, output: str, total: int,
     """Keep what a question (or the loading) printed, up to `LOG_CHARS` for the whole
     submission; count the questions that printed."""
     grade.printed += question
+    if grade.log and grade.log[-1].endswith(LOG_FULL):
+        return
     used = sum(len(piece) for piece in grade.log)
     if used >= LOG_CHARS:
+        grade.log[-1] += LOG_FULL
         return
     cut = "" if total <= len(output) else f"\n... ({total - len(output)} more characters)"
     grade.log.append(f"--- output of {label}\n{output[:LOG_CHARS - used]}{cut}")

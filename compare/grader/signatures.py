@@ -144,15 +144,16 @@ def other_side_terminal(state: State, player: Player) -> int | None:
 class BuggedLab:
     """The lab's predicates as the lab's clauses compute them (logic/prolog/lab.pl), with a bug:
     `terminal` for terminal_state, min_value moving the agent (`min_moves_agent`), or the
-    last of the optimal successors kept (`last`). None is no answer."""
+    last of the optimal successors kept (`last`). None is no answer. A question judged on its
+    own clauses gets one level of the bugged clauses, the lab's answers below it."""
 
     def __init__(self, terminal: Callable[[State, Player], int | None] = lab_terminal,
                  min_moves_agent: bool = False, last: bool = False) -> None:
         self.terminal = cache(terminal)
         self.min_moves_agent = min_moves_agent
         self.last = last
-        self.max_value = cache(self._max_value)
-        self.min_value = cache(self._min_value)
+        self.max_value = cache(lambda state, player: self._max_value(state, player, self))
+        self.min_value = cache(lambda state, player: self._min_value(state, player, self))
 
     def _successors(self, state: State, player: Player) -> list[State]:
         return [State(state[:cell] + player + state[cell + 1:])
@@ -162,21 +163,23 @@ class BuggedLab:
         chosen = [option for option in options if option[1] == best]
         return chosen[-1] if self.last else chosen[0]
 
-    def _max_value(self, state: State, player: Player) -> tuple[State, int] | None:
+    def _max_value(self, state: State, player: Player,
+                   below: BuggedLab) -> tuple[State, int] | None:
         value = self.terminal(state, player)
         if value is not None:
             return state, value
         options = [(after, found[1]) for after in self._successors(state, player)
-                   if (found := self.min_value(after, player)) is not None]
+                   if (found := below.min_value(after, player)) is not None]
         return self._pick(options, max(v for _, v in options)) if options else None
 
-    def _min_value(self, state: State, player: Player) -> tuple[State, int] | None:
+    def _min_value(self, state: State, player: Player,
+                   below: BuggedLab) -> tuple[State, int] | None:
         value = self.terminal(state, player)
         if value is not None:
             return state, value
         mover = player if self.min_moves_agent else _other(player)
         options = [(after, found[1]) for after in self._successors(state, mover)
-                   if (found := self.max_value(after, player)) is not None]
+                   if (found := below.max_value(after, player)) is not None]
         return self._pick(options, min(v for _, v in options)) if options else None
 
     def answer(self, question: prolog.Question) -> Reply:
@@ -185,22 +188,30 @@ class BuggedLab:
                  "min_value": self._min_term, "minimax_decision": self._decision_term}
         if question.check not in terms:
             return Reply((), "error")
-        term = terms[question.check](question.state, question.player)
+        clauses = question.judged is prolog.Judged.CLAUSES
+        term = terms[question.check](question.state, question.player, clauses)
         if term is None:
             return Reply((), "exhausted")
         return Reply((Proof(term, str(term)),), "exhausted")
 
-    def _terminal_term(self, state: State, player: Player) -> object:
+    def _max(self, state: State, player: Player, clauses: bool) -> tuple[State, int] | None:
+        """max_value: its own clause over the lab's answers below it, judged on its own
+        clauses; else the bugged recursion all the way down."""
+        return (self._max_value(state, player, _bugged("")) if clauses
+                else self.max_value(state, player))
+
+    def _terminal_term(self, state: State, player: Player, clauses: bool) -> object:
         return self.terminal(state, player)
 
-    def _max_term(self, state: State, player: Player) -> object:
-        return _sv_term(self.max_value(state, player))
+    def _max_term(self, state: State, player: Player, clauses: bool) -> object:
+        return _sv_term(self._max(state, player, clauses))
 
-    def _min_term(self, state: State, player: Player) -> object:
-        return _sv_term(self.min_value(state, player))
+    def _min_term(self, state: State, player: Player, clauses: bool) -> object:
+        return _sv_term(self._min_value(state, player, _bugged("")) if clauses
+                        else self.min_value(state, player))
 
-    def _decision_term(self, state: State, player: Player) -> object:
-        found = self.max_value(state, player)
+    def _decision_term(self, state: State, player: Player, clauses: bool) -> object:
+        found = self._max(state, player, clauses)
         if found is None or found[0] == state:
             return None
         return {"f": "-", "args": [[player, prolog.marked(state, found[0])], found[1]]}
@@ -216,7 +227,8 @@ LAB_CHECKS = ("terminal_state", "max_value", "min_value", "minimax_decision")
 
 @cache
 def _bugged(bug: str) -> BuggedLab:
-    return {"no draw clause": BuggedLab(no_draw_terminal),
+    return {"": BuggedLab(),
+            "no draw clause": BuggedLab(no_draw_terminal),
             "values from the other side": BuggedLab(other_side_terminal),
             "min_value moves the agent": BuggedLab(min_moves_agent=True),
             "the last optimal move": BuggedLab(last=True)}[bug]

@@ -87,6 +87,8 @@ def load_report(grade: SubmissionGrade) -> list[str]:
     lines = [f"containment: {grade.load.containment or 'none'}"]
     if grade.policy is not None:
         lines.append(f"policy: {policy_words(grade.policy)}")
+    if grade.judged in JUDGED_WORDS:
+        lines.append(f"judged: {JUDGED_WORDS[grade.judged]}")
     if grade.load.problem is not None:
         lines.append(f"load: FAILED: {grade.load.problem}")
     else:
@@ -96,6 +98,16 @@ def load_report(grade: SubmissionGrade) -> list[str]:
         lines += [f"  {message.heading()}: {first}", *(f"    {line.strip()}" for line in rest)]
     lines += [f"  note: {note}" for note in grade.load.notes]
     return lines + [f"  not checked: {reason}" for reason in grade.not_checked]
+
+
+JUDGED_WORDS = {
+    "clauses": "on its own clauses (each question's calls on the successors of its board got "
+               "the lab's answers; --judged whole asks the whole program), and the whole "
+               "program end to end on a sample (the lab's cases, boards of each number of "
+               "blanks)",
+    "whole": "the whole program, every call below a question answered by its own clauses",
+}
+"""What `judged:` says of a Prolog grade's mode."""
 
 
 def wrong_call_report(wrong: WrongCall) -> list[str]:
@@ -164,6 +176,9 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
     earned = grade.score.of(check) if grade.score is not None else None
     lines = [f"-- {check}: {result.correct} of {result.checked} right"
              + (points_words(earned) if earned else "")]
+    if result.end_to_end:
+        lines.append(f"  end to end: {result.end_to_end_right} of {result.end_to_end} right "
+                     "(the sample asked of the whole program)")
     if result.first_wrong is not None:
         lines += wrong_call_report(result.first_wrong)
     asked = sum(result.counts.values())

@@ -99,6 +99,10 @@ class CheckResult:
     base: float = 0.0
     """The share of its questions one constant answer gets right (`compare.grader.checks`):
     only what is right above it earns points."""
+    end_to_end: int = 0
+    end_to_end_right: int = 0
+    """Of the questions checked, those of the end-to-end sample of a grade judged on its own
+    clauses (the whole program asked), and how many of them were right."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:
@@ -166,6 +170,9 @@ class SubmissionGrade:
     """The known bugs its wrong answers look like (`grader.signatures`): guesses, not verdicts."""
     policy: Policy | None = None
     """The policy it was graded under (the tie rule, whether values count)."""
+    judged: str = ""
+    """How its questions were judged, for Prolog: `clauses` (each on the program's own
+    clauses, the calls below answered as the lab does, and a sample end to end) or `whole`."""
 
     @property
     def faulty(self) -> bool:

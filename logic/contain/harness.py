@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -80,6 +80,9 @@ class Reply:
     seconds: float = 0.0
     work: float = 0.0
     """The inferences the question took (its limit, when the program was stopped)."""
+    counted: float = 0.0
+    """The inferences the harness counted (`work` is more where the CPU time measured outside
+    shows more than they could take)."""
 
 
 @dataclass(frozen=True)
@@ -223,23 +226,56 @@ class StudentProgram(ContainedProgram):
         return report
 
     def ask(self, goal: str, template: str, most: int, seconds: float,
-            inferences: int | None = None) -> Reply:
+            inferences: int | None = None, below: str = "none") -> Reply:
         """Prove `goal` at most `most` times within `inferences` (None: no limit), guarded
         from here by a limit of CPU time measured outside the program (`SLOWEST_LIPS`) and by
-        `seconds` of the wall clock; the values of `template`."""
+        `seconds` of the wall clock; the values of `template`. `below` is the lab's answers to
+        the calls below the goal, as a Prolog list the harness reads ("none": the program
+        answers them itself)."""
+        return self.ask_many([Ask(goal, template, most, inferences, below)], seconds)[0]
+
+    def ask_many(self, asks: Sequence[Ask], seconds: float) -> list[Reply]:
+        """Ask each of `asks` in turn, as `ask` does, sent together to save the round trips:
+        the replies in order, up to the first that stopped the program (the rest unasked).
+        Each question's CPU time is what the program used since the one before it answered;
+        where that shows more than its count of inferences could take, it is asked again
+        alone, so that only its own work is weighed."""
         if self.process is None or self.process.poll() is not None:
             begun = time.monotonic()
             self._release()
             problem = self.load(seconds).problem
             if problem is not None:
-                return Reply((), "died", problem)
+                return [Reply((), "died", problem)]
             seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
-        number = new_id()
-        question = f"{question_text(number, goal, template, most, inferences)}.\n".encode()
+        numbers = [new_id() for _ in asks]
+        lines = b"".join(ask.line(number) for ask, number in zip(asks, numbers, strict=True))
+        replies: list[Reply] = []
+        self._cpu_at = self.cpu_seconds()
+        try:
+            self._send(lines, time.monotonic() + seconds + GRACE)
+        except Died as died:
+            self.stop()
+            return [Reply((), "died", f"the program {died}", work=float(asks[0].inferences or 0))]
+        for ask, number in zip(asks, numbers, strict=True):
+            replies.append(self._answer(ask, number, seconds))
+            if replies[-1].end not in ENDS:
+                break
+            self._cpu_at = self.cpu_seconds()
+        weighed = next((index for index, reply in enumerate(replies)
+                        if reply.end in ENDS and reply.work > reply.counted), None)
+        if len(asks) == 1 or weighed is None:
+            return replies
+        again = asks[weighed]
+        return replies[:weighed] + [self.ask(again.goal, again.template, again.most, seconds,
+                                             again.inferences, again.below)]
+
+    def _answer(self, ask: Ask, number: int, seconds: float) -> Reply:
+        """The reply to the question numbered `number`, sent already."""
+        inferences = ask.inferences
         stopped = float(inferences or 0)
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
-            reply = self._exchange(question, number, time.monotonic() + seconds + GRACE, cpu)
+            reply = self._read(time.monotonic() + seconds + GRACE, number, cpu)
             return read_reply(reply, inferences, self.cpu_used())
         except Died as died:
             self.stop()
@@ -255,11 +291,26 @@ class StudentProgram(ContainedProgram):
             raise
 
 
-def question_text(number: int, goal: str, template: str, most: int,
-                  inferences: int | None) -> str:
-    """The harness's question (`ask/5`), without its final `.`."""
-    limit = "none" if inferences is None else str(int(inferences))
-    return f"ask({number}, ({goal}), ({template}), {most}, {limit})"
+@dataclass(frozen=True)
+class Ask:
+    """One question for `StudentProgram.ask_many`: a goal proved at most `most` times within
+    `inferences` (None: no limit), the values of `template`, the lab's answers `below` it."""
+
+    goal: str
+    template: str
+    most: int
+    inferences: int | None = None
+    below: str = "none"
+
+    def text(self, number: int) -> str:
+        """The harness's question (`ask/6`), numbered `number`, without its final `.`."""
+        limit = "none" if self.inferences is None else str(int(self.inferences))
+        return (f"ask({number}, ({self.goal}), ({self.template}), {self.most}, {limit}, "
+                f"{self.below})")
+
+    def line(self, number: int) -> bytes:
+        """The question as the harness reads it from its pipe, numbered `number`."""
+        return f"{self.text(number)}.\n".encode()
 
 
 def read_loaded(loaded: Mapping[str, object], report: LoadReport, inside: str) -> None:
@@ -285,13 +336,14 @@ def read_reply(reply: Mapping[str, object], inferences: int | None, cpu: float) 
     end = reply_field(reply, "end", str)
     if end not in ENDS:
         raise Died("wrote an answer that could not be read")
-    work = _work(reply_field(reply, "inferences", int, 0), cpu)
+    counted = reply_field(reply, "inferences", int, 0)
+    work = _work(counted, cpu)
     if inferences is not None and work > inferences and end != "inferences":
         answers, end = (), "inferences"
     return Reply(answers, end, _first_line(text_or_none(reply, "error")),
                  text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
                  reply_field(reply, "output_chars", int, 0),
-                 reply_field(reply, "seconds", float, 0.0), work)
+                 reply_field(reply, "seconds", float, 0.0), work, float(counted))
 
 
 def _work(counted: int, cpu: float) -> float:

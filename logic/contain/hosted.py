@@ -11,17 +11,11 @@ worker ended) takes the check with it, so the page that runs it offers to stop i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from minimax_lab.logic.contain.contained import Died, new_id
-from minimax_lab.logic.contain.harness import (
-    LoadReport,
-    Reply,
-    question_text,
-    read_loaded,
-    read_reply,
-)
+from minimax_lab.logic.contain.harness import Ask, LoadReport, Reply, read_loaded, read_reply
 
 
 class Host(Protocol):
@@ -65,18 +59,29 @@ class HostedProgram:
         return report
 
     def ask(self, goal: str, template: str, most: int, seconds: float,
-            inferences: int | None = None) -> Reply:
-        """Prove `goal` at most `most` times within `inferences`; the values of `template`.
-        `seconds` cannot be guarded here (`Host`)."""
-        if self._given_up is not None:
-            return Reply((), "died", self._given_up)
-        try:
-            reply = _line(self.host.answer(question_text(new_id(), goal, template, most,
-                                                         inferences)))
-            return read_reply(reply, inferences, 0.0)
-        except Died as died:
-            self._given_up = f"the program {died}"
-            return Reply((), "died", self._given_up, work=float(inferences or 0))
+            inferences: int | None = None, below: str = "none") -> Reply:
+        """Prove `goal` at most `most` times within `inferences`, the lab's answers `below`
+        it given to the calls on its successors; the values of `template`. `seconds` cannot
+        be guarded here (`Host`)."""
+        return self.ask_many([Ask(goal, template, most, inferences, below)], seconds)[0]
+
+    def ask_many(self, asks: Sequence[Ask], seconds: float) -> list[Reply]:
+        """Ask each of `asks` in turn, as `StudentProgram.ask_many` does: the replies in
+        order, up to the first that stopped the program."""
+        replies: list[Reply] = []
+        for ask in asks:
+            if self._given_up is not None:
+                replies.append(Reply((), "died", self._given_up))
+                break
+            try:
+                reply = _line(self.host.answer(ask.text(new_id())))
+                replies.append(read_reply(reply, ask.inferences, 0.0))
+            except Died as died:
+                self._given_up = f"the program {died}"
+                replies.append(Reply((), "died", self._given_up,
+                                     work=float(ask.inferences or 0)))
+                break
+        return replies
 
     def stop(self) -> None:
         """Nothing to stop from here: the host's page ends its worker."""

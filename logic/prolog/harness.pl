@@ -19,6 +19,7 @@
 % program caught the limit's exception and answered after it.
 %
 %     ask(Id, Goal, Template, Max, Inferences).
+%     ask(Id, Goal, Template, Max, Inferences, Below).
 %         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
 %
 % Goal is proved at most Max times within Inferences (`none`: no limit); each proof's Template
@@ -27,7 +28,9 @@
 % (with "error" and "error_term") or `inferences`. Time is guarded from outside, by the
 % process that asks: CPU time measured outside the program, and the wall clock against a
 % program that waits (no alarm in here: SWI-Prolog's alarms deadlock a program that runs out
-% of memory). The first line written says how loading went:
+% of memory). Below is `none` (the program answers with its own clauses all the way down) or
+% the lab's answers to the calls below the question (see "judged on its own clauses"). The
+% first line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
 %      "defined": [...]}
@@ -303,22 +306,27 @@ reply(Answers, Dict) :-
     flush_output(Answers).
 
 % Inferences is the most the question may take (none: no limit).
-answer(ask(Id, Goal, _, _, _), Reply) :-
+answer(ask(Id, Goal, Template, Max, Inferences), Reply) :-
+    !,
+    answer(ask(Id, Goal, Template, Max, Inferences, none), Reply).
+answer(ask(Id, Goal, _, _, _, _), Reply) :-
     goal_check(Goal, Error),
     Error \== true,
     !,
     take_output(Output, Count),
     ending(error(Error), _{id: Id, answers: [], output: Output, output_chars: Count,
                           seconds: 0, inferences: 0}, Reply).
-answer(ask(Id, Goal, Template, Max, Inferences), Reply) :-
+answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
     !,
     Found = found(0, []),
+    below(Below),
     statistics(cputime, Start),
     statistics(inferences, Before),
     catch(limited(Inferences, prove(Goal, Template, Max, Found, End0), Result),
           Error, End0 = error(Error)),
     statistics(inferences, After),
     statistics(cputime, Stop),
+    forget_below,
     Time is Stop - Start,
     Used is After - Before,
     (   Result == inference_limit_exceeded -> End = inferences
@@ -398,6 +406,88 @@ error_term(error(Formal, _), Text) :- !,
     format(string(Text), "~W", [Formal, [quoted(true), numbervars(true), max_depth(4)]]).
 error_term(Error, Text) :-
     format(string(Text), "~W", [Error, [quoted(true), numbervars(true), max_depth(4)]]).
+
+% --- judged on its own clauses: the lab's answers below a question ---------------------------
+
+% A question may come with the lab's answers to the calls below it, for max_value/3,
+% min_value/3 and terminal_state/3 on the successors of its board (either player's move),
+% computed by the grader: below(Board, Successors), each successor
+% s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), the Board with Mark in Cell; TX and TO its
+% terminal_state for x and for o (`none`: no answer), MaxX... its max_value and min_value for x
+% and for o, each k(Kept, Value) with Kept the cell of the successor kept (0: the state itself).
+% While it is asked, the program's own definitions of these are wrapped: a call whose state
+% and player are those of one of the answers gets the lab's answer, once; any other call runs
+% the program's own clauses. So a question costs one level of the program's recursion, and no
+% call on another board (the question's own, a grandchild) gets an answer the program did not
+% compute.
+%
+% The answers are kept in the recorded database, which library(sandbox) refuses to the program
+% in every form (recorded/2,3, current_key/1, instance/2), and so is anything that calls it, as
+% below_answer/5 does: the wrapped calls are the only way to them. They are erased when the
+% question ends; the wrappers stay while questions come with answers, and go with the first
+% that comes without.
+
+:- dynamic wrapped/1.
+
+below_predicate(max_value).
+below_predicate(min_value).
+below_predicate(terminal_state).
+
+below(none) :- !,
+    forget_below,
+    forall(retract(wrapped(Name)), ( functor(Head, Name, 3),
+                                     unwrap_predicate(student:Head, harness) )).
+below(below(Board, Successors)) :-
+    forget_below,
+    forall(below_predicate(Name), wrap_below(Name)),
+    forall(member(s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), Successors),
+           ( marked(Board, Cell, Mark, State),
+             recordz(harness_below, s(State, TX, TO, MaxX, MaxO, MinX, MinO)) )).
+
+% lab_answer(Name, State, Player, Answers, Answer): the lab's answer to Name(State, Player, _)
+% among a successor's answers (`none`: no answer).
+lab_answer(terminal_state, _, x, s(_, TX, _, _, _, _, _), TX).
+lab_answer(terminal_state, _, o, s(_, _, TO, _, _, _, _), TO).
+lab_answer(max_value, State, x, s(_, _, _, MaxX, _, _, _), Value) :- kept(State, MaxX, x, Value).
+lab_answer(max_value, State, o, s(_, _, _, _, MaxO, _, _), Value) :- kept(State, MaxO, o, Value).
+lab_answer(min_value, State, x, s(_, _, _, _, _, MinX, _), Value) :- kept(State, MinX, o, Value).
+lab_answer(min_value, State, o, s(_, _, _, _, _, _, MinO), Value) :- kept(State, MinO, x, Value).
+
+kept(State, k(0, Value), _, sv(State, Value)) :- !.
+kept(State, k(Cell, Value), Mover, sv(Next, Value)) :- marked(State, Cell, Mover, Next).
+
+marked(Board, Cell, Mark, State) :-
+    Before is Cell - 1,
+    length(Prefix, Before),
+    append(Prefix, [_|Rest], Board),
+    append(Prefix, [Mark|Rest], State).
+
+forget_below :-
+    forall(recorded(harness_below, _, Reference), erase(Reference)).
+
+% Only what the program defines itself is wrapped: a call to a predicate it lacks stays an
+% existence error.
+wrap_below(Name) :-
+    wrapped(Name), !.
+wrap_below(Name) :-
+    Head =.. [Name, State, Player, Value],
+    (   predicate_property(student:Head, defined),
+        \+ predicate_property(student:Head, imported_from(_))
+    ->  wrap_predicate(student:Head, harness, Own,
+                       harness:below_answer(Name, State, Player, Value, Own)),
+        assertz(wrapped(Name))
+    ;   true
+    ).
+
+below_answer(Name, State, Player, Value, Own) :-
+    (   is_list(State), ground(State), atom(Player),
+        Answers = s(State, _, _, _, _, _, _),
+        recorded(harness_below, Answers)
+    ->  lab_answer(Name, State, Player, Answers, Answer),
+        Answer \== none,
+        Value = Answer
+    ;   call(Own)
+    ).
 
 % --- answers as JSON ----------------------------------------------------------------------------
 

@@ -1,0 +1,242 @@
+"""Judged on its own clauses (`grade --judged clauses`): each typical bug of the corpus lands in
+the same predicate as when the whole program answers, with the same known-bug hypothesis;
+right programs (the lab's style, negamax) are right everywhere in both modes; a program gets
+the lab's answers only for calls on the successors of the board asked, and cannot read them
+any other way; the end-to-end sample catches a program right clause by clause but wrong as a
+whole; the answers below a question are the reference's."""
+
+from __future__ import annotations
+
+import shutil
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from minimax_lab.compare.grader import prolog
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog import (
+    Judged,
+    Question,
+    end_to_end,
+    judged_questions,
+    lab_below,
+)
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.logic import reference
+from minimax_lab.logic.contain.harness import Ask, StudentProgram
+from minimax_lab.logic.state import BLANK, PLAYERS, State, to_prolog
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("swipl") is None,
+    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
+)
+SUBMISSIONS = Path(__file__).parent / "submissions"
+QUICK = WorkLimits(budget_ratio=0.005)  # the fullest boards first: their faults come early
+BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_optimal", "loops")
+
+
+@cache
+def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK):
+    options = Options(PrologInterface(judged=judged, end_to_end=sample),
+                      PrologInterface.checks, budget_seconds=300, work=work)
+    return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
+
+
+def landed(grade) -> set[str]:
+    """The predicates where the first wrong calls of a grade's checks land."""
+    return {result.first_wrong.call.asked.split("(")[0]
+            for result in grade.checks.values() if result.first_wrong is not None}
+
+
+def named(grade) -> list[str]:
+    """The known bugs a grade's answers look like, by name."""
+    return [hypothesis.split(":")[0] for hypothesis in grade.hypotheses]
+
+
+# --- the corpus: the same predicate, the same hypothesis, in both modes ---------------------
+
+@pytest.mark.parametrize("name", BUGS)
+def test_each_typical_bug_lands_in_the_same_predicate_in_both_modes(name):
+    whole, clauses = graded(name, "whole"), graded(name, "clauses")
+    assert landed(clauses) == landed(whole) != set()
+    assert all(result.first_wrong.concluded for result in clauses.checks.values()
+               if result.first_wrong is not None)
+    assert named(clauses) == named(whole)
+
+
+@pytest.mark.parametrize("name", ["lab_style", "negamax"])
+@pytest.mark.parametrize("judged", ["clauses", pytest.param("whole", marks=pytest.mark.slow)])
+def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
+    grade = graded(name, judged, work=WorkLimits())
+    assert grade.clean, submission_report(grade)
+    assert grade.judged == judged
+    for check, result in grade.checks.items():
+        assert result.checked == len(prolog.CHECKS[check].questions()) + result.end_to_end
+
+
+def test_a_bug_below_is_counted_in_the_predicate_that_holds_it():
+    whole, clauses = graded("min_moves_agent", "whole"), graded("min_moves_agent", "clauses")
+    assert whole.checks["max_value"].correct < whole.checks["max_value"].checked
+    assert clauses.checks["max_value"].correct == clauses.checks["max_value"].checked
+    assert clauses.checks["min_value"].correct < clauses.checks["min_value"].checked
+
+
+@pytest.mark.parametrize("check", ["max_value", "min_value", "minimax_decision"])
+def test_judged_on_its_own_clauses_a_question_costs_one_level(check):
+    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
+    try:
+        assert program.load().problem is None
+        for state in ("x--------", "xo-x-o---"):
+            whole, clauses = (Question(check, State(state), "o", judged)
+                              for judged in (Judged.WHOLE, Judged.CLAUSES))
+            replies = [program.ask(question.goal, "A", 1, 60, prolog.lab_cost(question) * 10,
+                                   question.below) for question in (whole, clauses)]
+            assert replies[0].answers == replies[1].answers
+            assert replies[1].work <= prolog.lab_cost(clauses) < replies[0].work
+            if state.count(BLANK) == 8:  # the whole game tree below it, against one level
+                assert replies[1].work * 10_000 < replies[0].work
+    finally:
+        program.close()
+
+
+# --- the end-to-end sample -------------------------------------------------------------------
+
+def test_the_sample_catches_a_program_right_clause_by_clause_but_wrong_as_a_whole():
+    alone = graded("right_clause_by_clause", "clauses")
+    assert all(result.correct == result.checked > 0  # clause by clause, all right
+               for result in alone.checks.values())
+    sampled = graded("right_clause_by_clause", "clauses", 1, WorkLimits())
+    decision = sampled.checks["minimax_decision"]
+    assert decision.end_to_end_right < decision.end_to_end == len(end_to_end(
+        PrologInterface.checks, 1))
+    assert decision.correct == decision.checked - (decision.end_to_end
+                                                   - decision.end_to_end_right)
+    assert all(finding.asked.endswith("(end to end)") for finding in decision.findings)
+    assert decision.first_wrong is not None
+    assert decision.first_wrong.call.asked.split("(")[0] in ("max_value", "minimax_decision")
+    report = submission_report(sampled)
+    assert "judged: on its own clauses" in report
+    assert f"end to end: {decision.end_to_end_right} of {decision.end_to_end} right" in report
+    again = grade_from_json(grade_json(sampled))
+    assert again.judged == "clauses"
+    assert again.checks["minimax_decision"].end_to_end == decision.end_to_end
+
+
+def test_the_sample_holds_the_labs_cases_and_each_number_of_blanks():
+    sample = end_to_end(PrologInterface.checks, 2)
+    asked = {(question.state, question.player) for question in sample}
+    assert set(prolog.LAB_CASES) <= asked
+    assert ("---------", "x") in asked
+    blanks = [question.state.count(BLANK) for question in sample]
+    assert all(blanks.count(count) >= 2 for count in range(1, 9))
+    assert all(question.sample and question.judged is Judged.WHOLE for question in sample)
+    assert blanks == sorted(blanks)  # the cheapest first
+    assert end_to_end(("max_value", "terminal_state"), 1)[0].check == "max_value"
+    assert end_to_end(("terminal_state",), 1) == []
+
+
+# --- the answers below a question ------------------------------------------------------------
+
+@pytest.mark.parametrize("state", ["xo-x-o---", "---------", "xoxoxo---", "xx-oo----"])
+def test_the_answers_below_are_the_references_on_every_successor(state):
+    below = lab_below(State(state))
+    assert below.startswith(f"below({to_prolog(State(state))},[")
+    blanks = [cell for cell, mark in enumerate(state, 1) if mark == BLANK]
+    assert below.count("s(") == 2 * len(blanks)
+    for cell in blanks:
+        for mark in PLAYERS:
+            after = State(state[:cell - 1] + mark + state[cell:])
+            terminal = [reference.terminal_state(after, player) for player in PLAYERS]
+            kept = [reference.max_value(after, player) for player in PLAYERS]
+            kept += [reference.min_value(after, player) for player in PLAYERS]
+            said = ",".join(["none" if value is None else str(value) for value in terminal]
+                            + [f"k({prolog.marked(after, found.state)},{found.value})"
+                               for found in kept])
+            assert f"s({cell},{mark},{said})" in below
+
+
+def test_only_questions_judged_on_their_own_clauses_carry_answers():
+    state = State("xo-x-o---")
+    assert Question("max_value", state, "x").below == "none"
+    assert Question("terminal_state", state, "x", Judged.CLAUSES).below == "none"
+    assert Question("min_value", state, "x", Judged.CLAUSES).below == lab_below(state)
+
+
+# --- a program gets no answer it did not compute ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def hostile():
+    program = StudentProgram([SUBMISSIONS / "hostile" / "asks_the_lab.pl"])
+    assert program.load().problem is None
+    yield program
+    program.close()
+
+
+BOARD = State("xo-x-o---")
+MINE = "sv(mine,0)"
+
+
+def asked(program, trick: str, state: State = BOARD, below: str | None = None):
+    return program.ask(f"{trick}({to_prolog(state)}, x, A)", "A", 3, 30, 10_000_000,
+                       lab_below(state) if below is None else below)
+
+
+@pytest.mark.parametrize("trick", ["own_board", "grandchild", "open_state", "open_player",
+                                   "open_cells"])
+def test_a_call_on_another_board_than_a_successor_runs_the_programs_own_clauses(hostile,
+                                                                                 trick):
+    reply = asked(hostile, trick)
+    assert reply.answers and {answer.text for answer in reply.answers} == {MINE}
+
+
+def test_a_call_on_a_successor_gets_the_labs_answer(hostile):
+    reply = asked(hostile, "child")
+    children = reference.successor(BOARD, "x")
+    assert [answer.text for answer in reply.answers] == [
+        f"sv({to_prolog(found.state)},{found.value})"
+        for found in (reference.min_value(child, "x") for child in children[:3])]
+
+
+@pytest.mark.parametrize("trick", ["records", "records_keys", "wrapper", "lab_answer",
+                                   "wrapper_clause", "properties", "listed"])
+def test_the_answers_cannot_be_read_but_through_the_wrapped_calls(hostile, trick):
+    reply = asked(hostile, trick)
+    assert reply.end == "error" and not reply.answers
+    assert "sandbox" in (reply.error or "").lower()
+
+
+def test_no_answer_outlives_its_question(hostile):
+    other = State("o--------")
+    child = to_prolog(reference.successor(BOARD, "x")[0])
+    for below in ("none", lab_below(other)):
+        reply = hostile.ask(f"min_value({child}, x, A)", "A", 1, 30, 10_000_000, below)
+        assert [answer.text for answer in reply.answers] == [MINE]
+
+
+def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing():
+    grade = graded("hostile/asks_the_lab", "clauses", 0, WorkLimits())
+    for check in ("max_value", "min_value", "minimax_decision"):
+        assert grade.checks[check].correct == 0 < grade.checks[check].checked
+
+
+def test_questions_sent_together_get_the_replies_each_gets_alone():
+    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
+    try:
+        assert program.load().problem is None
+        questions = judged_questions(("max_value", "min_value"), Judged.CLAUSES, 0)[:40]
+        asks = [Ask(question.goal, "A", 3, prolog.lab_cost(question) * 10, question.below)
+                for question in questions]
+        program.ask_many(asks, 60)  # each first call's one-time work (indexing) done
+        together = program.ask_many(asks, 60)
+        alone = [program.ask_many([ask], 60)[0] for ask in asks]
+        assert len(together) == len(asks)
+        assert [(reply.answers, reply.end, reply.counted) for reply in together] == [
+            (reply.answers, reply.end, reply.counted) for reply in alone]
+        assert all(reply.end in ("more", "exhausted") and reply.answers for reply in together)
+    finally:
+        program.close()
