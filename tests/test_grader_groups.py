@@ -25,7 +25,9 @@ SUBMISSIONS = ROOT / "tests" / "submissions"
 CLASS = {"ada": "no_draw", "bob": "no_draw", "cy": "min_moves_agent", "dee": "lab_style",
          "eve": "wrong_side"}
 QUICK = ["--predicates", "terminal_state,max_value", "--inference-budget", "0.005",
-         "--jobs", "2"]
+         "--jobs", "2", "--judged", "whole"]
+"""A quick grade, judged as a whole program: a bug's fingerprint is its wrong answers, so every
+grade a test compares is judged the same way."""
 needs_swipl = pytest.mark.skipif(
     shutil.which("swipl") is None,
     reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
@@ -92,7 +94,7 @@ def the_class(tmp_path_factory):
         shutil.copy(SUBMISSIONS / f"{program}.pl", folder / f"{name}.pl")
     run = subprocess.run(
         [sys.executable, "-m", "minimax_lab", "grade", *sorted(map(str, folder.glob("*.pl"))),
-         *QUICK, "--judged", "whole",
+         *QUICK,
          "--json", str(folder / "class.json")], capture_output=True, text=True, timeout=240,
         cwd=ROOT)
     report = json.loads((folder / "class.json").read_text())
