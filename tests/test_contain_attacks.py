@@ -266,6 +266,17 @@ def test_a_tree_of_any_depth_and_modes_is_removed(tmp_path):
     assert not os.path.lexists(folder) and keep.read_text() == "kept"
 
 
+def test_a_link_where_the_grader_places_its_file_is_replaced_not_written_through(tmp_path):
+    workspace, victim = tmp_path / "workspace", tmp_path / "victim.pl"
+    workspace.mkdir()
+    victim.write_text("kept")
+    (workspace / "harness.pl").symlink_to(victim)
+    source = ROOT / "logic" / "prolog" / "harness.pl"
+    placed = submission.place(source, workspace / "harness.pl")
+    assert not placed.is_symlink() and placed.read_bytes() == source.read_bytes()
+    assert victim.read_text() == "kept" and placed.stat().st_mode & 0o777 == 0o644
+
+
 @needs_swipl
 def test_a_name_with_a_line_break_stays_on_its_line_of_the_report(tmp_path):
     folder = tmp_path / "forger"

@@ -221,8 +221,10 @@ def place(source: Path, target: Path) -> Path:
     place is replaced, never written through, whoever made it."""
     if target.is_symlink() or not target.exists():
         target.unlink(missing_ok=True)
-        shutil.copyfile(source, target, follow_symlinks=False)
-        target.chmod(0o644)
+        made = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(made, "wb") as copy, source.open("rb") as original:
+            os.fchmod(copy.fileno(), 0o644)
+            shutil.copyfileobj(original, copy)
     return target
 
 
