@@ -219,6 +219,17 @@ def test_the_top_level_knows_every_command_in_help_order(capsys):
     assert tuple(listed) == COMMANDS  # a long name has its help on the next line
 
 
+def test_grades_help_gives_each_policy_option_the_default_each_interface_has(capsys):
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    words = " ".join(capsys.readouterr().out.split())
+    ties = words.split("--ties {lowest,any}")[-1].split("--values")[0]
+    values = words.split("--values {all,none}")[-1].split("--unsandboxed")[0]
+    assert "(default: the interface's own: lowest for prolog, any for cs50 and function; or " \
+        "the assignment's)" in ties
+    assert values.strip().endswith("(default: all, or the assignment's)")
+
+
 # --- signals and standard streams -----------------------------------------------------------
 
 @pytest.mark.parametrize(

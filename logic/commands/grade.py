@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from minimax_lab.compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Own, Settings, flag
 from minimax_lab.compare.grader.configure import UnknownCheck
 from minimax_lab.compare.grader.graded import Graded
+from minimax_lab.compare.grader.interface import Interface
 from minimax_lab.compare.grader.pipeline import GradingRun, grade_run
 from minimax_lab.compare.grader.registry import INTERFACES, interface_options
 from minimax_lab.compare.grader.text import summary
@@ -27,6 +29,18 @@ from minimax_lab.logic.commands.options import jobs, ratio, seconds
 from minimax_lab.logic.commands.policy import add_policy_options
 from minimax_lab.logic.commands.progress import Progress
 from minimax_lab.logic.quote import quoted, say
+
+
+def _interfaces_own(chosen: Callable[[type[Interface]], str]) -> str:
+    """Each interface's own default, as help words: "lowest for prolog, any for cs50 and
+    function; or the assignment's"."""
+    by_value: dict[str, list[str]] = {}
+    for name, kind in INTERFACES.items():
+        by_value.setdefault(str(chosen(kind)), []).append(name)
+    if len(by_value) == 1:
+        return f"{next(iter(by_value))}, or the assignment's"
+    words = [f"{value} for {' and '.join(names)}" for value, names in by_value.items()]
+    return f"the interface's own: {', '.join(words)}; or the assignment's"
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -56,8 +70,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         f"{','.join(INTERFACES['cs50'].checks)})")
     for name, how in interface_options().items():
         add_own_option(parser, name, how)
-    add_policy_options(parser, "the interface's own: lowest for prolog, any for cs50 and "
-                       "function; or the assignment's")
+    add_policy_options(parser, (_interfaces_own(lambda kind: kind.policy.ties),
+                                _interfaces_own(lambda kind: kind.policy.values)))
     parser.add_argument("--unsandboxed", action="store_true",
                         help="grade even where bwrap cannot contain the submissions (process "
                         "limits alone): for programs you trust, never a class's")

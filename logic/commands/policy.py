@@ -7,19 +7,21 @@ import argparse
 from minimax_lab.compare.judge.truth import TIES, VALUES, Policy
 
 
-def add_policy_options(parser: argparse.ArgumentParser, own: str | None = None) -> None:
+def add_policy_options(parser: argparse.ArgumentParser,
+                       own: tuple[str, str] | None = None) -> None:
     """`--ties` and `--values`: what counts as agreeing with the lab's decision; `own` says
-    whose default applies when neither is given (None: the lab's, lowest and all)."""
+    whose default applies to each when it is not given (None: the lab's, lowest and all)."""
+    ties, values = own or ("lowest", "all")
     parser.add_argument(
         "--ties", choices=TIES, default=None if own else "lowest",
         help="lowest: the lab's rule, the lowest optimal cell; any: every optimal move "
-        "agrees, and the report counts those that broke only the lab's tie rule (default: "
-        + (own or "lowest") + ")",
+        f"agrees, and the report counts those that broke only the lab's tie rule (default: "
+        f"{ties})",
     )
     parser.add_argument(
         "--values", choices=VALUES, default=None if own else "all",
         help="all: an answer's value is graded too; none: moves only, for programs that give "
-        "no value (default: " + (own or "all") + ")",
+        f"no value (default: {values})",
     )
 
 
