@@ -61,6 +61,7 @@ from minimax_lab.logic.contain.python_program import (
     taken,
 )
 from minimax_lab.logic.contain.submission import is_small_file, looks_like_backup, remove_tree
+from minimax_lab.logic.state import State
 
 CS50_FILE = "tictactoe.py"
 
@@ -225,6 +226,7 @@ class PythonSession(Session[Question, Called]):
         self.judged = "" if recursive is None else JUDGED_AS[self.mode]
         self.end_to_end = end_to_end
         self.sampled = False
+        self._below: dict[State, list[list[object]]] = {}
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, the fullest boards first; judged on its own functions,
@@ -259,9 +261,11 @@ class PythonSession(Session[Question, Called]):
         if self.sampled:  # nothing the whole program kept (a cache) answers for a function
             self.sampled = False
             self.python.stop()  # imported afresh by the call
+        below = self._below.get(question.state)
+        if below is None:  # each board's answers computed once, for every question on it
+            below = self._below[question.state] = lab_below(self.recursive, question.state)
         return self.python.call(question.check, arguments, seconds, work,
-                                self.recursive.recursive,
-                                lab_below(self.recursive, question.state))
+                                self.recursive.recursive, below)
 
     def said(self, reply: Called) -> str:
         return shown(reply.value) if reply.end == End.RETURNED else reply.end

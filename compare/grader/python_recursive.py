@@ -17,6 +17,7 @@ from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic import reference
+from minimax_lab.logic.contain.python_harness import Unlike, plain
 from minimax_lab.logic.contain.python_program import Called
 from minimax_lab.logic.positions import fullest_first, reachable_states, to_move
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, is_terminal, players_to_move
@@ -142,9 +143,10 @@ def value_questions(mapping: Mapping, name: str) -> list[Question]:
 
 def lab_below(mapping: Mapping, state: State) -> list[list[object]]:
     """The lab's answers to the calls of the recursive functions on each successor of
-    `state` (either player's move), as the harness reads them: `[name, arguments, value]`,
-    the arguments as the mapping passes them and the value on the program's scale. None on a
-    finished board, whose value the program finds without a call below."""
+    `state` (either player's move), as the harness reads them (`python_harness.Below`):
+    `[key, value]`, the key the function's name and the arguments the mapping passes as
+    `python_harness.plain` writes them, the value on the program's scale. None on a finished
+    board, whose value the program finds without a call below."""
     if is_terminal(state) or not mapping.recursive:
         return []
     answers = []
@@ -154,10 +156,19 @@ def lab_below(mapping: Mapping, state: State) -> list[list[object]]:
         for mark in PLAYERS:
             after = State(state[:cell - 1] + mark + state[cell:])
             for name, role in roles(mapping).items():
-                answers += [[name, mapping.value_arguments(after, player),
-                             lab_value(role, after, player) * mapping.win_value]
-                            for player in agents(mapping, role, after)]
+                answers += [[key, lab_value(role, after, player) * mapping.win_value]
+                            for player in agents(mapping, role, after)
+                            if (key := _key(name, mapping.value_arguments(after, player)))]
     return answers
+
+
+def _key(name: str, arguments: list[object]) -> str | None:
+    """The harness's key for a call; None for arguments no call can match (an argument of
+    the mapping's that is a table)."""
+    try:
+        return name + plain(arguments)
+    except Unlike:
+        return None
 
 
 def sampled(questions: Sequence[Question], per_blanks: int) -> list[Question]:
