@@ -77,6 +77,10 @@ class Mapping:
     value_side: Side = Side.X
     win_value: int = 1
     objective: str = "win"
+    max_value: str | None = None
+    min_value: str | None = None
+    negamax: str | None = None
+    value_args: tuple[object, ...] | None = None
 
     @property
     def gives_values(self) -> bool:
@@ -102,6 +106,23 @@ class Mapping:
                  "is_x": mover == PLAYERS[0], "is_o": mover == PLAYERS[1],
                  "blanks": SIZE - marks_made(state)}
         return [words.get(item, item) if isinstance(item, str) else item for item in self.args]
+
+    @property
+    def recursive(self) -> tuple[str, ...]:
+        """The names of the recursive value functions it declares: `max_value` and
+        `min_value`, or one `negamax` (none: the program is judged as a whole)."""
+        return tuple(name for name in (self.max_value, self.min_value, self.negamax)
+                     if name is not None)
+
+    def value_arguments(self, state: State, player: Player) -> list[object]:
+        """A recursive value function's arguments at `state`, `player` the agent (for
+        `max_value` and `min_value`, as in the lab) or the mover (for `negamax`)."""
+        return replace(self, args=self.value_args or self.args).arguments(state, player)
+
+    @property
+    def names_the_value_player(self) -> bool:
+        """True when the recursive value functions are told a player."""
+        return bool({"player", "is_x", "is_o"} & set(self.value_args or self.args))
 
     @property
     def reads_the_mover(self) -> bool:
@@ -168,11 +189,37 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
         raise MappingError("args must be a list that holds \"board\"")
     if type(mapping.win_value) is not int or mapping.win_value <= 0:
         raise MappingError("win_value is the whole number a win is worth, 1 or more")
+    _check_recursive(mapping)
     if mapping.board is Board.STRING and not all(
             isinstance(mark, str) and len(mark) == 1 for mark in (mapping.x, mapping.o,
                                                                    mapping.blank)):
         raise MappingError("a board that is a string needs marks of one character")
-    return replace(mapping, args=tuple(mapping.args))
+    return replace(mapping, args=tuple(mapping.args), value_args=None if mapping.value_args
+                   is None else tuple(mapping.value_args))
+
+
+def _check_recursive(mapping: Mapping) -> None:
+    """The recursive value functions: `max_value` and `min_value` together, or `negamax`
+    alone, each a Python name of its own; their `value_args` a list that holds "board"."""
+    for key in ("max_value", "min_value", "negamax"):
+        name = getattr(mapping, key)
+        if name is not None and (not isinstance(name, str) or not name.isidentifier()):
+            raise MappingError(f"{key} = {name!r}: expected the name of a Python function")
+    if (mapping.max_value is None) != (mapping.min_value is None):
+        raise MappingError("max_value and min_value go together: name both, or negamax")
+    if mapping.negamax is not None and mapping.max_value is not None:
+        raise MappingError("negamax or max_value and min_value: not both")
+    if len(set(mapping.recursive)) != len(mapping.recursive):
+        raise MappingError("max_value and min_value must name two functions")
+    if mapping.value_args is not None and (not isinstance(mapping.value_args, (list, tuple))
+                                           or "board" not in mapping.value_args):
+        raise MappingError("value_args must be a list that holds \"board\"")
+    if mapping.value_args is not None and not mapping.recursive:
+        raise MappingError("value_args is for the recursive functions: name max_value and "
+                           "min_value, or negamax")
+    if mapping.recursive and mapping.objective != "win":
+        raise MappingError("the recursive functions are judged as the lab plays, to win: "
+                           "objective = \"win\" with max_value, min_value or negamax")
 
 
 def _mark(value: object) -> object:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import ClassVar
 
+from minimax_lab.compare.grader import sample
 from minimax_lab.compare.grader.ends import End
 from minimax_lab.compare.grader.interface import Check
+from minimax_lab.compare.grader.sample import LAB_CASES, Judged
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.compare.judge.truth import Answer, Policy, Ties, lab_words, truth
@@ -32,7 +33,7 @@ from minimax_lab.logic.positions import (
     game_tree_size,
     reachable_states,
 )
-from minimax_lab.logic.state import BLANK, PLAYERS, SIZE, Player, State, is_terminal, to_prolog
+from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, is_terminal, to_prolog
 from minimax_lab.logic.terms import SV, whole
 
 HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
@@ -49,17 +50,6 @@ CLAUSE_BASE = 5_000
 recursion; a solution in the lab's style stays within it, as the tests check)."""
 
 
-class Judged(StrEnum):
-    """How a question is judged: on the program's own clauses (`clauses`: the calls below it
-    on the successors of its board answered as the lab answers them), or `whole`, the program
-    answering every call itself; in a grade judged on its own clauses, the questions of the
-    end-to-end sample are `whole`."""
-
-    CLAUSES = "clauses"
-    WHOLE = "whole"
-
-
-JUDGED = tuple(judged.value for judged in Judged)
 
 
 @dataclass(frozen=True)
@@ -442,33 +432,21 @@ def judged_questions(predicates: tuple[str, ...], judged: Judged,
             + end_to_end(predicates, per_blanks))
 
 
-LAB_CASES = (("o-x------", "o"), ("-x--o----", "o"), ("x--------", "o"), ("---------", "x"))
-"""The lab's own cases: the three example queries of its code's comments, and the empty board
-(docs/lab.md, "The lab's cases")."""
 SAMPLED = ("minimax_decision", "max_value", "min_value")
 """The checks the end-to-end sample may ask, the first of them graded."""
 
 
 def end_to_end(predicates: tuple[str, ...], per_blanks: int) -> list[Question]:
     """The questions asked of the whole program in a grade judged on its own clauses: the
-    lab's cases, and `per_blanks` boards of each number of blanks from 1 to 8, evenly spread
-    over that check's questions in their order, asked of the first check of `SAMPLED` graded
-    (none if none is); the fewest blanks first."""
+    lab's cases, and `per_blanks` boards of each number of blanks from 1 to 8
+    (`compare.grader.sample`), asked of the first check of `SAMPLED` graded (none if none
+    is); the fewest blanks first."""
     check = next((name for name in SAMPLED if name in predicates), None)
     if check is None:
         return []
-    own = CHECKS[check].questions()
-    cases = [question for state, player in LAB_CASES
-             for question in own if question.state == state and question.player == player]
-    sampled = []
-    for blanks in range(1, SIZE):
-        having = [question for question in own if question.state.count(BLANK) == blanks
-                  and question not in cases and not is_terminal(question.state)]
-        count = min(per_blanks, len(having))
-        sampled += [having[(2 * index + 1) * len(having) // (2 * count)]
-                    for index in range(count)]
-    return [replace(question, sample=True) for question in sorted(
-        sampled + cases, key=lambda question: fullest_first(question.state))]
+    return [replace(question, sample=True) for question in sample.end_to_end(
+        CHECKS[check].questions(), per_blanks, lambda question: (question.state,
+                                                                 question.player), LAB_CASES)]
 
 
 def calls_below(question: Question) -> list[Question]:

@@ -22,12 +22,19 @@ from minimax_lab.compare.grader.interface import (
 from minimax_lab.compare.grader.prolog import (
     CHECKS,
     HELPERS,
-    JUDGED,
     PREDICATES,
     Judged,
     Question,
     judged_questions,
     lab_cost,
+)
+from minimax_lab.compare.grader.sample import (
+    END_TO_END_HELP,
+    END_TO_END_SAID,
+    JUDGED_HELP,
+    JUDGED_SAID,
+    judged_check,
+    sample_check,
 )
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
@@ -42,20 +49,6 @@ and never more than its question pipe holds (64 KiB), so that no answer waits on
 still being written."""
 
 
-def judged_check(value: object) -> object:
-    """clauses or whole."""
-    if value not in JUDGED:
-        raise ValueError(" or ".join(JUDGED))
-    return value
-
-
-def sample_check(value: object) -> object:
-    """A whole number from 0 to 100."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-        raise ValueError("a whole number from 0 to 100")
-    return value
-
-
 @dataclass(frozen=True)
 class PrologInterface(Interface):
     """The lab's predicates in a Prolog program, with up to `answers` answers asked of each
@@ -65,16 +58,10 @@ class PrologInterface(Interface):
                        "answers asked of each question, the first and N-1 on backtracking "
                        "(default: the assignment's, else 3)", answers_check, metavar="N",
                        parse=whole)
-    judged: str = own(Judged.CLAUSES.value, "is for Prolog submissions",
-                      "how each question is judged: clauses (the calls below it on the "
-                      "successors of its board get the lab's answers, so each costs one level "
-                      "of the program's recursion; the whole program is asked a sample, "
-                      "--end-to-end) or whole (the program answers every call itself) "
-                      "(default: the assignment's, else clauses)", judged_check, metavar="HOW")
-    end_to_end: int = own(1, "is for Prolog submissions judged on their own clauses",
-                          "boards of each number of blanks (1 to 8) the whole program is asked "
-                          "besides the lab's cases, when judged on its own clauses (default: "
-                          "the assignment's, else 1)", sample_check, metavar="N", parse=whole)
+    judged: str = own(Judged.CLAUSES.value, JUDGED_SAID, JUDGED_HELP, judged_check,
+                      metavar="HOW")
+    end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",
+                          parse=whole)
 
     name: ClassVar[str] = "prolog"
     checks: ClassVar[tuple[str, ...]] = PREDICATES

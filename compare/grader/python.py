@@ -38,17 +38,20 @@ from minimax_lab.logic.terms import whole
 
 @dataclass(frozen=True)
 class Question:
-    """One call: the function, the board (a state), the player to move, and for `result`
-    the action's cell."""
+    """One call: the function, the board (a state), the player to move (the agent, for a
+    declared `max_value` or `min_value`), and for `result` the action's cell; `sample` marks
+    a question of the end-to-end sample of a grade judged on its own functions."""
 
     check: str
     state: State
     player: Player
     cell: int | None = None
+    sample: bool = False
 
     def __str__(self) -> str:
         action = "" if self.cell is None else f", {divmod(self.cell - 1, SIDE)}"
-        return f"{self.check}({self.state}{action})"
+        said = f"{self.check}({self.state}{action})"
+        return said + " (end to end)" if self.sample else said
 
 
 class PythonCheck(Check[Question, Called]):

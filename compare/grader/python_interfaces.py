@@ -21,6 +21,7 @@ from minimax_lab.compare.grader.config import (
     table,
     text,
     texts,
+    whole,
 )
 from minimax_lab.compare.grader.ends import End
 from minimax_lab.compare.grader.interface import Interface, Options, Session
@@ -38,6 +39,16 @@ from minimax_lab.compare.grader.python import (
     cs50_functions,
     shown,
 )
+from minimax_lab.compare.grader.python_recursive import ValueFunction, lab_below, sampled
+from minimax_lab.compare.grader.sample import (
+    END_TO_END_HELP,
+    END_TO_END_SAID,
+    JUDGED_HELP,
+    JUDGED_SAID,
+    Judged,
+    judged_check,
+    sample_check,
+)
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.logic.contain.contained import ProgramError
@@ -50,6 +61,7 @@ from minimax_lab.logic.contain.python_program import (
     taken,
 )
 from minimax_lab.logic.contain.submission import is_small_file, looks_like_backup, remove_tree
+from minimax_lab.logic.state import State
 
 CS50_FILE = "tictactoe.py"
 
@@ -86,10 +98,16 @@ class PythonInterface(Interface):
         the module its declaration names, if any."""
         raise NotImplementedError
 
+    def judging(self, path: Path, copy: Path) -> tuple[Mapping | None, Judged, int]:
+        """The mapping whose recursive functions are answered below a question, if any, how
+        its questions are judged, and the end-to-end sample's boards per number of blanks."""
+        return None, Judged.WHOLE, 0
+
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
         copy = taken(path)
         try:
             checks, named = self.functions(path, copy.folder)
+            judging = self.judging(path, copy.folder)
             module = (copy.folder / path.name if path.is_file() else
                       module_file(copy.folder, path.name, options.main or named,
                                   self.preferred))
@@ -99,7 +117,7 @@ class PythonInterface(Interface):
         except BaseException:
             remove_tree(copy.folder)
             raise
-        return PythonSession(program, checks, options.work)
+        return PythonSession(program, checks, options.work, *judging)
 
 
 @dataclass(frozen=True)
@@ -132,6 +150,10 @@ class FunctionInterface(PythonInterface):
     mapping_table: TableOf[str, object] | None = own(
         None, "declares a Python function", "the assignment's table of the mapping", table,
         line=False, key="mapping", table=True)
+    judged: str = own(Judged.CLAUSES.value, JUDGED_SAID, JUDGED_HELP, judged_check,
+                      metavar="HOW")
+    end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",
+                          parse=whole)
 
     name: ClassVar[str] = "function"
 
@@ -155,8 +177,21 @@ class FunctionInterface(PythonInterface):
             read_mapping(None, [*self.mapping_set, *([] if named else ['function="f"'])])
 
     def functions(self, path: Path, copy: Path) -> tuple[dict[str, PythonCheck], str | None]:
+        """The declared function, then the recursive functions the mapping names (one check
+        each, unless one of them is the declared function)."""
         mapping = self.mapping_for(path, copy)
-        return {mapping.function: DeclaredFunction(mapping)}, mapping.file
+        checks: dict[str, PythonCheck] = {mapping.function: DeclaredFunction(mapping)}
+        for name in mapping.recursive:
+            checks.setdefault(name, ValueFunction(mapping, name))
+        return checks, mapping.file
+
+    def judging(self, path: Path, copy: Path) -> tuple[Mapping | None, Judged, int]:
+        """Judged on its own functions where the mapping names recursive ones; else as a
+        whole, there being no call below a question the grader could answer."""
+        mapping = self.mapping_for(path, copy)
+        if not mapping.recursive:
+            return None, Judged.WHOLE, 0
+        return mapping, Judged(self.judged), self.end_to_end
 
     def mapping_for(self, path: Path, copy: Path) -> Mapping:
         """How the submission at `path` (taken as `copy`) is called."""
@@ -169,17 +204,40 @@ class FunctionInterface(PythonInterface):
         return read_mapping(file, list(self.mapping_set))
 
 
+JUDGED_AS = {Judged.CLAUSES: "functions", Judged.WHOLE: "whole"}
+"""A grade's `judged`, for a program whose mapping names its recursive functions."""
+
+
 class PythonSession(Session[Question, Called]):
     """One Python submission: its functions called within CPU time limits, their answers
-    judged by each function's check."""
+    judged by each function's check; where a mapping names its recursive functions
+    (`recursive`), judged on its own functions unless `judged` is whole."""
 
     work_unit = "CPU seconds"
 
     def __init__(self, program: PythonProgram, checks: dict[str, PythonCheck],
-                 work: WorkLimits = DEFAULT_WORK) -> None:
+                 work: WorkLimits = DEFAULT_WORK, recursive: Mapping | None = None,
+                 judged: Judged = Judged.WHOLE, end_to_end: int = 0) -> None:
         super().__init__(program, dict(checks), work)
         self.python = program
         self.functions = checks
+        self.recursive = recursive
+        self.mode = judged if recursive is not None else Judged.WHOLE
+        self.judged = "" if recursive is None else JUDGED_AS[self.mode]
+        self.end_to_end = end_to_end
+        self.sampled = False
+        self._below: dict[State, list[list[object]]] = {}
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        """Every question of `checks`, the fullest boards first; judged on its own functions,
+        after the end-to-end sample of the declared function, asked first: while it is asked
+        the program has been given no answer of the lab's it could keep (docs/grading.md)."""
+        asked = super().questions(checks)
+        if self.mode is not Judged.CLAUSES or self.recursive is None:
+            return asked
+        main = self.recursive.function
+        own = [question for question in asked if question.check == main]
+        return sampled(own, self.end_to_end) + asked
 
     def work_limit(self, question: Question) -> float:
         return self.work.cpu_seconds
@@ -194,8 +252,20 @@ class PythonSession(Session[Question, Called]):
         return (checks if checks else tuple(self.functions)), []
 
     def ask(self, question: Question, seconds: float, work: float) -> Called:
+        """The call, with the lab's answers on the successors of its board where it is
+        judged on the program's own functions."""
         arguments = self.functions[question.check].arguments(question)
-        return self.python.call(question.check, arguments, seconds, work)
+        if self.mode is not Judged.CLAUSES or self.recursive is None or question.sample:
+            self.sampled |= question.sample
+            return self.python.call(question.check, arguments, seconds, work)
+        if self.sampled:  # nothing the whole program kept (a cache) answers for a function
+            self.sampled = False
+            self.python.stop()  # imported afresh by the call
+        below = self._below.get(question.state)
+        if below is None:  # each board's answers computed once, for every question on it
+            below = self._below[question.state] = lab_below(self.recursive, question.state)
+        return self.python.call(question.check, arguments, seconds, work,
+                                self.recursive.recursive, below)
 
     def said(self, reply: Called) -> str:
         return shown(reply.value) if reply.end == End.RETURNED else reply.end

@@ -234,10 +234,19 @@ def _bugged(bug: str) -> BuggedLab:
             "the last optimal move": BuggedLab(last=True)}[bug]
 
 
+def lab_asked(answered: Answered) -> bool:
+    """True when the lab's predicates were asked of a Prolog program (a Python function may
+    bear one of their names, and is not modelled by the lab's clauses)."""
+    return any(isinstance(question, prolog.Question)
+               for check in LAB_CHECKS for question, _ in answered.get(check, ()))
+
+
 def lab_model(bug: str) -> Callable[[Answered, Policy], Fit | None]:
     """The fit of the lab with `bug`: each question's first answer judged as the grader judges
     the program's."""
     def fit(answered: Answered, policy: Policy) -> Fit | None:
+        if not lab_asked(answered):
+            return None
         lab = _bugged(bug)
 
         def expect(question: Any, verdict: Verdict) -> Callable[[Verdict], bool] | None:
@@ -253,6 +262,8 @@ def lab_model(bug: str) -> Callable[[Answered, Policy], Fit | None]:
 def _no_guard(answered: Answered, policy: Policy) -> Fit | None:
     """max_value or min_value (or both) without `\\+ terminal_state` in its recursive clause:
     right first answers, and another on backtracking on a finished board with a blank cell."""
+    if not lab_asked(answered):
+        return None
     for unguarded in (("max_value",), ("min_value",), ("max_value", "min_value")):
         def expect(question: Any, verdict: Verdict,
                    unguarded: tuple[str, ...] = unguarded) -> Callable[[Verdict], bool] | None:
@@ -273,7 +284,7 @@ def _last_optimal(answered: Answered, policy: Policy) -> Fit | None:
     """The last of the optimal moves kept, every time: the lab's recursion so bugged for the
     lab's predicates; for any check that answers moves (CS50's minimax, a declared function of
     any name), the highest optimal cell wherever moves tie."""
-    if any(check in answered for check in LAB_CHECKS):
+    if lab_asked(answered):
         return lab_model("the last optimal move")(answered, policy)
     moves = [check for check, pairs in answered.items()
              if any(verdict.judgement is not None for _, verdict in pairs)]

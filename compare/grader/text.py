@@ -105,9 +105,14 @@ JUDGED_WORDS = {
                "the lab's answers; --judged whole asks the whole program), and the whole "
                "program end to end on a sample (the lab's cases, boards of each number of "
                "blanks)",
-    "whole": "the whole program, every call below a question answered by its own clauses",
+    "whole": "the whole program, every call below a question answered by its own code",
+    "functions": "on its own functions (each question's calls to the recursive functions its "
+                 "mapping names, on the successors of its board, got the lab's answers; "
+                 "--judged whole asks the whole program), and the whole program end to end on "
+                 "a sample (the lab's cases, boards of each number of blanks), asked first",
 }
-"""What `judged:` says of a Prolog grade's mode."""
+"""What `judged:` says of a grade's mode: a Prolog program's (`clauses`, `whole`), or a
+Python program's whose mapping names its recursive functions (`functions`, `whole`)."""
 
 
 def wrong_call_report(wrong: WrongCall) -> list[str]:

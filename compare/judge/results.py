@@ -171,7 +171,8 @@ class SubmissionGrade:
     policy: Policy | None = None
     """The policy it was graded under (the tie rule, whether values count)."""
     judged: str = ""
-    """How its questions were judged, for Prolog: `clauses` (each on the program's own
+    """How its questions were judged, for Prolog (for a Python program whose mapping names
+    its recursive functions, `functions` for `clauses`): `clauses` (each on the program's own
     clauses, the calls below answered as the lab does, and a sample end to end) or `whole`."""
 
     @property

@@ -5,9 +5,12 @@ each answer carrying its question's "id" (the first line read is the import's: `
 Run contained by `logic.contain.python_program`, as a script that imports nothing of this
 project. The program's output is captured and sent, bounded, with each answer; its standard
 input is empty. Values cross as JSON, with tuples, sets and other objects tagged (`encode`).
+A question judged on the program's own functions brings the lab's answers on the successors
+of its board (`Below`).
 """
 
 import ast
+import functools
 import importlib.machinery
 import importlib.util
 import io
@@ -118,6 +121,76 @@ def error_text(error: BaseException) -> str:
     return type(error).__name__ + (f": {message}" if message else "")
 
 
+DEEPEST = 4
+"""Levels of lists and tuples in an argument compared with the lab's answers' (a board of rows
+has two)."""
+
+
+class Unlike(Exception):
+    """An argument that matches no answer of the lab's."""
+
+
+def plain(value: object, depth: int = 0) -> str:
+    """An argument as the lab's answers are keyed: lists and tuples alike, each scalar of
+    exactly a built-in type as Python writes it; `Unlike` for anything else (an object of the
+    program's own could claim to equal any board)."""
+    kind = type(value)
+    if kind in (list, tuple) and isinstance(value, (list, tuple)) and depth < DEEPEST:
+        return "[" + ",".join([plain(item, depth + 1) for item in value]) + "]"
+    if value is None or kind in (str, int, float, bool):
+        return repr(value)
+    raise Unlike
+
+
+class Below:
+    """The lab's answers to the calls on the successors of the question's board, for the
+    program's recursive functions (`wrap`): each function is replaced, in the module's
+    globals, by a wrapper that answers a call whose arguments are those of an answer (lists
+    and tuples alike, no keywords) and runs the program's own function on any other. The
+    answers are the current question's only: given with it, dropped when it ends."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, object] = {}
+        self.wrappers: dict[str, object] = {}
+
+    def give(self, module: types.ModuleType | None, names: list[str],
+             below: list[list[Any]]) -> None:
+        """Wrap `names` in `module` (if not wrapped), and hold `below`'s answers, each
+        `[key, value]`: the key the function's name and its arguments as `plain` writes
+        them."""
+        self.answers.clear()
+        if module is None:
+            return
+        for name in names:
+            own = vars(module).get(name)
+            if callable(own) and own is not self.wrappers.get(name):
+                self.wrappers[name] = wrapped(name, own, self.answers)
+                setattr(module, name, self.wrappers[name])
+        self.answers.update((str(key), value) for key, value in below)
+
+    def drop(self) -> None:
+        """Forget the question's answers."""
+        self.answers.clear()
+
+
+def wrapped(name: str, own: Any, answers: dict[str, object]) -> Any:
+    """The program's function `own`, answering from `answers` where it holds the call."""
+    def wrapper(*args: object, **kwargs: object) -> object:
+        if answers and not kwargs:
+            try:
+                key = name + plain(args)
+            except Unlike:
+                return own(*args, **kwargs)
+            if key in answers:
+                return answers[key]
+        return own(*args, **kwargs)
+
+    try:
+        return functools.wraps(own)(wrapper)
+    except (AttributeError, TypeError):
+        return wrapper
+
+
 def send(out: IO[str], answer: dict[str, object]) -> None:
     out.write(json.dumps(answer) + "\n")
     out.flush()
@@ -215,8 +288,11 @@ def serve(path: str, definitions_only: bool, number: int, questions: IO[str],
     send(answers, {**loaded, "id": number, "defined": defined, "output": output,
                    "output_chars": count})
     signal.signal(signal.SIGPROF, over_cpu)
+    below = Below()
     for line in questions:
         question = json.loads(line)
+        below.give(module, question.pop("wrap", []), question.pop("below", []))
+        del line  # what the program can reach of the question holds no answer but in `below`
         args = decode(question["args"])
         before = json.dumps(encode(args))
         start, cpu = time.perf_counter(), time.process_time()
@@ -236,6 +312,7 @@ def serve(path: str, definitions_only: bool, number: int, questions: IO[str],
             signal.setitimer(signal.ITIMER_PROF, 0)
             answer.update(end="raised", error=error_text(error),
                           error_type=type(error).__name__[:MAX_TEXT])
+        below.drop()
         answer["seconds"] = time.perf_counter() - start
         answer["cpu_seconds"] = time.process_time() - cpu
         after = encode(args)

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -150,9 +150,12 @@ class PythonProgram(ContainedProgram):
         return report
 
     def call(self, function: str, args: list[object], seconds: float,
-             cpu_seconds: float | None = None) -> Called:
+             cpu_seconds: float | None = None, wrap: Sequence[str] = (),
+             below: Sequence[Sequence[object]] = ()) -> Called:
         """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
-        `seconds` of the wall clock (arguments as the harness decodes them). The CPU time of
+        `seconds` of the wall clock (arguments as the harness decodes them); the program's
+        functions `wrap` answer the calls `below` holds (`[name, args, value]`) with its value
+        while the call runs (`python_harness.Below`). The CPU time of
         all the sandbox's processes is measured from outside: it is the call's work, and past
         `cpu_seconds` the program is stopped, whatever it did to the harness's own timer."""
         if self.process is None or self.process.poll() is not None:
@@ -161,8 +164,11 @@ class PythonProgram(ContainedProgram):
             if problem is not None:
                 return Called("died", error=problem)
         number = new_id()
-        question = json.dumps({"id": number, "function": function, "args": args,
-                               "cpu": cpu_seconds}).encode()
+        asked: dict[str, object] = {"id": number, "function": function, "args": args,
+                                    "cpu": cpu_seconds}
+        if wrap:
+            asked.update(wrap=list(wrap), below=[list(answer) for answer in below])
+        question = json.dumps(asked).encode()
         stopped = cpu_seconds or 0.0
         guard = seconds if cpu_seconds is None else cpu_seconds + CPU_GRACE
         try:

@@ -1,0 +1,419 @@
+"""Python judged on its own functions (`grade --interface function --judged clauses`, where a
+mapping names the recursive functions): each typical bug lands in the same function as when the
+whole program answers; right programs (the lab's style, negamax) are right everywhere in both
+modes; a program gets the lab's answers only for calls on the successors of the board asked,
+and can read no more of them than those calls give; the end-to-end sample, asked first of a
+fresh import, catches a program right function by function but wrong as a whole; the answers
+below a question are the reference's. CS50's minimax keeps the whole program's mode."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+from boards import board
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.mappings import Mapping, MappingError, checked_mapping
+from minimax_lab.compare.grader.python_interfaces import CS50Interface, FunctionInterface
+from minimax_lab.compare.grader.python_recursive import lab_below, sampled, value_questions
+from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.sample import LAB_CASES
+from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.logic import reference
+from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain.python_harness import plain
+from minimax_lab.logic.contain.python_program import PythonProgram, sandboxed_python, taken
+from minimax_lab.logic.positions import game_tree_size, reachable_states
+from minimax_lab.logic.state import BLANK, PLAYERS, State, is_terminal
+
+pytestmark = pytest.mark.skipif(sandboxed_python() is None,
+                                reason="no Python a contained program may run")
+SUBMISSIONS = Path(__file__).parent / "submissions"
+RECURSIVE = SUBMISSIONS / "python" / "recursive"
+QUICK = WorkLimits(cpu_budget=1.0)  # the fullest boards first: their faults come early
+# (boards of up to 4 blanks or so; max_value goes wrong at 2 below a min_value that moves the
+# agent, min_value at 1)
+
+
+@cache
+def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK):
+    options = Options(FunctionInterface(judged=judged, end_to_end=sample),
+                      budget_seconds=600, work=work)
+    return grade_submission(name, RECURSIVE / name, options)
+
+
+def landed(grade) -> set[str]:
+    """The functions where the first wrong calls of a grade's checks land."""
+    return {result.first_wrong.call.asked.split("(")[0]
+            for result in grade.checks.values() if result.first_wrong is not None}
+
+
+# --- the corpus: the same function in both modes ---------------------------------------------
+
+@pytest.mark.parametrize("name, function", [("min_moves_agent", "min_value"),
+                                            ("negamax_no_negation", "negamax")])
+def test_each_typical_bug_lands_in_the_same_function_in_both_modes(name, function):
+    whole, clauses = graded(name, "whole"), graded(name, "clauses", 1)
+    assert landed(clauses) == landed(whole) == {function}
+    assert all(result.first_wrong.concluded for result in clauses.checks.values()
+               if result.first_wrong is not None)
+
+
+def test_a_bug_below_is_counted_in_the_function_that_holds_it():
+    whole, clauses = graded("min_moves_agent", "whole"), graded("min_moves_agent", "clauses", 1)
+    assert whole.checks["max_value"].correct < whole.checks["max_value"].checked
+    assert clauses.checks["max_value"].correct == clauses.checks["max_value"].checked > 0
+    assert clauses.checks["min_value"].correct < clauses.checks["min_value"].checked
+    decision = clauses.checks["minimax_decision"]  # right but for its sample, asked whole
+    assert decision.end_to_end_right < decision.end_to_end
+    assert decision.checked - decision.correct == decision.end_to_end - decision.end_to_end_right
+
+
+@pytest.mark.parametrize("name", ["lab_style", "negamax"])
+@pytest.mark.parametrize("judged", ["clauses", pytest.param("whole", marks=pytest.mark.slow)])
+def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
+    grade = graded(name, judged, 1, WorkLimits())
+    assert grade.clean, submission_report(grade)
+    assert grade.judged == {"clauses": "functions", "whole": "whole"}[judged]
+    mapping = FunctionInterface().mapping_for(RECURSIVE / name, RECURSIVE / name)
+    for check, result in grade.checks.items():
+        asked = (len(value_questions(mapping, check)) if check in mapping.recursive
+                 else 9040)
+        assert result.checked == asked + result.end_to_end > 0
+        assert result.end_to_end == (12 if check == mapping.function and judged == "clauses"
+                                     else 0)
+
+
+def test_cs50_keeps_the_whole_programs_mode(tmp_path):
+    options = Options(CS50Interface(), ("minimax",), work=WorkLimits(cpu_budget=1.0))
+    grade = grade_submission("cs50_right", SUBMISSIONS / "python" / "cs50_right.py", options)
+    assert grade.judged == ""
+    assert "judged:" not in submission_report(grade)
+    assert main(["grade", "--interface", "cs50", "--judged", "clauses",
+                 str(SUBMISSIONS / "python" / "cs50_right.py")]) == EXIT_USAGE
+
+
+def test_a_mapping_without_recursive_functions_is_judged_as_a_whole():
+    mapping = str(SUBMISSIONS / "python" / "number_board.toml")
+    options = Options(FunctionInterface(mapping=mapping), work=WorkLimits(cpu_budget=0.5))
+    grade = grade_submission("number_board", SUBMISSIONS / "python" / "number_board.py",
+                             options)
+    assert grade.judged == ""
+    assert list(grade.checks) == ["best_move"]
+
+
+# --- one level of the program's own code -------------------------------------------------------
+
+COUNTED = '''
+calls = 0
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+def counted():
+    return calls
+
+def value(board, player, mover, best):
+    global calls
+    calls += 1
+    for mark, worth in ((player, 1), ("o" if player == "x" else "x", -1)):
+        if any(all(board[cell] == mark for cell in line) for line in LINES):
+            return worth
+    if "-" not in board:
+        return 0
+    after = [board[:cell] + [mover] + board[cell + 1:] for cell in range(9) if board[cell] == "-"]
+    below = min_value if best is max else max_value
+    return best(below(next, player) for next in after)
+
+def max_value(board, player):
+    return value(board, player, player, max)
+
+def min_value(board, player):
+    return value(board, player, "o" if player == "x" else "x", min)
+'''
+LAB_STYLE = checked_mapping({"function": "max_value", "board": "flat", "x": "x", "o": "o",
+                             "blank": "-", "value_side": "mover", "max_value": "max_value",
+                             "min_value": "min_value"})
+
+
+def started(path: Path) -> PythonProgram:
+    """The program at `path`, taken and imported in its sandbox."""
+    copy = taken(path)
+    program = PythonProgram(copy, copy.folder / path.name)
+    assert program.load().problem is None
+    return program
+
+
+@pytest.fixture
+def counted(tmp_path):
+    (tmp_path / "counted.py").write_text(COUNTED)
+    program = started(tmp_path / "counted.py")
+    yield program
+    program.close()
+
+
+def ask(program, function, state, player, mapping=LAB_STYLE, below=None, wrap=True):
+    args = mapping.value_arguments(state, player)
+    return program.call(function, args, 60, 60, mapping.recursive if wrap else (),
+                        lab_below(mapping, state) if below is None else below)
+
+
+POSITIONS = {
+    "x in a corner": board("""
+        x - -
+        - - -
+        - - -
+    """),
+    "a game in the middle": board("""
+        x o -
+        x - o
+        - - -
+    """),
+    "the empty board": board("""
+        - - -
+        - - -
+        - - -
+    """),
+    "x to win or block": board("""
+        x o x
+        o x o
+        - - -
+    """),
+}
+
+
+@pytest.mark.parametrize("name", ["x in a corner", "a game in the middle", "the empty board"])
+@pytest.mark.parametrize("function", ["max_value", "min_value"])
+def test_judged_on_its_own_functions_a_question_costs_one_level(counted, name, function):
+    state = POSITIONS[name]
+    before = counted.call("counted", [], 60, 60).value
+    whole = ask(counted, function, state, "o", wrap=False)
+    own = counted.call("counted", [], 60, 60).value - before
+    clauses = ask(counted, function, state, "o")
+    one = counted.call("counted", [], 60, 60).value - before - own
+    expected = (reference.max_value if function == "max_value" else reference.min_value)(
+        state, "o").value
+    assert whole.value == clauses.value == expected
+    assert one == 1  # its own call alone: every call below it got the lab's answer
+    mover = "o" if function == "max_value" else "x"
+    assert own == game_tree_size(state, mover)
+
+
+# --- the end-to-end sample ---------------------------------------------------------------------
+
+def test_the_sample_catches_a_program_right_function_by_function_but_wrong_as_a_whole():
+    alone = graded("depth_in_a_global", "clauses", 0)
+    for result in alone.checks.values():  # function by function, all right
+        assert result.checked - result.correct == result.end_to_end - result.end_to_end_right
+    assert alone.checks["minimax_decision"].end_to_end == len(LAB_CASES)  # and no more
+    assert alone.checks["max_value"].correct == alone.checks["max_value"].checked > 0
+    assert alone.checks["min_value"].correct == alone.checks["min_value"].checked > 0
+    sampled_grade = graded("depth_in_a_global", "clauses", 1)
+    decision = sampled_grade.checks["minimax_decision"]
+    assert decision.end_to_end_right < decision.end_to_end == 12
+    assert decision.correct == decision.checked - (decision.end_to_end
+                                                   - decision.end_to_end_right)
+    assert all(finding.asked.endswith("(end to end)") for finding in decision.findings)
+    report = submission_report(sampled_grade)
+    assert "judged: on its own functions" in report
+    assert f"end to end: {decision.end_to_end_right} of {decision.end_to_end} right" in report
+    again = grade_from_json(grade_json(sampled_grade))
+    assert again.judged == "functions"
+    assert again.checks["minimax_decision"].end_to_end == decision.end_to_end
+
+
+def test_the_sample_holds_the_labs_cases_and_each_number_of_blanks_and_is_asked_first():
+    mapping = FunctionInterface().mapping_for(RECURSIVE / "lab_style", RECURSIVE / "lab_style")
+    session = FunctionInterface().open(RECURSIVE / "lab_style", Options(FunctionInterface()))
+    try:
+        questions = session.questions(tuple(session.functions))
+    finally:
+        session.program.close()
+    sample = [question for question in questions if question.sample]
+    assert questions[:len(sample)] == sample  # before any answer of the lab's is given
+    assert {question.check for question in sample} == {mapping.function}
+    asked = {(question.state, question.player) for question in sample}
+    assert set(LAB_CASES) <= asked
+    blanks = [question.state.count(BLANK) for question in sample]
+    assert all(blanks.count(count) >= 1 for count in range(1, 9))
+    assert blanks == sorted(blanks)
+    assert len(sample) == len(sampled([q for q in questions if q.check == mapping.function
+                                       and not q.sample], 1)) == 12
+
+
+# --- the answers below a question ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+@pytest.mark.parametrize("mapping", ["lab style", "negamax", "x's side"])
+def test_the_answers_below_are_the_references_on_every_successor(name, mapping):
+    state = POSITIONS[name]
+    chosen = {"lab style": LAB_STYLE,
+              "negamax": Mapping(function="best", negamax="negamax", value_side="mover",
+                                 win_value=10),
+              "x's side": Mapping(function="best", max_value="mx", min_value="mn",
+                                  args=("board",))}[mapping]
+    below = dict(lab_below(chosen, state))
+    blanks = [cell for cell, mark in enumerate(state, 1) if mark == BLANK]
+    expected = {}
+    for cell in blanks:
+        for mark in PLAYERS:
+            after = State(state[:cell - 1] + mark + state[cell:])
+            if chosen.negamax:
+                for player in PLAYERS:
+                    expected["negamax" + plain(chosen.value_arguments(after, player))] = (
+                        reference.max_value(after, player).value * 10)
+            elif chosen.names_the_value_player:
+                for player in PLAYERS:
+                    expected["max_value" + plain(chosen.value_arguments(after, player))] = (
+                        reference.max_value(after, player).value)
+                    expected["min_value" + plain(chosen.value_arguments(after, player))] = (
+                        reference.min_value(after, player).value)
+            else:  # x's side: x the agent, x moving for max_value
+                expected["mx" + plain([chosen.encode_board(after)])] = reference.max_value(
+                    after, "x").value
+                expected["mn" + plain([chosen.encode_board(after)])] = reference.min_value(
+                    after, "x").value
+    assert below == expected
+
+
+def test_a_finished_board_has_no_answers_below():
+    assert lab_below(LAB_STYLE, board("""
+        x x x
+        o o -
+        - - -
+    """)) == []
+
+
+def test_value_questions_follow_the_role_and_the_side():
+    x_side = Mapping(function="best", max_value="mx", min_value="mn", args=("board",))
+    maxed, mined = value_questions(x_side, "mx"), value_questions(x_side, "mn")
+    assert {question.player for question in maxed + mined} == {"x"}
+    assert all(question.state.count("x") == question.state.count("o")
+               for question in maxed if not is_terminal(question.state))
+    states = reachable_states("x") | reachable_states("o")
+    asked = value_questions(LAB_STYLE, "max_value")
+    assert {question.state for question in asked} == states
+
+
+# --- a program gets no answer it did not compute -------------------------------------------------
+
+HOSTILE = Mapping(function="max_value", max_value="max_value", min_value="min_value",
+                  value_side="mover")
+BOARD = POSITIONS["a game in the middle"]
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    program = started(SUBMISSIONS / "hostile" / "asks_the_lab.py")
+    yield program
+    program.close()
+
+
+def tried(program, trick, state=BOARD, below=None, wrap=True):
+    assert program.call("use", [trick], 30, 30).value == trick
+    return ask(program, "max_value", state, "x", HOSTILE, below, wrap)
+
+
+def successors_of(state, player="x"):
+    return [HOSTILE.encode_board(after) for after in reference.successor(state, player)]
+
+
+def lab_children(state):
+    return [reference.min_value(after, "x").value for after in reference.successor(state, "x")]
+
+
+@pytest.mark.parametrize("trick", ["own_board", "grandchild", "keywords", "own_object"])
+def test_a_call_on_another_board_than_a_successor_runs_the_programs_own_function(hostile,
+                                                                                 trick):
+    assert tried(hostile, trick).value == 7
+
+
+@pytest.mark.parametrize("trick", ["child", "tuple_board"])
+def test_a_call_on_a_successor_gets_the_labs_answer(hostile, trick):
+    assert tried(hostile, trick).value == lab_children(BOARD)
+    assert tried(hostile, trick, wrap=False).value == [7] * len(lab_children(BOARD))
+
+
+@pytest.mark.parametrize("trick", ["closure", "frames", "gc"])
+def test_what_the_program_can_read_is_what_the_calls_on_the_successors_give(hostile, trick):
+    read = set(tried(hostile, trick).value)
+    successors = {after for mark in PLAYERS for after in reference.successor(BOARD, mark)}
+    assert read == successors  # no answer on the board asked, nor on a grandchild
+    assert tried(hostile, trick, below=[]).value == []
+
+
+def test_no_answer_outlives_its_question(hostile):
+    assert tried(hostile, "stash").value >= 1
+    assert tried(hostile, "stashed", below=[], wrap=False).value == []
+    other = POSITIONS["x in a corner"]
+    assert tried(hostile, "child", below=lab_below(HOSTILE, other)).value == [7] * len(
+        lab_children(BOARD))
+
+
+def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing(tmp_path):
+    folder = tmp_path / "asks_the_lab"
+    folder.mkdir()
+    source = (SUBMISSIONS / "hostile" / "asks_the_lab.py").read_text()
+    (folder / "asks_the_lab.py").write_text(source.replace('trick = "child"',
+                                                           'trick = "own_board"'))
+    options = Options(FunctionInterface(mapping_set=(
+        'function="max_value"', 'max_value="max_value"', 'min_value="min_value"',
+        'value_side="mover"', 'returns="value"')), work=WorkLimits(cpu_budget=0.3))
+    grade = grade_submission("asks_the_lab", folder, options)
+    assert grade.judged == "functions"
+    assert grade.checks["max_value"].correct == 0 < grade.checks["max_value"].checked
+
+
+# --- the mapping's new keys ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("values, message", [
+    ({"max_value": "mx"}, "max_value and min_value go together"),
+    ({"negamax": "n", "max_value": "a", "min_value": "b"}, "not both"),
+    ({"max_value": "a", "min_value": "a"}, "two functions"),
+    ({"negamax": "not a name"}, "expected the name of a Python function"),
+    ({"value_args": ["board"]}, "value_args is for the recursive functions"),
+    ({"negamax": "n", "value_args": ["player"]}, "value_args must be a list"),
+    ({"negamax": "n", "objective": "lose"}, "to win"),
+])
+def test_a_mapping_with_recursive_functions_it_cannot_follow_is_refused(values, message):
+    with pytest.raises(MappingError, match=message):
+        checked_mapping({"function": "best", **values})
+
+
+NAMES = st.none() | st.sampled_from(["mx", "mn", "negamax", "best", "1x", ""]) | st.integers()
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.fixed_dictionaries({}, optional={
+    "max_value": NAMES, "min_value": NAMES, "negamax": NAMES,
+    "value_args": st.none() | st.lists(st.sampled_from(["board", "player", "is_x", 9]),
+                                       max_size=3) | st.text(max_size=3)}))
+def test_any_recursive_keys_are_a_mapping_or_a_mapping_error(values):
+    values = {key: value for key, value in values.items() if value is not None}
+    try:
+        mapping = checked_mapping({"function": "best", **values})
+    except MappingError:
+        return
+    assert len(mapping.recursive) in (0, 1, 2)
+    assert (mapping.max_value is None) == (mapping.min_value is None)
+    assert not (mapping.negamax and mapping.max_value)
+    assert all(name.isidentifier() for name in mapping.recursive)
+    if mapping.value_args is not None:
+        assert "board" in mapping.value_args and mapping.recursive
+
+
+def test_recursive_keys_over_a_file_are_checked_before_anything_runs(capsys, tmp_path):
+    file = tmp_path / "minimax-lab.toml"
+    file.write_text('function = "best"\nnegamax = "negamax"\nvalue_args = ["board", "player"]\n')
+    report = tmp_path / "out.json"
+    status = main(["grade", "--interface", "function", "--mapping", str(file), "--set",
+                   "max_value=mx", "--set", "min_value=mn", str(RECURSIVE / "negamax"),
+                   "--json", str(report)])
+    assert status == EXIT_USAGE
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "minimax-lab: error: negamax or max_value and min_value: not both")
+    assert not report.exists()
