@@ -25,6 +25,7 @@ from installed import install_grader
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog import CHECKS
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.grader.run import grade_class, grade_submission
@@ -436,14 +437,17 @@ def test_work_that_takes_cpu_time_but_few_inferences_counts_as_its_cpu_time(tmp_
     """The harness counts inferences inside the program, where a way past the sandbox could
     change the count; the CPU time it took, measured outside, shows the work all the same."""
     burns = lab_style_with(tmp_path, "burns", "", (
-        "( State = [x,o,x|_] -> forall(between(1, 3, _), "
+        "( State == [x,o,x,o,x,o,o,x,-] -> forall(between(1, 3, _), "
         "format(atom(_), '~*c', [10000000, 0'a])) ; true )"))
     grade = grade_submission("burns", burns, prolog(("terminal_state",)))
     states = grade.checks["terminal_state"]
-    burnt = [finding for finding in states.findings
+    burnt = [(finding.category, finding.position) for finding in states.findings
              if finding.category is not Category.RIGHT]
-    assert burnt and all(finding.category is Category.INFERENCE_LIMIT for finding in burnt)
-    assert states.correct + len(burnt) == states.checked or states.counts[Category.NOT_ASKED]
+    asked = [(Category.INFERENCE_LIMIT, (question.state, question.player))
+             for question in CHECKS["terminal_state"].questions()
+             if question.state == "xoxoxoox-"]
+    assert asked and sorted(burnt) == sorted(asked)
+    assert states.correct == states.checked - len(asked)
 
 
 @pytest.mark.slow
@@ -679,6 +683,18 @@ __main__.send = lambda out, answer: real_send(out, {{**answer, **FORGED}}
 """
 
 
+FORGED_CHECKS = ("player",)
+"""The function the forgers are graded on: every answer of it is forged."""
+
+
+@pytest.fixture(scope="module")
+def honest_alone(tmp_path_factory):
+    """The right CS50 program graded by itself, on the function the forgers are."""
+    honest = tmp_path_factory.mktemp("honest")
+    (honest / "tictactoe.py").write_text(CS50_RIGHT)
+    return grade_submission("honest", honest, cs50(FORGED_CHECKS))
+
+
 @needs_bwrap
 @pytest.mark.parametrize("name, value", [
     ("no_tuple", '{"tuple": 5}'),
@@ -688,20 +704,19 @@ __main__.send = lambda out, answer: real_send(out, {{**answer, **FORGED}}
     ("not_a_value", '{"evil": [1, 2]}'),
 ])
 def test_a_forged_python_value_is_unreadable_and_costs_its_own_grade_alone(tmp_path, name,
-                                                                           value):
+                                                                           value, honest_alone):
     forger, honest = tmp_path / name, tmp_path / "honest"
     for folder, prelude in ((forger, FORGES.format(value=value)), (honest, "")):
         folder.mkdir()
         (folder / "tictactoe.py").write_text(prelude + CS50_RIGHT)
-    alone = grade_submission("honest", honest, cs50(("player", "result")))
-    graded = grade_class([forger, honest], cs50(("player", "result")), jobs=2)
+    graded = grade_class([forger, honest], cs50(FORGED_CHECKS), jobs=2)
     forged = graded[0].checks["player"]
     assert forged.correct == 0 and forged.counts[Category.DIED] > 0  # each death costs its limit
     assert all("could not be read" in finding.detail for finding in forged.findings
                if finding.category is Category.DIED)
     assert len(submission_report(graded[0])) < 20_000
     assert {check: result.counts for check, result in graded[1].checks.items()} == {
-        check: result.counts for check, result in alone.checks.items()}
+        check: result.counts for check, result in honest_alone.checks.items()}
 
 
 STALLS = """
