@@ -10,7 +10,7 @@ import re
 from importlib import resources
 from typing import Any, Protocol
 
-from minimax_lab.compare.grader.hosted import Sample, check_hosted
+from minimax_lab.compare.grader.hosted import Every, Progress, Sample, check_hosted
 from minimax_lab.compare.grader.text import output_log, report_stem, submission_report, summary_line
 from minimax_lab.logic import api
 from minimax_lab.logic.errors import LabError
@@ -99,12 +99,16 @@ def file_name(picked: str) -> str:
     return stem if stem.endswith(".pl") else f"{stem.removesuffix('.pro')}.pl"
 
 
-def check(prolog: Prolog, picked: str, text: str, per_check: int = 40) -> str:
+def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
+          progress: Progress | None = None) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
-    of `per_check` questions of each predicate: {"report", "summary", "right"}."""
+    of `per_check` questions of each predicate, or on every question `grade` asks (the whole
+    check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
+    "right"}."""
     name = file_name(picked)
     host = WasmHost(prolog, name, text)
-    grade = check_hosted(name.removesuffix(".pl"), host, Sample(per_check),
+    grade = check_hosted(name.removesuffix(".pl"), host,
+                         Every() if per_check == 0 else Sample(per_check), progress,
                          budget_seconds=1800.0)
     report = submission_report(grade)
     kept = f"--reports DIR keeps it in DIR/{report_stem(grade)}.log"
