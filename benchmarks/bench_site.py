@@ -136,7 +136,13 @@ class Sampled(PrologInterface):
     def open(self, path, options):
         session = super().open(path, options)
         every = session.questions
-        session.questions = lambda checks: Sample(int(sys.argv[2])).select(every(checks))
+
+        def sampled(checks):  # as HostedSession asks: its batches hold the sample's only
+            chosen = Sample(int(sys.argv[2])).select(every(checks))
+            session._order, session._index = chosen, {q: n for n, q in enumerate(chosen)}
+            return chosen
+
+        session.questions = sampled
         return session
 
 interface = Sampled()

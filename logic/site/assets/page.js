@@ -115,19 +115,25 @@ async function checkPage() {
     event.preventDefault();
     const file = byId("file").files[0];
     const report = byId("report");
-    report.textContent = "checking...";
+    const shown = byId("progress");
+    const asked = byId("asked");
     byId("log").textContent = "";
     byId("summary").textContent = "";
-    const started = performance.now();
-    const shown = byId("progress");
-    const progress = (asked, planned) => {
+    asked.textContent = "";
+    shown.hidden = true;
+    if (!byId("source").value.trim()) {
+      report.textContent = "nothing to check: pick your minimax.pl or paste it above";
+      return;
+    }
+    report.textContent = "checking...";
+    byId("check").disabled = true;  // one check at a time; Stop ends it
+    const progress = (done, planned) => {
       shown.hidden = false;
       shown.max = planned;
-      shown.value = asked;
-      byId("asked").textContent = `asked ${asked} of ${planned} questions`;
+      shown.value = done;
+      asked.textContent = `asked ${done} of ${planned} questions`;
     };
-    byId("asked").textContent = "";
-    shown.hidden = true;
+    const started = performance.now();
     try {
       const checked = await runner.watched(progress, "check", file ? file.name : "minimax.pl",
                                            byId("source").value, Number(byId("sample").value));
@@ -135,8 +141,13 @@ async function checkPage() {
       byId("log").textContent = checked.log;
       byId("summary").textContent = checked.summary;
       byId("summary").dataset.right = String(checked.right);
+      shown.hidden = true;
+      asked.textContent = "";
     } catch (error) {
       report.textContent = String(error.message);
+      if (asked.textContent) asked.textContent += " when it was stopped";
+    } finally {
+      byId("check").disabled = false;
     }
     byId("seconds").textContent = ((performance.now() - started) / 1000).toFixed(1);
   });
