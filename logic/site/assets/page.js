@@ -119,6 +119,7 @@ async function checkPage() {
     const asked = byId("asked");
     byId("log").textContent = "";
     byId("summary").textContent = "";
+    byId("seconds").textContent = "-";
     asked.textContent = "";
     shown.hidden = true;
     if (!byId("source").value.trim()) {
