@@ -20,6 +20,7 @@ from minimax_lab.compare.grader.prolog import Judged, Question
 from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import Reply
 from minimax_lab.logic.contain.hosted import Host, HostedProgram
 from minimax_lab.logic.state import marks_made, result
@@ -104,6 +105,11 @@ class HostedSession(PrologSession):
         self._index = {question: index for index, question in enumerate(chosen)}
         self.planned = len(chosen)
         return chosen
+
+    def base(self, check: str, policy: Policy) -> float:
+        """None computed (0): a check in a host is no grade, and only a score counts above its
+        base (`constant_share`, which would judge every question of the check to find it)."""
+        return 0.0
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
         reply = super().ask(question, seconds, work)
