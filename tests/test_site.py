@@ -42,6 +42,8 @@ START_SECONDS = 180
 """Bound on a page's start (Pyodide, the lab's Python, SWI-Prolog) on a loaded machine."""
 ANSWER_SECONDS = 240
 """Bound on one answer or one check in the page."""
+WHOLE_SECONDS = 900
+"""Bound on the whole check of the lab's solution (about a minute on an idle machine)."""
 
 
 @pytest.fixture(scope="module")
@@ -488,12 +490,13 @@ def test_nothing_to_check_says_so(check_page):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(WHOLE_SECONDS + 60)
 def test_the_whole_check_asks_every_question_grade_asks(check_page):
     """The lab's solution, checked on every question `grade` asks: right on each, as many of
     each predicate as `grade` asks."""
     driver = check_page
     start_whole_check(driver, "lab_style.pl")
-    wait_for(driver, lambda: driver.find_element("id", "summary").text, 3 * ANSWER_SECONDS)
+    wait_for(driver, lambda: driver.find_element("id", "summary").text, WHOLE_SECONDS)
     summary = driver.find_element("id", "summary").text
     assert driver.find_element("id", "summary").get_attribute("data-right") == "true", summary
     for predicate, asked in whole_check_asks().items():
