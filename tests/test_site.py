@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.hosted import Every, HostedSession, Sample
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog import Judged, judged_questions
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
@@ -28,6 +28,7 @@ from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.contain.contained import Died
+from minimax_lab.logic.contain.harness import Reply
 from minimax_lab.logic.contain.hosted import HostedProgram, _line
 from minimax_lab.logic.site import browser as site_python
 from minimax_lab.logic.site.build import SiteError, build_site
@@ -502,6 +503,39 @@ def test_the_whole_check_asks_every_question_grade_asks(check_page):
     for predicate, asked in whole_check_asks().items():
         assert f"{predicate} {asked}/{asked}" in summary
     assert driver.find_element("id", "asked").text == ""
+
+
+class _Counting:
+    """A hosted program that answers no question, and keeps each batch it was sent."""
+
+    given_up = None
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def ask_many(self, asks, seconds):
+        self.batches.append([ask.goal for ask in asks])
+        return [Reply((), "exhausted") for _ in asks]
+
+
+@pytest.mark.parametrize("selection", [Sample(9), Every()], ids=["sample", "every"])
+def test_a_hosted_session_sends_the_questions_it_asks_and_tells_how_far_it_got(selection):
+    """Its batches hold the questions its selection keeps, in order, and no other; its
+    progress counts them against how many it plans."""
+    told: list[tuple[int, int]] = []
+    program = _Counting()
+    session = HostedSession(program, 3, Options(PrologInterface()), selection,
+                            progress=lambda asked, planned: told.append((asked, planned)))
+    chosen = session.questions(LAB_STYLE_CHECKS)
+    asked = chosen[:300]
+    for question in asked:
+        session.ask(question, 1.0, session.work_limit(question))
+    sent = [goal for batch in program.batches for goal in batch]
+    assert sent == [question.goal for question in chosen[:len(sent)]]
+    assert len(asked) <= len(sent) <= len(asked) + 200  # a batch runs ahead of the asking
+    assert told and told[0] == (1, len(chosen))
+    if asked == chosen:
+        assert told[-1] == (len(chosen), len(chosen))
 
 
 @pytest.mark.parametrize("per_check", [9, 20, 40])
