@@ -1,8 +1,9 @@
 """Time the site (`minimax-lab site DIR`) in headless Chromium beside the command line: the
-first load of the top level, the first answer to minimax_decision on the empty board, and a
-check of the solution in the lab's style, on the same sample of questions.
+first load of the top level, the first answer to minimax_decision on the empty board, a
+check of the solution in the lab's style on the same sample of questions, and its whole check
+(every question `grade` asks) beside `minimax-lab grade` of the same file.
 
-    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--sample 40]
+    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--sample 40] [--no-whole]
 
 with the Python minimax-lab is installed in (and its test extra: selenium), Chromium and its
 driver. Each browser run is a fresh Chromium with an empty cache, the site served from
@@ -61,8 +62,9 @@ def wait(driver: Any, script: str) -> None:
 READY = "return document.getElementById('status').dataset.state === 'ready'"
 
 
-def browser_run(address: str, sample: int) -> dict[str, float]:
-    """One fresh Chromium: the top level's load and first answer, then the check."""
+def browser_run(address: str, sample: int, whole: bool) -> dict[str, float]:
+    """One fresh Chromium: the top level's load and first answer, then the check on a sample
+    and (if `whole`) on every question."""
     driver = browser()
     try:
         start = time.monotonic()
@@ -83,21 +85,25 @@ def browser_run(address: str, sample: int) -> dict[str, float]:
         wait(driver, READY)
         driver.execute_script("document.getElementById('source').value = arguments[0];",
                               SOLUTION.read_text())
-        driver.execute_script(f"document.getElementById('sample').innerHTML = "
-                              f"'<option value=\"{sample}\">{sample}</option>'")
-        start = time.monotonic()
-        driver.find_element("id", "check").click()
-        wait(driver, "return document.getElementById('summary').textContent !== ''")
-        checked = time.monotonic() - start
-        assert driver.find_element("id", "summary").get_attribute("data-right") == "true"
-        return {"load": loaded, "answer": answered, "check": checked}
+        times = {"load": loaded, "answer": answered}
+        for key, asked in (("check", sample), ("whole", 0))[:2 if whole else 1]:
+            driver.execute_script(f"document.getElementById('sample').innerHTML = "
+                                  f"'<option value=\"{asked}\">{asked}</option>';"
+                                  "document.getElementById('summary').textContent = ''")
+            start = time.monotonic()
+            driver.find_element("id", "check").click()
+            wait(driver, "return document.getElementById('summary').textContent !== ''")
+            times[key] = time.monotonic() - start
+            assert driver.find_element("id", "summary").get_attribute("data-right") == "true"
+        return times
     finally:
         driver.quit()
 
 
-def command_line_run(sample: int) -> dict[str, float]:
-    """The same on the command line: `query` from a fresh process, and the grader core asking
-    the same sample of questions of the solution, contained as `grade` contains it."""
+def command_line_run(sample: int, whole: bool) -> dict[str, float]:
+    """The same on the command line: `query` from a fresh process, the grader core asking
+    the same sample of questions of the solution, contained as `grade` contains it, and (if
+    `whole`) `minimax-lab grade` of the solution."""
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "minimax_lab", "query", EMPTY],
                           capture_output=True,
@@ -109,7 +115,13 @@ def command_line_run(sample: int) -> dict[str, float]:
                            capture_output=True, text=True, timeout=BOUND, check=True)
     checked = time.monotonic() - start
     assert right.stdout.strip() == "True", right.stdout + right.stderr
-    return {"load": 0.0, "answer": answered, "check": checked}
+    times = {"load": 0.0, "answer": answered, "check": checked}
+    if whole:
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-m", "minimax_lab", "grade", str(SOLUTION)],
+                       capture_output=True, text=True, timeout=BOUND, check=True)
+        times["whole"] = time.monotonic() - start
+    return times
 
 
 NATIVE_CHECK = """
@@ -124,7 +136,13 @@ class Sampled(PrologInterface):
     def open(self, path, options):
         session = super().open(path, options)
         every = session.questions
-        session.questions = lambda checks: Sample(int(sys.argv[2])).select(every(checks))
+
+        def sampled(checks):  # as HostedSession asks: its batches hold the sample's only
+            chosen = Sample(int(sys.argv[2])).select(every(checks))
+            session._order, session._index = chosen, {q: n for n, q in enumerate(chosen)}
+            return chosen
+
+        session.questions = sampled
         return session
 
 interface = Sampled()
@@ -139,6 +157,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sample", type=int, default=40,
                         help="questions of each predicate the check asks (default: 40)")
+    parser.add_argument("--no-whole", dest="whole", action="store_false",
+                        help="leave out the whole check and grade (minutes each run)")
     args = parser.parse_args()
     from minimax_lab.logic.site.build import build_site
 
@@ -150,8 +170,8 @@ def main() -> None:
         address = f"http://127.0.0.1:{server.server_address[1]}"
         runs: dict[str, list[dict[str, float]]] = {"browser": [], "command line": []}
         for number in range(args.runs):
-            runs["browser"].append(browser_run(address, args.sample))
-            runs["command line"].append(command_line_run(args.sample))
+            runs["browser"].append(browser_run(address, args.sample, args.whole))
+            runs["command line"].append(command_line_run(args.sample, args.whole))
             print(f"run {number + 1}: {runs['browser'][-1]} {runs['command line'][-1]}",
                   file=sys.stderr)
         server.shutdown()
@@ -163,8 +183,10 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     names = {"load": "first load of the top level (Pyodide and the lab's Python)",
              "answer": f"first answer to `{EMPTY}` (logic engine)",
-             "check": f"check of lab_style.pl, {args.sample} questions of each predicate"}
-    for key, name in names.items():
+             "check": f"check of lab_style.pl, {args.sample} questions of each predicate",
+             "whole": "whole check of lab_style.pl (every question; command line: "
+                      "`minimax-lab grade`)"}
+    for key, name in list(names.items())[:4 if args.whole else 3]:
         seen = [run[key] for run in runs["browser"]]
         native = statistics.median(run[key] for run in runs["command line"])
         ratio = f"{statistics.median(seen) / native:.1f}" if native else "-"

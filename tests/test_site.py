@@ -8,31 +8,43 @@ import functools
 import http.server
 import json
 import re
+import shlex
 import shutil
 import threading
 import time
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.hosted import Every, HostedSession, Sample
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog import Judged, judged_questions
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import main
+from minimax_lab.logic.contain.contained import Died
+from minimax_lab.logic.contain.harness import Reply
+from minimax_lab.logic.contain.hosted import HostedProgram, _line
+from minimax_lab.logic.site import browser as site_python
 from minimax_lab.logic.site.build import SiteError, build_site
-from minimax_lab.logic.site.parts import PartError
+from minimax_lab.logic.site.parts import PartError, default_cache
 from minimax_lab.logic.state import marks_made, result
 from minimax_lab.logic.tools.tree_html import step_texts
+from minimax_lab.logic.toplevel.prolog_terms import quote_atom
 
+ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = Path(__file__).parent / "submissions"
 START_SECONDS = 180
 """Bound on a page's start (Pyodide, the lab's Python, SWI-Prolog) on a loaded machine."""
 ANSWER_SECONDS = 240
 """Bound on one answer or one check in the page."""
+WHOLE_SECONDS = 900
+"""Bound on the whole check of the lab's solution (about a minute on an idle machine)."""
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +133,64 @@ def test_a_folder_holding_other_files_is_refused(tmp_path, capsys):
     assert (tmp_path / "notes.txt").read_text() == "mine"
     with pytest.raises(SiteError):
         build_site(tmp_path / "notes.txt")
+
+
+# --- publishing it -----------------------------------------------------------------------------
+
+
+def pages_workflow() -> dict:
+    """The GitHub Pages workflow docs/site.md gives, read as YAML."""
+    text = (ROOT / "docs" / "site.md").read_text()
+    block = re.search(r"```yaml\n(# \.github/workflows/site\.yml\n.*?)```", text, re.DOTALL)
+    assert block is not None, "docs/site.md gives no workflow"
+    return yaml.safe_load(block[1])
+
+
+def test_the_pages_workflow_is_the_readmes_commands_with_what_pages_needs(monkeypatch):
+    workflow = pages_workflow()
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert triggers["push"] == {"branches": ["main"]} and "workflow_dispatch" in triggers
+    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    (job,) = workflow["jobs"].values()
+    assert job["environment"]["name"] == "github-pages"
+    steps = job["steps"]
+    used = {step["uses"].split("@")[0]: step for step in steps if "uses" in step}
+    assert list(used) == ["actions/checkout", "actions/setup-python", "actions/cache",
+                          "actions/upload-pages-artifact", "actions/deploy-pages"]
+    assert all(re.fullmatch(r"[\w/-]+@v\d+", step["uses"]) for step in used.values())
+    readme = (ROOT / "README.md").read_text()
+    oldest = re.search(r"Python (3\.\d+) to 3\.\d+ are supported", readme)
+    assert oldest is not None
+    assert used["actions/setup-python"]["with"]["python-version"] == oldest[1]
+    cache = used["actions/cache"]["with"]
+    monkeypatch.delenv("MINIMAX_LAB_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert Path(cache["path"].replace("~", str(Path.home()), 1)) == default_cache()
+    hashed = re.findall(r"hashFiles\('([^']+)'\)", cache["key"])
+    assert hashed == ["logic/site/parts.py"] and (ROOT / hashed[0]).is_file()
+    (run,) = [step["run"] for step in steps if "run" in step]
+    install, build = (shlex.split(command) for command in run.split("&&"))
+    assert install == ["pip", "install", "."] and "pip install -q . &&" in readme
+    assert build[:2] == ["minimax-lab", "site"] and "minimax-lab site " in readme
+    assert used["actions/upload-pages-artifact"]["with"]["path"] == build[2]
+
+
+def test_the_workflows_build_writes_a_site_pages_takes(tmp_path, monkeypatch, capsys):
+    """The workflow's `minimax-lab site` run as it is, where it runs: a site with its pages,
+    no hidden file and no link (upload-pages-artifact leaves out the one, refuses the other)."""
+    (run,) = [step["run"] for step in next(iter(pages_workflow()["jobs"].values()))["steps"]
+              if "run" in step]
+    monkeypatch.chdir(tmp_path)
+    arguments = shlex.split(run.split("&&")[-1])[1:]
+    status = main(arguments)
+    said = capsys.readouterr().err
+    if status != 0 and "cannot fetch" in said:
+        pytest.skip(f"the site's parts cannot be fetched: {said.strip()}")
+    assert status == 0, said
+    written = tmp_path / arguments[-1]
+    assert (written / "index.html").is_file() and (written / "check.html").is_file()
+    assert not [path for path in written.rglob("*")
+                if path.is_symlink() or path.name.startswith(".")]
 
 
 # --- the top level and the pictures --------------------------------------------------------
@@ -280,10 +350,12 @@ def check(driver, name: str, sample: int = 20, text: str | None = None) -> dict:
                           "document.getElementById('file').value = '';"
                           "document.getElementById('summary').textContent = '';",
                           text if text is not None else (SUBMISSIONS / name).read_text())
+    wait_for(driver, lambda: driver.find_element("id", "check").is_enabled(), ANSWER_SECONDS)
     driver.find_element("css selector", f"#sample option[value='{sample}']").click()
     driver.find_element("id", "check").click()
     wait_for(driver, lambda: driver.find_element("id", "summary").text
-             or "stopped" in driver.find_element("id", "report").text, ANSWER_SECONDS)
+             or "stopped" in driver.find_element("id", "report").text
+             or "nothing to check" in driver.find_element("id", "report").text, ANSWER_SECONDS)
     return {"summary": driver.find_element("id", "summary").text,
             "right": driver.find_element("id", "summary").get_attribute("data-right"),
             "report": driver.find_element("id", "report").text}
@@ -365,6 +437,107 @@ def test_a_file_whose_loading_never_ends_is_stopped_and_the_page_goes_on(check_p
     assert "best value" in driver.find_element("id", "log").get_property("textContent")
 
 
+LAB_STYLE_CHECKS = ("terminal_state", "max_value", "min_value", "minimax_decision")
+"""The predicates lab_style.pl defines (the lab's helper answers successor/3)."""
+
+
+def whole_check_asks() -> dict[str, int]:
+    """How many questions `grade` asks of each of lab_style.pl's predicates, end to end
+    included: what the whole check asks."""
+    asked: dict[str, int] = {}
+    for question in judged_questions(LAB_STYLE_CHECKS, Judged.CLAUSES, 1):
+        asked[question.check] = asked.get(question.check, 0) + 1
+    return asked
+
+
+def start_whole_check(driver, name: str) -> None:
+    driver.execute_script("document.getElementById('source').value = arguments[0];"
+                          "document.getElementById('file').value = '';"
+                          "document.getElementById('summary').textContent = '';",
+                          (SUBMISSIONS / name).read_text())
+    driver.find_element("css selector", "#sample option[value='0']").click()
+    driver.find_element("id", "check").click()
+
+
+def asked_so_far(driver) -> tuple[int, int] | None:
+    shown = re.fullmatch(r"asked (\d+) of (\d+) questions",
+                         driver.find_element("id", "asked").text)
+    return (int(shown[1]), int(shown[2])) if shown else None
+
+
+def test_a_whole_check_shows_its_progress_and_stops(check_page):
+    """The whole check asks every question `grade` asks, says how far it got as it goes, and
+    Stop ends it; the page then checks again."""
+    driver = check_page
+    start_whole_check(driver, "lab_style.pl")
+    wait_for(driver, lambda: asked_so_far(driver) is not None, ANSWER_SECONDS)
+    first = asked_so_far(driver)
+    assert first is not None and first[1] == sum(whole_check_asks().values())
+    assert not driver.find_element("id", "check").is_enabled()  # one check at a time
+    wait_for(driver, lambda: (asked_so_far(driver) or first)[0] > first[0], ANSWER_SECONDS)
+    driver.find_element("id", "stop").click()
+    wait_for(driver, lambda: "stopped" in driver.find_element("id", "report").text, 10)
+    assert driver.find_element("id", "asked").text.endswith("when it was stopped")
+    assert driver.find_element("id", "summary").text == ""
+    wait_for(driver, lambda: state(driver) == "ready", START_SECONDS)  # afresh, offline
+    checked = check(driver, "no_draw.pl")
+    assert checked["right"] == "false" and "first wrong call" in checked["report"]
+
+
+def test_nothing_to_check_says_so(check_page):
+    checked = check(check_page, "", text="  \n")
+    assert checked["report"] == "nothing to check: pick your minimax.pl or paste it above"
+    assert checked["summary"] == ""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(WHOLE_SECONDS + 60)
+def test_the_whole_check_asks_every_question_grade_asks(check_page):
+    """The lab's solution, checked on every question `grade` asks: right on each, as many of
+    each predicate as `grade` asks."""
+    driver = check_page
+    start_whole_check(driver, "lab_style.pl")
+    wait_for(driver, lambda: driver.find_element("id", "summary").text, WHOLE_SECONDS)
+    summary = driver.find_element("id", "summary").text
+    assert driver.find_element("id", "summary").get_attribute("data-right") == "true", summary
+    for predicate, asked in whole_check_asks().items():
+        assert f"{predicate} {asked}/{asked}" in summary
+    assert driver.find_element("id", "asked").text == ""
+
+
+class _Counting:
+    """A hosted program that answers no question, and keeps each batch it was sent."""
+
+    given_up = None
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def ask_many(self, asks, seconds):
+        self.batches.append([ask.goal for ask in asks])
+        return [Reply((), "exhausted") for _ in asks]
+
+
+@pytest.mark.parametrize("selection", [Sample(9), Every()], ids=["sample", "every"])
+def test_a_hosted_session_sends_the_questions_it_asks_and_tells_how_far_it_got(selection):
+    """Its batches hold the questions its selection keeps, in order, and no other; its
+    progress counts them against how many it plans."""
+    told: list[tuple[int, int]] = []
+    program = _Counting()
+    session = HostedSession(program, 3, Options(PrologInterface()), selection,
+                            progress=lambda asked, planned: told.append((asked, planned)))
+    chosen = session.questions(LAB_STYLE_CHECKS)
+    asked = chosen[:300]
+    for question in asked:
+        session.ask(question, 1.0, session.work_limit(question))
+    sent = [goal for batch in program.batches for goal in batch]
+    assert sent == [question.goal for question in chosen[:len(sent)]]
+    assert len(asked) <= len(sent) <= len(asked) + 200  # a batch runs ahead of the asking
+    assert told and told[0] == (1, len(chosen))
+    if asked == chosen:
+        assert told[-1] == (len(chosen), len(chosen))
+
+
 @pytest.mark.parametrize("per_check", [9, 20, 40])
 def test_the_sample_asks_every_kind_of_board_and_no_more_than_asked(per_check):
     """The check's sample takes `per_check` questions of each check, a kind of board at a time
@@ -382,3 +555,102 @@ def test_the_sample_asks_every_kind_of_board_and_no_more_than_asked(per_check):
         question for question in asked if question.sample and marks_made(question.state) >= 2]
     order = {question: number for number, question in enumerate(asked)}
     assert [order[question] for question in chosen] == sorted(order[q] for q in chosen)
+
+
+# --- the pages' input surfaces, without a browser ---------------------------------------------
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.from_regex(r"[\\/.]*([^/\\]*[\\/])*\.*\w*(\.pl|\.pro)?",
+                                                       fullmatch=True)))
+def test_the_picked_files_name_is_safe_in_the_pages_file_system(picked):
+    """Whatever name a student's browser gives the file picked (a path, dots, quotes, nothing),
+    the name it gets in SWI-Prolog's file system is a plain `.pl` file in the check's folder,
+    safe inside a quoted Prolog atom, and the same when given again."""
+    name = site_python.file_name(picked)
+    assert re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\.pl", name), name
+    assert len(name) <= 63
+    assert site_python.file_name(name) == name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(r"[a-z][a-z0-9_]{0,40}", fullmatch=True), st.sampled_from([".pl", ".pro"]))
+def test_a_plain_file_name_is_kept(stem, suffix):
+    assert site_python.file_name(f"C:\\Users\\me\\{stem}{suffix}") == f"{stem}.pl"
+    assert site_python.file_name(f"/home/me/{stem}{suffix}") == f"{stem}.pl"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80), st.sampled_from(["[{}].", "consult({}).", "[{}, other]."]))
+def test_loading_a_file_at_the_pages_top_level_says_where_to_check_it_in_one_line(name, form):
+    """`[file].` in the page: one plain line, worded as the command line words its errors,
+    that names no folder of the page's Python (it has none of the student's)."""
+    answered = json.loads(site_python.query(form.format(quote_atom(name))))
+    assert answered == {"status": 2, "out": "",
+                        "err": f"minimax-lab: error: {site_python.NO_FILES}\n"}
+
+
+def test_make_in_the_page_says_no_file_can_be_loaded():
+    answered = json.loads(site_python.query("make."))
+    assert answered["status"] == 0
+    assert answered["out"].splitlines() == [
+        f"% no file is loaded, nor can be in this page: {site_python.ELSEWHERE}", "true."]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=30).filter(lambda engine: engine not in site_python.ENGINES))
+def test_an_unknown_engine_is_one_line(engine):
+    answered = json.loads(site_python.query("X is 1.", engine))
+    assert answered["status"] == 2 and answered["out"] == ""
+    assert answered["err"].count("\n") == 0 and repr(engine) in answered["err"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([*site_python.VIEWS, "nothing"]), st.text(max_size=30),
+       st.text(max_size=4))
+def test_a_picture_of_bad_input_is_a_one_line_message(kind, position, player):
+    """The pictures' fields take any text: a picture, or one line saying what is wrong."""
+    shown = json.loads(site_python.view(kind, position, player))
+    assert set(shown) in ({"html"}, {"error"})
+    if "error" in shown:
+        assert shown["error"] and "\n" not in shown["error"] and "Traceback" not in shown["error"]
+
+
+class _Replying:
+    """A host whose SWI-Prolog replies `text` to everything."""
+
+    folder = "/submission"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def load(self, number: int) -> str:
+        return self.text
+
+    def answer(self, question: str) -> str:
+        return self.text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.builds(json.dumps, st.one_of(
+    st.integers(), st.lists(st.integers()), st.dictionaries(st.text(max_size=5), st.text())))))
+def test_a_host_that_replies_anything_gives_up_with_a_message(text):
+    """Whatever comes back from the page's SWI-Prolog in place of the harness's line (a crash's
+    message, other JSON), the check never raises; what is no line of the harness's gives the
+    program up, with a message."""
+    program = HostedProgram(_Replying(text))
+    report = program.load()
+    reply = program.ask("terminal_state([x,x,x,o,o,-,-,-,-], x, V)", "V", 1, 1.0, 1000)
+    if not isinstance(_json_or_none(text), dict):
+        assert report.problem and report.problem.startswith("the program ")
+        assert program.given_up == report.problem
+        assert reply.end == "died" and reply.error == report.problem
+        with pytest.raises(Died):
+            _line(text)
+
+
+def _json_or_none(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None

@@ -8,7 +8,8 @@ program's own clauses (the default, as `grade`'s) or as a whole program.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,6 +20,8 @@ from minimax_lab.compare.grader.prolog import Judged, Question
 from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.truth import Policy
+from minimax_lab.logic.contain.harness import Reply
 from minimax_lab.logic.contain.hosted import Host, HostedProgram
 from minimax_lab.logic.state import marks_made, result
 
@@ -78,17 +81,45 @@ def _spread(kinds: list[list[Question]], most: int) -> list[Question]:
     return taken
 
 
+Progress = Callable[[int, int], object]
+"""Told, now and then, how many of the questions planned were asked, and how many there are."""
+PROGRESS_SECONDS = 0.5
+"""Seconds between two tellings of the progress."""
+
+
 class HostedSession(PrologSession):
-    """A Prolog session in a host, asking only the questions its selection keeps."""
+    """A Prolog session in a host, asking only the questions its selection keeps, telling
+    `progress` how far it got."""
 
     def __init__(self, program: HostedProgram, answers: int, options: Options,
                  selection: Selection, judged: Judged = Judged.CLAUSES,
-                 end_to_end: int = 1) -> None:
+                 end_to_end: int = 1, progress: Progress | None = None) -> None:
         super().__init__(program, answers, options.work, judged, end_to_end)
         self.selection = selection
+        self.progress = progress
+        self.asked, self.planned, self._told = 0, 0, 0.0
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        return self.selection.select(super().questions(checks))
+        chosen = self.selection.select(super().questions(checks))
+        self._order = chosen  # the batches follow the questions asked, not those left out
+        self._index = {question: index for index, question in enumerate(chosen)}
+        self.planned = len(chosen)
+        return chosen
+
+    def base(self, check: str, policy: Policy) -> float:
+        """None computed (0): a check in a host is no grade, and only a score counts above its
+        base (`constant_share`, which would judge every question of the check to find it)."""
+        return 0.0
+
+    def ask(self, question: Question, seconds: float, work: float) -> Reply:
+        reply = super().ask(question, seconds, work)
+        self.asked += 1
+        now = time.monotonic()
+        if self.progress is not None and (now - self._told >= PROGRESS_SECONDS
+                                          or self.asked == self.planned):
+            self._told = now
+            self.progress(min(self.asked, self.planned), self.planned)
+        return reply
 
 
 @dataclass(frozen=True)
@@ -98,6 +129,7 @@ class HostedInterface(PrologInterface):
 
     host: Host | None = field(default=None, compare=False)
     selection: Selection = field(default_factory=Every)
+    progress: Progress | None = field(default=None, compare=False)
 
     def ready(self, paths: Sequence[Path]) -> None:
         """Nothing to find on the PATH: the host brings its SWI-Prolog."""
@@ -106,14 +138,15 @@ class HostedInterface(PrologInterface):
         if self.host is None:
             raise ValueError("a hosted interface needs its host")
         return HostedSession(HostedProgram(self.host), self.answers, options, self.selection,
-                             Judged(self.judged), self.end_to_end)
+                             Judged(self.judged), self.end_to_end, self.progress)
 
 
 def check_hosted(name: str, host: Host, selection: Selection | None = None,
-                 **options: Any) -> SubmissionGrade:
+                 progress: Progress | None = None, **options: Any) -> SubmissionGrade:
     """The grade of the program `host` has loaded, as `grade` judges it (`Options` from
-    `options`), asking the questions `selection` keeps (default: every one)."""
-    interface = HostedInterface(host=host, selection=selection or Every())
+    `options`), asking the questions `selection` keeps (default: every one), telling
+    `progress` how far it got."""
+    interface = HostedInterface(host=host, selection=selection or Every(), progress=progress)
     options.setdefault("checks", interface.checks)
     options.setdefault("policy", interface.policy)
     grade = grade_submission(name, Path(host.folder), Options(interface, **options))

@@ -10,12 +10,13 @@ import re
 from importlib import resources
 from typing import Any, Protocol
 
-from minimax_lab.compare.grader.hosted import Sample, check_hosted
+from minimax_lab.compare.grader.hosted import Every, Progress, Sample, check_hosted
 from minimax_lab.compare.grader.text import output_log, report_stem, submission_report, summary_line
 from minimax_lab.logic import api
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
-from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS
+from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, ToplevelError
+from minimax_lab.logic.toplevel.prolog_terms import Term
 from minimax_lab.logic.toplevel.repl import Session, print_answers
 
 ENGINES = ("logic", "reference")
@@ -23,6 +24,23 @@ ENGINES = ("logic", "reference")
 is the check's)."""
 VIEWS = ("board", "explain", "trace", "tree")
 FOLDER, HARNESS = "/submission", "/harness"
+ELSEWHERE = ("check my lab (check.html) runs your minimax.pl in your browser, and "
+             "minimax-lab query loads it with [file].")
+NO_FILES = f"this page loads no file: {ELSEWHERE}"
+"""What `[file].` and `consult/1` say in the page (which has no folder of the student's)."""
+
+
+class PageSession(Session):
+    """The top level's session in the page: as the command line's, but with no folder to load
+    a student's file from (`[file].`, `consult/1`, `make.`)."""
+
+    def consult(self, files: list[Term]) -> None:
+        raise ToplevelError(NO_FILES)
+
+    def make(self) -> None:
+        self.write(f"% no file is loaded, nor can be in this page: {ELSEWHERE}")
+
+
 _sessions: dict[str, Session] = {}
 
 
@@ -33,7 +51,7 @@ def query(goal: str, engine: str = "logic") -> str:
         return _json(status=2, out="", err=f"unknown engine {engine!r}")
     out, err = io.StringIO(), io.StringIO()
     if engine not in _sessions:
-        _sessions[engine] = Session(engine, out)
+        _sessions[engine] = PageSession(engine, out)
     session = _sessions[engine]
     session.out = out
     status = print_answers(goal, session, out, err)
@@ -99,12 +117,16 @@ def file_name(picked: str) -> str:
     return stem if stem.endswith(".pl") else f"{stem.removesuffix('.pro')}.pl"
 
 
-def check(prolog: Prolog, picked: str, text: str, per_check: int = 40) -> str:
+def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
+          progress: Progress | None = None) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
-    of `per_check` questions of each predicate: {"report", "summary", "right"}."""
+    of `per_check` questions of each predicate, or on every question `grade` asks (the whole
+    check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
+    "right"}."""
     name = file_name(picked)
     host = WasmHost(prolog, name, text)
-    grade = check_hosted(name.removesuffix(".pl"), host, Sample(per_check),
+    grade = check_hosted(name.removesuffix(".pl"), host,
+                         Every() if per_check == 0 else Sample(per_check), progress,
                          budget_seconds=1800.0)
     report = submission_report(grade)
     kept = f"--reports DIR keeps it in DIR/{report_stem(grade)}.log"

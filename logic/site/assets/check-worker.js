@@ -39,7 +39,8 @@ async function freshProlog() {
   };
 }
 
-serve(Promise.all([startPython(), prologFiles]).then(([lab]) => lab), async (lab, {args}) => {
-  const [name, text, perCheck] = args;
-  return lab.check(await freshProlog(), name, text, perCheck);
-});
+serve(Promise.all([startPython(), prologFiles]).then(([lab]) => lab),
+      async (lab, {args}, tell) => {
+        const [name, text, perCheck] = args;
+        return lab.check(await freshProlog(), name, text, perCheck, tell);
+      });

@@ -14,6 +14,7 @@ class Runner {
       if (data.ready) return this.say("ready", "ready");
       if (data.failed) return this.say("could not start: " + data.failed, "failed");
       const waiting = this.pending.get(data.id);
+      if (data.progress) return waiting && waiting.progress && waiting.progress(...data.progress);
       this.pending.delete(data.id);
       if (this.pending.size === 0 && this.status.dataset.state === "busy") this.say("ready", "ready");
       if (waiting) data.error ? waiting.reject(new Error(data.error)) : waiting.resolve(data.result);
@@ -23,11 +24,13 @@ class Runner {
     this.status.textContent = text;
     this.status.dataset.state = state;
   }
-  call(call, ...args) {
+  call(call, ...args) { return this.watched(null, call, ...args); }
+  // A call whose worker tells how far it got: progress(...) with what it tells.
+  watched(progress, call, ...args) {
     const id = ++this.number;
     if (this.status.dataset.state === "ready") this.say("working... (Stop ends it)", "busy");
     return new Promise((resolve, reject) => {
-      this.pending.set(id, {resolve, reject});
+      this.pending.set(id, {resolve, reject, progress});
       this.worker.postMessage({id, call, args});
     });
   }
@@ -112,19 +115,40 @@ async function checkPage() {
     event.preventDefault();
     const file = byId("file").files[0];
     const report = byId("report");
-    report.textContent = "checking...";
+    const shown = byId("progress");
+    const asked = byId("asked");
     byId("log").textContent = "";
     byId("summary").textContent = "";
+    byId("seconds").textContent = "-";
+    asked.textContent = "";
+    shown.hidden = true;
+    if (!byId("source").value.trim()) {
+      report.textContent = "nothing to check: pick your minimax.pl or paste it above";
+      return;
+    }
+    report.textContent = "checking...";
+    byId("check").disabled = true;  // one check at a time; Stop ends it
+    const progress = (done, planned) => {
+      shown.hidden = false;
+      shown.max = planned;
+      shown.value = done;
+      asked.textContent = `asked ${done} of ${planned} questions`;
+    };
     const started = performance.now();
     try {
-      const checked = await runner.call("check", file ? file.name : "minimax.pl",
-                                        byId("source").value, Number(byId("sample").value));
+      const checked = await runner.watched(progress, "check", file ? file.name : "minimax.pl",
+                                           byId("source").value, Number(byId("sample").value));
       report.textContent = checked.report;
       byId("log").textContent = checked.log;
       byId("summary").textContent = checked.summary;
       byId("summary").dataset.right = String(checked.right);
+      shown.hidden = true;
+      asked.textContent = "";
     } catch (error) {
       report.textContent = String(error.message);
+      if (asked.textContent) asked.textContent += " when it was stopped";
+    } finally {
+      byId("check").disabled = false;
     }
     byId("seconds").textContent = ((performance.now() - started) / 1000).toFixed(1);
   });

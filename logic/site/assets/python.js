@@ -13,13 +13,15 @@ async function startPython() {
 }
 
 // Each message {id, call, args} is answered {id, result} (the JSON the Python gives) or
-// {id, error}; {ready: true} or {failed} says how starting went.
+// {id, error}, with {id, progress} on the way where the call tells how far it got;
+// {ready: true} or {failed} says how starting went.
 function serve(started, callWith) {
   started.then(() => postMessage({ready: true}), (error) => postMessage({failed: String(error)}));
   onmessage = async ({data}) => {
     try {
       const lab = await started;
-      postMessage({id: data.id, result: JSON.parse(await callWith(lab, data))});
+      const tell = (...progress) => postMessage({id: data.id, progress});
+      postMessage({id: data.id, result: JSON.parse(await callWith(lab, data, tell))});
     } catch (error) {
       postMessage({id: data.id, error: String(error)});
     }
