@@ -125,7 +125,9 @@ def test_each_case_reads_as_what_it_is(outputs):
         assert "load: FAILED" in tests["loading"]["output"]
         assert written["gradescope"]["score"] == 0
         assert written["prairielearn"]["gradable"] is False
-        assert "used more than" in written["prairielearn"]["format_errors"][0]
+        # its CPU time ran out, or on a machine loaded enough, the wall clock's guard first
+        assert written["prairielearn"]["format_errors"][0].startswith(
+            ("loading used more than 1 s of CPU time", "loading did not finish within 10 s"))
         assert written["github"]["status"] == "error"
         assert written["junit"].find("testsuite/testcase/error") is not None
     if case == "looping":
