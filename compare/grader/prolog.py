@@ -73,8 +73,10 @@ class Question:
     def below(self) -> str:
         """The lab's answers below the question, as the harness reads them ("none": the
         program answers every call itself)."""
-        if self.judged is Judged.WHOLE or self.check in ("terminal_state", "successor"):
+        if self.judged is Judged.WHOLE or self.check == "successor":
             return "none"
+        if self.check == "terminal_state":  # its clauses call none of the answers: none given
+            return no_below(self.state)
         return lab_below(self.state)
 
     def __str__(self) -> str:
@@ -93,6 +95,14 @@ def lab_below(state: State) -> str:
 
 
 @cache
+def no_below(state: State) -> str:
+    """No answers below `state`, as the harness reads them: the program's own clauses answer
+    every call, as with "none", but the harness keeps its wrappers of the calls below (put
+    back for the next question that has answers, they cost more than they save)."""
+    return f"below({to_prolog(state)},[])"
+
+
+@cache
 def _lab_answers(state: State) -> str:
     """The lab's terminal_state, max_value and min_value on `state`, for x and for o."""
     answers = [_or_none(reference.terminal_state(state, player)) for player in PLAYERS]
@@ -107,6 +117,13 @@ def _or_none(value: int | None) -> str:
 
 def _kept(state: State, found: SV) -> str:
     return f"k({marked(state, found.state)},{whole(found.value)})"
+
+
+@cache
+def lab_terminal(state: State, player: Player) -> int | None:
+    """The reference's `terminal_state`, computed once per position (judging asks it again and
+    again)."""
+    return reference.terminal_state(state, player)
 
 
 @cache
@@ -194,12 +211,12 @@ class TerminalState(PrologCheck):
         return PLAYERS
 
     def fails(self, question: Question) -> Verdict:
-        if reference.terminal_state(question.state, question.player) is None:
+        if lab_terminal(question.state, question.player) is None:
             return Verdict(Category.RIGHT)
         return super().fails(question)
 
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
-        expected = reference.terminal_state(question.state, question.player)
+        expected = lab_terminal(question.state, question.player)
         if not is_integer(term):
             return Verdict(Category.UNREADABLE, f"answers {text}, not a value -1, 0 or 1")
         if expected is None:
@@ -413,6 +430,7 @@ def questions(predicates: tuple[str, ...]) -> list[Question]:
     return sorted(asked, key=lambda question: fullest_first(question.state))
 
 
+@cache
 def lab_cost(question: Question) -> int:
     """The inferences the lab's own solution takes for `question`, at most: the measure of
     the inference limits (`--inference-ratio`, `--inference-budget`)."""
@@ -425,11 +443,17 @@ def judged_questions(predicates: tuple[str, ...], judged: Judged,
                      per_blanks: int) -> list[Question]:
     """Every question for `predicates` (as `questions`), judged as told; judged on their own
     clauses, followed by the end-to-end sample (`end_to_end`)."""
+    return list(_judged_questions(predicates, judged, per_blanks))
+
+
+@cache
+def _judged_questions(predicates: tuple[str, ...], judged: Judged,
+                      per_blanks: int) -> tuple[Question, ...]:
     asked = questions(predicates)
     if judged is Judged.WHOLE:
-        return asked
-    return ([replace(question, judged=Judged.CLAUSES) for question in asked]
-            + end_to_end(predicates, per_blanks))
+        return tuple(asked)
+    return tuple([replace(question, judged=Judged.CLAUSES) for question in asked]
+                 + end_to_end(predicates, per_blanks))
 
 
 SAMPLED = ("minimax_decision", "max_value", "min_value")

@@ -147,15 +147,14 @@ class PrologSession(Session[Question, Reply]):
         ahead = self._ahead.pop((question, limit), None)
         if ahead is not None:
             return ahead
-        asks = [Ask(question.goal, "A", self.answers, limit, question.below)]
+        asks = [self._ask(question, limit)]
         batch = [question]
-        size = len(asks[0].line(0))
+        size = asks[0].size
         index = self._index.get(question)
-        for following in [] if index is None else self._order[index + 1:]:
-            ask = Ask(following.goal, "A", self.answers, round(self.work_limit(following)),
-                      following.below)
-            size += len(ask.line(0))
-            if size > BATCH_BYTES or len(asks) >= BATCH:
+        for following in [] if index is None else self._order[index + 1:index + BATCH]:
+            ask = self._ask(following, round(self.work_limit(following)))
+            size += ask.size
+            if size > BATCH_BYTES:
                 break
             asks.append(ask)
             batch.append(following)
@@ -164,6 +163,10 @@ class PrologSession(Session[Question, Reply]):
                        for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
                                                     strict=False)}
         return replies[0]
+
+    def _ask(self, question: Question, limit: int) -> Ask:
+        """The harness's question for `question` within `limit` inferences."""
+        return Ask(question.goal, "A", self.answers, limit, question.below)
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

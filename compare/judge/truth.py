@@ -109,17 +109,25 @@ class Truth:
         self.objective = objective
         self.policy = policy
         self._engine = make_engine("reference", objective)
+        self._decisions: dict[Turn, Decision | None] = {}
+        self._move_values: dict[Turn, dict[int, int]] = {}
 
     def decision(self, position: Turn) -> Decision:
         """The reference's decision at a non-terminal position."""
-        decision = self._engine.minimax_decision(*position)
+        if position not in self._decisions:
+            self._decisions[position] = self._engine.minimax_decision(*position)
+        decision = self._decisions[position]
         if decision is None:
             raise ValueError(f"{' '.join(position)}: the game is over, so there is no decision")
         return decision
 
     def move_values(self, position: Turn) -> dict[int, int]:
         """The value of each legal move, as a decision reports it."""
-        return {cell: whole(value) for cell, value in self._engine.move_values(*position).items()}
+        values = self._move_values.get(position)
+        if values is None:
+            values = self._move_values[position] = {
+                cell: whole(value) for cell, value in self._engine.move_values(*position).items()}
+        return dict(values)
 
     def judge(self, answer: Answer) -> Judgement:
         """Right when the answer agrees under the policy (under `--ties any` another optimal

@@ -58,6 +58,8 @@ class ContainedProgram:
         self._questions = self._answers = -1
         self.starts = 0
         self._cpu_at = 0.0
+        self.reply_bytes = 0
+        """The length of the last answer line read, in bytes."""
 
     @property
     def given_up(self) -> str | None:
@@ -175,6 +177,7 @@ class ContainedProgram:
                     self._replies.feed(chunk)
                 except reading.TooLong:
                     raise Died("wrote an answer too long to read") from None
+        self.reply_bytes = len(line)
         try:
             reply = json.loads(line.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TypeGuard
+from typing import TypeGuard, TypeVar, cast
 
 from minimax_lab.logic.contain import sandbox, submission
 from minimax_lab.logic.contain.contained import (
@@ -49,6 +49,8 @@ measured outside the program, is its inference limit at this speed."""
 CPU_SLACK = 0.05
 """CPU seconds a question may take beyond its count of inferences at `SLOWEST_LIPS` (reading,
 writing, the clock's tick) before its CPU time, not its count, is taken as its work."""
+
+T = TypeVar("T")
 
 __all__ = ["ProgramError"]  # its home is logic.contain.contained; kept here for its users
 
@@ -260,7 +262,6 @@ class StudentProgram(ContainedProgram):
             replies.append(self._answer(ask, number, seconds))
             if replies[-1].end not in ENDS:
                 break
-            self._cpu_at = self.cpu_seconds()
         weighed = next((index for index, reply in enumerate(replies)
                         if reply.end in ENDS and reply.work > reply.counted), None)
         if len(asks) == 1 or weighed is None:
@@ -276,7 +277,9 @@ class StudentProgram(ContainedProgram):
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
         try:
             reply = self._read(time.monotonic() + seconds + GRACE, number, cpu)
-            return read_reply(reply, inferences, self.cpu_used())
+            now = self.cpu_seconds()  # the next question's CPU time is counted from here
+            used, self._cpu_at = max(0.0, now - self._cpu_at), now
+            return read_reply(reply, inferences, used, self.reply_bytes)
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}", work=stopped)
@@ -301,16 +304,27 @@ class Ask:
     most: int
     inferences: int | None = None
     below: str = "none"
+    _rest: str = field(init=False, repr=False, compare=False)
+    _line_rest: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        limit = "none" if self.inferences is None else str(int(self.inferences))
+        rest = f", ({self.goal}), ({self.template}), {self.most}, {limit}, {self.below})"
+        object.__setattr__(self, "_rest", rest)  # made once: a question is sent in batches
+        object.__setattr__(self, "_line_rest", f"{rest}.\n".encode())
 
     def text(self, number: int) -> str:
         """The harness's question (`ask/6`), numbered `number`, without its final `.`."""
-        limit = "none" if self.inferences is None else str(int(self.inferences))
-        return (f"ask({number}, ({self.goal}), ({self.template}), {self.most}, {limit}, "
-                f"{self.below})")
+        return f"ask({number}{self._rest})"
 
     def line(self, number: int) -> bytes:
         """The question as the harness reads it from its pipe, numbered `number`."""
-        return f"{self.text(number)}.\n".encode()
+        return b"ask(%d%b" % (number, self._line_rest)
+
+    @property
+    def size(self) -> int:
+        """The bytes of its line, whatever its number, at most."""
+        return len(self._line_rest) + 24
 
 
 def read_loaded(loaded: Mapping[str, object], report: LoadReport, inside: str) -> None:
@@ -325,25 +339,46 @@ def read_loaded(loaded: Mapping[str, object], report: LoadReport, inside: str) -
     report.output = reply_field(loaded, "output", str, "")
 
 
-def read_reply(reply: Mapping[str, object], inferences: int | None, cpu: float) -> Reply:
+def read_reply(reply: Mapping[str, object], inferences: int | None, cpu: float,
+               size: int | None = None) -> Reply:
     """The reply the harness wrote to a question asked within `inferences`, after `cpu`
-    seconds of CPU time measured outside the program; `Died` for one it could not write."""
-    answers = tuple(Proof(bounded(answer.get("term")),
-                          _cut(reply_field(answer, "text", str, "")),
-                          reply_field(answer, "output_at", int, 0))
-                    for answer in reply_field(reply, "answers", list, [])
+    seconds of CPU time measured outside the program, read from a line of `size` bytes (None:
+    not known); `Died` for one it could not write."""
+    small = size is not None and size <= TEXT_LIMIT + 3  # no answer larger than it can hold
+    answers = tuple(Proof(answer.get("term") if small else bounded(answer.get("term")),
+                          _cut(_field(answer, "text", str, "")),
+                          _field(answer, "output_at", int, 0))
+                    for answer in _field(reply, "answers", list, [])
                     if _is_dict(answer))
-    end = reply_field(reply, "end", str)
+    end = reply.get("end")
     if end not in ENDS:
         raise Died("wrote an answer that could not be read")
-    counted = reply_field(reply, "inferences", int, 0)
+    counted = _field(reply, "inferences", int, 0)
     work = _work(counted, cpu)
     if inferences is not None and work > inferences and end != "inferences":
         answers, end = (), "inferences"
-    return Reply(answers, end, _first_line(text_or_none(reply, "error")),
-                 text_or_none(reply, "error_term"), reply_field(reply, "output", str, ""),
-                 reply_field(reply, "output_chars", int, 0),
-                 reply_field(reply, "seconds", float, 0.0), work, float(counted))
+    error = error_term = None
+    if "error" in reply or "error_term" in reply:
+        error = _first_line(text_or_none(reply, "error"))
+        error_term = text_or_none(reply, "error_term")
+    return Reply(answers, str(end), error, error_term, _field(reply, "output", str, ""),
+                 _field(reply, "output_chars", int, 0), _field(reply, "seconds", float, 0.0),
+                 work, float(counted))
+
+
+_FIELD_TYPES = {int: (int,), str: (str,), list: (list,), float: (float, int)}
+
+
+def _field(reply: Mapping[str, object], name: str, kind: type[T], default: T) -> T:
+    """`reply_field(reply, name, kind, default)`, with no more work than a look for a field
+    that is absent, or of `kind` exactly and in range."""
+    value = reply.get(name, default)
+    if value is default:
+        return default
+    if type(value) in _FIELD_TYPES[kind] and (kind is str or kind is list
+                                              or 0 <= cast(float, value) < 1e18):
+        return cast(T, value if kind is not float else float(cast(float, value)))
+    return reply_field(reply, name, kind, default)
 
 
 def _work(counted: int, cpu: float) -> float:
@@ -366,17 +401,22 @@ def _cut(text: str) -> str:
 def bounded(term: object) -> object:
     """An answer's JSON as the harness writes it, no larger; `Died` for more, which only the
     program could have written."""
+    if type(term) is int:
+        return term
     nodes = 0
     todo = [term]
     while todo:
         item = todo.pop()
         nodes += 1
-        if nodes > MOST_NODES or isinstance(item, str) and len(item) > TEXT_LIMIT + 3:
+        kind = type(item)  # as json.loads makes them: no subclasses
+        if kind is list:
+            todo += cast(list[object], item)
+        elif kind is dict:
+            todo += cast(dict[str, object], item).values()
+        elif kind is str and len(cast(str, item)) > TEXT_LIMIT + 3:
             raise Died("wrote an answer that could not be read")
-        if isinstance(item, list):
-            todo += item
-        elif isinstance(item, dict):
-            todo += item.values()
+        if nodes > MOST_NODES:
+            raise Died("wrote an answer that could not be read")
     return term
 
 
@@ -393,13 +433,18 @@ def is_integer(term: object) -> TypeGuard[int]:
     return isinstance(term, int) and not isinstance(term, bool)
 
 
+_MARKS = frozenset(("x", "o", "-"))
+
+
 def answer_state(term: object) -> State | None:
     """The state an answer's JSON spells, if it is a list of 9 marks; else None."""
-    if isinstance(term, list) and len(term) == 9 and all(
-        isinstance(cell, str) and cell in ("x", "o", "-") for cell in term
-    ):
-        return State("".join(term))
-    return None
+    if type(term) is not list or len(term) != 9:
+        return None
+    try:
+        marks = _MARKS.issuperset(term)
+    except TypeError:  # a list or an object among the cells
+        return None
+    return State("".join(term)) if marks else None
 
 
 def _first_line(value: object) -> str | None:

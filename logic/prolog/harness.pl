@@ -22,6 +22,9 @@
 %     ask(Id, Goal, Template, Max, Inferences, Below).
 %         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
 %
+% (with "output" and "output_chars" where the question wrote anything, "output_at" where an
+% answer came after some of it: their absence means "" and 0)
+%
 % Goal is proved at most Max times within Inferences (`none`: no limit); each proof's Template
 % is an answer, as JSON (T) and as Prolog text (W); I is the inferences it took. E says why
 % the asking stopped: `exhausted` (no more answers), `more` (Max answers were found), `error`
@@ -129,7 +132,7 @@ host_answer(Text, Line) :-
     json_line(Reply, Line).
 
 json_line(Dict, Line) :-
-    with_output_to(string(Line), json_write_dict(current_output, Dict, [width(0)])).
+    with_output_to(string(Line), write_json(current_output, Dict)).
 
 % --- the program's input and output ---------------------------------------------------------
 
@@ -301,9 +304,58 @@ serve(Questions, Answers) :-
     ).
 
 reply(Answers, Dict) :-
-    json_write_dict(Answers, Dict, [width(0)]),
+    write_json(Answers, Dict),
     nl(Answers),
     flush_output(Answers).
+
+% write_json(+Out, +Value): Value as JSON on one line, as json_write_dict/3 writes it with
+% width(0), less its work: a dict's keys are the harness's own (plain atoms), a string or an
+% atom is written by json_write/3 (escaped), but for the atoms known to need no escaping
+% (`plain_atom/2`), and `text(Json)` is JSON text written already.
+write_json(Out, Dict) :- is_dict(Dict), !,
+    dict_pairs(Dict, _, Pairs),
+    put_char(Out, '{'),
+    write_pairs(Pairs, Out),
+    put_char(Out, '}').
+write_json(Out, [Item|Items]) :- !,
+    put_char(Out, '['),
+    write_json(Out, Item),
+    write_items(Items, Out),
+    put_char(Out, ']').
+write_json(Out, []) :- !, write(Out, []).
+write_json(Out, Number) :- number(Number), !, write(Out, Number).  % integers; finite floats
+write_json(Out, String) :- string(String), !, write_string(Out, String).
+write_json(Out, text(Json)) :- !, write(Out, Json).
+write_json(Out, Atom) :- atom(Atom), \+ memberchk(Atom, [true, false, null]),
+    plain_atom(Atom, Text), !, write(Out, Text).
+write_json(Out, Value) :- json_write(Out, Value, [width(0)]).
+
+write_items([], _).
+write_items([Item|Items], Out) :- put_char(Out, ','), write_json(Out, Item), write_items(Items, Out).
+
+write_pairs([], _).
+write_pairs([Key-Value|Pairs], Out) :-
+    put_char(Out, '"'), write(Out, Key), write(Out, '":'),
+    write_json(Out, Value), write_more_pairs(Pairs, Out).
+
+write_more_pairs([], _).
+write_more_pairs([Key-Value|Pairs], Out) :-
+    write(Out, ',"'), write(Out, Key), write(Out, '":'),
+    write_json(Out, Value), write_more_pairs(Pairs, Out).
+
+% A string escaped as JSON: by the JSON library's own writer of strings where it has one (in C),
+% else by json_write/3.
+write_string(Out, String) :-
+    (   string_writer(json)
+    ->  json:json_write_string(Out, String)
+    ;   json_write(Out, String, [width(0)])
+    ).
+
+:- dynamic string_writer/1.
+:- (   predicate_property(json:json_write_string(_, _), defined)
+   ->  assertz(string_writer(json))
+   ;   true
+   ).
 
 % Inferences is the most the question may take (none: no limit).
 answer(ask(Id, Goal, Template, Max, Inferences), Reply) :-
@@ -339,8 +391,8 @@ answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
         reverse(Reversed, Proofs)
     ),
     take_output(Output, Count),
-    Reply0 = _{id: Id, answers: Proofs, output: Output, output_chars: Count, seconds: Time,
-               inferences: Used},
+    with_output(Output, Count, _{id: Id, answers: Proofs, seconds: Time, inferences: Used},
+                Reply0),
     ending(End, Reply0, Reply).
 answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: Text,
                    output: "", output_chars: 0, seconds: 0}) :-
@@ -375,7 +427,7 @@ prove(Goal, Template, Max, Found, End) :-
         answer_json(Template, Json0),
         flush_output(user_output),
         nb_getval(captured_count, At),
-        Json = Json0.put(output_at, At),
+        (   At =:= 0 -> Json = Json0 ; Json = Json0.put(output_at, At) ),
         arg(1, Found, Count0),
         Count is Count0 + 1,
         arg(2, Found, Kept),
@@ -385,6 +437,11 @@ prove(Goal, Template, Max, Found, End) :-
     ->  End = more
     ;   End = exhausted
     ).
+
+% with_output(+Output, +Count, +Reply0, -Reply): the question's output kept with its reply,
+% where it wrote any (its reader takes none for "" and 0).
+with_output("", 0, Reply, Reply) :- !.
+with_output(Output, Count, Reply0, Reply0.put(_{output: Output, output_chars: Count})).
 
 ending(error(Error), Reply0, Reply) :-
     !,
@@ -421,7 +478,9 @@ error_term(Error, Text) :-
 % call on another board (the question's own, a grandchild) gets an answer the program did not
 % compute.
 %
-% The answers are kept in the recorded database, which library(sandbox) refuses to the program
+% The answers are kept in the recorded database, one record for the question (its board and
+% every successor's answers, each call's found by the one cell its state marks on the board),
+% which library(sandbox) refuses to the program
 % in every form (recorded/2,3, current_key/1, instance/2), and so is anything that calls it, as
 % below_answer/5 does: the wrapped calls are the only way to them. They are erased when the
 % question ends; the wrappers stay while questions come with answers, and go with the first
@@ -440,9 +499,16 @@ below(none) :- !,
 below(below(Board, Successors)) :-
     forget_below,
     forall(below_predicate(Name), wrap_below(Name)),
-    forall(member(s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), Successors),
-           ( marked(Board, Cell, Mark, State),
-             recordz(harness_below, s(State, TX, TO, MaxX, MaxO, MinX, MinO)) )).
+    recordz(harness_below, below(Board, Successors)).
+
+% successor_cell(+Board, +State, +N, -Cell, -Mark): State is Board with Mark in Cell, the one
+% cell where they differ (N is the first list's first cell).
+successor_cell([Was|Board], [Now|State], N, Cell, Mark) :-
+    (   Was == Now
+    ->  Next is N + 1,
+        successor_cell(Board, State, Next, Cell, Mark)
+    ;   Cell = N, Mark = Now, Board == State
+    ).
 
 % lab_answer(Name, State, Player, Answers, Answer): the lab's answer to Name(State, Player, _)
 % among a successor's answers (`none`: no answer).
@@ -481,9 +547,10 @@ wrap_below(Name) :-
 
 below_answer(Name, State, Player, Value, Own) :-
     (   is_list(State), ground(State), atom(Player),
-        Answers = s(State, _, _, _, _, _, _),
-        recorded(harness_below, Answers)
-    ->  lab_answer(Name, State, Player, Answers, Answer),
+        recorded(harness_below, below(Board, Successors)),
+        successor_cell(Board, State, 1, Cell, Mark),
+        memberchk(s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), Successors)
+    ->  lab_answer(Name, State, Player, s(State, TX, TO, MaxX, MaxO, MinX, MinO), Answer),
         Answer \== none,
         Value = Answer
     ;   call(Own)
@@ -508,6 +575,7 @@ json(Term, _, _{var: true, n: N}) :- var(Term), !,
     (   variable_number(Variables, Term, 1, N) -> true ; N = 0 ).
 json(Term, _, Term) :- integer(Term), abs(Term) < 10^15, !.
 json(Term, _, _{number: Text}) :- number(Term), !, format(string(Text), "~w", [Term]).
+json(Term, _, text(Text)) :- atom(Term), plain_atom(Term, Text), !.
 json(Term, _, Text) :- atom(Term), !, text_limit(Limit), atom_string(Term, Text0),
     cut_text(Text0, Limit, Text).
 json(Term, _, _{string: Text}) :- string(Term), !, text_limit(Limit), cut_text(Term, Limit, Text).
@@ -528,7 +596,7 @@ json(Term, Depth, Json) :- is_list(Term), !,
 json(Term, Depth, _{f: Name, args: Args}) :-
     compound(Term), !,
     compound_name_arguments(Term, Functor, Arguments0),
-    atom_string(Functor, Name),
+    (   plain_atom(Functor, Text) -> Name = text(Text) ; atom_string(Functor, Name) ),
     Deeper is Depth - 1,
     length_limit(Limit),
     (   length(Arguments0, Length), Length > Limit
@@ -544,6 +612,29 @@ variable_number([_|Variables], Term, N0, N) :- N1 is N0 + 1,
 
 jsons([], _, []).
 jsons([Term|Terms], Depth, [Json|Jsons]) :- json(Term, Depth, Json), jsons(Terms, Depth, Jsons).
+
+% plain_atom(+Atom, -Text): Text is Atom as JSON, for a short atom of printable ASCII
+% characters that needs no escaping; remembered for the first `plain_limit/1` of them.
+:- dynamic plain_text/2.
+
+plain_limit(1000).
+
+plain_atom(Atom, Text) :- plain_text(Atom, Text), !.
+plain_atom(Atom, Text) :-
+    atom_length(Atom, Length), Length =< 40,
+    atom_codes(Atom, Codes),
+    plain_codes(Codes),
+    format(string(Text), "\"~a\"", [Atom]),
+    (   predicate_property(plain_text(_, _), number_of_clauses(Known)),
+        plain_limit(Limit), Known >= Limit
+    ->  true
+    ;   assertz(plain_text(Atom, Text))
+    ).
+
+plain_codes([]).
+plain_codes([Code|Codes]) :-
+    Code >= 0'\s, Code =< 0'~, Code =\= 0'", Code =\= 0'\\,
+    plain_codes(Codes).
 
 cut_text(Text, Limit, Text) :- string_length(Text, Length), Length =< Limit, !.
 cut_text(Text0, Limit, Text) :- sub_string(Text0, 0, Limit, _, Cut),
