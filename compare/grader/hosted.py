@@ -16,9 +16,10 @@ from typing import Any, Protocol
 
 from minimax_lab.compare.grader.groups import group_class
 from minimax_lab.compare.grader.interface import Options, Session
-from minimax_lab.compare.grader.prolog import Judged, Question
+from minimax_lab.compare.grader.prolog import Question
 from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.sample import Judged
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import Reply

@@ -23,7 +23,6 @@ from minimax_lab.compare.grader.prolog import (
     CHECKS,
     HELPERS,
     PREDICATES,
-    Judged,
     Question,
     judged_questions,
     lab_cost,
@@ -33,6 +32,7 @@ from minimax_lab.compare.grader.sample import (
     END_TO_END_SAID,
     JUDGED_HELP,
     JUDGED_SAID,
+    Judged,
     judged_check,
     sample_check,
 )

@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from minimax_lab.compare.grader import prolog
+from minimax_lab.compare.grader.sample import Judged
 from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.results import SubmissionGrade, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, truth
@@ -188,7 +189,7 @@ class BuggedLab:
                  "min_value": self._min_term, "minimax_decision": self._decision_term}
         if question.check not in terms:
             return Reply((), "error")
-        clauses = question.judged is prolog.Judged.CLAUSES
+        clauses = question.judged is Judged.CLAUSES
         term = terms[question.check](question.state, question.player, clauses)
         if term is None:
             return Reply((), "exhausted")
