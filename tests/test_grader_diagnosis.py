@@ -47,7 +47,8 @@ def walked(name: str, check: str):
     ("no_draw", "max_value", "terminal_state"),  # the draw clause is missing
     ("wrong_side", "min_value", "terminal_state"),  # values from the other side
     ("no_guard", "max_value", "max_value"),  # the recursive clause has no terminal guard
-    ("loops", "minimax_decision", "max_value"),  # max_value calls itself on its own state
+    pytest.param("loops", "minimax_decision", "max_value",  # max_value calls itself on its
+                 marks=pytest.mark.slow),  # own state: the walk spends its bound
 ])
 def test_the_first_wrong_call_lands_in_the_predicate_that_holds_the_bug(name, check, bug):
     result = walked(name, check)

@@ -514,6 +514,7 @@ def _printing(folder: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # the empty board's decision, twice
 def test_a_solution_that_prints_on_every_call_answers_right_at_its_own_cost(tmp_path):
     """The empty board's decision prints a line for each of the lab's max_value calls (about
     275 000): it is right, within the lab's own cost in inferences and the guard of CPU time

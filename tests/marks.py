@@ -1,0 +1,19 @@
+"""Parameters of which the default run takes a few and CI's slow run takes the rest: the
+default run stays short, every case is still run in CI."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+
+def few_by_default(cases: Iterable[Any], default: Iterable[Any]) -> list[Any]:
+    """`cases` as parameters, each not in `default` marked slow (a case is a value or a tuple
+    of values, and is named by its first)."""
+    kept = set(default)
+    return [case if (case[0] if isinstance(case, tuple) else case) in kept
+            else pytest.param(*(case if isinstance(case, tuple) else (case,)),
+                              marks=pytest.mark.slow)
+            for case in cases]
