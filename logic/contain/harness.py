@@ -315,7 +315,7 @@ class Ask:
 
     def text(self, number: int) -> str:
         """The harness's question (`ask/6`), numbered `number`, without its final `.`."""
-        return f"ask({number}{self._rest})"
+        return f"ask({number}{self._rest}"
 
     def line(self, number: int) -> bytes:
         """The question as the harness reads it from its pipe, numbered `number`."""
