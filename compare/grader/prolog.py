@@ -25,7 +25,8 @@ from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.compare.judge.truth import Answer, Policy, Ties, lab_words, truth
 from minimax_lab.logic import reference
-from minimax_lab.logic.contain.harness import Reply, answer_state, is_integer
+from minimax_lab.logic.contain.harness import Reply, is_integer
+from minimax_lab.logic.contain.lab_goals import lab_goal, read_decision, read_states, read_sv
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import (
     all_positions,
@@ -177,7 +178,7 @@ class PrologCheck(Check[Question, Reply]):
 
     def goal(self, question: Question) -> str:
         """The Prolog goal, with its answer variable `A`."""
-        return f"{self.name}({to_prolog(question.state)}, {question.player}, A)"
+        return lab_goal(self.name, question.state, question.player)
 
     def nodes(self, question: Question) -> int:
         """The nodes of the game tree the lab's recursion visits for `question`."""
@@ -278,7 +279,7 @@ class ValueCheck(PrologCheck):
         """The value and the successor kept; with `--values none` the successor alone (is it
         an optimal one), with `--ties any` any optimal successor."""
         state, player = question.state, question.player
-        read = _sv(term)
+        read = read_sv(term)
         if read is None:
             return Verdict(Category.UNREADABLE, f"answers {text}, not sv(State, Value)")
         kept, value = read
@@ -336,10 +337,6 @@ class MinimaxDecision(PrologCheck):
     def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
         return () if is_terminal(state) else movers
 
-    def goal(self, question: Question) -> str:
-        return (f"minimax_decision({to_prolog(question.state)}, {question.player}, Action, "
-                "Value), A = Action-Value")
-
     def nodes(self, question: Question) -> int:
         return game_tree_size(question.state, question.player)
 
@@ -349,11 +346,11 @@ class MinimaxDecision(PrologCheck):
 
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
         state, player = question.state, question.player
-        read = _decision(term, player)
-        if read is None:
+        read = read_decision(term)
+        if read is None or read[0] != player:
             return Verdict(Category.UNREADABLE, f"answers {text}, not Action = [{player},"
                            "Position] and an integer Value")
-        cell, value = read
+        _, cell, value = read
         judgement = truth(LAB, policy).judge(Answer((state, player), cell, value))
         if judgement.right:
             return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
@@ -382,16 +379,11 @@ class Successor(PrologCheck):
     def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
         return () if is_terminal(state) else movers
 
-    def goal(self, question: Question) -> str:
-        return (f"findall(N, successor({to_prolog(question.state)}, {question.player}, N), "
-                "A)")
-
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
         expected = reference.successor(question.state, question.player)
-        read = [answer_state(item) for item in term] if isinstance(term, list) else None
-        if read is None or None in read:
+        answered = read_states(term)
+        if answered is None:
             return Verdict(Category.UNREADABLE, f"answers {text}, not a list of states")
-        answered = [state for state in read if state is not None]
         if answered == expected:
             return Verdict(Category.RIGHT)
         if sorted(answered) == sorted(expected):
@@ -532,21 +524,3 @@ def marked(state: State, after: State) -> int:
     """The cell `after` marks that `state` leaves blank; 0 when they are the same."""
     return next((number for number, (was, now) in enumerate(zip(state, after, strict=True), 1)
                  if was != now), 0)
-
-
-def _sv(term: object) -> tuple[State, int] | None:
-    if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
-        state, value = term["args"]
-        kept = answer_state(state)
-        if kept is not None and is_integer(value):
-            return kept, value
-    return None
-
-
-def _decision(term: object, player: Player) -> tuple[int, int] | None:
-    if isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2:
-        action, value = term["args"]
-        if (isinstance(action, list) and len(action) == 2 and action[0] == player
-                and is_integer(action[1]) and is_integer(value)):
-            return action[1], value
-    return None

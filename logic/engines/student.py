@@ -16,9 +16,9 @@ from minimax_lab.logic.contain.harness import (
     Proof,
     Reply,
     StudentProgram,
-    answer_state,
     is_integer,
 )
+from minimax_lab.logic.contain.lab_goals import lab_goal, read_decision, read_states, read_sv
 from minimax_lab.logic.engines.base import Engine, EngineError
 from minimax_lab.logic.objective import LAB, Objective
 from minimax_lab.logic.quote import quoted
@@ -96,16 +96,15 @@ class StudentEngine(Engine):
         return proof.term
 
     def successor(self, state: State, player: Player) -> list[State]:
-        goal = f"findall(N, successor({to_prolog(state)}, {player}, N), A)"
+        goal = lab_goal("successor", state, player)
         proof = self._first(goal)
-        terms = proof.term if proof and isinstance(proof.term, list) else [None]
-        states = [state for state in map(answer_state, terms) if state is not None]
-        if len(states) != len(terms):
+        states = read_states(proof.term) if proof else None
+        if states is None:
             raise self._unreadable(goal, proof or Proof(None, "no answer"))
         return states
 
     def terminal_state(self, state: State, player: Player) -> int | None:
-        goal = f"terminal_state({to_prolog(state)}, {player}, A)"
+        goal = lab_goal("terminal_state", state, player)
         proof = self._first(goal)
         if proof is None:
             return None
@@ -120,28 +119,23 @@ class StudentEngine(Engine):
         return self._sv("min_value", state, player)
 
     def _sv(self, predicate: str, state: State, player: Player) -> SV:
-        goal = f"{predicate}({to_prolog(state)}, {player}, A)"
+        goal = lab_goal(predicate, state, player)
         proof = self._first(goal)
-        term = proof.term if proof else None
-        if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
-            next_state, value = answer_state(term["args"][0]), term["args"][1]
-            if next_state and is_integer(value):
-                return SV(next_state, value)
-        raise self._unreadable(goal, proof or Proof(None, "no answer"))
+        read = read_sv(proof.term) if proof else None
+        if read is None:
+            raise self._unreadable(goal, proof or Proof(None, "no answer"))
+        return SV(*read)
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        goal = (f"minimax_decision({to_prolog(state)}, {player}, Action, Value), "
-                "A = Action-Value")
+        goal = lab_goal("minimax_decision", state, player)
         proof = self._first(goal)
         if proof is None:
             return None
-        term = proof.term
-        if (isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2):
-            action, value = term["args"]
-            if (isinstance(action, list) and len(action) == 2 and action[0] in ("x", "o")
-                    and is_integer(action[1]) and is_integer(value)):
-                return Decision(Action(action[0], action[1]), value)
-        raise self._unreadable(goal, proof)
+        read = read_decision(proof.term)
+        if read is None:
+            raise self._unreadable(goal, proof)
+        mark, position, value = read
+        return Decision(Action(mark, position), value)
 
     def get_action(self, from_state: State, to_state: State) -> Action | None:
         goal = f"get_action({to_prolog(from_state)}, {to_prolog(to_state)}, A)"

@@ -1,0 +1,49 @@
+"""The lab's predicates asked of a student's program, as goals whose answer is `A`, and their
+answers read back from the harness's JSON: the one wording of both, for the grader's questions
+(`compare.grader.prolog`) and the student's program as an engine (`logic.engines.student`)."""
+
+from __future__ import annotations
+
+from minimax_lab.logic.contain.harness import answer_state, is_integer
+from minimax_lab.logic.state import Player, State, to_prolog
+
+
+def lab_goal(predicate: str, state: State, player: Player) -> str:
+    """The goal asking the lab's `predicate` of `state` with `player`: successor's answers as
+    one list, in order (`findall`), minimax_decision's as `Action-Value`."""
+    board = to_prolog(state)
+    if predicate == "successor":
+        return f"findall(N, successor({board}, {player}, N), A)"
+    if predicate == "minimax_decision":
+        return f"minimax_decision({board}, {player}, Action, Value), A = Action-Value"
+    return f"{predicate}({board}, {player}, A)"
+
+
+def read_sv(term: object) -> tuple[State, int] | None:
+    """`sv(State, Value)` (max_value's and min_value's answer, lab.md), if `term` is one."""
+    if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
+        state, value = term["args"]
+        kept = answer_state(state)
+        if kept is not None and is_integer(value):
+            return kept, value
+    return None
+
+
+def read_decision(term: object) -> tuple[str, int, int] | None:
+    """`[Mark, Position]-Value` (minimax_decision's action and value, lab.md) as (mark,
+    position, value), if `term` is one; the mark is x or o, the integers not yet checked
+    against the board."""
+    if isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2:
+        action, value = term["args"]
+        if (isinstance(action, list) and len(action) == 2 and action[0] in ("x", "o")
+                and is_integer(action[1]) and is_integer(value)):
+            return action[0], action[1], value
+    return None
+
+
+def read_states(term: object) -> list[State] | None:
+    """A list of states (successor's, gathered by `findall`), if `term` is one."""
+    if not isinstance(term, list):
+        return None
+    states = [answer_state(item) for item in term]
+    return None if None in states else [state for state in states if state is not None]
