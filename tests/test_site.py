@@ -366,7 +366,6 @@ def test_the_page_says_nothing_leaves_the_machine(check_page):
     assert "Nothing leaves your machine" in note and "not your grade" in note
 
 
-@pytest.mark.slow
 def test_the_labs_solution_is_right_everywhere_checked(check_page, served):
     checked = check(check_page, "lab_style.pl")
     assert checked["right"] == "true", checked["report"]
