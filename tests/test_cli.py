@@ -310,6 +310,7 @@ INTERNAL_ERRORS = {
     "EndOfInput",  # play's end of input, a normal end of the game
     "_Stopped",  # an external command's end, turned into its failed answer
     "Halt",  # Prolog's halt/0 at the top level, the normal end of a session
+    "Unlike",  # in the Python harness, an argument no answer of the lab's is given for
     "_Enough",  # a Prolog trace at its bound of calls, turned into its note
 }
 

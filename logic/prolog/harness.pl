@@ -326,8 +326,8 @@ write_json(Out, []) :- !, write(Out, []).
 write_json(Out, Number) :- number(Number), !, write(Out, Number).  % integers; finite floats
 write_json(Out, String) :- string(String), !, write_string(Out, String).
 write_json(Out, text(Json)) :- !, write(Out, Json).
-write_json(Out, Atom) :- atom(Atom), \+ memberchk(Atom, [true, false, null]),
-    plain_atom(Atom, Text), !, write(Out, Text).
+write_json(Out, Atom) :- memberchk(Atom, [true, false, null]), !, write(Out, Atom).  % literals
+write_json(Out, Atom) :- atom(Atom), plain_atom(Atom, Text), !, write(Out, Text).
 write_json(Out, Value) :- json_write(Out, Value, [width(0)]).
 
 write_items([], _).
