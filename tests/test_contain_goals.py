@@ -66,6 +66,7 @@ def test_any_term_reads_as_an_answer_of_the_lab_or_as_none(term):
     {"f": "sv", "args": [list("xo-------"), True]},  # JSON's true is no value
     {"f": "sv", "args": [list("xo-------")]},
     {"f": "-", "args": [["z", 5], 1]},
+    {"f": "-", "args": None},
     {"f": "-", "args": [["x", 5.0], 1]},
     [list("xo-------"), list("xo")],
     "xo-------",

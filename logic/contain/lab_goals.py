@@ -19,10 +19,20 @@ def lab_goal(predicate: str, state: State, player: Player) -> str:
     return f"{predicate}({board}, {player}, A)"
 
 
+def _arguments(term: object, name: str) -> list[object] | None:
+    """The two arguments of `term` if it is `name(_, _)` as the harness's JSON spells it."""
+    if isinstance(term, dict) and term.get("f") == name:
+        arguments = term.get("args")
+        if isinstance(arguments, list) and len(arguments) == 2:
+            return arguments
+    return None
+
+
 def read_sv(term: object) -> tuple[State, int] | None:
     """`sv(State, Value)` (max_value's and min_value's answer, lab.md), if `term` is one."""
-    if isinstance(term, dict) and term.get("f") == "sv" and len(term.get("args", [])) == 2:
-        state, value = term["args"]
+    arguments = _arguments(term, "sv")
+    if arguments is not None:
+        state, value = arguments
         kept = answer_state(state)
         if kept is not None and is_integer(value):
             return kept, value
@@ -33,8 +43,9 @@ def read_decision(term: object) -> tuple[str, int, int] | None:
     """`[Mark, Position]-Value` (minimax_decision's action and value, lab.md) as (mark,
     position, value), if `term` is one; the mark is x or o, the integers not yet checked
     against the board."""
-    if isinstance(term, dict) and term.get("f") == "-" and len(term.get("args", [])) == 2:
-        action, value = term["args"]
+    arguments = _arguments(term, "-")
+    if arguments is not None:
+        action, value = arguments
         if (isinstance(action, list) and len(action) == 2 and action[0] in ("x", "o")
                 and is_integer(action[1]) and is_integer(value)):
             return action[0], action[1], value
