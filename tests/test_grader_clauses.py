@@ -164,10 +164,94 @@ def test_the_answers_below_are_the_references_on_every_successor(state):
 def test_only_questions_judged_on_their_own_clauses_carry_answers():
     state = State("xo-x-o---")
     assert Question("max_value", state, "x").below == "none"
+    assert Question("max_value", state, "x", sample=True).below == prolog.MEMO
     # terminal_state's clauses call none of the three: no answers, the wrappers left on
     assert Question("terminal_state", state, "x", Judged.CLAUSES).below == (
         f"below({to_prolog(state)},[])")
     assert Question("min_value", state, "x", Judged.CLAUSES).below == lab_below(state)
+
+
+# --- the sample: the program's own answers, each call searched once --------------------------
+
+SAMPLED_PROGRAMS = ("lab_style", "right_clause_by_clause", "wrong_side", "no_draw",
+                    "min_moves_agent", "last_optimal", "negamax")
+
+
+@pytest.mark.parametrize("name", few_by_default(SAMPLED_PROGRAMS,
+                                                ("lab_style", "right_clause_by_clause")))
+def test_the_sample_gets_the_answers_the_program_gives_without_its_calls_kept(name):
+    program = StudentProgram([SUBMISSIONS / f"{name}.pl"])
+    try:
+        assert program.load().problem is None
+        sampled = [question for question in end_to_end(PrologInterface.checks, 2)
+                   if question.state.count(BLANK) <= 6]
+        assert sampled and {question.below for question in sampled} == {prolog.MEMO}
+        for question in sampled:
+            limit = prolog.lab_cost(question) * 10
+            kept, plain = (program.ask(question.goal, "A", 3, 60, limit, below)
+                           for below in (question.below, "none"))
+            assert (kept.answers, kept.end) == (plain.answers, plain.end), str(question)
+    finally:
+        program.close()
+
+
+def test_a_call_searched_to_the_end_is_not_searched_again():
+    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
+    try:
+        assert program.load().problem is None
+        goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
+        kept, plain = (program.ask(goal, "A", 3, 60, None, below)
+                       for below in (prolog.MEMO, "none"))
+        assert kept.answers == plain.answers and kept.answers
+        assert kept.counted * 2 < plain.counted  # its boards met again and again below
+    finally:
+        program.close()
+
+
+OWN = """
+max_value(State, Player, Vs-Ws) :-
+    findall(V, min_value(State, Player, sv(_, V)), Vs),
+    findall(W, min_value(State, Player, sv(_, W)), Ws).
+min_value(_, _, sv(first, 1)) :- write(searched).
+min_value(_, _, sv(second, 0)).
+"""
+CUT = """
+max_value(State, Player, A) :- min_value(State, Player, A), !.
+min_value(_, _, sv(s, V)) :- between(0, inf, V).
+max_value(State, Player, A) :- min_value(State, Player, A).
+"""
+THROWS = """
+max_value(State, Player, A) :- min_value(State, Player, A), !.
+min_value(_, _, sv(s, 0)).
+min_value(_, _, _) :- throw(later).
+"""
+TESTS_ITS_ANSWER = """
+max_value(State, Player, A) :- min_value(State, Player, sv(_, V)), min_value(State, Player, B),
+    A = V-B.
+min_value(State, _, sv(State, 1)) :- var(State), !.
+min_value(_, _, sv(other, 0)).
+"""
+
+
+@pytest.mark.parametrize("source", [OWN, CUT, THROWS, TESTS_ITS_ANSWER],
+                         ids=["searched_twice", "caller_cuts", "throws_later", "tests_its_answer"])
+def test_the_sample_answers_as_the_program_would(tmp_path, source):
+    path = tmp_path / "program.pl"
+    path.write_text(":- [minimax_helper].\n" + source)
+    program = StudentProgram([path])
+    try:
+        assert program.load().problem is None
+        goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
+        kept, plain = (program.ask(goal, "A", 2, 30, 1_000_000, below)
+                       for below in (prolog.MEMO, "none"))
+        assert [(answer.term, answer.text) for answer in kept.answers] == [
+            (answer.term, answer.text) for answer in plain.answers]  # what it printed aside
+        assert (kept.end, kept.error) == (plain.end, plain.error) != ("inferences", None)
+        if source is OWN:  # searched once, then its answers again, in their order
+            assert [answer.text for answer in kept.answers] == ["[1,0]-[1,0]"]
+            assert (kept.output, plain.output) == ("searched", "searchedsearched")
+    finally:
+        program.close()
 
 
 # --- a program gets no answer it did not compute ---------------------------------------------

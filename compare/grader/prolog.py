@@ -73,7 +73,10 @@ class Question:
     @property
     def below(self) -> str:
         """The lab's answers below the question, as the harness reads them ("none": the
-        program answers every call itself)."""
+        program answers every call itself; "memo", the sample's: every call itself, each of
+        its own answers found once)."""
+        if self.sample:
+            return MEMO
         if self.judged is Judged.WHOLE or self.check == "successor":
             return "none"
         if self.check == "terminal_state":  # its clauses call none of the answers: none given
@@ -83,6 +86,11 @@ class Question:
     def __str__(self) -> str:
         said = f"{self.check}({to_prolog(self.state)}, {self.player}, ...)"
         return said + " (end to end)" if self.sample else said
+
+
+MEMO = "memo"
+"""The end-to-end sample's questions: the program's own max_value and min_value answers on
+each board and player found once per question (logic/prolog/harness.pl, `memo`)."""
 
 
 @cache

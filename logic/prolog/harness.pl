@@ -31,8 +31,9 @@
 % (with "error" and "error_term") or `inferences`. Time is guarded from outside, by the
 % process that asks: CPU time measured outside the program, and the wall clock against a
 % program that waits (no alarm in here: SWI-Prolog's alarms deadlock a program that runs out
-% of memory). Below is `none` (the program answers with its own clauses all the way down) or
-% the lab's answers to the calls below the question (see "judged on its own clauses"). The
+% of memory). Below is `none` (the program answers with its own clauses all the way down),
+% the lab's answers to the calls below the question (see "judged on its own clauses"), or
+% `memo` (its own clauses, each of its own answers found once). The
 % first line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
@@ -485,6 +486,15 @@ error_term(Error, Text) :-
 % below_answer/5 does: the wrapped calls are the only way to them. They are erased when the
 % question ends; the wrappers stay while questions come with answers, and go with the first
 % that comes without.
+%
+% A question of the end-to-end sample comes with `memo` instead: the program answers every call
+% with its own clauses, and a call of its max_value/3 or min_value/3 whose answers it went
+% through to the end (as findall/3 does) is not searched again: a later call on the same board
+% and player, with an answer of the same pattern, gets the answers it found, in their order.
+% A call its caller cut, or that raised an exception, is kept for nothing, so the program never
+% searches more than without it, errors where it would, and, testing its arguments as it likes,
+% answers as it would; only what it prints is not printed again. The answers are the program's
+% own, in the recorded database as above, and kept for the question only.
 
 :- dynamic wrapped/1.
 
@@ -496,10 +506,10 @@ below(none) :- !,
     forget_below,
     forall(retract(wrapped(Name)), ( functor(Head, Name, 3),
                                      unwrap_predicate(student:Head, harness) )).
-below(below(Board, Successors)) :-
+below(Below) :-
     forget_below,
     forall(below_predicate(Name), wrap_below(Name)),
-    recordz(harness_below, below(Board, Successors)).
+    recordz(harness_below, Below).
 
 % successor_cell(+Board, +State, +N, -Cell, -Mark): State is Board with Mark in Cell, the one
 % cell where they differ (N is the first list's first cell).
@@ -529,7 +539,8 @@ marked(Board, Cell, Mark, State) :-
     append(Prefix, [Mark|Rest], State).
 
 forget_below :-
-    forall(recorded(harness_below, _, Reference), erase(Reference)).
+    forall(recorded(harness_below, _, Reference), erase(Reference)),
+    forall(( current_key(Key), integer(Key), recorded(Key, _, Reference) ), erase(Reference)).
 
 % Only what the program defines itself is wrapped: a call to a predicate it lacks stays an
 % existence error.
@@ -547,13 +558,36 @@ wrap_below(Name) :-
 
 below_answer(Name, State, Player, Value, Own) :-
     (   is_list(State), ground(State), atom(Player),
-        recorded(harness_below, below(Board, Successors)),
-        successor_cell(Board, State, 1, Cell, Mark),
+        recorded(harness_below, Below)
+    ->  below_answer(Below, Name, State, Player, Value, Own)
+    ;   call(Own)
+    ).
+
+below_answer(below(Board, Successors), Name, State, Player, Value, Own) :-
+    (   successor_cell(Board, State, 1, Cell, Mark),
         memberchk(s(Cell, Mark, TX, TO, MaxX, MaxO, MinX, MinO), Successors)
     ->  lab_answer(Name, State, Player, s(State, TX, TO, MaxX, MaxO, MinX, MinO), Answer),
         Answer \== none,
         Value = Answer
     ;   call(Own)
+    ).
+below_answer(memo, Name, State, Player, Value, Own) :-
+    (   Name == terminal_state
+    ->  call(Own)
+    ;   term_hash(Name-State-Player, Key),
+        (   recorded(Key, memo(Name, State, Player, Pattern, Answers)),
+            Pattern =@= Value
+        ->  member(Value, Answers)
+        ;   copy_term(Value, Pattern),
+            flag(harness_memo, Stamp, Stamp + 1),
+            (   call(Own),
+                recordz(Key, found(Stamp, Value))
+            ;   findall(Answer, ( recorded(Key, found(Stamp, Answer), Reference),
+                                  erase(Reference) ), Answers),
+                recordz(Key, memo(Name, State, Player, Pattern, Answers)),
+                fail
+            )
+        )
     ).
 
 % --- answers as JSON ----------------------------------------------------------------------------
