@@ -3,6 +3,7 @@ default run stays short, every case is still run in CI."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,3 +18,9 @@ def few_by_default(cases: Iterable[Any], default: Iterable[Any]) -> list[Any]:
             else pytest.param(*(case if isinstance(case, tuple) else (case,)),
                               marks=pytest.mark.slow)
             for case in cases]
+
+
+needs_swipl = pytest.mark.skipif(
+    shutil.which("swipl") is None,
+    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it")
+"""What needs SWI-Prolog's `swipl`: skipped without it (CI installs it, and fails without)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from html import escape
@@ -17,6 +16,7 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 from hypothesis import given
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.logic import api as lab
 from minimax_lab.logic.contain.python_program import sandboxed_python
@@ -41,8 +41,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
 POSITIONS = {**LAB_CASES, **TACTICS}
 SVG = "{http://www.w3.org/2000/svg}"
-needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
-                                 reason="swipl is not installed (Debian: swi-prolog-nox)")
 REACHABLE = sorted(reachable_states("x") | reachable_states("o"))
 
 

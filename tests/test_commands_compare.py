@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from marks import needs_swipl
 from processes import started, stop, wait_for_caught, wait_for_work
 
 from minimax_lab.logic import engines
@@ -143,8 +143,7 @@ def test_engines_side_by_side_each_against_the_reference(capsys, monkeypatch):
     )
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed "
-                    "(Debian package swi-prolog-nox); .ci/run installs it")
+@needs_swipl
 def test_the_tabled_prolog_lab_agrees_everywhere(capsys):
     status, out, err = compare(capsys, "--engines", "prolog-tabled")
     assert (status, err) == (EXIT_OK, "")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from installed import install_grader
+from marks import needs_swipl
 
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
@@ -41,8 +42,6 @@ STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 needs_bwrap = pytest.mark.skipif(not sandbox.bwrap_works(),
                                  reason="bwrap cannot make a sandbox here (Debian package "
                                  "bubblewrap); .ci/run installs it")
-needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
-                                 reason="swipl is not installed (Debian package swi-prolog-nox)")
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ the one check that `swipl` is here, in one wording wherever it is needed."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from marks import needs_swipl
 
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import swipl
@@ -26,10 +26,6 @@ from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.state import State
 from minimax_lab.logic.tools.prolog_trace import PrologTraceError, trace_lab
 
-needs_swipl = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
 GAME = Path(__file__).resolve().parent.parent / "facts" / "game.pl"
 
 

@@ -7,12 +7,11 @@ whole; the answers below a question are the reference's."""
 
 from __future__ import annotations
 
-import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
-from marks import few_by_default
+from marks import few_by_default, needs_swipl
 
 from minimax_lab.compare.grader import prolog
 from minimax_lab.compare.grader.config import WorkLimits
@@ -32,10 +31,7 @@ from minimax_lab.logic import reference
 from minimax_lab.logic.contain.harness import Ask, StudentProgram
 from minimax_lab.logic.state import BLANK, PLAYERS, State, to_prolog
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
+pytestmark = needs_swipl
 SUBMISSIONS = Path(__file__).parent / "submissions"
 QUICK = WorkLimits(budget_ratio=0.005)  # the fullest boards first: their faults come early
 BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_optimal", "loops")

@@ -5,13 +5,13 @@ stubs (every function a constant; a Prolog program whose games never end, every 
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.compare.grader.interface import constant_share
 from minimax_lab.compare.grader.prolog import CHECKS
@@ -25,8 +25,6 @@ from minimax_lab.logic.positions import all_positions, reachable_states, to_move
 from minimax_lab.logic.state import BLANK, PLAYERS, is_terminal, mark, winner
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
-needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
-                                 reason="swipl is not installed (Debian package swi-prolog-nox)")
 needs_python = pytest.mark.skipif(sandboxed_python() is None,
                                   reason="no Python a contained program may run")
 X_FIRST = sorted(reachable_states(PLAYERS[0]))

@@ -4,10 +4,10 @@ below are right; a right program is never walked; a looping program's walk is bo
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from marks import needs_swipl
 
 from minimax_lab.compare.grader import diagnosis, prolog
 from minimax_lab.compare.grader.config import WorkLimits
@@ -24,10 +24,6 @@ from minimax_lab.logic import reference
 from minimax_lab.logic.contain.python_program import sandboxed_python
 from minimax_lab.logic.state import is_terminal
 
-needs_swipl = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
 needs_python = pytest.mark.skipif(sandboxed_python() is None,
                                   reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"

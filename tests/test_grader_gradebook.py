@@ -8,7 +8,6 @@ import argparse
 import csv
 import io
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,16 +16,14 @@ from xml.etree import ElementTree
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.compare.grader.results_json import class_from_json, class_json
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.commands.grade import shard
 from minimax_lab.logic.quote import quoted
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
+pytestmark = needs_swipl
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
 CLASS = [SUBMISSIONS / f"{name}.pl" for name in

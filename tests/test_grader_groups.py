@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.compare.grader.groups import FeedbackError, fingerprint, group_class, read_feedback
 from minimax_lab.compare.judge.categories import Category
@@ -28,10 +29,6 @@ QUICK = ["--predicates", "terminal_state,max_value", "--inference-budget", "0.00
          "--jobs", "2", "--judged", "whole"]
 """A quick grade, judged as a whole program: a bug's fingerprint is its wrong answers, so every
 grade a test compares is judged the same way."""
-needs_swipl = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
 
 
 def graded(answers: dict[str, list[Category]], name: str = "ada") -> SubmissionGrade:

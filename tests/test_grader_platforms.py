@@ -19,6 +19,7 @@ from xml.etree import ElementTree
 
 import jsonschema
 import pytest
+from marks import needs_swipl
 from platforms import (
     GITHUB_CLASSROOM,
     GRADESCOPE,
@@ -31,10 +32,7 @@ from minimax_lab.compare.judge.scores import Score
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.state import BLANK
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
+pytestmark = needs_swipl
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
 

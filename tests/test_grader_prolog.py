@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.compare.grader import prolog
 from minimax_lab.compare.grader.assignment import default_assignment
@@ -35,10 +36,7 @@ from minimax_lab.logic.contain.sandbox import Limits
 from minimax_lab.logic.positions import reachable_states
 from minimax_lab.logic.state import PLAYERS, is_full, is_terminal, winner
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
+pytestmark = needs_swipl
 SUBMISSIONS = Path(__file__).parent / "submissions"
 # Every question asked of the whole program (test_grader_clauses.py: judged on its own clauses)
 WHOLE = PrologInterface(judged="whole")

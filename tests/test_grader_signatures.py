@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
-from marks import few_by_default
+from marks import few_by_default, needs_swipl
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.graded import Graded
@@ -34,10 +33,6 @@ from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.contain.python_program import sandboxed_python
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
-needs_swipl = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
 needs_python = pytest.mark.skipif(sandboxed_python() is None,
                                   reason="no Python a contained program may run")
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import itertools
 import random
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
+from marks import needs_swipl
 
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.positions import reachable_states
@@ -113,9 +113,7 @@ error(error(Formal, _)) :- !, format("~cE~q~c", [1, Formal, 2]).
 error(Ball) :- format("~cE~q~c", [1, Ball, 2]).
 """.replace("__MOST__", str(MOST_ANSWERS))
 
-pytestmark = pytest.mark.skipif(shutil.which("swipl") is None,
-                                reason="SWI-Prolog is not installed (apt-get install "
-                                "swi-prolog-nox)")
+pytestmark = needs_swipl
 
 Event = tuple[str, str]
 """("out", what was written), ("answer", its text), ("error", the error term)."""

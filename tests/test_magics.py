@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.logic.state import to_prolog
 from minimax_lab.logic.toplevel import repl
@@ -111,7 +111,7 @@ def test_a_bad_option_is_one_error_line(shell, options, message):
     assert len(shown.text().splitlines()) == 1
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed")
+@needs_swipl
 def test_a_students_program_answers_a_cell_of_its_own(shell):
     program = ROOT / "tests" / "submissions" / "no_draw.pl"
     goal = "terminal_state([x,o,x,x,o,o,o,x,x], x, V)."

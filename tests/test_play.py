@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
 import subprocess
 from fractions import Fraction
@@ -13,6 +12,7 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 from processes import Terminal, run, run_shell
 
 from minimax_lab.logic.engines import make_engine
@@ -302,7 +302,7 @@ def test_no_input_makes_play_fail_but_as_documented(lines):
     assert "\x1b" not in output
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl (swi-prolog-nox)")
+@needs_swipl
 def test_the_prolog_engine_plays_with_the_labs_scoring_unless_told_otherwise():
     run = play("--engine", "prolog-tabled", stdin="5\n")
     assert run.stdout.startswith("You play x; the computer plays o, to win (lab scoring, ")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
+from marks import needs_swipl
 from processes import Terminal, started, stop, wait_for_work
 
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
@@ -27,10 +28,6 @@ from minimax_lab.logic.positions import all_positions
 from minimax_lab.logic.state import EMPTY
 from minimax_lab.logic.terms import Action, Decision
 
-needs_swipl = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
 SAMPLE = random.Random(3).sample(all_positions(), 300)
 
 

@@ -9,7 +9,6 @@ import http.server
 import json
 import re
 import shlex
-import shutil
 import threading
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.hosted import Every, HostedSession, Sample
@@ -393,7 +393,7 @@ def graded_here(name: str):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="grade's side needs swipl")
+@needs_swipl
 @pytest.mark.parametrize("name", TYPICAL_BUGS)
 def test_each_typical_bug_lands_in_its_predicate_as_grade_says(check_page, name):
     checked = check(check_page, f"{name}.pl")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import Truth
@@ -250,8 +251,7 @@ def test_the_total_time_limit_stops_the_run(command, truth):
     assert grade.agree + len(findings(grade, Category.FAILED)) + len(missing) == len(POSITIONS)
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed "
-                    "(Debian package swi-prolog-nox); .ci/run installs it")
+@needs_swipl
 def test_the_prolog_driver_of_the_docs_answers_for_the_lab_on_every_position(tmp_path, truth):
     docs = (ROOT / "docs" / "compare.md").read_text(encoding="utf-8")
     (driver,) = re.findall(r"```prolog\n(% answer\.pl.*?)```", docs, re.DOTALL)
@@ -399,7 +399,7 @@ def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, stat
     assert not any(control in report for control in "\x1b\r\0\x07\x9b\u202e")
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl (swi-prolog-nox)")
+@needs_swipl
 def test_the_documented_prolog_driver_keeps_a_printing_solution_in_step(tmp_path):
     docs = (Path(__file__).parent.parent / "docs" / "compare.md").read_text()
     driver = docs.split("```prolog\n% answer.pl", 1)[1].split("```", 1)[0]

@@ -4,11 +4,11 @@ reference where the program is right, its own where it is wrong, one line where 
 from __future__ import annotations
 
 import select
-import shutil
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES
+from marks import needs_swipl
 from processes import run
 
 from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
@@ -16,10 +16,7 @@ from minimax_lab.logic.engines import EngineError, make_engine
 from minimax_lab.logic.terms import Action, Decision
 from minimax_lab.logic.toplevel.answers import MAX_SHOWN, MORE
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("swipl") is None,
-    reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it",
-)
+pytestmark = needs_swipl
 SUBMISSIONS = Path(__file__).parent / "submissions"
 LAB_STYLE = str(SUBMISSIONS / "lab_style.pl")
 

@@ -7,7 +7,6 @@ import contextlib
 import io
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_swipl
 from processes import Terminal, environment, wait_for_work
 
 from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
@@ -616,7 +616,6 @@ def test_what_a_goal_writes_is_shown_escaped_before_its_answer():
 
 # --- a student's own file, loaded at the prompt ---------------------------------------------
 
-needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed")
 LAB_STYLE = ROOT / "tests" / "submissions" / "lab_style.pl"
 
 

@@ -426,7 +426,7 @@ def test_random_goals_get_the_same_text_from_both_engines(logic_engine, referenc
     assert transcript(goal, logic_engine) == transcript(goal, reference_engine)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(CONJUNCTIONS)
 @example("minimax_decision(xxx------, x, ---------, ---------)")
 @example("successor(xxx------, o, N), max_value(N, x, SV)")

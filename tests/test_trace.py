@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from boards import board
+from marks import needs_swipl
 
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
@@ -183,7 +183,7 @@ def test_an_answer_its_calls_do_not_justify_is_pointed_out():
 _SWI = re.compile(r"^ T \[\d+\] (Call|Exit|Fail): (\w+)\((\[[^]]*\]), (\w)")
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is not installed")
+@needs_swipl
 @pytest.mark.parametrize("engine", ["prolog", "prolog-tabled"])
 def test_swi_prologs_own_tracer_walks_the_same_calls(capsys, engine):
     assert main(["trace", "xoxxo-o--", "x", "--engine", engine, "--max-calls", "1000"]) == 0
@@ -202,7 +202,7 @@ def test_swi_prologs_own_tracer_walks_the_same_calls(capsys, engine):
     assert out[-1] == "Action = [x,8], Value = 0."
 
 
-@pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is not installed")
+@needs_swipl
 def test_a_students_program_is_traced_contained(capsys):
     submission = Path(__file__).parent / "submissions" / "lab_style.pl"
     assert main(["trace", "xoxxo-o--", "x", "--engine", "prolog", "--program", str(submission),
