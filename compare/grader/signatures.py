@@ -252,6 +252,7 @@ def lab_model(bug: str) -> Callable[[Answered, Policy], Fit | None]:
     def fit(answered: Answered, policy: Policy) -> Fit | None:
         if not lab_asked(answered):
             return None
+
         def expect(question: Any, verdict: Verdict) -> Callable[[Verdict], bool] | None:
             predicted = _predicted(bug, question, policy)
             if predicted is None:
