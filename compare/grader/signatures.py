@@ -32,6 +32,9 @@ SILENT = frozenset({Category.NOT_ASKED, Category.INFERENCE_LIMIT, Category.CPU_L
 """Verdicts that are no answer at all: neither explained nor contradicted by a model."""
 ON_BACKTRACKING = frozenset({Category.WRONG_ON_BACKTRACKING, Category.FAILS_ON_BACKTRACKING})
 """Faults of the answers after the first: the first answer was right."""
+WRONG = frozenset(category for category in Category
+                  if category.kind is Kind.FAULT and category not in SILENT)
+"""Verdicts that are wrong answers: what a model must explain."""
 
 Answered = dict[str, list[tuple[Any, Verdict]]]
 """The questions asked of each check, in order, each with its verdict."""
@@ -74,6 +77,8 @@ class Signature:
 def hypotheses(grade: SubmissionGrade, answered: Answered) -> tuple[str, ...]:
     """The known bugs whose models fit the submission's answers, as `name: description (the
     fit)`; `answered` holds each check's questions with their verdicts."""
+    if not any(verdict.category in WRONG for pairs in answered.values() for _, verdict in pairs):
+        return ()  # no wrong answer for any model to explain
     policy = grade.policy or Policy()
     said = []
     for signature in SIGNATURES:
@@ -89,8 +94,7 @@ def tally(answered: Answered, checks: Iterable[str], expect: Expect,
     have no wrong answer to explain. With `first_answers`, a fault of the answers after the
     first counts as a right first answer."""
     asked = tuple(check for check in checks if check in answered)
-    if not any(verdict.category.kind is Kind.FAULT and verdict.category not in SILENT
-               for check in asked for _, verdict in answered[check]):
+    if not any(verdict.category in WRONG for check in asked for _, verdict in answered[check]):
         return None
     wrong = explained = right = 0
     for check in asked:
@@ -248,16 +252,23 @@ def lab_model(bug: str) -> Callable[[Answered, Policy], Fit | None]:
     def fit(answered: Answered, policy: Policy) -> Fit | None:
         if not lab_asked(answered):
             return None
-        lab = _bugged(bug)
 
         def expect(question: Any, verdict: Verdict) -> Callable[[Verdict], bool] | None:
-            predicted = prolog.judge(question, lab.answer(question), policy).category
-            if predicted.kind is not Kind.FAULT:
+            predicted = _predicted(bug, question, policy)
+            if predicted is None:
                 return None
             return lambda actual: actual.category is predicted
 
         return tally(answered, LAB_CHECKS, expect, first_answers=True)
     return fit
+
+
+@cache
+def _predicted(bug: str, question: prolog.Question, policy: Policy) -> Category | None:
+    """The grader's verdict on the first answer of the lab with `bug` to `question`, where it
+    is a fault; else None. Once per question: every submission of a class is fitted."""
+    predicted = prolog.judge(question, _bugged(bug).answer(question), policy).category
+    return predicted if predicted.kind is Kind.FAULT else None
 
 
 def _no_guard(answered: Answered, policy: Policy) -> Fit | None:

@@ -65,13 +65,7 @@ class Category(StrEnum):
     @property
     def kind(self) -> Kind:
         """Right, a fault, a note or not asked."""
-        if self is Category.RIGHT:
-            return Kind.RIGHT
-        if self is Category.NOT_ASKED:
-            return Kind.UNASKED
-        if self in _NOTES:
-            return Kind.NOTE
-        return Kind.FAULT
+        return _KINDS[self]
 
     @property
     def on_backtracking(self) -> bool:
@@ -86,6 +80,10 @@ class Category(StrEnum):
 
 _NOTES = frozenset({Category.TIE_BREAK, Category.SAME_AGAIN, Category.OTHER_OPTIMAL_AGAIN,
                     Category.NOT_REPEATABLE})
+_KINDS = {category: Kind.RIGHT if category is Category.RIGHT
+          else Kind.UNASKED if category is Category.NOT_ASKED
+          else Kind.NOTE if category in _NOTES else Kind.FAULT for category in Category}
+"""Each category's kind, looked up: judging a class asks it millions of times."""
 DISAGREEMENTS = (Category.SUBOPTIMAL, Category.WRONG_VALUE, Category.OTHER_OPTIMAL,
                  Category.ILLEGAL_MOVE)
 """How a move and value can differ from the reference's decision."""

@@ -108,14 +108,16 @@ class CheckResult:
                finding: Finding | None = None, finished: bool = False) -> None:
         """Count one question's judgement and its notes; keep its finding (a wrong answer's)
         if it is among the first of its category, and mark a fault in `wrong`."""
-        if category.kind is Kind.FAULT:
+        kind = category.kind
+        if kind is Kind.FAULT:
             self.wrong |= 1 << sum(self.counts.values())
         self.counts[category] += 1
         if finished:
-            self.finished[""] += category.kind is not Kind.UNASKED
+            self.finished[""] += kind is not Kind.UNASKED
             self.finished[category] += 1
-        self.notes.update(notes)
-        if category.kind is Kind.UNASKED:
+        if notes:
+            self.notes.update(notes)
+        if kind is Kind.UNASKED:
             return
         self.checked += 1
         if category is Category.RIGHT:
