@@ -34,30 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((ROOT / "tests" / "submissions").glob("*.pl"))
 
 
-def sandboxes_cpu() -> float | None:
-    """The CPU seconds every sandbox made on this machine has used, those removed too (the
-    group they are made in counts them; checked on cgroup v1 and v2); None without cgroups."""
-    kind = cgroups.version()
-    if kind == "v2":
-        for line in (cgroups.ROOT / cgroups.PARENT / "cpu.stat").read_text().splitlines():
-            name, _, value = line.partition(" ")
-            if name == "usage_usec":
-                return int(value) / 1e6
-        return None
-    if kind == "v1":
-        usage = cgroups.ROOT / "cpuacct" / cgroups.PARENT / "cpuacct.usage"
-        return int(usage.read_text()) / 1e9
-    return None
-
-
 def other_graders(own: int | None = None) -> bool:
     """True when a grader other than process `own` has sandboxes on this machine now (looked
     at once a second during a run: a sandbox briefer than that can be missed)."""
     kind = cgroups.version()
-    if kind is None:
-        return False
-    parent = cgroups.ROOT / ("cpuacct" if kind == "v1" else "") / cgroups.PARENT
-    return any(folder.name.split("-")[1] != str(own) for folder in parent.glob("sandbox-*-*"))
+    return kind is not None and any(creator != str(own)
+                                    for _, creator in cgroups.sandboxes(kind))
 
 
 def one_run(cores: str, folder: Path) -> tuple[float, float, float | None, bool]:
@@ -66,7 +48,7 @@ def one_run(cores: str, folder: Path) -> tuple[float, float, float | None, bool]
     another grader's sandboxes ran meanwhile (then counted in the programs' too)."""
     others = other_graders()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    sandboxes = sandboxes_cpu()
+    sandboxes = cgroups.sandboxes_cpu_seconds()
     start = time.perf_counter()
     grader = subprocess.Popen(
         ["taskset", "-c", cores, sys.executable, "-m", "minimax_lab", "grade",
@@ -78,7 +60,7 @@ def one_run(cores: str, folder: Path) -> tuple[float, float, float | None, bool]
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    used = sandboxes_cpu()
+    used = cgroups.sandboxes_cpu_seconds()
     programs = None if used is None or sandboxes is None else used - sandboxes
     if not (folder / "class.json").exists():
         raise SystemExit("grade wrote no report")

@@ -38,13 +38,7 @@ class Group:
             text = os.pread(self._usage, 4096, 0).decode()
         except OSError:
             return 0.0
-        if self.v2:
-            for line in text.splitlines():
-                name, _, value = line.partition(" ")
-                if name == "usage_usec":
-                    return int(value) / 1e6
-            return 0.0
-        return int(text or 0) / 1e9
+        return _usage(text, self.v2)
 
     def memory_bytes(self) -> int:
         """The most memory the group has held at once (0 where the kernel does not say)."""
@@ -161,15 +155,41 @@ def version() -> str | None:
     return None
 
 
+def _usage(text: str, v2: bool) -> float:
+    """The CPU seconds a group's `cpu.stat` (v2) or `cpuacct.usage` (v1) says."""
+    if v2:
+        for line in text.splitlines():
+            name, _, value = line.partition(" ")
+            if name == "usage_usec":
+                return int(value) / 1e6
+        return 0.0
+    return int(text or 0) / 1e9
+
+
+def sandboxes_cpu_seconds() -> float | None:
+    """The CPU time every sandbox made on this machine has used, the removed ones too (the
+    group they are made in keeps it); None without cgroups."""
+    kind = version()
+    if kind is None:
+        return None
+    usage = (ROOT / PARENT / "cpu.stat" if kind == "v2"
+             else ROOT / "cpuacct" / PARENT / "cpuacct.usage")
+    return _usage(_read(usage), kind == "v2")
+
+
+def sandboxes(kind: str) -> list[tuple[Path, str]]:
+    """Every sandbox's group folder there is now, with the number of the grader that made it."""
+    parents = [ROOT / PARENT] if kind == "v2" else [ROOT / name / PARENT for name in _V1]
+    return [(folder, folder.name.split("-")[1])
+            for parent in parents for folder in parent.glob("sandbox-*-*")]
+
+
 def _swept(kind: str) -> None:
     """Remove the empty groups a grader that was killed outright left (its process is gone)."""
-    parents = [ROOT / PARENT] if kind == "v2" else [ROOT / name / PARENT for name in _V1]
-    for parent in parents:
-        for folder in parent.glob("sandbox-*-*"):
-            creator = folder.name.split("-")[1]
-            if creator.isdigit() and not Path(f"/proc/{creator}").exists():
-                with contextlib.suppress(OSError):
-                    folder.rmdir()  # refused while a process is in it
+    for folder, creator in sandboxes(kind):
+        if creator.isdigit() and not Path(f"/proc/{creator}").exists():
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # refused while a process is in it
 
 
 def _probed(kind: str) -> str | None:
