@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from minimax_lab.logic.toplevel.errors import GoalSyntaxError, ToplevelError
@@ -344,6 +344,7 @@ def test_a_percent_sign_in_quotes_is_no_comment():
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
+@example("0|:")  # an operator ending the line as an atom: a whole goal
 def test_any_text_is_a_goal_needs_more_or_an_error(text):
     more = needs_more(text)
     try:

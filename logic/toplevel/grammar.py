@@ -143,6 +143,13 @@ def needs_more(text: str) -> bool:
         if depth < 0:
             return False
     last = kinds[-1]
-    return depth > 0 or last.kind in (",", "|") or (
+    open_ended = depth > 0 or last.kind in (",", "|") or (
         last.kind == "name" and last.value is not True and (
             last.text in INFIX or last.text in PREFIX) and len(kinds) > 1)
+    if not open_ended:
+        return False
+    try:  # an operator ending a line may be an atom closing a whole goal (`0|:`)
+        parse_query(text)
+    except (GoalSyntaxError, ToplevelError):
+        return True
+    return False
