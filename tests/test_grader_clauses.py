@@ -250,6 +250,21 @@ def test_the_sample_answers_as_the_program_would(tmp_path, source):
         program.close()
 
 
+def test_the_answers_kept_go_when_the_question_ends(tmp_path):
+    path = tmp_path / "program.pl"
+    path.write_text(":- [minimax_helper].\n" + OWN)
+    program = StudentProgram([path])
+    try:
+        assert program.load().problem is None
+        goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
+        first, second = (program.ask(goal, "A", 2, 30, 1_000_000, prolog.MEMO)
+                         for _ in range(2))
+        assert first.output == second.output == "searched"  # searched again, not replayed
+        assert first.answers == second.answers
+    finally:
+        program.close()
+
+
 # --- a program gets no answer it did not compute ---------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -494,7 +494,9 @@ error_term(Error, Text) :-
 % A call its caller cut, or that raised an exception, is kept for nothing, so the program never
 % searches more than without it, errors where it would, and, testing its arguments as it likes,
 % answers as it would; only what it prints is not printed again. The answers are the program's
-% own, in the recorded database as above, and kept for the question only.
+% own, in the recorded database as above, and kept for the question only: each call's under
+% its own key, each key listed under `harness_memo_key`, so that they are erased by the list
+% (enumerating the database's keys instead costs every later question, once many were used).
 
 :- dynamic wrapped/1.
 
@@ -540,7 +542,8 @@ marked(Board, Cell, Mark, State) :-
 
 forget_below :-
     forall(recorded(harness_below, _, Reference), erase(Reference)),
-    forall(( current_key(Key), integer(Key), recorded(Key, _, Reference) ), erase(Reference)).
+    forall(recorded(harness_memo_key, Key, KeyReference),
+           ( forall(recorded(Key, _, Reference), erase(Reference)), erase(KeyReference) )).
 
 % Only what the program defines itself is wrapped: a call to a predicate it lacks stays an
 % existence error.
@@ -580,6 +583,7 @@ below_answer(memo, Name, State, Player, Value, Own) :-
         ->  member(Value, Answers)
         ;   copy_term(Value, Pattern),
             flag(harness_memo, Stamp, Stamp + 1),
+            (   \+ recorded(Key, _) -> recordz(harness_memo_key, Key) ; true ),
             (   call(Own),
                 recordz(Key, found(Stamp, Value))
             ;   findall(Answer, ( recorded(Key, found(Stamp, Answer), Reference),
