@@ -740,7 +740,7 @@ def test_a_program_that_fills_its_question_pipe_stalls_nothing(tmp_path):
     program.write_text(STALLS + CS50_RIGHT.replace("def player(board):\n",
                                                    "def player(board):\n    stall()\n", 1))
     grade = grade_submission("stalls", program, Options(
-        CS50Interface(), checks=("player",), query_seconds=2, budget_seconds=8))
+        CS50Interface(), checks=("player",), query_seconds=1, budget_seconds=4))
     player = grade.checks["player"]
     assert player.correct == 0 and player.checked > 0  # pytest-timeout bounds a stall
 
