@@ -20,8 +20,9 @@ from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.judge.results import SubmissionGrade
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
-QUICK = WorkLimits(budget_ratio=0.005)
-"""Prolog: the fullest boards first, so a typical bug's faults come early: a few suffice."""
+QUICK = WorkLimits(budget_ratio=0.001)
+"""Prolog: a thousandth of the lab's cost of every question, the cheapest (the fullest boards)
+first: thousands of questions, where a typical bug's faults show early."""
 QUICK_CPU = WorkLimits(cpu_budget=2.0)
 """Python: two seconds of the program's CPU time, the fullest boards first."""
 

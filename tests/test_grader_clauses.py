@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from marks import few_by_default, needs_swipl
-from shared_grades import QUICK, Corpus  # the fullest boards first: faults come early
+from shared_grades import Corpus
 
 from minimax_lab.compare.grader import prolog
 from minimax_lab.compare.grader.config import WorkLimits
@@ -34,6 +34,7 @@ from minimax_lab.logic.state import BLANK, PLAYERS, State, to_prolog
 
 pytestmark = needs_swipl
 SUBMISSIONS = Path(__file__).parent / "submissions"
+QUICK = WorkLimits(budget_ratio=0.005)  # the fullest boards first: their faults come early
 BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_optimal", "loops")
 
 
@@ -47,7 +48,8 @@ def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK,
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Corpus:
-    """The corpus's programs graded whole within `QUICK`, shared with the other files' tests."""
+    """The corpus's programs graded whole within a small budget, shared with the other files'
+    tests."""
     return Corpus(tmp_path_factory)
 
 

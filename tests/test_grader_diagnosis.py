@@ -29,8 +29,8 @@ needs_python = pytest.mark.skipif(sandboxed_python() is None,
                                   reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"
 ASKED_TOGETHER = {"no_guard": ("max_value", "min_value")}
-"""The checks a program is graded on where not every predicate (as test_grader_prolog.py's
-tests grade it)."""
+"""The predicates a program is graded on, where not all of them: no_guard's bug shows in these
+two (test_grader_prolog.py reads the same grade)."""
 
 
 @pytest.fixture(scope="module")

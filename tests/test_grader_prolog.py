@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -45,7 +44,6 @@ WHOLE = PrologInterface(judged="whole")
 STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 
 
-@cache  # a test reads it again as another test graded it
 def graded(name: str, *predicates: str, budget: float = 4.0, **options) -> object:
     chosen = Options(WHOLE, checks=predicates, budget_seconds=budget, **options)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", chosen)
@@ -226,8 +224,14 @@ def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_graded():
     assert result.correct == result.checked == 2 * len(STATES)
 
 
-def test_a_file_that_halts_when_loaded_is_a_load_problem_and_is_graded_still():
-    grade = graded("halts", "terminal_state", budget=60)
+@pytest.fixture(scope="module")
+def halts():
+    """The program that halts as it loads, graded on terminal_state (two tests read it)."""
+    return graded("halts", "terminal_state", budget=60)
+
+
+def test_a_file_that_halts_when_loaded_is_a_load_problem_and_is_graded_still(halts):
+    grade = halts
     line = line_of("halts", "bye")
     assert any(message.line == line and "halt" in message.text
                for message in grade.load.messages)
@@ -601,8 +605,8 @@ def test_a_backup_beside_the_main_file_is_left_out_with_a_note(tmp_path):
     assert "  note: minimax_backup.pl looks like a backup" in submission_report(grade)
 
 
-def test_a_file_that_halts_is_said_to_have_loading_problems_not_faults():
-    grade = graded("halts", "terminal_state", budget=60)
+def test_a_file_that_halts_is_said_to_have_loading_problems_not_faults(halts):
+    grade = halts
     line = summary_line(replace(grade, score=default_assignment("prolog", prolog.PREDICATES)
                                 .score(grade)))
     assert "; answers right; loading had problems; score " in line and "faults" not in line
