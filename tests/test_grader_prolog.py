@@ -133,8 +133,9 @@ def test_a_missing_terminal_guard_offers_wrong_answers_on_backtracking_at_finish
 
 
 def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_on():
+    # a budget of work, not of seconds; each question stopped at the lab's own cost
     grade = graded("loops", "max_value", "min_value", budget=600.0,
-                   work=WorkLimits(budget_ratio=0.002))  # a budget of work, not of seconds
+                   work=WorkLimits(ratio=1, budget_ratio=0.002))
     max_value = grade.checks["max_value"]
     assert max_value.counts[Category.INFERENCE_LIMIT] == max_value.checked - max_value.correct
     assert max_value.correct > 0  # finished games answer before the loop
