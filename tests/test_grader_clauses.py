@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from marks import few_by_default, needs_swipl
+from shared_grades import Corpus
 
 from minimax_lab.compare.grader import prolog
 from minimax_lab.compare.grader.config import WorkLimits
@@ -38,10 +39,18 @@ BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_optimal", 
 
 
 @cache
-def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK):
-    options = Options(PrologInterface(judged=judged, end_to_end=sample),
-                      PrologInterface.checks, budget_seconds=300, work=work)
+def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK,
+           checks: tuple[str, ...] = PrologInterface.checks):
+    options = Options(PrologInterface(judged=judged, end_to_end=sample), checks,
+                      budget_seconds=300, work=work)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Corpus:
+    """The corpus's programs graded whole within a small budget, shared with the other files'
+    tests."""
+    return Corpus(tmp_path_factory)
 
 
 def landed(grade) -> set[str]:
@@ -58,8 +67,8 @@ def named(grade) -> list[str]:
 # --- the corpus: the same predicate, the same hypothesis, in both modes ---------------------
 
 @pytest.mark.parametrize("name", few_by_default(BUGS, ("no_draw", "wrong_side")))
-def test_each_typical_bug_lands_in_the_same_predicate_in_both_modes(name):
-    whole, clauses = graded(name, "whole"), graded(name, "clauses")
+def test_each_typical_bug_lands_in_the_same_predicate_in_both_modes(corpus, name):
+    whole, clauses = corpus.prolog(name), graded(name, "clauses")
     assert landed(clauses) == landed(whole) != set()
     assert all(result.first_wrong.concluded for result in clauses.checks.values()
                if result.first_wrong is not None)
@@ -76,8 +85,8 @@ def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
         assert result.checked == len(prolog.CHECKS[check].questions()) + result.end_to_end
 
 
-def test_a_bug_below_is_counted_in_the_predicate_that_holds_it():
-    whole, clauses = graded("min_moves_agent", "whole"), graded("min_moves_agent", "clauses")
+def test_a_bug_below_is_counted_in_the_predicate_that_holds_it(corpus):
+    whole, clauses = corpus.prolog("min_moves_agent"), graded("min_moves_agent", "clauses")
     assert whole.checks["max_value"].correct < whole.checks["max_value"].checked
     assert clauses.checks["max_value"].correct == clauses.checks["max_value"].checked
     assert clauses.checks["min_value"].correct < clauses.checks["min_value"].checked
@@ -104,10 +113,10 @@ def test_judged_on_its_own_clauses_a_question_costs_one_level(check):
 # --- the end-to-end sample -------------------------------------------------------------------
 
 def test_the_sample_catches_a_program_right_clause_by_clause_but_wrong_as_a_whole():
-    alone = graded("right_clause_by_clause", "clauses")
-    assert all(result.correct == result.checked > 0  # clause by clause, all right
-               for result in alone.checks.values())
     sampled = graded("right_clause_by_clause", "clauses", 1, WorkLimits())
+    assert all(  # clause by clause (the questions but the sample's), all right
+        result.correct - result.end_to_end_right == result.checked - result.end_to_end > 0
+        for result in sampled.checks.values())
     decision = sampled.checks["minimax_decision"]
     assert decision.end_to_end_right < decision.end_to_end == len(end_to_end(
         PrologInterface.checks, 1))
@@ -317,8 +326,9 @@ def test_no_answer_outlives_its_question(hostile):
 
 
 def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing():
-    grade = graded("hostile/asks_the_lab", "clauses", 0, WorkLimits())
-    for check in ("max_value", "min_value", "minimax_decision"):
+    recursive = ("max_value", "min_value", "minimax_decision")
+    grade = graded("hostile/asks_the_lab", "clauses", 0, WorkLimits(), recursive)
+    for check in recursive:
         assert grade.checks[check].correct == 0 < grade.checks[check].checked
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from marks import needs_swipl
+from shared_grades import Corpus
 
 from minimax_lab.compare.grader import diagnosis, prolog
 from minimax_lab.compare.grader.config import WorkLimits
@@ -27,13 +28,21 @@ from minimax_lab.logic.state import is_terminal
 needs_python = pytest.mark.skipif(sandboxed_python() is None,
                                   reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"
-QUICK = WorkLimits(budget_ratio=0.005)  # the smallest wrong answers come first: a few suffice
-QUICK_CPU = WorkLimits(cpu_budget=5.0)
+ASKED_TOGETHER = {"no_guard": ("max_value", "min_value")}
+"""The predicates a program is graded on, where not all of them: no_guard's bug shows in these
+two (test_grader_prolog.py reads the same grade)."""
 
 
-def walked(name: str, check: str):
-    options = Options(PrologInterface(judged="whole"), (check,), budget_seconds=120, work=QUICK)
-    return grade_submission(name, SUBMISSIONS / f"{name}.pl", options).checks[check]
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Corpus:
+    """The corpus's programs graded whole, the smallest wrong answers first (a few suffice),
+    shared with the other files' tests."""
+    return Corpus(tmp_path_factory)
+
+
+def walked(corpus: Corpus, name: str, check: str):
+    """The result of `check`, with its first wrong call, in the grade of the program `name`."""
+    return corpus.prolog(name, ASKED_TOGETHER.get(name, prolog.PREDICATES)).checks[check]
 
 
 @needs_swipl
@@ -46,8 +55,9 @@ def walked(name: str, check: str):
     pytest.param("loops", "minimax_decision", "max_value",  # max_value calls itself on its
                  marks=pytest.mark.slow),  # own state: the walk spends its bound
 ])
-def test_the_first_wrong_call_lands_in_the_predicate_that_holds_the_bug(name, check, bug):
-    result = walked(name, check)
+def test_the_first_wrong_call_lands_in_the_predicate_that_holds_the_bug(corpus, name, check,
+                                                                       bug):
+    result = walked(corpus, name, check)
     wrong = result.first_wrong
     assert wrong is not None and wrong.concluded
     assert wrong.call.asked.startswith(f"{bug}(")
@@ -62,8 +72,8 @@ def test_the_first_wrong_call_lands_in_the_predicate_that_holds_the_bug(name, ch
 
 
 @needs_swipl
-def test_the_walk_starts_from_the_smallest_wrong_answer():
-    result = walked("min_moves_agent", "min_value")
+def test_the_walk_starts_from_the_smallest_wrong_answer(corpus):
+    result = walked(corpus, "min_moves_agent", "min_value")
     wrong = result.first_wrong
     first = next(finding for finding in result.findings if finding.category is not Category.RIGHT)
     blanks = first.position[0].count("-")
@@ -71,8 +81,8 @@ def test_the_walk_starts_from_the_smallest_wrong_answer():
 
 
 @needs_swipl
-def test_a_right_program_is_never_walked():
-    assert walked("lab_style", "max_value").first_wrong is None
+def test_a_right_program_is_never_walked(corpus):
+    assert all(result.first_wrong is None for result in corpus.prolog("lab_style").checks.values())
 
 
 def test_the_calls_below_are_the_labs_clauses_calls():
@@ -92,13 +102,26 @@ def test_the_calls_below_are_the_labs_clauses_calls():
 @needs_swipl
 def test_a_walk_that_cannot_conclude_says_so_within_its_bound(monkeypatch):
     monkeypatch.setattr(diagnosis, "MOST_CALLS", 2)
-    wrong = walked("loops", "minimax_decision").first_wrong
+    # each question loops to its limit: the lab's own cost, not ten times it, in a small budget
+    options = Options(PrologInterface(judged="whole"), ("minimax_decision",), budget_seconds=120,
+                      work=WorkLimits(ratio=1, budget_ratio=0.001))
+    grade = grade_submission("loops", SUBMISSIONS / "loops.pl", options)
+    wrong = grade.checks["minimax_decision"].first_wrong
     assert wrong is not None and not wrong.concluded
     assert wrong.asked == 2 and wrong.why == "stopped after 2 calls"
 
 
-def cs50_walked(name: str, check: str):
-    options = Options(CS50Interface(), (check,), budget_seconds=120, work=QUICK_CPU)
+CS50_GRADED_WHOLE = ("cs50_winner_no_anti_diagonal", "cs50_right")
+"""The CS50 programs test_grader_signatures.py's default run grades on every function."""
+
+
+def cs50_walked(corpus: Corpus, name: str, check: str):
+    """The result of `check`, with its first wrong call: read from the program's grade on every
+    function where the corpus has it, else graded on `check` alone."""
+    if name in CS50_GRADED_WHOLE:
+        return corpus.cs50(name).checks[check]
+    options = Options(CS50Interface(), (check,), budget_seconds=120,
+                      work=WorkLimits(cpu_budget=5.0))
     return grade_submission(name, SUBMISSIONS / "python" / f"{name}.py", options).checks[check]
 
 
@@ -110,8 +133,9 @@ def cs50_walked(name: str, check: str):
     ("cs50_result_mutates", "minimax", "result"),  # result marks the board it is given
     ("cs50_last_optimal", "minimax", "minimax"),  # the last optimal move, not the first
 ])
-def test_the_first_wrong_call_lands_in_the_cs50_function_that_holds_the_bug(name, check, bug):
-    result = cs50_walked(name, check)
+def test_the_first_wrong_call_lands_in_the_cs50_function_that_holds_the_bug(corpus, name, check,
+                                                                            bug):
+    result = cs50_walked(corpus, name, check)
     wrong = result.first_wrong
     assert wrong is not None and wrong.concluded
     assert wrong.call.asked.startswith(f"{bug}(")
@@ -128,8 +152,8 @@ def test_the_first_wrong_call_lands_in_the_cs50_function_that_holds_the_bug(name
 
 
 @needs_python
-def test_a_right_cs50_program_is_never_walked():
-    assert cs50_walked("cs50_right", "minimax").first_wrong is None
+def test_a_right_cs50_program_is_never_walked(corpus):
+    assert all(result.first_wrong is None for result in corpus.cs50("cs50_right").checks.values())
 
 
 def test_the_calls_below_are_cs50s_specifications_calls():

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 from marks import few_by_default, needs_swipl
+from shared_grades import Corpus
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.groups import group_class, groups_report
 from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.python_interfaces import CS50Interface, FunctionInterface
 from minimax_lab.compare.grader.results_json import class_from_json, class_json
 from minimax_lab.compare.grader.run import grade_submission
@@ -37,18 +36,11 @@ needs_python = pytest.mark.skipif(sandboxed_python() is None,
                                   reason="no Python a contained program may run")
 
 
-@cache
-def prolog_graded(name: str):
-    options = Options(PrologInterface(judged="whole"), PrologInterface.checks,
-                      budget_seconds=120, work=WorkLimits(budget_ratio=0.005))
-    return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
-
-
-@cache
-def cs50_graded(name: str):
-    options = Options(CS50Interface(), CS50Interface.checks, budget_seconds=120,
-                      work=WorkLimits(cpu_budget=5.0))
-    return grade_submission(name, SUBMISSIONS / "python" / f"{name}.py", options)
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Corpus:
+    """The corpus's gradings, shared with the other files' tests (the same programs whole, on
+    every predicate or function, within a small budget)."""
+    return Corpus(tmp_path_factory)
 
 
 def named(grade) -> list[str]:
@@ -65,8 +57,8 @@ def named(grade) -> list[str]:
     ("lab_style", None),
     ("misspelt", None),  # a misspelt predicate is undefined: no bug of the lab's to guess
 ], ("no_draw", "lab_style")))
-def test_each_prolog_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signature):
-    assert named(prolog_graded(name)) == ([signature] if signature else [])
+def test_each_prolog_bug_of_the_corpus_is_offered_its_own_hypothesis(corpus, name, signature):
+    assert named(corpus.prolog(name)) == ([signature] if signature else [])
 
 
 @needs_python
@@ -79,8 +71,8 @@ def test_each_prolog_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signa
     ("ties_centre_first", None),  # right, with another tie rule: no bug to guess
     ("cs50_random_ties", None),  # a random optimal move each time: no bug to guess
 ], ("cs50_winner_no_anti_diagonal", "cs50_right")))
-def test_each_cs50_bug_of_the_corpus_is_offered_its_own_hypothesis(name, signature):
-    assert named(cs50_graded(name)) == ([signature] if signature else [])
+def test_each_cs50_bug_of_the_corpus_is_offered_its_own_hypothesis(corpus, name, signature):
+    assert named(corpus.cs50(name)) == ([signature] if signature else [])
 
 
 FIT = re.compile(r"\(it explains (\d+) of (\d+) wrong answers of ([a-z_, ]+) and contradicts "
@@ -99,8 +91,8 @@ def _faults(grade, checks, first_answers=False) -> int:
 @needs_swipl
 @pytest.mark.parametrize("name", few_by_default(
     ["no_draw", "wrong_side", "min_moves_agent", "no_guard", "last_optimal"], ["no_draw"]))
-def test_each_prolog_guess_explains_every_wrong_answer_of_its_bug(name):
-    grade = prolog_graded(name)
+def test_each_prolog_guess_explains_every_wrong_answer_of_its_bug(corpus, name):
+    grade = corpus.prolog(name)
     (said,) = grade.hypotheses
     explained, wrong, checks, right = FIT.search(said).groups()
     checks = checks.split(", ")
@@ -117,8 +109,8 @@ def test_each_prolog_guess_explains_every_wrong_answer_of_its_bug(name):
     ("cs50_winner_no_anti_diagonal", "winner"), ("cs50_winner_stops_at_empty_row", "winner"),
     ("cs50_result_mutates", "result"), ("cs50_last_optimal", "minimax")],
     ["cs50_winner_no_anti_diagonal"]))
-def test_each_cs50_guess_explains_every_wrong_answer_of_its_check(name, check):
-    grade = cs50_graded(name)
+def test_each_cs50_guess_explains_every_wrong_answer_of_its_check(corpus, name, check):
+    grade = corpus.cs50(name)
     (said,) = grade.hypotheses
     explained, wrong, checks, right = FIT.search(said).groups()
     assert checks == check and explained == wrong == str(_faults(grade, [check])) != "0"
@@ -192,8 +184,8 @@ def test_every_signature_has_a_name_and_a_description_of_its_own():
 
 
 @needs_swipl
-def test_the_hypothesis_reaches_the_report_the_bugs_section_and_the_json():
-    grade = prolog_graded("no_draw")
+def test_the_hypothesis_reaches_the_report_the_bugs_section_and_the_json(corpus):
+    grade = corpus.prolog("no_draw")
     groups = group_class([grade])
     text = "\n".join([*bug_report(grade), *groups_report(groups)])
     assert text.count("this looks like no draw clause: ") == 2  # the report's, the group's
