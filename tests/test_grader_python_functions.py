@@ -15,6 +15,7 @@ import pytest
 from boards import board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from marks import few_by_default
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
@@ -36,9 +37,9 @@ pytestmark = pytest.mark.skipif(sandboxed_python() is None,
                                 reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"
 RECURSIVE = SUBMISSIONS / "python" / "recursive"
-QUICK = WorkLimits(cpu_budget=1.0)  # the fullest boards first: their faults come early
-# (boards of up to 4 blanks or so; max_value goes wrong at 2 below a min_value that moves the
-# agent, min_value at 1)
+QUICK = WorkLimits(cpu_budget=0.5)  # the fullest boards first: their faults come early
+# (max_value goes wrong at 2 blanks below a min_value that moves the agent, min_value at 1;
+# every fault these tests look for was found within a budget of 0.2)
 
 
 @cache
@@ -91,7 +92,7 @@ def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
 
 
 def test_cs50_keeps_the_whole_programs_mode(tmp_path):
-    options = Options(CS50Interface(), ("minimax",), work=WorkLimits(cpu_budget=1.0))
+    options = Options(CS50Interface(), ("minimax",), work=WorkLimits(cpu_budget=0.2))
     grade = grade_submission("cs50_right", SUBMISSIONS / "python" / "cs50_right.py", options)
     assert grade.judged == ""
     assert "judged:" not in submission_report(grade)
@@ -101,7 +102,7 @@ def test_cs50_keeps_the_whole_programs_mode(tmp_path):
 
 def test_a_mapping_without_recursive_functions_is_judged_as_a_whole():
     mapping = str(SUBMISSIONS / "python" / "number_board.toml")
-    options = Options(FunctionInterface(mapping=mapping), work=WorkLimits(cpu_budget=0.5))
+    options = Options(FunctionInterface(mapping=mapping), work=WorkLimits(cpu_budget=0.2))
     grade = grade_submission("number_board", SUBMISSIONS / "python" / "number_board.py",
                              options)
     assert grade.judged == ""
@@ -186,7 +187,9 @@ POSITIONS = {
 }
 
 
-@pytest.mark.parametrize("name", ["x in a corner", "a game in the middle", "the empty board"])
+@pytest.mark.parametrize("name", few_by_default(  # the empty board's whole tree: seconds
+    ["x in a corner", "a game in the middle", "the empty board"],
+    ["x in a corner", "a game in the middle"]))
 @pytest.mark.parametrize("function", ["max_value", "min_value"])
 def test_judged_on_its_own_functions_a_question_costs_one_level(counted, name, function):
     state = POSITIONS[name]
