@@ -508,9 +508,11 @@ def test_a_result_that_raises_on_every_move_gets_no_credit(capsys, tmp_path):
     taken = [found for found in result["findings"]
              if "so the exception says nothing of the taken cell" in found["detail"]]
     assert taken  # the taken cells' exceptions are named as such
-    honest = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "result",
-                    str(CORPUS / "cs50_right.py"))[1]["cs50_right"]["predicates"]["result"]
-    assert honest["correct"] == honest["checked"] == result["checked"]
+    boards = [state for state in reachable_states("x") if not is_terminal(state)]
+    blanks = [state.count("-") for state in boards]
+    # asked every question: each blank cell of every board in play, and a taken cell if any
+    # (on all of which the right program is right: test_grader_constant's full marks)
+    assert result["checked"] == sum(count + (count < 9) for count in blanks)
 
 
 def test_a_result_that_raises_only_on_some_boards_is_credited_on_the_others(capsys, tmp_path):
