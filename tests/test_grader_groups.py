@@ -4,10 +4,10 @@ teacher's explanation of a bug reaches every member's report and the platforms' 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
 CLASS = {"ada": "no_draw", "bob": "no_draw", "cy": "min_moves_agent", "dee": "lab_style",
          "eve": "wrong_side"}
-QUICK = ["--predicates", "terminal_state,max_value", "--inference-budget", "0.005",
+QUICK = ["--predicates", "terminal_state,max_value", "--inference-budget", "0.001",
          "--jobs", "2", "--judged", "whole"]
 """A quick grade, judged as a whole program: a bug's fingerprint is its wrong answers, so every
 grade a test compares is judged the same way."""
@@ -86,16 +86,17 @@ def test_any_feedback_table_is_read_or_refused_in_one_line(tmp_path_factory, tab
 
 @pytest.fixture(scope="module")
 def the_class(tmp_path_factory):
+    """The class graded in this process (the summary is what `grade` writes on stdout): its
+    folder, the summary, every submission by name."""
     folder = tmp_path_factory.mktemp("class")
     for name, program in CLASS.items():
         shutil.copy(SUBMISSIONS / f"{program}.pl", folder / f"{name}.pl")
-    run = subprocess.run(
-        [sys.executable, "-m", "minimax_lab", "grade", *sorted(map(str, folder.glob("*.pl"))),
-         *QUICK,
-         "--json", str(folder / "class.json")], capture_output=True, text=True, timeout=240,
-        cwd=ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
+              "--json", str(folder / "class.json")])
     report = json.loads((folder / "class.json").read_text())
-    return folder, run.stdout, {sub["name"]: sub for sub in report["submissions"]}
+    return folder, out.getvalue(), {sub["name"]: sub for sub in report["submissions"]}
 
 
 @needs_swipl

@@ -8,6 +8,8 @@ grading with every option of its assignment; PrairieLearn's info.json from the d
 from __future__ import annotations
 
 import base64
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -44,25 +46,33 @@ CASES = {  # a submission, the options that make it quick, what it is
 }
 
 
+def grade_quietly(argv: list[str]) -> tuple[int, str]:
+    """`grade` run in this process from a module's fixture (no capsys there): the exit status
+    and what it wrote on stdout."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["grade", *argv])
+    return status, out.getvalue()
+
+
 @pytest.fixture(scope="module", params=sorted(CASES))
 def outputs(request, tmp_path_factory):
     """Every platform's output for one case, from one run of the command line."""
     name, options = CASES[request.param]
     folder = tmp_path_factory.mktemp(request.param.replace(" ", "_"))
-    run = subprocess.run(
-        [sys.executable, "-m", "minimax_lab", "grade", str(SUBMISSIONS / f"{name}.pl"), *options,
-         "--jobs", "1", "--gradescope", str(folder / "gs"), "--prairielearn",
-         str(folder / "pl"), "--github-classroom", str(folder / "gh.json"),
-         "--junit", str(folder / "junit.xml"), "--json", str(folder / "class.json")],
-        capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert run.returncode in (0, 1), run.stderr
+    status, _ = grade_quietly(
+        [str(SUBMISSIONS / f"{name}.pl"), *options, "--jobs", "1", "--gradescope",
+         str(folder / "gs"), "--prairielearn", str(folder / "pl"), "--github-classroom",
+         str(folder / "gh.json"), "--junit", str(folder / "junit.xml"), "--json",
+         str(folder / "class.json")])
+    assert status in (0, 1)
     return request.param, {
         "gradescope": json.loads((folder / "gs" / "results.json").read_text()),
         "prairielearn": json.loads((folder / "pl" / "results.json").read_text()),
         "github": json.loads((folder / "gh.json").read_text()),
         "junit": ElementTree.parse(folder / "junit.xml").getroot(),
         "json": json.loads((folder / "class.json").read_text())["submissions"][0],
-        "returncode": run.returncode,
+        "returncode": status,
     }
 
 
@@ -325,21 +335,18 @@ def hidden(tmp_path_factory):
     assignment = folder / "week.toml"
     assignment.write_text(HIDDEN)
     common = [str(SUBMISSIONS / "no_draw.pl"), "--assignment", str(assignment),
-              "--inference-budget", "0.01", "--jobs", "1"]
-    run = subprocess.run(
-        [sys.executable, "-m", "minimax_lab", "grade", *common, "--gradescope", str(folder / "gs"),
-         "--prairielearn", str(folder / "pl"), "--github-classroom", str(folder / "gh.json"),
-         "--junit", str(folder / "junit.xml"), "--json", str(folder / "teacher.json")],
-        capture_output=True, text=True, timeout=240, cwd=ROOT)
-    student = subprocess.run(
-        [sys.executable, "-m", "minimax_lab", "grade", *common, "--student-view",
-         "--json", str(folder / "student.json")],
-        capture_output=True, text=True, timeout=240, cwd=ROOT)
-    assert run.returncode == student.returncode == 1, run.stderr + student.stderr
+              "--inference-budget", "0.001", "--jobs", "1"]
+    status, teacher_out = grade_quietly(
+        [*common, "--gradescope", str(folder / "gs"), "--prairielearn", str(folder / "pl"),
+         "--github-classroom", str(folder / "gh.json"), "--junit", str(folder / "junit.xml"),
+         "--json", str(folder / "teacher.json")])
+    student_status, student_out = grade_quietly(
+        [*common, "--student-view", "--json", str(folder / "student.json")])
+    assert status == student_status == 1
     return {
         "teacher": json.loads((folder / "teacher.json").read_text())["submissions"][0],
         "student": json.loads((folder / "student.json").read_text())["submissions"][0],
-        "stdout": student.stdout, "teacher stdout": run.stdout,
+        "stdout": student_out, "teacher stdout": teacher_out,
         "gradescope": json.loads((folder / "gs" / "results.json").read_text()),
         "prairielearn": json.loads((folder / "pl" / "results.json").read_text()),
         "github": json.loads((folder / "gh.json").read_text()),

@@ -15,6 +15,7 @@ import pytest
 from boards import board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from marks import few_by_default
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
@@ -25,6 +26,7 @@ from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.grader.sample import LAB_CASES
 from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain.python_harness import plain
@@ -36,9 +38,9 @@ pytestmark = pytest.mark.skipif(sandboxed_python() is None,
                                 reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"
 RECURSIVE = SUBMISSIONS / "python" / "recursive"
-QUICK = WorkLimits(cpu_budget=1.0)  # the fullest boards first: their faults come early
-# (boards of up to 4 blanks or so; max_value goes wrong at 2 below a min_value that moves the
-# agent, min_value at 1)
+QUICK = WorkLimits(cpu_budget=0.5)  # the fullest boards first: their faults come early
+# (max_value goes wrong at 2 blanks below a min_value that moves the agent, min_value at 1;
+# every fault these tests look for was found within a budget of 0.2)
 
 
 @cache
@@ -75,23 +77,46 @@ def test_a_bug_below_is_counted_in_the_function_that_holds_it():
     assert decision.checked - decision.correct == decision.end_to_end - decision.end_to_end_right
 
 
-@pytest.mark.parametrize("name", ["lab_style", "negamax"])
-@pytest.mark.parametrize("judged", ["clauses", pytest.param("whole", marks=pytest.mark.slow)])
+def asked_of(name: str, check: str) -> int:
+    """The questions of a program's check, its end-to-end sample left out."""
+    mapping = FunctionInterface().mapping_for(RECURSIVE / name, RECURSIVE / name)
+    return len(value_questions(mapping, check)) if check in mapping.recursive else 9040
+
+
+@pytest.mark.parametrize(("judged", "name"), [
+    ("clauses", "negamax"),
+    # by default, test_the_labs_style_is_right_on_every_question_its_budget_asks
+    pytest.param("clauses", "lab_style", marks=pytest.mark.slow),
+    pytest.param("whole", "lab_style", marks=pytest.mark.slow),
+    pytest.param("whole", "negamax", marks=pytest.mark.slow),
+])
 def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
     grade = graded(name, judged, 1, WorkLimits())
     assert grade.clean, submission_report(grade)
     assert grade.judged == {"clauses": "functions", "whole": "whole"}[judged]
     mapping = FunctionInterface().mapping_for(RECURSIVE / name, RECURSIVE / name)
     for check, result in grade.checks.items():
-        asked = (len(value_questions(mapping, check)) if check in mapping.recursive
-                 else 9040)
-        assert result.checked == asked + result.end_to_end > 0
+        assert result.checked == asked_of(name, check) + result.end_to_end > 0
         assert result.end_to_end == (12 if check == mapping.function and judged == "clauses"
                                      else 0)
 
 
+def test_the_labs_style_is_right_on_every_question_its_budget_asks():
+    """The default run's share of the lab's style judged on its own functions (right on every
+    question, slow): the fullest boards its budget reaches, and its whole sample first."""
+    grade = graded("lab_style", "clauses", 1)
+    assert grade.judged == "functions"
+    mapping = FunctionInterface().mapping_for(RECURSIVE / "lab_style", RECURSIVE / "lab_style")
+    for check, result in grade.checks.items():
+        assert result.correct == result.checked > 0, submission_report(grade)
+        assert result.checked + result.counts[Category.NOT_ASKED] == (
+            asked_of("lab_style", check) + result.end_to_end)
+        assert result.end_to_end == result.end_to_end_right == (
+            12 if check == mapping.function else 0)
+
+
 def test_cs50_keeps_the_whole_programs_mode(tmp_path):
-    options = Options(CS50Interface(), ("minimax",), work=WorkLimits(cpu_budget=1.0))
+    options = Options(CS50Interface(), ("minimax",), work=WorkLimits(cpu_budget=0.2))
     grade = grade_submission("cs50_right", SUBMISSIONS / "python" / "cs50_right.py", options)
     assert grade.judged == ""
     assert "judged:" not in submission_report(grade)
@@ -101,7 +126,7 @@ def test_cs50_keeps_the_whole_programs_mode(tmp_path):
 
 def test_a_mapping_without_recursive_functions_is_judged_as_a_whole():
     mapping = str(SUBMISSIONS / "python" / "number_board.toml")
-    options = Options(FunctionInterface(mapping=mapping), work=WorkLimits(cpu_budget=0.5))
+    options = Options(FunctionInterface(mapping=mapping), work=WorkLimits(cpu_budget=0.2))
     grade = grade_submission("number_board", SUBMISSIONS / "python" / "number_board.py",
                              options)
     assert grade.judged == ""
@@ -186,7 +211,9 @@ POSITIONS = {
 }
 
 
-@pytest.mark.parametrize("name", ["x in a corner", "a game in the middle", "the empty board"])
+@pytest.mark.parametrize("name", few_by_default(  # the empty board's whole tree: seconds
+    ["x in a corner", "a game in the middle", "the empty board"],
+    ["x in a corner", "a game in the middle"]))
 @pytest.mark.parametrize("function", ["max_value", "min_value"])
 def test_judged_on_its_own_functions_a_question_costs_one_level(counted, name, function):
     state = POSITIONS[name]

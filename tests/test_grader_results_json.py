@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,15 +53,23 @@ wrong_calls = st.builds(
     checks=st.none() | st.lists(texts, max_size=3).map(tuple), work=amounts)
 
 
+WRONG_SETS = st.integers(0, 2**80)
+FIRST_WRONG = wrong_calls | st.none()
+CATEGORY_COUNTS = st.dictionaries(st.sampled_from(list(Category)), counts)
+FINISHED = st.dictionaries(st.sampled_from(["", *Category]), counts)
+FINDING_LISTS = st.lists(findings(), max_size=4)
+"""Made once: a strategy made inside a draw is validated again at every draw."""
+
+
 @st.composite
 def check_results(draw) -> CheckResult:
     result = CheckResult(checked=draw(counts), correct=draw(counts), work=draw(amounts),
-                         wrong=draw(st.integers(0, 2**80)), base=draw(shares),
-                         first_wrong=draw(wrong_calls | st.none()))
-    result.counts = Counter(draw(st.dictionaries(st.sampled_from(list(Category)), counts)))
-    result.notes = Counter(draw(st.dictionaries(st.sampled_from(list(Category)), counts)))
-    result.finished = Counter(draw(st.dictionaries(st.sampled_from(["", *Category]), counts)))
-    result.findings = draw(st.lists(findings(), max_size=4))
+                         wrong=draw(WRONG_SETS), base=draw(shares),
+                         first_wrong=draw(FIRST_WRONG))
+    result.counts = Counter(draw(CATEGORY_COUNTS))
+    result.notes = Counter(draw(CATEGORY_COUNTS))
+    result.finished = Counter(draw(FINISHED))
+    result.findings = draw(FINDING_LISTS)
     return result
 
 
@@ -75,6 +84,7 @@ loads = st.builds(LoadReport, messages=st.lists(st.builds(LoadMessage, texts, te
 policies = st.builds(Policy, st.sampled_from(list(Ties)), st.sampled_from(list(Values)))
 
 
+@cache  # a strategy per policy, made once
 def grades(policy: Policy):
     return st.builds(
         SubmissionGrade, name=texts, load=loads,
@@ -87,10 +97,15 @@ def grades(policy: Policy):
         policy=st.just(policy))
 
 
+@cache
+def class_grades(policy: Policy):
+    return st.lists(grades(policy), max_size=3)
+
+
 @st.composite
 def classes(draw) -> Graded:
     policy = draw(policies)
-    made = draw(st.lists(grades(policy), max_size=3))
+    made = draw(class_grades(policy))
     shard = None
     if draw(st.booleans()):
         parts = draw(st.integers(1, 5))
