@@ -132,10 +132,16 @@ def test_a_missing_terminal_guard_offers_wrong_answers_on_backtracking_at_finish
     assert min_value.correct == min_value.checked > 0
 
 
-def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_on():
+def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_on(monkeypatch):
     # a budget of work, not of seconds; each question stopped at the lab's own cost
+    done = []  # the work of every question the program was sent, its replies used or not
+    ask_many = StudentProgram.ask_many
+    monkeypatch.setattr(StudentProgram, "ask_many", lambda program, asks, seconds: [
+        done.append(reply.work) or reply for reply in ask_many(program, asks, seconds)])
     grade = graded("loops", "max_value", "min_value", budget=600.0,
                    work=WorkLimits(ratio=1, budget_ratio=0.002))
+    assert grade.checks["min_value"].counts[Category.NOT_ASKED] > 0  # the budget ran out
+    assert sum(done) == sum(result.work for result in grade.checks.values())  # none wasted
     max_value = grade.checks["max_value"]
     assert max_value.counts[Category.INFERENCE_LIMIT] == max_value.checked - max_value.correct
     assert max_value.correct > 0  # finished games answer before the loop

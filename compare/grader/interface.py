@@ -174,6 +174,11 @@ class Session(Generic[Q, R]):
         self.program = program
         self.checks = checks
         self.work = work
+        self.budget_left = float("inf")
+        """The work left of the submission's budget when the next question is asked (kept by
+        `compare.grader.run`): an interface that sends questions ahead sends no more than
+        it holds, so that the budget bounds the work the program does, not only the work
+        counted."""
 
     def ask(self, question: Q, seconds: float, work: float) -> R:
         """Put the question to the program, within `work` and `seconds` of the wall clock."""

@@ -108,12 +108,15 @@ class PrologSession(Session[Question, Reply]):
         self._order: list[Question] = []
         self._index: dict[Question, int] = {}
         self._ahead: dict[tuple[Question, int], Reply] = {}
+        self._at = -1
+        """The furthest question of the order asked so far (its index)."""
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
         followed by the end-to-end sample."""
         self._order = judged_questions(checks, Judged(self.judged), self.end_to_end)
         self._index = {question: index for index, question in enumerate(self._order)}
+        self._at = -1
         return self._order
 
     def work_limit(self, question: Question) -> float:
@@ -141,20 +144,28 @@ class PrologSession(Session[Question, Reply]):
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
         """The reply to `question`: asked with the questions that follow it in the order
-        planned (`questions`), up to `BATCH_BYTES`, their replies kept until they are asked
-        within their own limits."""
+        planned (`questions`), up to `BATCH_BYTES` and as many as their limits fit in what is
+        left of the budget (`budget_left`), their replies kept until they are asked within
+        their own limits. A question that is not further on in that order (asked again, or
+        a call below that a first-wrong-call walk asks) goes alone, the replies ahead kept."""
         limit = round(work)
         ahead = self._ahead.pop((question, limit), None)
+        index = self._index.get(question, -1)
+        onwards = index > self._at
+        self._at = max(self._at, index)
         if ahead is not None:
             return ahead
+        if not onwards:
+            return self.student.ask_many([self._ask(question, limit)], seconds)[0]
         asks = [self._ask(question, limit)]
         batch = [question]
         size = asks[0].size
-        index = self._index.get(question)
-        for following in [] if index is None else self._order[index + 1:index + BATCH]:
+        room = self.budget_left - limit
+        for following in self._order[index + 1:index + BATCH]:
             ask = self._ask(following, round(self.work_limit(following)))
             size += ask.size
-            if size > BATCH_BYTES:
+            room -= ask.inferences or 0
+            if size > BATCH_BYTES or room < 0:
                 break
             asks.append(ask)
             batch.append(following)

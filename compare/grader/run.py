@@ -109,6 +109,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
             _add(result, question, Verdict(Category.NOT_ASKED, session.program.given_up))
             continue
         work = session.work_limit(question)
+        session.budget_left = budget - spent
         reply = session.ask(question, left, work)
         verdict = session.judge(question, reply, options.policy)
         used = reply.work
@@ -179,6 +180,7 @@ def walk(session: Session[Any, Any], question: Question, verdict: Verdict, optio
         if why is not None:
             return why
         seconds = max(0.1, min(options.query_seconds, spent.deadline - time.monotonic()))
+        session.budget_left = spent.left
         reply = session.ask(call, seconds, min(session.work_limit(call), spent.left))
         spent.spend(reply.work)
         return reply, session.judge(call, reply, options.policy)
