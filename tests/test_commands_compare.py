@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import signal
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 from marks import needs_swipl
 from processes import started, stop, wait_for_caught, wait_for_work
+from quiet import quietly
 
 from minimax_lab.logic import engines
 from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
@@ -25,10 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def clean_table() -> str:
     """The decision table as `minimax-lab table --engine reference` writes it."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["table", "--engine", "reference"]) == EXIT_OK
-    return out.getvalue()
+    status, out = quietly(["table", "--engine", "reference"])
+    assert status == EXIT_OK
+    return out
 
 
 @pytest.fixture

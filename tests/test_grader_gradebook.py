@@ -5,7 +5,6 @@ written; parts that do not make one class are refused in one line."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import io
 import json
@@ -16,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marks import needs_swipl
+from quiet import quietly
 
 from minimax_lab.compare.grader.results_json import class_from_json, class_json
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
@@ -33,8 +33,7 @@ QUICK = ["--predicates", "terminal_state,max_value", "--load-timeout", "1",
 
 def grade(paths: list[Path], *options: str) -> int:
     """`grade` run in this process, quietly; the exit status."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        return main(["grade", *map(str, paths), *QUICK, *options])
+    return quietly(["grade", *map(str, paths), *QUICK, *options])[0]
 
 
 def without_times(value):

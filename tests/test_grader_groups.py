@@ -4,8 +4,6 @@ teacher's explanation of a bug reaches every member's report and the platforms' 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 from pathlib import Path
@@ -14,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from marks import needs_swipl
+from quiet import quietly
 
 from minimax_lab.compare.grader.groups import FeedbackError, fingerprint, group_class, read_feedback
 from minimax_lab.compare.judge.categories import Category
@@ -91,12 +90,10 @@ def the_class(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     for name, program in CLASS.items():
         shutil.copy(SUBMISSIONS / f"{program}.pl", folder / f"{name}.pl")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        main(["grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
-              "--json", str(folder / "class.json")])
+    _, out = quietly(["grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
+                      "--json", str(folder / "class.json")])
     report = json.loads((folder / "class.json").read_text())
-    return folder, out.getvalue(), {sub["name"]: sub for sub in report["submissions"]}
+    return folder, out, {sub["name"]: sub for sub in report["submissions"]}
 
 
 @needs_swipl

@@ -8,8 +8,6 @@ grading with every option of its assignment; PrairieLearn's info.json from the d
 from __future__ import annotations
 
 import base64
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -29,6 +27,7 @@ from platforms import (
     PRAIRIELEARN_EXTERNAL,
     check_junit,
 )
+from quiet import grade_quietly
 
 from minimax_lab.compare.judge.scores import Score
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
@@ -44,15 +43,6 @@ CASES = {  # a submission, the options that make it quick, what it is
     "not loading": ("never_loads", ["--predicates", "terminal_state", "--load-timeout", "1"]),
     "looping": ("loops", ["--predicates", "max_value", "--inference-budget", "0.001"]),
 }
-
-
-def grade_quietly(argv: list[str]) -> tuple[int, str]:
-    """`grade` run in this process from a module's fixture (no capsys there): the exit status
-    and what it wrote on stdout."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["grade", *argv])
-    return status, out.getvalue()
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))

@@ -3,8 +3,6 @@ each fault of the corpus (tests/submissions/python) found against the right func
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 from pathlib import Path
@@ -12,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quiet import grade_quietly
 
 from minimax_lab.compare.grader.mappings import CS50, Mapping, MappingError, move_cell, read_mapping
 from minimax_lab.compare.grader.python import Question, cs50_questions, function_questions
@@ -46,15 +45,6 @@ CS50_GROUPS = [  # the functions each program of the corpus is graded on: those 
     ("minimax", ("cs50_loops", "cs50_random_ties")),
     ("minimax", ("cs50_last_optimal",)),  # alone: the status and the output are its own
 ]
-
-
-def grade_quietly(argv: list[str]) -> tuple[int, str]:
-    """`grade` run in this process from a module's fixture (no capsys there): the exit status
-    and what it wrote on stdout."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["grade", *argv])
-    return status, out.getvalue()
 
 
 CPU_SECONDS = 1
