@@ -7,6 +7,8 @@ whole; the answers below a question are the reference's."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -238,40 +240,42 @@ min_value(_, _, sv(other, 0)).
 """
 
 
-@pytest.mark.parametrize("source", [OWN, CUT, THROWS, TESTS_ITS_ANSWER],
-                         ids=["searched_twice", "caller_cuts", "throws_later", "tests_its_answer"])
-def test_the_sample_answers_as_the_program_would(tmp_path, source):
-    path = tmp_path / "program.pl"
+@contextlib.contextmanager
+def loaded(folder: Path, source: str) -> Iterator[StudentProgram]:
+    """`source`, with the lab's helper, loaded contained; closed when done."""
+    path = folder / "program.pl"
     path.write_text(":- [minimax_helper].\n" + source)
     program = StudentProgram([path])
     try:
         assert program.load().problem is None
-        goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
-        kept, plain = (program.ask(goal, "A", 2, 30, 1_000_000, below)
-                       for below in (prolog.MEMO, "none"))
-        assert [(answer.term, answer.text) for answer in kept.answers] == [
-            (answer.term, answer.text) for answer in plain.answers]  # what it printed aside
-        assert (kept.end, kept.error) == (plain.end, plain.error) != ("inferences", None)
-        if source is OWN:  # searched once, then its answers again, in their order
-            assert [answer.text for answer in kept.answers] == ["[1,0]-[1,0]"]
-            assert (kept.output, plain.output) == ("searched", "searchedsearched")
+        yield program
     finally:
         program.close()
+
+
+MEMO_GOAL = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
+
+
+@pytest.mark.parametrize("source", [OWN, CUT, THROWS, TESTS_ITS_ANSWER],
+                         ids=["searched_twice", "caller_cuts", "throws_later", "tests_its_answer"])
+def test_the_sample_answers_as_the_program_would(tmp_path, source):
+    with loaded(tmp_path, source) as program:
+        kept, plain = (program.ask(MEMO_GOAL, "A", 2, 30, 1_000_000, below)
+                       for below in (prolog.MEMO, "none"))
+    assert [(answer.term, answer.text) for answer in kept.answers] == [
+        (answer.term, answer.text) for answer in plain.answers]  # what it printed aside
+    assert (kept.end, kept.error) == (plain.end, plain.error) != ("inferences", None)
+    if source is OWN:  # searched once, then its answers again, in their order
+        assert [answer.text for answer in kept.answers] == ["[1,0]-[1,0]"]
+        assert (kept.output, plain.output) == ("searched", "searchedsearched")
 
 
 def test_the_answers_kept_go_when_the_question_ends(tmp_path):
-    path = tmp_path / "program.pl"
-    path.write_text(":- [minimax_helper].\n" + OWN)
-    program = StudentProgram([path])
-    try:
-        assert program.load().problem is None
-        goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
-        first, second = (program.ask(goal, "A", 2, 30, 1_000_000, prolog.MEMO)
+    with loaded(tmp_path, OWN) as program:
+        first, second = (program.ask(MEMO_GOAL, "A", 2, 30, 1_000_000, prolog.MEMO)
                          for _ in range(2))
-        assert first.output == second.output == "searched"  # searched again, not replayed
-        assert first.answers == second.answers
-    finally:
-        program.close()
+    assert first.output == second.output == "searched"  # searched again, not replayed
+    assert first.answers == second.answers
 
 
 # --- a program gets no answer it did not compute ---------------------------------------------
