@@ -212,12 +212,19 @@ def test_the_same_submission_gets_the_same_grade_beside_a_cpu_hog():
     assert alone["max_value"][2][Category.NOT_ASKED] > 0  # the inference budget ran out
 
 
-def test_a_misspelt_predicate_is_undefined_once_with_a_near_name():
-    grade = graded("misspelt", "minimax_decision", budget=10)
+def test_a_misspelt_predicate_is_undefined_once_with_a_near_name(monkeypatch):
+    sent = []  # every goal the program was sent, in batches ahead or alone
+    ask_many = StudentProgram.ask_many
+    monkeypatch.setattr(StudentProgram, "ask_many", lambda program, asks, seconds: (
+        sent.extend(ask.goal for ask in asks) or ask_many(program, asks, seconds)))
+    grade = graded("misspelt", "terminal_state", "minimax_decision", budget=30)
     assert [problem.message for problem in grade.problems] == [
         "minimax_decision/4 is not defined; did you mean minimax_decison/4?"
     ]
     assert grade.checks["minimax_decision"].counts[Category.UNDEFINED] == 9040
+    terminal_state = grade.checks["terminal_state"]
+    assert terminal_state.correct == terminal_state.checked == len(sent)  # none sent for nothing
+    assert not [goal for goal in sent if goal.startswith("minimax_decision(")]
 
 
 def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_graded():

@@ -207,6 +207,10 @@ class Session(Generic[Q, R]):
         return (Problem(Category.UNDEFINED_FUNCTION, f"{check}() is not defined{hint}", check),
                 Verdict(Category.UNDEFINED_FUNCTION, f"{check}() is not defined"))
 
+    def will_ask(self, checks: set[str]) -> None:
+        """Told, before the first question, the checks whose questions the run puts to the
+        program (the others it only counts: undefined, say); nothing to do by default."""
+
     def questions(self, checks: tuple[str, ...]) -> list[Q]:
         """Every question of `checks`, the cheapest (fullest boards) first; within a board,
         the checks in report order."""

@@ -110,6 +110,11 @@ class PrologSession(Session[Question, Reply]):
         self._ahead: dict[tuple[Question, int], Reply] = {}
         self._at = -1
         """The furthest question of the order asked so far (its index)."""
+        self._asking: set[str] = set(PREDICATES)
+        """The checks whose questions the run asks (`will_ask`): only theirs go ahead."""
+
+    def will_ask(self, checks: set[str]) -> None:
+        self._asking = set(checks)
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
@@ -144,10 +149,11 @@ class PrologSession(Session[Question, Reply]):
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
         """The reply to `question`: asked with the questions that follow it in the order
-        planned (`questions`), up to `BATCH_BYTES` and as many as their limits fit in what is
-        left of the budget (`budget_left`), their replies kept until they are asked within
-        their own limits. A question that is not further on in that order (asked again, or
-        a call below that a first-wrong-call walk asks) goes alone, the replies ahead kept."""
+        planned (`questions`) of the checks the run asks (`will_ask`), up to `BATCH_BYTES`
+        and as many as their limits fit in what is left of the budget (`budget_left`), their
+        replies kept until they are asked within their own limits. A question that is not
+        further on in that order (asked again, or a call below that a first-wrong-call walk
+        asks) goes alone, the replies ahead kept."""
         limit = round(work)
         ahead = self._ahead.pop((question, limit), None)
         index = self._index.get(question, -1)
@@ -162,6 +168,8 @@ class PrologSession(Session[Question, Reply]):
         size = asks[0].size
         room = self.budget_left - limit
         for following in self._order[index + 1:index + BATCH]:
+            if following.check not in self._asking:
+                continue
             ask = self._ask(following, round(self.work_limit(following)))
             size += ask.size
             room -= ask.inferences or 0

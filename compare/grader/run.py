@@ -91,6 +91,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
     problems: dict[str, Problem] = {}
     deadline = start + options.budget_seconds
     questions = session.questions(asked)
+    session.will_ask({check for check in asked if check not in undefined} if loaded else set())
     budget, spent = session.work_budget(questions), 0.0
     first_wrong: dict[str, tuple[Any, Verdict]] = {}
     for question in questions:
