@@ -113,6 +113,14 @@ PRAIRIELEARN_EXTERNAL = {  # PrairieLearn's schema of a question's info.json (in
 }
 
 
+def validate(instance: object, schema: dict[str, object]) -> None:
+    """`jsonschema.validate`, imported when first used: its format checkers take a second or
+    more to import, which every xdist worker would otherwise pay while collecting."""
+    import jsonschema
+
+    jsonschema.validate(instance, schema)
+
+
 def check_junit(element: ElementTree.Element) -> None:
     attributes, children = JUNIT[element.tag]
     assert set(element.attrib) <= attributes, element.tag

@@ -12,9 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
-import jsonschema
 import pytest
-from platforms import GITHUB_CLASSROOM, GRADESCOPE, PRAIRIELEARN, check_junit
+from platforms import GITHUB_CLASSROOM, GRADESCOPE, PRAIRIELEARN, check_junit, validate
 
 from minimax_lab.compare.grader import writers
 from minimax_lab.compare.grader.assignment import default_assignment
@@ -122,9 +121,9 @@ def test_every_platforms_file_meets_its_schema_and_carries_the_same_score(tmp_pa
     gradescope = json.loads((out["gradescope"] / "results.json").read_text())
     prairielearn = json.loads((out["prairielearn"] / "results.json").read_text())
     github = json.loads(out["github_classroom"].read_text())
-    jsonschema.validate(gradescope, GRADESCOPE)
-    jsonschema.validate(prairielearn, PRAIRIELEARN)
-    jsonschema.validate(github, GITHUB_CLASSROOM)
+    validate(gradescope, GRADESCOPE)
+    validate(prairielearn, PRAIRIELEARN)
+    validate(github, GITHUB_CLASSROOM)
     score = json.loads(out["json"].read_text())["submissions"][0]["score"]
     assert gradescope["score"] == score == pytest.approx(sum(
         test["score"] for test in github["tests"]))
