@@ -128,11 +128,13 @@ class ContainedProgram:
         pipe itself (it can open it, as its own user), so no write may wait longer."""
         while data:
             try:
-                reading.ready([], deadline, [self._questions])
                 data = data[os.write(self._questions, data):]
-            except BlockingIOError:
-                continue
-            except (OSError, reading.Late):
+            except BlockingIOError:  # the pipe is full: wait for room, by the deadline
+                try:
+                    reading.ready([], deadline, [self._questions])
+                except reading.Late:
+                    raise Died("stopped reading questions") from None
+            except OSError:
                 raise Died("stopped reading questions") from None
 
     def cpu_seconds(self) -> float:
