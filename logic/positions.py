@@ -43,6 +43,25 @@ def symmetry_classes() -> tuple[Turn, ...]:
     return tuple(sorted(classes))
 
 
+def classes_below(state: State, player: str) -> set[Turn]:
+    """The symmetry classes, as `symmetry_classes` pairs them, of `state` with `player` to move
+    and of every position play reaches from it."""
+    start = (canonical(state), player)
+    seen, frontier = {start}, [start]
+    while frontier:
+        current, mover = frontier.pop()
+        if is_terminal(current):
+            continue
+        other = reference.other_player(mover)
+        for next_state in reference.successor(current, mover):
+            found = (canonical(next_state), other)
+            if found not in seen:
+                seen.add(found)
+                frontier.append(found)
+    return {(current, mover) for current, player_to_move in seen
+            for mover in (PLAYERS if is_terminal(current) else (player_to_move,))}
+
+
 @cache
 def all_positions() -> tuple[Turn, ...]:
     """The 9040 non-terminal (state, player to move) pairs, either player first; sorted."""

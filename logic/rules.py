@@ -35,7 +35,9 @@ class Program:
 
     def __init__(self, predicates: dict[str, Any]) -> None:
         self._predicates = predicates
-        self.solved = False
+        self.solved: set[tuple[str, str]] = set()
+        """The symmetry classes (state, player to move) whose values a session of the logic
+        engine has solved and kept as facts (`logic/engines/datalog.py`)."""
 
     def __getattr__(self, name: str) -> Any:
         try:

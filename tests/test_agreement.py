@@ -17,7 +17,9 @@ from minimax_lab.compare.sources.table import write_table
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.engines.reference import ReferenceEngine
 from minimax_lab.logic.objective import Objective
-from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.positions import all_positions, classes_below, symmetry_classes
+from minimax_lab.logic.reference import other_player as other
+from minimax_lab.logic.state import State, is_terminal
 from minimax_lab.logic.terms import Action, Decision
 
 
@@ -72,6 +74,34 @@ def test_a_logic_engine_answers_in_any_thread(logic_engine, reference_engine):
     with ThreadPoolExecutor(max_workers=1) as pool:
         answer = pool.submit(logic_engine.minimax_decision, state, player).result()
     assert answer == reference_engine.minimax_decision(state, player)
+
+
+def test_a_session_begun_on_a_game_in_progress_solves_below_it_then_agrees_everywhere(tables):
+    # its first question solves the classes below its board; one beyond them solves them all
+    board, player = State("xx-oo----"), "o"
+    reference = ReferenceEngine()
+    below, frontier = {(board, player)}, [(board, player)]  # every position play reaches
+    while frontier:
+        state, mover = frontier.pop()
+        if is_terminal(state):
+            continue
+        for after in reference.successor(state, mover):
+            below.add((after, other(mover)))
+            frontier.append((after, other(mover)))
+
+    def session():
+        engine = make_engine("logic")  # a thread of its own: a database, and a session, anew
+        answers = {turn: (engine.max_value(*turn), engine.min_value(turn[0], other(turn[1])))
+                   for turn in sorted(below)}
+        solved_below = set(engine.program.solved)
+        return answers, solved_below, engine.decisions(all_positions()), engine.program.solved
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        answers, solved_below, table, solved = pool.submit(session).result()
+    assert solved_below == classes_below(board, player) < solved == set(symmetry_classes())
+    assert answers == {turn: (reference.max_value(*turn),
+                              reference.min_value(turn[0], other(turn[1]))) for turn in answers}
+    assert table == tables["reference"]
 
 
 def test_the_logic_table_does_not_depend_on_the_hash_seed(reference_table):

@@ -16,7 +16,7 @@ from minimax_lab.logic import rules
 from minimax_lab.logic.engines import database, fast_rules
 from minimax_lab.logic.engines.base import Engine
 from minimax_lab.logic.objective import LAB, Objective
-from minimax_lab.logic.positions import symmetry_classes
+from minimax_lab.logic.positions import classes_below, symmetry_classes
 from minimax_lab.logic.rules import Program
 from minimax_lab.logic.state import Player, State, Turn, canonical, marks_made
 from minimax_lab.logic.terms import SV, Action, Decision, Value
@@ -107,7 +107,8 @@ class PlainLogicEngine(_DatalogEngine):
 
 class LogicEngine(_DatalogEngine):
     """The lab's pyDatalog program made fast (`logic/engines/fast_rules.py`): each answer is one
-    query, in a session whose first question solves every symmetry class (docs/benchmarks.md)."""
+    query, in a session whose first question solves the symmetry classes below its board, and
+    a question beyond them every class (docs/architecture.md)."""
 
     name = "logic"
     tracing = "proof"
@@ -118,24 +119,28 @@ class LogicEngine(_DatalogEngine):
         super().__init__(objective)
         self.state_program()
 
-    @property
-    def session(self) -> Program:
-        """The program, with every symmetry class solved and its values kept as facts."""
+    def session(self, state: State, mover: Player) -> Program:
+        """The program, with the values of `state` with `mover` to move, and of every position
+        below it, solved and kept as facts: the session's first question solves the classes
+        below its board, a later one beyond them every class."""
         # engines for other objectives may live beside this one: a thread's database holding
         # another program is reloaded with this one, and so starts a new session
         program = self.program
-        if not program.solved:
-            _solve(program)
+        if (canonical(state), mover) not in program.solved:
+            _solve(program, symmetry_classes() if program.solved else
+                   classes_below(state, mover))
         return program
 
     def max_value(self, state: State, player: Player) -> SV:
-        return _one_sv(_ask(self.session.max_value, state, player, _var(), _var()))
+        program = self.session(state, player)
+        return _one_sv(_ask(program.max_value, state, player, _var(), _var()))
 
     def min_value(self, state: State, player: Player) -> SV:
-        return _one_sv(_ask(self.session.min_value, state, player, _var(), _var()))
+        program = self.session(state, self.other_player(player))
+        return _one_sv(_ask(program.min_value, state, player, _var(), _var()))
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:
-        rows = _ask(self.session.minimax_decision, state, player, _var(), _var())
+        rows = _ask(self.session(state, player).minimax_decision, state, player, _var(), _var())
         if not rows:
             return None
         ((cell, utility),) = rows
@@ -147,6 +152,8 @@ class LogicEngine(_DatalogEngine):
         """All the positions' decisions in one query: `by="lab"` asks the lab's `minimax_decision`
         of each (`decision/4`), `by="classes"` each symmetry class once (`class_decision/4`)."""
         program = self.program
+        if program.solved and not program.solved.issuperset(symmetry_classes()):
+            _solve(program, symmetry_classes())  # solved values are looked up: all of them
         asked = set(positions)
         by = by or ("lab" if len(asked) == 1 else "classes")
         if by == "classes":
@@ -168,7 +175,8 @@ class LogicEngine(_DatalogEngine):
         }
 
     def move_values(self, state: State, player: Player) -> dict[int, Value]:
-        rows = _ask(self.session.max_successor, state, player, _var(), _var(), _var())
+        rows = _ask(self.session(state, player).max_successor, state, player, _var(), _var(),
+                    _var())
         marks = marks_made(state)
         return {cell: self.objective.reported(utility, marks) for cell, _, utility in sorted(rows)}
 
@@ -176,22 +184,32 @@ class LogicEngine(_DatalogEngine):
         return _decision(self.objective, state, player, cell, utility)
 
 
-def _solve(program: Program) -> None:
-    """Ask the program for every symmetry class at once; keep the answers as facts."""
-    classes = symmetry_classes()
-    for state, player in classes:
+def _solve(program: Program, classes: Iterable[Turn]) -> None:
+    """Ask the program for the values of the symmetry classes not yet solved among `classes`,
+    at once, derived afresh; keep the answers as facts, looked up from then on."""
+    wanted = set(classes) - program.solved
+    if not wanted:
+        return
+    if program.solved:
+        -program.session("solved")
+        +program.session("solving")
+    for state, player in wanted:
         +program.to_solve(state, player)
     try:
         rows = _ask(program.solution, _var(), _var(), _var(), _var(), _var())
     finally:
-        for state, player in classes:
+        for state, player in wanted:
             -program.to_solve(state, player)
-    -program.session("solving")
-    +program.session("solved")
+        if program.solved:  # back to looking up the classes solved before
+            -program.session("solving")
+            +program.session("solved")
+    if not program.solved:
+        -program.session("solving")
+        +program.session("solved")
     for state, player, value, other, other_value in rows:
         +program.solved_max(state, player, value)
         +program.solved_min(state, other, other_value)
-    program.solved = True
+    program.solved |= wanted
 
 
 def _decision(

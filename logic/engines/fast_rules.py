@@ -6,8 +6,9 @@ What each optimisation changes, against the plain program:
   representative `canon[N]`, the smallest of its 8 images (`image/3`, `class_min`,
   `class_max`): from the empty board, a few hundred classes of games in progress instead of
   thousands of states;
-- values across questions: a session; the first question solves every class at once
-  (`solution/5`) and asserts the values (`solved_max`, `solved_min`), later ones look them up;
+- values across questions: a session; its first question solves the classes below its board
+  at once (`solution/5`) and asserts the values (`solved_max`, `solved_min`), later ones look
+  them up, and the first beyond them solves every class;
 - `winning_config`: not a join with the `line/3` facts but the state's lines read side by side
   as slices (`x-o|-x-|...`, `logic/slices.py`), searched for `P P P`;
 - an image under a symmetry: one rule per `symmetry/10` fact, its cells read as a few slices;
@@ -120,9 +121,9 @@ def load_program(goal: Objective = LAB) -> Program:
         image(S, symmetry_name, T) <= (T == read_cells(S, cells))
     (canon[S] == min_(T, order_by=T)) <= image(S, Y, T)
     # class_min(N, P, V): the value of min_value(N, P, sv(_, V)). A session starts `solving`:
-    # values are derived by the rules below. Once the engine has asked for every class at
-    # once (solution/5) and asserted the answers as solved_min/solved_max, it is `solved`:
-    # values are looked up.
+    # values are derived by the rules below. Once the engine has asked for the classes a
+    # question needs at once (solution/5) and asserted the answers as solved_min/solved_max,
+    # it is `solved`: values are looked up (and `solving` again while more classes are asked).
     class_min(N, P, V) <= session("solving") & (canon[N] == K) & min_value(K, P, D, V)
     class_min(N, P, V) <= session("solved") & (canon[N] == K) & solved_min(K, P, V)
     class_max(N, P, V) <= session("solving") & (canon[N] == K) & max_value(K, P, D, V)
