@@ -221,7 +221,9 @@ def test_bad_moves_get_a_message_and_a_new_prompt():
 def test_lab_scoring_may_win_later_where_depth_scoring_wins_at_once(scoring, third_move):
     # x 1, o 2, x 4, o 3: x wins at once in 7 (1-4-7); 5 wins too, a move later (7 is still
     # open and 5 adds 1-5-9), and the lab's rule takes the lowest winning cell.
-    run = play("--human", "o", "--first", "computer", "--scoring", scoring, stdin="2\n3\n4\n")
+    # the reference engine: the logic engine decides as it on every position (test_agreement)
+    run = play("--engine", "reference", "--human", "o", "--first", "computer", "--scoring",
+               scoring, stdin="2\n3\n4\n")
     computer_lines = [line for line in run.stdout.splitlines() if line.startswith("x plays")]
     assert [line.split(";")[0] for line in computer_lines[:3]] == [
         "x plays 1", "x plays 4", f"x plays {third_move}"
