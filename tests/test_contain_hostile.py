@@ -117,9 +117,9 @@ def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
     assert "No permission to call sandboxed" in " ".join(map(str, grade.load.messages))
 
     opened_to_the_grader()  # where the grader's files are seen, SWI-Prolog's sandbox holds
-    stolen = grade_submission("peeks", program, Options(
-        PrologInterface(), checks=("terminal_state",), budget_seconds=120))
-    assert stolen.checks["terminal_state"].correct == 0
+    stolen = grade_submission("peeks", program, Options(  # its 9052 questions, not 17066
+        PrologInterface(), checks=("minimax_decision",), budget_seconds=120))
+    assert stolen.checks["minimax_decision"].correct == 0
 
 
 @needs_bwrap
