@@ -598,10 +598,12 @@ def at_step(driver) -> int:
     return int(driver.find_element("id", "slider").get_attribute("value"))
 
 
-def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_path):
+def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_path,
+                                                                   monkeypatch):
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
+    monkeypatch.setattr(page_module, "PLAY_MS", 250)  # a quarter of a second a step, here
     tree = page_tree(CUTS, "x", {"search": "alphabeta"})
     path = tmp_path / "tree.html"
     path.write_text(tree_html(tree), encoding="utf-8")
