@@ -23,7 +23,7 @@ from minimax_lab.logic import api as lab
 from minimax_lab.logic.contain.python_program import sandboxed_python
 from minimax_lab.logic.engines.minimax import count_nodes
 from minimax_lab.logic.errors import LabError
-from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.positions import all_positions, reachable_states
 from minimax_lab.logic.state import (
     BLANK,
     StateError,
@@ -295,14 +295,15 @@ def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_pat
     platform's results and the JSON: as `minimax-lab grade --interface function --set ...`."""
     mapping = ["function=choose", "board=string", "x=x", "o=o", "blank=.", "returns=cell1"]
     program = SUBMISSIONS / "python" / "string_board.py"
-    graded = lab.grade(program, interface="function", mapping_set=mapping, ties="lowest",
-                       cpu_budget=120, jobs=1, gradescope=tmp_path / "gs",
+    graded = lab.grade(program, interface="function", mapping_set=[*mapping, "plays=o"],
+                       ties="lowest", cpu_budget=120, jobs=1, gradescope=tmp_path / "gs",
                        json=tmp_path / "class.json")
     report = json.loads((tmp_path / "class.json").read_text())
     results = json.loads((tmp_path / "gs" / "results.json").read_text())
     assert report["policy"] == {"ties": "lowest", "values": "all"}
     (sub,) = report["submissions"]
-    assert sub["predicates"]["choose"]["correct"] == 9040 and graded.clean
+    assert sub["predicates"]["choose"]["correct"] == sum(  # o's moves alone: plays = o
+        player == "o" for _, player in all_positions()) and graded.clean
     assert results["score"] == graded.score == 100 and "policy: the lab's tie rule" in graded.report
     with pytest.raises(LabError, match="--set declares a Python function"):
         lab.grade(program, interface="cs50", mapping_set=mapping)
