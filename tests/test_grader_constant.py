@@ -13,9 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from marks import needs_swipl
 
+from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.interface import constant_share
+from minimax_lab.compare.grader.mappings import CS50_FUNCTIONS
 from minimax_lab.compare.grader.prolog import CHECKS
 from minimax_lab.compare.grader.python import cs50_functions
+from minimax_lab.compare.grader.text import points
 from minimax_lab.compare.judge.scores import Credit, Rule, above_base
 from minimax_lab.compare.judge.truth import Policy, Ties
 from minimax_lab.logic import api as lab
@@ -115,12 +118,31 @@ def test_a_prolog_stub_scores_nothing_and_a_right_check_keeps_full_marks(tmp_pat
     assert right.score == 10  # all of terminal_state's points: the other checks not asked
 
 
-@needs_python
-def test_a_cs50_stub_scores_nothing_and_a_right_program_full_marks(tmp_path):
+def cs50_gradebook(tmp_path, functions=None):
+    """The CS50 stub and the right program graded as a class on `functions` (None: every
+    function): the gradebook's score and max_score by name, and the run's `Grade`."""
     graded = lab.grade([SUBMISSIONS / "python" / "cs50_constants.py",
                         SUBMISSIONS / "python" / "cs50_right.py"], interface="cs50",
-                       cpu_seconds=10, jobs=2, csv=tmp_path / "grades.csv")
+                       predicates=functions, cpu_seconds=10, jobs=2, csv=tmp_path / "grades.csv")
     rows = (tmp_path / "grades.csv").read_text().splitlines()
-    scores = {row.split(",")[0]: row.split(",")[-3:-1] for row in rows[1:]}
+    return {row.split(",")[0]: row.split(",")[-3:-1] for row in rows[1:]}, graded
+
+
+@needs_python
+def test_a_cs50_stub_scores_nothing_and_a_right_program_keeps_each_functions_points(tmp_path):
+    """Every function but `result` (whose 20 686 questions are two fifths of all): the stub
+    earns none of their points, the right program all of them (the slow sibling asks all)."""
+    asked = tuple(function for function in CS50_FUNCTIONS if function != "result")
+    rules = default_assignment("cs50", CS50_FUNCTIONS).checks
+    scores, graded = cs50_gradebook(tmp_path, asked)
+    assert scores == {"cs50_constants": ["0", "100"],
+                      "cs50_right": [points(sum(rules[name].points for name in asked)), "100"]}
+    assert graded.status == 1 and graded.score is None  # a class: no one score
+
+
+@pytest.mark.slow  # by default, the same on every function but result
+@needs_python
+def test_a_cs50_stub_scores_nothing_and_a_right_program_full_marks(tmp_path):
+    scores, graded = cs50_gradebook(tmp_path)
     assert scores == {"cs50_constants": ["0", "100"], "cs50_right": ["100", "100"]}
     assert graded.status == 1 and graded.score is None  # a class: no one score

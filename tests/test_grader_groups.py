@@ -4,6 +4,8 @@ teacher's explanation of a bug reaches every member's report and the platforms' 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 from pathlib import Path
@@ -83,22 +85,34 @@ def test_any_feedback_table_is_read_or_refused_in_one_line(tmp_path_factory, tab
         assert read == table
 
 
+FEEDBACK = "A full board with no line is a draw: add the clause."
+
+
 @pytest.fixture(scope="module")
 def the_class(tmp_path_factory):
-    """The class graded in this process (the summary is what `grade` writes on stdout): its
-    folder, the summary, every submission by name."""
+    """The class graded in this process with feedback on ada's bug (which bob's copy, graded
+    alone first, names) and on a bug no one has: its folder, what `grade` writes on stdout and
+    stderr, every submission by name, the reports."""
     folder = tmp_path_factory.mktemp("class")
     for name, program in CLASS.items():
         shutil.copy(SUBMISSIONS / f"{program}.pl", folder / f"{name}.pl")
-    _, out = quietly(["grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
-                      "--json", str(folder / "class.json")])
+    quietly(["grade", str(folder / "bob.pl"), *QUICK, "--json", str(folder / "bob.json")])
+    bug = json.loads((folder / "bob.json").read_text())["submissions"][0]["bug"]
+    (folder / "feedback.toml").write_text(f'{bug} = "{FEEDBACK}"\n'
+                                          'bug-00000000 = "from another year"\n')
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        _, out = quietly(["grade", *sorted(map(str, folder.glob("*.pl"))), *QUICK,
+                          "--feedback", str(folder / "feedback.toml"),
+                          "--reports", str(folder / "reports"),
+                          "--json", str(folder / "class.json")])
     report = json.loads((folder / "class.json").read_text())
-    return folder, out, {sub["name"]: sub for sub in report["submissions"]}
+    return folder, out, err.getvalue(), {sub["name"]: sub for sub in report["submissions"]}
 
 
 @needs_swipl
 def test_copies_of_one_bug_share_a_group_and_the_summary_says_so(the_class):
-    folder, out, subs = the_class
+    folder, out, _, subs = the_class
     assert subs["ada"]["bug"] == subs["bob"]["bug"] is not None
     assert len({subs[name]["bug"] for name in ("ada", "cy", "eve")}) == 3
     assert subs["dee"]["bug"] is None  # right as far as asked
@@ -108,23 +122,17 @@ def test_copies_of_one_bug_share_a_group_and_the_summary_says_so(the_class):
 
 
 @needs_swipl
-def test_feedback_reaches_every_member_and_the_platforms(the_class, tmp_path, capsys):
-    folder, _, subs = the_class
+def test_feedback_reaches_every_member_and_the_platforms(the_class, tmp_path):
+    folder, _, err, subs = the_class
     bug = subs["ada"]["bug"]
-    feedback = tmp_path / "feedback.toml"
-    feedback.write_text(f'{bug} = "A full board with no line is a draw: add the clause."\n'
-                        'bug-00000000 = "from another year"\n')
-    reports = tmp_path / "reports"
-    main(["grade", *(str(folder / f"{name}.pl") for name in ("ada", "bob", "dee")), *QUICK,
-          "--feedback", str(feedback), "--reports", str(reports)])
-    err = capsys.readouterr().err
     assert "no submission has bug-00000000" in err
     for name in ("ada", "bob"):
-        report = (reports / f"{name}.txt").read_text()
+        report = (folder / "reports" / f"{name}.txt").read_text()
         assert f"bug: {bug}\n" in report
-        assert "\nfeedback: A full board with no line is a draw" in report
-    assert "feedback:" not in (reports / "dee.txt").read_text()
-    main(["grade", str(folder / "ada.pl"), *QUICK, "--feedback", str(feedback),
+        assert f"\nfeedback: {FEEDBACK}" in report
+    for name in ("cy", "dee", "eve"):  # other bugs, and a right program
+        assert "feedback:" not in (folder / "reports" / f"{name}.txt").read_text()
+    main(["grade", str(folder / "ada.pl"), *QUICK, "--feedback", str(folder / "feedback.toml"),
           "--gradescope", str(tmp_path / "gs"), "--prairielearn", str(tmp_path / "pl"),
           "--github-classroom", str(tmp_path / "gh.json"), "--junit", str(tmp_path / "j.xml")])
     for written in (tmp_path / "gs" / "results.json", tmp_path / "pl" / "results.json",

@@ -16,7 +16,7 @@ from marks import needs_swipl
 from processes import Terminal, run, run_shell
 
 from minimax_lab.logic.engines import make_engine
-from minimax_lab.logic.objective import MODES, SCORINGS, Objective
+from minimax_lab.logic.objective import LAB, MODES, SCORINGS, Objective
 from minimax_lab.logic.state import EMPTY, GAME, PLAYERS, State, draw_board, mark, result
 from minimax_lab.logic.tools.play import (
     Move,
@@ -150,12 +150,16 @@ def random_games(engine, games: int, seed: int) -> list[tuple[str, str, State]]:
     return played
 
 
-@pytest.mark.parametrize(
-    ("engine_name", "games"), [("reference", 2000), ("logic", 120)]
-)
-@pytest.mark.parametrize("objective", OBJECTIVES, ids=str)
+@pytest.mark.parametrize(("objective", "engine_name", "games"), [
+    pytest.param(objective, engine, games, id=f"{objective}-{engine}-{games}",
+                 # by default, the logic engine plays for the lab's objective only (as the
+                 # command does); for the others it decides as the reference on every position
+                 # (test_agreement's test_the_engines_agree_on_every_position_for_every_objective)
+                 marks=[pytest.mark.slow] if engine == "logic" and objective != LAB else [])
+    for objective in OBJECTIVES for engine, games in (("reference", 2000), ("logic", 120))
+])
 def test_random_humans_never_beat_the_win_agent_nor_make_the_lose_agent_win(
-    engine_name, games, objective
+    objective, engine_name, games
 ):
     engine = make_engine(engine_name, objective)
     played = random_games(engine, games, seed=len(engine_name))
@@ -221,7 +225,9 @@ def test_bad_moves_get_a_message_and_a_new_prompt():
 def test_lab_scoring_may_win_later_where_depth_scoring_wins_at_once(scoring, third_move):
     # x 1, o 2, x 4, o 3: x wins at once in 7 (1-4-7); 5 wins too, a move later (7 is still
     # open and 5 adds 1-5-9), and the lab's rule takes the lowest winning cell.
-    run = play("--human", "o", "--first", "computer", "--scoring", scoring, stdin="2\n3\n4\n")
+    # the reference engine: the logic engine decides as it on every position (test_agreement)
+    run = play("--engine", "reference", "--human", "o", "--first", "computer", "--scoring",
+               scoring, stdin="2\n3\n4\n")
     computer_lines = [line for line in run.stdout.splitlines() if line.startswith("x plays")]
     assert [line.split(";")[0] for line in computer_lines[:3]] == [
         "x plays 1", "x plays 4", f"x plays {third_move}"

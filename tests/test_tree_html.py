@@ -10,6 +10,7 @@ import json
 import math
 import os
 import re
+from functools import cache
 from html.parser import HTMLParser
 
 import pytest
@@ -319,8 +320,15 @@ def test_the_page_fetches_nothing():
     assert not re.search(r"https?:|\bsrc=|<link|@import|url\(", text)
 
 
+@cache
+def default_tree(search: str) -> GameTree:
+    """The tree the page draws of the empty board by default (fit to the page), built once."""
+    return build_tree("---------", "x", search=search, fit=True)
+
+
 def test_a_subtree_drawn_as_one_box_exits_with_the_count_below_it():
-    tree = build_tree("---------", "x", plies=1)
+    tree = default_tree("minimax")  # one ply drawn: each child a box for the search below it
+    assert tree.plies == 1
     exits = {step.path: step.below for step in tree.steps if step.kind == "exit"}
     assert exits == {path: node.hidden for path, node in tree.paths().items()}
     assert sum(exits.values()) + len(exits) == tree.counts.nodes
@@ -340,8 +348,7 @@ def test_only_the_chosen_line_has_steps_below_the_root_children():
 
 def test_the_default_trees_fit_the_page_limit_and_a_bigger_page_is_refused(monkeypatch):
     for search in SEARCHES:
-        assert len(tree_html(build_tree("---------", "x", search=search, fit=True)).encode()) \
-            < PAGE_BYTES
+        assert len(tree_html(default_tree(search)).encode()) < PAGE_BYTES
     monkeypatch.setattr(page_module, "PAGE_BYTES", 5000)
     with pytest.raises(PageTooBig, match="more than 5000; draw fewer plies"):
         tree_html(build_tree(CUTS, "x"))
@@ -591,10 +598,12 @@ def at_step(driver) -> int:
     return int(driver.find_element("id", "slider").get_attribute("value"))
 
 
-def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_path):
+def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_path,
+                                                                   monkeypatch):
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
+    monkeypatch.setattr(page_module, "PLAY_MS", 250)  # a quarter of a second a step, here
     tree = page_tree(CUTS, "x", {"search": "alphabeta"})
     path = tmp_path / "tree.html"
     path.write_text(tree_html(tree), encoding="utf-8")
