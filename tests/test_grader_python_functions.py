@@ -38,9 +38,9 @@ pytestmark = pytest.mark.skipif(sandboxed_python() is None,
                                 reason="no Python a contained program may run")
 SUBMISSIONS = Path(__file__).parent / "submissions"
 RECURSIVE = SUBMISSIONS / "python" / "recursive"
-QUICK = WorkLimits(cpu_budget=0.3)  # the fullest boards first: their faults come early
+QUICK = WorkLimits(cpu_budget=0.5)  # the fullest boards first: their faults come early
 # (max_value goes wrong at 2 blanks below a min_value that moves the agent, min_value at 1;
-# every fault these tests look for was found within a budget of 0.2; at 0.1 max_value's is not)
+# every fault these tests look for was found within a budget of 0.2)
 
 
 @cache
