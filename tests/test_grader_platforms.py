@@ -17,7 +17,6 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
 
-import jsonschema
 import pytest
 from marks import needs_swipl
 from platforms import (
@@ -26,6 +25,7 @@ from platforms import (
     PRAIRIELEARN,
     PRAIRIELEARN_EXTERNAL,
     check_junit,
+    validate,
 )
 from quiet import grade_quietly
 
@@ -68,9 +68,9 @@ def outputs(request, tmp_path_factory):
 
 def test_every_output_meets_its_platforms_schema(outputs):
     case, written = outputs
-    jsonschema.validate(written["gradescope"], GRADESCOPE)
-    jsonschema.validate(written["prairielearn"], PRAIRIELEARN)
-    jsonschema.validate(written["github"], GITHUB_CLASSROOM)
+    validate(written["gradescope"], GRADESCOPE)
+    validate(written["prairielearn"], PRAIRIELEARN)
+    validate(written["github"], GITHUB_CLASSROOM)
     check_junit(written["junit"])
     assert len(json.dumps(written["prairielearn"])) < 1_000_000  # PrairieLearn's limit
 
@@ -153,7 +153,7 @@ def test_when_the_grader_cannot_start_gradescope_still_gets_results(tmp_path, ca
     assert main(["grade", str(submission), "--assignment", str(bad), "--gradescope",
                  str(tmp_path)]) == EXIT_USAGE
     results = json.loads((tmp_path / "results.json").read_text())
-    jsonschema.validate(results, GRADESCOPE)
+    validate(results, GRADESCOPE)
     assert results["score"] == 0
     assert "the grader could not start" in results["tests"][0]["output"]
     assert "unknown check 'max_valu'" in capsys.readouterr().err
@@ -189,7 +189,7 @@ def test_the_gradescope_zip_grades_a_submission_where_gradescope_puts_it(tmp_pat
         env={**os.environ, "AUTOGRADER_ROOT": str(root), "MINIMAX_LAB_PYTHON": sys.executable})
     assert run.returncode == 0, run.stderr  # faults found are a grade, not a failure
     results = json.loads((root / "results" / "results.json").read_text())
-    jsonschema.validate(results, GRADESCOPE)
+    validate(results, GRADESCOPE)
     tests = {test["name"]: test for test in results["tests"]}
     assert set(tests) == {"loading", "terminal_state"}  # the assignment's one check, asked
     assert 9 < results["score"] == tests["terminal_state"]["score"] < 10
@@ -354,7 +354,7 @@ def test_the_teacher_sees_the_hidden_check_and_its_guess(hidden):
 def test_a_hidden_check_is_invisible_in_every_students_view(hidden):
     leaks = ("this looks like", "bug-", "feedback:")
     gradescope = hidden["gradescope"]
-    jsonschema.validate(gradescope, GRADESCOPE)
+    validate(gradescope, GRADESCOPE)
     tests = {test["name"]: test for test in gradescope["tests"]}
     assert tests["max_value"]["visibility"] == "after_due_date"  # Gradescope releases it
     assert tests["feedback"]["visibility"] == "after_due_date"
@@ -365,13 +365,13 @@ def test_a_hidden_check_is_invisible_in_every_students_view(hidden):
         f"score {tests['terminal_state']['score']:g} of 10 on the checks shown now",
         "max_value: 25 points, its result shown after the due date"]
     prairielearn = hidden["prairielearn"]
-    jsonschema.validate(prairielearn, PRAIRIELEARN)
+    validate(prairielearn, PRAIRIELEARN)
     assert [test["name"] for test in prairielearn["tests"]] == ["terminal_state"]
     assert prairielearn["score"] == pytest.approx(tests["terminal_state"]["score"] / 10, abs=1e-4)
     assert "25 more points of this assignment are for checks not shown here" in prairielearn[
         "message"]
     github = hidden["github"]
-    jsonschema.validate(github, GITHUB_CLASSROOM)
+    validate(github, GITHUB_CLASSROOM)
     assert [test["name"] for test in github["tests"]] == ["terminal_state"]
     assert github["max_score"] == 10
     junit = hidden["junit"]
@@ -408,7 +408,7 @@ def run_zip(tmp_path: Path, assignment: str, files: dict[str, Path], *options: s
         env={**os.environ, "AUTOGRADER_ROOT": str(root), "MINIMAX_LAB_PYTHON": sys.executable})
     assert run.returncode == 0, run.stderr
     results = json.loads((root / "results" / "results.json").read_text())
-    jsonschema.validate(results, GRADESCOPE)
+    validate(results, GRADESCOPE)
     return results
 
 
@@ -455,7 +455,7 @@ def test_the_docs_prairielearn_info_json_meets_prairielearns_schema():
     text = (ROOT / "docs" / "grading.md").read_text()
     section = text[text.index("### PrairieLearn"):text.index("### GitHub Classroom")]
     info = json.loads(section.split("```json\n")[1].split("```")[0])
-    jsonschema.validate(info, PRAIRIELEARN_EXTERNAL)
+    validate(info, PRAIRIELEARN_EXTERNAL)
     options = info["externalGradingOptions"]
     assert info["gradingMethod"] == "External" and options["timeout"] >= 600
     entrypoint = options["entrypoint"]
