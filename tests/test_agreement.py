@@ -76,8 +76,9 @@ def test_a_logic_engine_answers_in_any_thread(logic_engine, reference_engine):
     assert answer == reference_engine.minimax_decision(state, player)
 
 
-def test_a_session_begun_on_a_game_in_progress_solves_below_it_then_agrees_everywhere(tables):
-    # its first question solves the classes below its board; one beyond them solves them all
+def test_a_session_solves_the_classes_below_each_board_then_agrees_everywhere(tables):
+    # a question beyond the classes solved solves those below its board; a table then looks
+    # up the classes solved and derives the others
     board, player = State("xx-oo----"), "o"
     reference = ReferenceEngine()
     below, frontier = {(board, player)}, [(board, player)]  # every position play reaches
@@ -94,11 +95,16 @@ def test_a_session_begun_on_a_game_in_progress_solves_below_it_then_agrees_every
         answers = {turn: (engine.max_value(*turn), engine.min_value(turn[0], other(turn[1])))
                    for turn in sorted(below)}
         solved_below = set(engine.program.solved)
-        return answers, solved_below, engine.decisions(all_positions()), engine.program.solved
+        beyond = engine.minimax_decision(*elsewhere)  # a board beyond: the classes below it
+        solved_beyond = set(engine.program.solved)
+        return answers, solved_below, beyond, solved_beyond, engine.decisions(all_positions())
 
+    elsewhere = (State("x-o------"), "x")
     with ThreadPoolExecutor(max_workers=1) as pool:
-        answers, solved_below, table, solved = pool.submit(session).result()
-    assert solved_below == classes_below(board, player) < solved == set(symmetry_classes())
+        answers, solved_below, beyond, solved_beyond, table = pool.submit(session).result()
+    assert solved_below == classes_below(board, player)
+    assert solved_beyond == solved_below | classes_below(*elsewhere) < set(symmetry_classes())
+    assert beyond == reference.minimax_decision(*elsewhere)
     assert answers == {turn: (reference.max_value(*turn),
                               reference.min_value(turn[0], other(turn[1]))) for turn in answers}
     assert table == tables["reference"]

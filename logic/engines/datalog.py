@@ -5,7 +5,7 @@ reads; `logic` runs `logic/engines/fast_rules.py`, the same program made fast.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
@@ -16,7 +16,7 @@ from minimax_lab.logic import rules
 from minimax_lab.logic.engines import database, fast_rules
 from minimax_lab.logic.engines.base import Engine
 from minimax_lab.logic.objective import LAB, Objective
-from minimax_lab.logic.positions import classes_below, symmetry_classes
+from minimax_lab.logic.positions import classes_below
 from minimax_lab.logic.rules import Program
 from minimax_lab.logic.state import Player, State, Turn, canonical, marks_made
 from minimax_lab.logic.terms import SV, Action, Decision, Value
@@ -107,8 +107,8 @@ class PlainLogicEngine(_DatalogEngine):
 
 class LogicEngine(_DatalogEngine):
     """The lab's pyDatalog program made fast (`logic/engines/fast_rules.py`): each answer is one
-    query, in a session whose first question solves the symmetry classes below its board, and
-    a question beyond them every class (docs/architecture.md)."""
+    query, in a session that solves the symmetry classes below each board it is asked about, each
+    class once (docs/architecture.md)."""
 
     name = "logic"
     tracing = "proof"
@@ -121,14 +121,13 @@ class LogicEngine(_DatalogEngine):
 
     def session(self, state: State, mover: Player) -> Program:
         """The program, with the values of `state` with `mover` to move, and of every position
-        below it, solved and kept as facts: the session's first question solves the classes
-        below its board, a later one beyond them every class."""
+        below it, solved and kept as facts: a question beyond the classes solved solves those
+        below its board, each class derived at most once in the session."""
         # engines for other objectives may live beside this one: a thread's database holding
         # another program is reloaded with this one, and so starts a new session
         program = self.program
         if (canonical(state), mover) not in program.solved:
-            _solve(program, symmetry_classes() if program.solved else
-                   classes_below(state, mover))
+            _solve(program, classes_below(state, mover))
         return program
 
     def max_value(self, state: State, player: Player) -> SV:
@@ -152,8 +151,6 @@ class LogicEngine(_DatalogEngine):
         """All the positions' decisions in one query: `by="lab"` asks the lab's `minimax_decision`
         of each (`decision/4`), `by="classes"` each symmetry class once (`class_decision/4`)."""
         program = self.program
-        if program.solved and not program.solved.issuperset(symmetry_classes()):
-            _solve(program, symmetry_classes())  # solved values are looked up: all of them
         asked = set(positions)
         by = by or ("lab" if len(asked) == 1 else "classes")
         if by == "classes":
@@ -184,15 +181,12 @@ class LogicEngine(_DatalogEngine):
         return _decision(self.objective, state, player, cell, utility)
 
 
-def _solve(program: Program, classes: Iterable[Turn]) -> None:
-    """Ask the program for the values of the symmetry classes not yet solved among `classes`,
-    at once, derived afresh; keep the answers as facts, looked up from then on."""
+def _solve(program: Program, classes: Collection[Turn]) -> None:
+    """Ask the program for the values of the symmetry classes among `classes` not yet solved, at
+    once (deriving those below them not yet solved); keep the answers as facts."""
     wanted = set(classes) - program.solved
     if not wanted:
         return
-    if program.solved:
-        -program.session("solved")
-        +program.session("solving")
     for state, player in wanted:
         +program.to_solve(state, player)
     try:
@@ -200,12 +194,6 @@ def _solve(program: Program, classes: Iterable[Turn]) -> None:
     finally:
         for state, player in wanted:
             -program.to_solve(state, player)
-        if program.solved:  # back to looking up the classes solved before
-            -program.session("solving")
-            +program.session("solved")
-    if not program.solved:
-        -program.session("solving")
-        +program.session("solved")
     for state, player, value, other, other_value in rows:
         +program.solved_max(state, player, value)
         +program.solved_min(state, other, other_value)

@@ -6,9 +6,9 @@ What each optimisation changes, against the plain program:
   representative `canon[N]`, the smallest of its 8 images (`image/3`, `class_min`,
   `class_max`): from the empty board, a few hundred classes of games in progress instead of
   thousands of states;
-- values across questions: a session; its first question solves the classes below its board
-  at once (`solution/5`) and asserts the values (`solved_max`, `solved_min`), later ones look
-  them up, and the first beyond them solves every class;
+- values across questions: a session; a question solves the classes below its board not yet
+  solved, at once (`solution/5`), and asserts their values (`solved_max`, `solved_min`), which
+  later questions look up: each class derived at most once in a session;
 - `winning_config`: not a join with the `line/3` facts but the state's lines read side by side
   as slices (`x-o|-x-|...`, `logic/slices.py`), searched for `P P P`;
 - an image under a symmetry: one rule per `symmetry/10` fact, its cells read as a few slices;
@@ -37,7 +37,8 @@ _PREDICATES = (
     "list_replace, successor, "
     "winning_config, three, some_line, has_blank, terminal_state, ongoing, "
     "utility, marks, "
-    "image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution, "
+    "image, canon, class_max, class_min, known_max, known_min, solved_max, solved_min, "
+    "to_solve, solution, "
     "max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv, "
     "minimax_decision, asked, decision, "
     "maps, class_asked, best_move, member_move, member_cell, class_decision, "
@@ -58,7 +59,8 @@ def load_program(goal: Objective = LAB) -> Program:
         list_replace, successor,
         winning_config, three, some_line, has_blank, terminal_state, ongoing,
         utility, marks,
-        image, canon, class_max, class_min, session, solved_max, solved_min, to_solve, solution,
+        image, canon, class_max, class_min, known_max, known_min, solved_max, solved_min,
+        to_solve, solution,
         max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv,
         minimax_decision, asked, decision,
         maps, class_asked, best_move, member_move, member_cell, class_decision,
@@ -120,20 +122,23 @@ def load_program(goal: Objective = LAB) -> Program:
     for symmetry_name, cells in symmetries:
         image(S, symmetry_name, T) <= (T == read_cells(S, cells))
     (canon[S] == min_(T, order_by=T)) <= image(S, Y, T)
-    # class_min(N, P, V): the value of min_value(N, P, sv(_, V)). A session starts `solving`:
-    # values are derived by the rules below. Once the engine has asked for the classes a
-    # question needs at once (solution/5) and asserted the answers as solved_min/solved_max,
-    # it is `solved`: values are looked up (and `solving` again while more classes are asked).
-    class_min(N, P, V) <= session("solving") & (canon[N] == K) & min_value(K, P, D, V)
-    class_min(N, P, V) <= session("solved") & (canon[N] == K) & solved_min(K, P, V)
-    class_max(N, P, V) <= session("solving") & (canon[N] == K) & max_value(K, P, D, V)
-    class_max(N, P, V) <= session("solved") & (canon[N] == K) & solved_max(K, P, V)
+    # class_min(N, P, V): the value of min_value(N, P, sv(_, V)), of N's class canon[N]:
+    # looked up where a session has solved the class (solution/5 below; the engine asserts
+    # the answers as solved_min/solved_max), derived by the rules below where it has not.
+    class_min(N, P, V) <= (canon[N] == K) & solved_min(K, P, V)
+    class_min(N, P, V) <= (canon[N] == K) & ~known_min(K, P) & min_value(K, P, D, V)
+    class_max(N, P, V) <= (canon[N] == K) & solved_max(K, P, V)
+    class_max(N, P, V) <= (canon[N] == K) & ~known_max(K, P) & max_value(K, P, D, V)
+    known_min(K, P) <= solved_min(K, P, V)
+    known_max(K, P) <= solved_max(K, P, V)
+    for solved in ("solved_min", "solved_max"):  # no fact until a session asserts some
+        pyDatalog.assert_fact(solved, "", "", 0)
+        pyDatalog.retract_fact(solved, "", "", 0)
     # solution(K, P, V, O, W): for each class K with P to move that the engine asks
     # (to_solve), max_value's value V for P, and min_value's value W for P's adversary O.
     solution(K, P, V, O, W) <= (
         to_solve(K, P) & max_value(K, P, D, V) & other_player(P, O) & min_value(K, O, E, W)
     )
-    pyDatalog.assert_fact("session", "solving")
 
     # --- max_value and min_value (find_max_sv, find_min_sv) ---------------------------------
     # max_value(S, P, sv(S, V)) :- terminal_state(S, P, V), !.
