@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,9 +26,10 @@ from installed import install_grader
 from marks import needs_swipl
 
 from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import CHECKS
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.interface import Options, Session
+from minimax_lab.compare.grader.prolog import CHECKS, Judged, Question
+from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.grader.run import grade_class, grade_submission
 from minimax_lab.compare.grader.text import submission_report
@@ -101,9 +103,10 @@ def test_links_to_the_graders_prolog_and_facts_are_not_taken_and_earn_nothing(tm
     (folder / "grader").symlink_to(ROOT / "logic" / "prolog")
     (folder / "facts").symlink_to(ROOT / "facts")
     (folder / "minimax.pl").write_text(WRAPS_THE_LAB)
-    grade = grade_submission("sly", folder, prolog(("terminal_state", "minimax_decision")))
-    assert grade.checks["minimax_decision"].correct == 0
-    assert grade.checks["terminal_state"].correct == 0  # every call into `solution` refused
+    grade = grade_submission("sly", folder, Options(  # a spread of every kind of board
+        SampledPrologInterface(), ("terminal_state", "minimax_decision"), budget_seconds=120))
+    for check in ("minimax_decision", "terminal_state"):  # every call into `solution` refused
+        assert grade.checks[check].correct == 0 < grade.checks[check].checked
     said = notes(grade)
     assert "warning at grader: a symbolic link, not taken" in said
     assert "warning at facts: a symbolic link, not taken" in said
@@ -350,6 +353,29 @@ def lab_style_with(tmp_path: Path, name: str, prelude: str, before_terminal: str
     return path
 
 
+class SampledSession(PrologSession):
+    """A contained Prolog session asked only the even spread of its questions that a host's
+    check asks (`Sample`: every kind of board), as `HostedSession` chooses them."""
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        chosen = Sample().select(super().questions(checks))
+        self._order = chosen  # the batches follow the questions asked
+        self._index = {question: index for index, question in enumerate(chosen)}
+        return chosen
+
+
+@dataclass(frozen=True)
+class SampledPrologInterface(PrologInterface):
+    """`grade`'s Prolog interface, its submissions contained as `grade`'s, asked `Sample`'s
+    questions: where what is shown holds of every question asked, a spread of them shows it."""
+
+    def open(self, path: Path, options: Options) -> Session[Question, object]:
+        whole = super().open(path, options)
+        assert isinstance(whole, PrologSession)
+        return SampledSession(whole.student, self.answers, options.work, Judged(self.judged),
+                              self.end_to_end)
+
+
 @needs_swipl
 def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
     openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
@@ -388,8 +414,10 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
 def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
                                                                     before_terminal, refused):
     path = lab_style_with(tmp_path, name, "", before_terminal)
-    grade = grade_submission(name, path, prolog(("terminal_state",)))
+    grade = grade_submission(name, path, Options(SampledPrologInterface(), ("terminal_state",),
+                                                 budget_seconds=120))
     states = grade.checks["terminal_state"]
+    assert states.checked == len(Sample().select(CHECKS["terminal_state"].questions())) > 0
     assert states.correct == 0 and states.counts[Category.EXCEPTION] == states.checked
     assert all("No permission to call sandboxed" in finding.detail and refused in finding.detail
                for finding in states.findings)
