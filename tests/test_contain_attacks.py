@@ -70,6 +70,35 @@ def prolog(checks: tuple[str, ...], **options: object) -> Options:
     return Options(PrologInterface(), checks=checks, budget_seconds=120, **options)
 
 
+class SampledSession(PrologSession):
+    """A contained Prolog session asked only the even spread of its questions that a host's
+    check asks (`Sample`: every kind of board), as `HostedSession` chooses them."""
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        chosen = Sample().select(super().questions(checks))
+        self._order = chosen  # the batches follow the questions asked
+        self._index = {question: index for index, question in enumerate(chosen)}
+        return chosen
+
+
+@dataclass(frozen=True)
+class SampledPrologInterface(PrologInterface):
+    """`grade`'s Prolog interface, its submissions contained as `grade`'s, asked `Sample`'s
+    questions: where what is shown holds of every question asked, a spread of them shows it."""
+
+    def open(self, path: Path, options: Options) -> Session[Question, object]:
+        whole = super().open(path, options)
+        assert isinstance(whole, PrologSession)
+        return SampledSession(whole.student, self.answers, options.work, Judged(self.judged),
+                              self.end_to_end)
+
+
+def sampled(checks: tuple[str, ...]) -> Options:
+    """As `prolog`, asking only the even spread of questions a host's check asks (`Sample`),
+    where what a test shows holds of every question asked."""
+    return Options(SampledPrologInterface(), checks=checks, budget_seconds=120)
+
+
 SMALL_BUDGET = WorkLimits(budget_ratio=0.01)
 """A budget that busy work spends in a second or two: programs compared under it spend it
 alike."""
@@ -103,8 +132,7 @@ def test_links_to_the_graders_prolog_and_facts_are_not_taken_and_earn_nothing(tm
     (folder / "grader").symlink_to(ROOT / "logic" / "prolog")
     (folder / "facts").symlink_to(ROOT / "facts")
     (folder / "minimax.pl").write_text(WRAPS_THE_LAB)
-    grade = grade_submission("sly", folder, Options(  # a spread of every kind of board
-        SampledPrologInterface(), ("terminal_state", "minimax_decision"), budget_seconds=120))
+    grade = grade_submission("sly", folder, sampled(("terminal_state", "minimax_decision")))
     for check in ("minimax_decision", "terminal_state"):  # every call into `solution` refused
         assert grade.checks[check].correct == 0 < grade.checks[check].checked
     said = notes(grade)
@@ -178,7 +206,7 @@ def test_links_to_root_only_files_and_devices_are_not_read(tmp_path, own_tmp):
     (folder / "minimax.pl").write_text(
         ":- read_file_to_string(shadow, S, []), print(S).\n"
         "terminal_state(_, _, 0).\n")
-    grade = grade_submission("prying", folder, prolog(("terminal_state",)))
+    grade = grade_submission("prying", folder, sampled(("terminal_state",)))
     said = notes(grade) + grade.load.output + "\n".join(grade.log)
     for name, why in (("shadow", "a symbolic link"), ("zero", "a symbolic link"),
                       ("zero.pl", "a symbolic link"), ("pipe", "a named pipe (FIFO)")):
@@ -286,7 +314,7 @@ def test_a_name_with_a_line_break_stays_on_its_line_of_the_report(tmp_path):
     folder.mkdir()
     shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "minimax.pl")
     (folder / "a\x1b[31m\nscore: 100 of 100").symlink_to("minimax.pl")
-    grade = grade_submission("forger", folder, prolog(("terminal_state",)))
+    grade = grade_submission("forger", folder, sampled(("terminal_state",)))
     report = submission_report(grade)
     assert not any(line.strip().startswith("score: 100") for line in report.splitlines())
     assert "warning at a\\x1b[31m\\nscore: 100 of 100: a symbolic link" in report
@@ -353,29 +381,6 @@ def lab_style_with(tmp_path: Path, name: str, prelude: str, before_terminal: str
     return path
 
 
-class SampledSession(PrologSession):
-    """A contained Prolog session asked only the even spread of its questions that a host's
-    check asks (`Sample`: every kind of board), as `HostedSession` chooses them."""
-
-    def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        chosen = Sample().select(super().questions(checks))
-        self._order = chosen  # the batches follow the questions asked
-        self._index = {question: index for index, question in enumerate(chosen)}
-        return chosen
-
-
-@dataclass(frozen=True)
-class SampledPrologInterface(PrologInterface):
-    """`grade`'s Prolog interface, its submissions contained as `grade`'s, asked `Sample`'s
-    questions: where what is shown holds of every question asked, a spread of them shows it."""
-
-    def open(self, path: Path, options: Options) -> Session[Question, object]:
-        whole = super().open(path, options)
-        assert isinstance(whole, PrologSession)
-        return SampledSession(whole.student, self.answers, options.work, Judged(self.judged),
-                              self.end_to_end)
-
-
 @needs_swipl
 def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
     openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
@@ -414,8 +419,7 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
 def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
                                                                     before_terminal, refused):
     path = lab_style_with(tmp_path, name, "", before_terminal)
-    grade = grade_submission(name, path, Options(SampledPrologInterface(), ("terminal_state",),
-                                                 budget_seconds=120))
+    grade = grade_submission(name, path, sampled(("terminal_state",)))
     states = grade.checks["terminal_state"]
     assert states.checked == len(Sample().select(CHECKS["terminal_state"].questions())) > 0
     assert states.correct == 0 and states.counts[Category.EXCEPTION] == states.checked
@@ -463,18 +467,17 @@ launcher)."""
 def test_work_that_takes_cpu_time_but_few_inferences_counts_as_its_cpu_time(tmp_path):
     """The harness counts inferences inside the program, where a way past the sandbox could
     change the count; the CPU time it took, measured outside, shows the work all the same."""
-    sampled = Sample().select(CHECKS["terminal_state"].questions())  # the questions asked
-    board = next(question.state for question in sampled if not is_terminal(question.state))
+    spread = Sample().select(CHECKS["terminal_state"].questions())  # the questions asked
+    board = next(question.state for question in spread if not is_terminal(question.state))
     burns = lab_style_with(tmp_path, "burns", "", (
         f"( State == {to_prolog(board)} -> forall(between(1, 3, _), "
         "format(atom(_), '~*c', [10000000, 0'a])) ; true )"))
-    grade = grade_submission("burns", burns, Options(SampledPrologInterface(),
-                                                     ("terminal_state",), budget_seconds=120))
+    grade = grade_submission("burns", burns, sampled(("terminal_state",)))
     states = grade.checks["terminal_state"]
     burnt = [(finding.category, finding.position) for finding in states.findings
              if finding.category is not Category.RIGHT]
     asked = [(Category.INFERENCE_LIMIT, (question.state, question.player))
-             for question in sampled if question.state == board]
+             for question in spread if question.state == board]
     assert asked and sorted(burnt) == sorted(asked)
     assert states.correct == states.checked - len(asked)
 
