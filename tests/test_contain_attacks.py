@@ -18,18 +18,18 @@ import sys
 import tempfile
 import time
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from installed import install_grader
 from marks import needs_swipl
+from sampled import SampledPrologInterface
 
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.hosted import Sample
-from minimax_lab.compare.grader.interface import Options, Session
-from minimax_lab.compare.grader.prolog import CHECKS, Judged, Question
-from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.prolog import CHECKS
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.grader.run import grade_class, grade_submission
 from minimax_lab.compare.grader.text import submission_report
@@ -68,29 +68,6 @@ CS50_RIGHT = (PYTHON / "cs50_right.py").read_text()
 
 def prolog(checks: tuple[str, ...], **options: object) -> Options:
     return Options(PrologInterface(), checks=checks, budget_seconds=120, **options)
-
-
-class SampledSession(PrologSession):
-    """A contained Prolog session asked only the even spread of its questions that a host's
-    check asks (`Sample`: every kind of board), as `HostedSession` chooses them."""
-
-    def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        chosen = Sample().select(super().questions(checks))
-        self._order = chosen  # the batches follow the questions asked
-        self._index = {question: index for index, question in enumerate(chosen)}
-        return chosen
-
-
-@dataclass(frozen=True)
-class SampledPrologInterface(PrologInterface):
-    """`grade`'s Prolog interface, its submissions contained as `grade`'s, asked `Sample`'s
-    questions: where what is shown holds of every question asked, a spread of them shows it."""
-
-    def open(self, path: Path, options: Options) -> Session[Question, object]:
-        whole = super().open(path, options)
-        assert isinstance(whole, PrologSession)
-        return SampledSession(whole.student, self.answers, options.work, Judged(self.judged),
-                              self.end_to_end)
 
 
 def sampled(checks: tuple[str, ...]) -> Options:
