@@ -366,11 +366,27 @@ def test_no_answer_outlives_its_question(hostile):
         assert [answer.text for answer in reply.answers] == [MINE]
 
 
+RECURSIVE = ("max_value", "min_value", "minimax_decision")
+
+
+@pytest.mark.slow  # every question: by default, the test below asks a spread of them
 def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing():
-    recursive = ("max_value", "min_value", "minimax_decision")
-    grade = graded("hostile/asks_the_lab", "clauses", 0, WorkLimits(), recursive)
-    for check in recursive:
+    grade = graded("hostile/asks_the_lab", "clauses", 0, WorkLimits(), RECURSIVE)
+    for check in RECURSIVE:
         assert grade.checks[check].correct == 0 < grade.checks[check].checked
+
+
+def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing_on_any_kind_of_board():
+    """As the test above, asked a spread of each check's questions on every kind of board."""
+    interface = SampledPrologInterface(judged="clauses", end_to_end=0,
+                                       selection=Sample(fewest_marks=0))
+    grade = grade_submission("asks_the_lab", SUBMISSIONS / "hostile" / "asks_the_lab.pl",
+                             Options(interface, RECURSIVE, budget_seconds=300,
+                                     work=WorkLimits()))
+    spread = interface.selection.select(judged_questions(RECURSIVE, Judged.CLAUSES, 0))
+    for check in RECURSIVE:
+        assert grade.checks[check].correct == 0 < grade.checks[check].checked == sum(
+            question.check == check for question in spread)
 
 
 def test_questions_sent_together_get_the_replies_each_gets_alone():
