@@ -358,12 +358,19 @@ def lab_style_with(tmp_path: Path, name: str, prelude: str, before_terminal: str
     return path
 
 
+@pytest.fixture(scope="module")
+def openly(tmp_path_factory):
+    """The lab's style, busy before each terminal_state, graded on it within `SMALL_BUDGET`:
+    what each attack on the inference limit is compared with."""
+    path = lab_style_with(tmp_path_factory.mktemp("openly"), "openly", "", "busy(600000)")
+    return grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
+
+
 @needs_swipl
-def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
-    openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
+def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path, openly):
     caught = lab_style_with(tmp_path, "caught", "", "catch(busy(600000), _, true)")
-    graded = [grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
-              for path in (openly, caught)]
+    graded = [openly, grade_submission(caught.stem, caught,
+                                       prolog(("terminal_state",), work=SMALL_BUDGET))]
     counts = [grade.checks["terminal_state"].counts for grade in graded]
     assert counts[0][Category.INFERENCE_LIMIT] > 0
     assert counts[1] == counts[0]  # catching it changes nothing
@@ -411,11 +418,10 @@ def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, nam
     ("hooks", "user:term_expansion(_, []).\nterm_expansion(_, []).\n"),
     ("expands", "goal_expansion(busy(_), true).\n"),
 ])
-def test_the_harness_cannot_be_changed_while_loading(tmp_path, name, prelude):
-    openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
+def test_the_harness_cannot_be_changed_while_loading(tmp_path, openly, name, prelude):
     attack = lab_style_with(tmp_path, name, prelude, "busy(600000)")
-    graded = [grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
-              for path in (openly, attack)]
+    graded = [openly, grade_submission(attack.stem, attack,
+                                       prolog(("terminal_state",), work=SMALL_BUDGET))]
     assert graded[1].checks["terminal_state"].counts == graded[0].checks["terminal_state"].counts
     assert graded[0].checks["terminal_state"].counts[Category.INFERENCE_LIMIT] > 0
     assert any(message.kind == "error" for message in graded[1].load.messages)
