@@ -110,22 +110,29 @@ def test_a_bug_below_is_counted_in_the_predicate_that_holds_it(corpus):
     assert clauses.checks["min_value"].correct < clauses.checks["min_value"].checked
 
 
-@pytest.mark.parametrize("check", ["max_value", "min_value", "minimax_decision"])
-def test_judged_on_its_own_clauses_a_question_costs_one_level(check):
+@pytest.fixture(scope="module")
+def lab_style():
+    """The lab's style, loaded contained once for the tests that ask it goals directly (no
+    answer outlives its question)."""
     program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
     try:
         assert program.load().problem is None
-        for state in ("x--------", "xo-x-o---"):
-            whole, clauses = (Question(check, State(state), "o", judged)
-                              for judged in (Judged.WHOLE, Judged.CLAUSES))
-            replies = [program.ask(question.goal, "A", 1, 60, prolog.lab_cost(question) * 10,
-                                   question.below) for question in (whole, clauses)]
-            assert replies[0].answers == replies[1].answers
-            assert replies[1].work <= prolog.lab_cost(clauses) < replies[0].work
-            if state.count(BLANK) == 8:  # the whole game tree below it, against one level
-                assert replies[1].work * 10_000 < replies[0].work
+        yield program
     finally:
         program.close()
+
+
+@pytest.mark.parametrize("check", ["max_value", "min_value", "minimax_decision"])
+def test_judged_on_its_own_clauses_a_question_costs_one_level(lab_style, check):
+    for state in ("x--------", "xo-x-o---"):
+        whole, clauses = (Question(check, State(state), "o", judged)
+                          for judged in (Judged.WHOLE, Judged.CLAUSES))
+        replies = [lab_style.ask(question.goal, "A", 1, 60, prolog.lab_cost(question) * 10,
+                               question.below) for question in (whole, clauses)]
+        assert replies[0].answers == replies[1].answers
+        assert replies[1].work <= prolog.lab_cost(clauses) < replies[0].work
+        if state.count(BLANK) == 8:  # the whole game tree below it, against one level
+            assert replies[1].work * 10_000 < replies[0].work
 
 
 # --- the end-to-end sample -------------------------------------------------------------------
@@ -239,17 +246,12 @@ def test_the_sample_gets_the_answers_the_program_gives_without_its_calls_kept(na
         program.close()
 
 
-def test_a_call_searched_to_the_end_is_not_searched_again():
-    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
-    try:
-        assert program.load().problem is None
-        goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
-        kept, plain = (program.ask(goal, "A", 3, 60, None, below)
-                       for below in (prolog.MEMO, "none"))
-        assert kept.answers == plain.answers and kept.answers
-        assert kept.counted * 2 < plain.counted  # its boards met again and again below
-    finally:
-        program.close()
+def test_a_call_searched_to_the_end_is_not_searched_again(lab_style):
+    goal = "max_value([x,o,-,-,-,-,-,-,-], x, A)"
+    kept, plain = (lab_style.ask(goal, "A", 3, 60, None, below)
+                   for below in (prolog.MEMO, "none"))
+    assert kept.answers == plain.answers and kept.answers
+    assert kept.counted * 2 < plain.counted  # its boards met again and again below
 
 
 OWN = """
@@ -389,19 +391,14 @@ def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing_on_any_kin
             question.check == check for question in spread)
 
 
-def test_questions_sent_together_get_the_replies_each_gets_alone():
-    program = StudentProgram([SUBMISSIONS / "lab_style.pl"])
-    try:
-        assert program.load().problem is None
-        questions = judged_questions(("max_value", "min_value"), Judged.CLAUSES, 0)[:40]
-        asks = [Ask(question.goal, "A", 3, prolog.lab_cost(question) * 10, question.below)
-                for question in questions]
-        program.ask_many(asks, 60)  # each first call's one-time work (indexing) done
-        together = program.ask_many(asks, 60)
-        alone = [program.ask_many([ask], 60)[0] for ask in asks]
-        assert len(together) == len(asks)
-        assert [(reply.answers, reply.end, reply.counted) for reply in together] == [
-            (reply.answers, reply.end, reply.counted) for reply in alone]
-        assert all(reply.end in ("more", "exhausted") and reply.answers for reply in together)
-    finally:
-        program.close()
+def test_questions_sent_together_get_the_replies_each_gets_alone(lab_style):
+    questions = judged_questions(("max_value", "min_value"), Judged.CLAUSES, 0)[:40]
+    asks = [Ask(question.goal, "A", 3, prolog.lab_cost(question) * 10, question.below)
+            for question in questions]
+    lab_style.ask_many(asks, 60)  # each first call's one-time work (indexing) done
+    together = lab_style.ask_many(asks, 60)
+    alone = [lab_style.ask_many([ask], 60)[0] for ask in asks]
+    assert len(together) == len(asks)
+    assert [(reply.answers, reply.end, reply.counted) for reply in together] == [
+        (reply.answers, reply.end, reply.counted) for reply in alone]
+    assert all(reply.end in ("more", "exhausted") and reply.answers for reply in together)
