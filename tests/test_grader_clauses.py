@@ -128,7 +128,7 @@ def test_judged_on_its_own_clauses_a_question_costs_one_level(lab_style, check):
         whole, clauses = (Question(check, State(state), "o", judged)
                           for judged in (Judged.WHOLE, Judged.CLAUSES))
         replies = [lab_style.ask(question.goal, "A", 1, 60, prolog.lab_cost(question) * 10,
-                               question.below) for question in (whole, clauses)]
+                                 question.below) for question in (whole, clauses)]
         assert replies[0].answers == replies[1].answers
         assert replies[1].work <= prolog.lab_cost(clauses) < replies[0].work
         if state.count(BLANK) == 8:  # the whole game tree below it, against one level
