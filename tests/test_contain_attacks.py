@@ -23,8 +23,10 @@ from pathlib import Path
 import pytest
 from installed import install_grader
 from marks import needs_swipl
+from sampled import SampledPrologInterface
 
 from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.hosted import Sample
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog import CHECKS
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
@@ -37,7 +39,7 @@ from minimax_lab.logic.contain import cgroups, sandbox, submission
 from minimax_lab.logic.contain.contained import MOST_STARTS, ProgramError
 from minimax_lab.logic.contain.python_program import course_python, sandboxed_python
 from minimax_lab.logic.positions import reachable_states
-from minimax_lab.logic.state import PLAYERS, is_terminal
+from minimax_lab.logic.state import PLAYERS, is_terminal, to_prolog
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 PYTHON = SUBMISSIONS / "python"
@@ -66,6 +68,12 @@ CS50_RIGHT = (PYTHON / "cs50_right.py").read_text()
 
 def prolog(checks: tuple[str, ...], **options: object) -> Options:
     return Options(PrologInterface(), checks=checks, budget_seconds=120, **options)
+
+
+def sampled(checks: tuple[str, ...]) -> Options:
+    """As `prolog`, asking only the even spread of questions a host's check asks (`Sample`),
+    where what a test shows holds of every question asked."""
+    return Options(SampledPrologInterface(), checks=checks, budget_seconds=120)
 
 
 SMALL_BUDGET = WorkLimits(budget_ratio=0.01)
@@ -101,9 +109,9 @@ def test_links_to_the_graders_prolog_and_facts_are_not_taken_and_earn_nothing(tm
     (folder / "grader").symlink_to(ROOT / "logic" / "prolog")
     (folder / "facts").symlink_to(ROOT / "facts")
     (folder / "minimax.pl").write_text(WRAPS_THE_LAB)
-    grade = grade_submission("sly", folder, prolog(("terminal_state", "minimax_decision")))
-    assert grade.checks["minimax_decision"].correct == 0
-    assert grade.checks["terminal_state"].correct == 0  # every call into `solution` refused
+    grade = grade_submission("sly", folder, sampled(("terminal_state", "minimax_decision")))
+    for check in ("minimax_decision", "terminal_state"):  # every call into `solution` refused
+        assert grade.checks[check].correct == 0 < grade.checks[check].checked
     said = notes(grade)
     assert "warning at grader: a symbolic link, not taken" in said
     assert "warning at facts: a symbolic link, not taken" in said
@@ -175,7 +183,7 @@ def test_links_to_root_only_files_and_devices_are_not_read(tmp_path, own_tmp):
     (folder / "minimax.pl").write_text(
         ":- read_file_to_string(shadow, S, []), print(S).\n"
         "terminal_state(_, _, 0).\n")
-    grade = grade_submission("prying", folder, prolog(("terminal_state",)))
+    grade = grade_submission("prying", folder, sampled(("terminal_state",)))
     said = notes(grade) + grade.load.output + "\n".join(grade.log)
     for name, why in (("shadow", "a symbolic link"), ("zero", "a symbolic link"),
                       ("zero.pl", "a symbolic link"), ("pipe", "a named pipe (FIFO)")):
@@ -283,7 +291,7 @@ def test_a_name_with_a_line_break_stays_on_its_line_of_the_report(tmp_path):
     folder.mkdir()
     shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "minimax.pl")
     (folder / "a\x1b[31m\nscore: 100 of 100").symlink_to("minimax.pl")
-    grade = grade_submission("forger", folder, prolog(("terminal_state",)))
+    grade = grade_submission("forger", folder, sampled(("terminal_state",)))
     report = submission_report(grade)
     assert not any(line.strip().startswith("score: 100") for line in report.splitlines())
     assert "warning at a\\x1b[31m\\nscore: 100 of 100: a symbolic link" in report
@@ -350,12 +358,19 @@ def lab_style_with(tmp_path: Path, name: str, prelude: str, before_terminal: str
     return path
 
 
+@pytest.fixture(scope="module")
+def openly(tmp_path_factory):
+    """The lab's style, busy before each terminal_state, graded on it within `SMALL_BUDGET`:
+    what each attack on the inference limit is compared with."""
+    path = lab_style_with(tmp_path_factory.mktemp("openly"), "openly", "", "busy(600000)")
+    return grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
+
+
 @needs_swipl
-def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
-    openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
+def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path, openly):
     caught = lab_style_with(tmp_path, "caught", "", "catch(busy(600000), _, true)")
-    graded = [grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
-              for path in (openly, caught)]
+    graded = [openly, grade_submission(caught.stem, caught,
+                                       prolog(("terminal_state",), work=SMALL_BUDGET))]
     counts = [grade.checks["terminal_state"].counts for grade in graded]
     assert counts[0][Category.INFERENCE_LIMIT] > 0
     assert counts[1] == counts[0]  # catching it changes nothing
@@ -388,8 +403,9 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path):
 def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
                                                                     before_terminal, refused):
     path = lab_style_with(tmp_path, name, "", before_terminal)
-    grade = grade_submission(name, path, prolog(("terminal_state",)))
+    grade = grade_submission(name, path, sampled(("terminal_state",)))
     states = grade.checks["terminal_state"]
+    assert states.checked == len(Sample().select(CHECKS["terminal_state"].questions())) > 0
     assert states.correct == 0 and states.counts[Category.EXCEPTION] == states.checked
     assert all("No permission to call sandboxed" in finding.detail and refused in finding.detail
                for finding in states.findings)
@@ -402,11 +418,10 @@ def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, nam
     ("hooks", "user:term_expansion(_, []).\nterm_expansion(_, []).\n"),
     ("expands", "goal_expansion(busy(_), true).\n"),
 ])
-def test_the_harness_cannot_be_changed_while_loading(tmp_path, name, prelude):
-    openly = lab_style_with(tmp_path, "openly", "", "busy(600000)")
+def test_the_harness_cannot_be_changed_while_loading(tmp_path, openly, name, prelude):
     attack = lab_style_with(tmp_path, name, prelude, "busy(600000)")
-    graded = [grade_submission(path.stem, path, prolog(("terminal_state",), work=SMALL_BUDGET))
-              for path in (openly, attack)]
+    graded = [openly, grade_submission(attack.stem, attack,
+                                       prolog(("terminal_state",), work=SMALL_BUDGET))]
     assert graded[1].checks["terminal_state"].counts == graded[0].checks["terminal_state"].counts
     assert graded[0].checks["terminal_state"].counts[Category.INFERENCE_LIMIT] > 0
     assert any(message.kind == "error" for message in graded[1].load.messages)
@@ -435,16 +450,17 @@ launcher)."""
 def test_work_that_takes_cpu_time_but_few_inferences_counts_as_its_cpu_time(tmp_path):
     """The harness counts inferences inside the program, where a way past the sandbox could
     change the count; the CPU time it took, measured outside, shows the work all the same."""
+    spread = Sample().select(CHECKS["terminal_state"].questions())  # the questions asked
+    board = next(question.state for question in spread if not is_terminal(question.state))
     burns = lab_style_with(tmp_path, "burns", "", (
-        "( State == [x,o,x,o,x,o,o,x,-] -> forall(between(1, 3, _), "
+        f"( State == {to_prolog(board)} -> forall(between(1, 3, _), "
         "format(atom(_), '~*c', [10000000, 0'a])) ; true )"))
-    grade = grade_submission("burns", burns, prolog(("terminal_state",)))
+    grade = grade_submission("burns", burns, sampled(("terminal_state",)))
     states = grade.checks["terminal_state"]
     burnt = [(finding.category, finding.position) for finding in states.findings
              if finding.category is not Category.RIGHT]
     asked = [(Category.INFERENCE_LIMIT, (question.state, question.player))
-             for question in CHECKS["terminal_state"].questions()
-             if question.state == "xoxoxoox-"]
+             for question in spread if question.state == board]
     assert asked and sorted(burnt) == sorted(asked)
     assert states.correct == states.checked - len(asked)
 

@@ -11,11 +11,12 @@ import itertools
 import random
 import re
 import subprocess
+from functools import cache
 from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
-from marks import needs_swipl
+from marks import few_by_default, needs_swipl
 
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.positions import reachable_states
@@ -430,8 +431,7 @@ def test_the_goal_where_both_players_have_a_line_answers_as_the_lab(tmp_path):
 def random_board(chooser: random.Random, most_blanks: int) -> str:
     """A board of 9 cells: half of them from real games, half anything well-formed."""
     if chooser.random() < 0.5:
-        states = sorted(state for state in _reached() if state.count("-") <= most_blanks)
-        return chooser.choice(states)
+        return chooser.choice(_reached_with(most_blanks))
     blanks = chooser.randint(0, most_blanks)
     cells = [chooser.choice("xo") for _ in range(9 - blanks)] + ["-"] * blanks
     chooser.shuffle(cells)
@@ -445,6 +445,12 @@ def _reached() -> set[str]:
     if not _REACHED:
         _REACHED.update(reachable_states("x") | reachable_states("o"))
     return _REACHED
+
+
+@cache
+def _reached_with(most_blanks: int) -> list[str]:
+    """The boards real games reach with at most `most_blanks` blanks, in order."""
+    return sorted(state for state in _reached() if state.count("-") <= most_blanks)
 
 
 def random_goals(seed: int) -> list[tuple[str, str]]:
@@ -500,7 +506,7 @@ def random_goals(seed: int) -> list[tuple[str, str]]:
     return goals
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", few_by_default([1, 2], (1,)))
 def test_random_goals_get_the_lab_programs_answers_in_its_order(seed, tmp_path):
     goals = random_goals(seed)
     expected = lab_transcripts([theirs for _, theirs in goals], tmp_path)

@@ -1,0 +1,42 @@
+"""Prolog submissions graded as `grade` grades them, contained and judged alike, but asked only
+an even spread of their questions, as a host's "check my lab" asks them (`hosted.Sample`): for
+tests of what holds of every question asked, where a spread over every kind of board shows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from minimax_lab.compare.grader.hosted import Sample
+from minimax_lab.compare.grader.interface import Options, Session
+from minimax_lab.compare.grader.prolog import Judged, Question
+from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
+
+
+class SampledSession(PrologSession):
+    """A contained Prolog session asked only `selection`'s questions, as `HostedSession`
+    chooses them."""
+
+    selection: Sample = Sample()
+
+    def questions(self, checks: tuple[str, ...]) -> list[Question]:
+        chosen = self.selection.select(super().questions(checks))
+        self._order = chosen  # the batches follow the questions asked
+        self._index = {question: index for index, question in enumerate(chosen)}
+        return chosen
+
+
+@dataclass(frozen=True)
+class SampledPrologInterface(PrologInterface):
+    """`grade`'s Prolog interface, its submissions contained as `grade`'s, asked `selection`'s
+    questions."""
+
+    selection: Sample = Sample()
+
+    def open(self, path: Path, options: Options) -> Session[Question, object]:
+        whole = super().open(path, options)
+        assert isinstance(whole, PrologSession)
+        session = SampledSession(whole.student, self.answers, options.work,
+                                 Judged(self.judged), self.end_to_end)
+        session.selection = self.selection
+        return session
