@@ -13,7 +13,6 @@ from minimax_lab.logic.state import (
     Turn,
     canonical,
     is_terminal,
-    players_to_move,
 )
 
 
@@ -36,16 +35,12 @@ def reachable_states(first: str) -> set[State]:
 def symmetry_classes() -> tuple[Turn, ...]:
     """One (state, player to move) per class of reachable positions under the 8 symmetries.
     Terminal states are paired with both players, since either may be asked about them."""
-    classes: set[Turn] = set()
-    for state in reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]):
-        movers = PLAYERS if is_terminal(state) else players_to_move(state)
-        classes.update((canonical(state), player) for player in movers)
-    return tuple(sorted(classes))
+    return tuple(sorted(set().union(*(classes_below(EMPTY, first) for first in PLAYERS))))
 
 
 def classes_below(state: State, player: str) -> set[Turn]:
-    """The symmetry classes, as `symmetry_classes` pairs them, of `state` with `player` to move
-    and of every position play reaches from it."""
+    """The symmetry classes of `state` with `player` to move and of every position play reaches
+    from it, terminal states paired with both players."""
     start = (canonical(state), player)
     seen, frontier = {start}, [start]
     while frontier:

@@ -18,7 +18,7 @@ from minimax_lab.logic.engines.base import Engine
 from minimax_lab.logic.objective import LAB, Objective
 from minimax_lab.logic.positions import classes_below
 from minimax_lab.logic.rules import Program
-from minimax_lab.logic.state import Player, State, Turn, canonical, marks_made
+from minimax_lab.logic.state import GAME, Player, State, Turn, canonical, marks_made
 from minimax_lab.logic.terms import SV, Action, Decision, Value
 
 
@@ -135,7 +135,7 @@ class LogicEngine(_DatalogEngine):
         return _one_sv(_ask(program.max_value, state, player, _var(), _var()))
 
     def min_value(self, state: State, player: Player) -> SV:
-        program = self.session(state, self.other_player(player))
+        program = self.session(state, GAME.other_player(player))  # the mover, without a query
         return _one_sv(_ask(program.min_value, state, player, _var(), _var()))
 
     def minimax_decision(self, state: State, player: Player) -> Decision | None:
