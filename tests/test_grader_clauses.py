@@ -368,6 +368,29 @@ def test_no_answer_outlives_its_question(hostile):
         assert [answer.text for answer in reply.answers] == [MINE]
 
 
+def test_a_question_on_the_same_board_keeps_the_answers_and_no_other_does(hostile):
+    child = to_prolog(reference.successor(BOARD, "x")[0])
+    lab = f"sv({to_prolog(reference.min_value(reference.successor(BOARD, 'x')[0], 'x').state)},"
+    first, same = (hostile.ask(f"min_value({child}, x, A)", "A", 1, 30, 10_000_000,
+                               lab_below(BOARD)) for _ in range(2))
+    assert first.answers[0].text.startswith(lab) and same.answers == first.answers
+    after_none = [hostile.ask(f"min_value({child}, x, A)", "A", 1, 30, 10_000_000, below)
+                  for below in ("none", "same")]
+    assert [reply.answers[0].text for reply in after_none] == [MINE, MINE]
+
+
+def test_the_answers_below_are_sent_once_for_the_questions_on_one_board():
+    below = lab_below(BOARD)
+    ask = Ask(f"max_value({to_prolog(BOARD)}, x, A)", "A", 1, 1000, below)
+    assert ask.line(7, "none") == ask.line(7) and below.encode() in ask.line(7)
+    assert ask.line(7, below) == ask.line(7).replace(below.encode(), b"same")
+    for held in ("none", prolog.MEMO, lab_below(State("o--------"))):
+        assert ask.line(7, held) == ask.line(7)
+    for plain in ("none", prolog.MEMO):
+        assert Ask("true", "A", 1, 1000, plain).line(7, plain) == Ask(
+            "true", "A", 1, 1000, plain).line(7)
+
+
 RECURSIVE = ("max_value", "min_value", "minimax_decision")
 
 

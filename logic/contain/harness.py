@@ -191,6 +191,7 @@ class StudentProgram(ContainedProgram):
         self._helper = f".{HELPER}" if own.exists() else str(own.relative_to(self.workspace()))
         self.load_seconds = load_seconds
         self.report: LoadReport | None = None
+        self._held = "none"
 
     # --- the process -----------------------------------------------------------------------
 
@@ -199,6 +200,7 @@ class StudentProgram(ContainedProgram):
         seconds); the first load's report (kept in `report`)."""
         prolog = resources.files("minimax_lab.logic.prolog")
         self._release()
+        self._held = "none"  # the lab's answers below that the harness keeps: none yet
         helper = self.copy_in(Path(str(prolog / HELPER)), self._helper)
         harness = self.copy_in(Path(str(prolog / "harness.pl")), ".harness.pl")
         argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "--threads=false", "-q", "-f", "none",
@@ -250,11 +252,14 @@ class StudentProgram(ContainedProgram):
                 return [Reply((), "died", problem)]
             seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
         numbers = [new_id() for _ in asks]
-        lines = b"".join(ask.line(number) for ask, number in zip(asks, numbers, strict=True))
+        lines = []
+        for ask, number in zip(asks, numbers, strict=True):
+            lines.append(ask.line(number, self._held))
+            self._held = ask.below
         replies: list[Reply] = []
         self._cpu_at = self.cpu_seconds()
         try:
-            self._send(lines, time.monotonic() + seconds + GRACE)
+            self._send(b"".join(lines), time.monotonic() + seconds + GRACE)
         except Died as died:
             self.stop()
             return [Reply((), "died", f"the program {died}", work=float(asks[0].inferences or 0))]
@@ -306,19 +311,26 @@ class Ask:
     below: str = "none"
     _rest: str = field(init=False, repr=False, compare=False)
     _line_rest: bytes = field(init=False, repr=False, compare=False)
+    _line_head: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         limit = "none" if self.inferences is None else str(int(self.inferences))
-        rest = f", ({self.goal}), ({self.template}), {self.most}, {limit}, {self.below})"
+        head = f", ({self.goal}), ({self.template}), {self.most}, {limit}, "
+        rest = f"{head}{self.below})"
         object.__setattr__(self, "_rest", rest)  # made once: a question is sent in batches
         object.__setattr__(self, "_line_rest", f"{rest}.\n".encode())
+        object.__setattr__(self, "_line_head", head.encode())
 
     def text(self, number: int) -> str:
         """The harness's question (`ask/6`), numbered `number`, without its final `.`."""
         return f"ask({number}{self._rest}"
 
-    def line(self, number: int) -> bytes:
-        """The question as the harness reads it from its pipe, numbered `number`."""
+    def line(self, number: int, held: str = "none") -> bytes:
+        """The question as the harness reads it from its pipe, numbered `number`; where the
+        harness holds its answers below already (`held`, those of the question before), it
+        is told to keep them (`same`) rather than sent them again."""
+        if held == self.below and self.below.startswith("below("):
+            return b"ask(%d%bsame).\n" % (number, self._line_head)
         return b"ask(%d%b" % (number, self._line_rest)
 
     @property

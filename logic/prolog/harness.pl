@@ -32,8 +32,9 @@
 % process that asks: CPU time measured outside the program, and the wall clock against a
 % program that waits (no alarm in here: SWI-Prolog's alarms deadlock a program that runs out
 % of memory). Below is `none` (the program answers with its own clauses all the way down),
-% the lab's answers to the calls below the question (see "judged on its own clauses"), or
-% `memo` (its own clauses, each of its own answers found once). The
+% the lab's answers to the calls below the question (see "judged on its own clauses"), `same`
+% (the answers the question before came with), or `memo` (its own clauses, each of its own
+% answers found once). The
 % first line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
@@ -379,7 +380,7 @@ answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
           Error, End0 = error(Error)),
     statistics(inferences, After),
     statistics(cputime, Stop),
-    forget_below,
+    forget_memo,
     Time is Stop - Start,
     Used is After - Before,
     (   Result == inference_limit_exceeded -> End = inferences
@@ -484,8 +485,10 @@ error_term(Error, Text) :-
 % which library(sandbox) refuses to the program
 % in every form (recorded/2,3, current_key/1, instance/2), and so is anything that calls it, as
 % below_answer/5 does: the wrapped calls are the only way to them. They are erased when the
-% question ends; the wrappers stay while questions come with answers, and go with the first
-% that comes without.
+% next question comes with other answers or none; one on the same board (the grader asks a
+% board's questions in turn) comes with `same` instead and is answered from those kept, not
+% sent and read again. The wrappers stay while questions come with answers, and go with the
+% first that comes without.
 %
 % A question of the end-to-end sample comes with `memo` instead: the program answers every call
 % with its own clauses, and a call of its max_value/3 or min_value/3 whose answers it went
@@ -504,6 +507,7 @@ below_predicate(max_value).
 below_predicate(min_value).
 below_predicate(terminal_state).
 
+below(same) :- !.
 below(none) :- !,
     forget_below,
     forall(retract(wrapped(Name)), ( functor(Head, Name, 3),
@@ -541,7 +545,9 @@ marked(Board, Cell, Mark, State) :-
     append(Prefix, [Mark|Rest], State).
 
 forget_below :-
-    forall(recorded(harness_below, _, Reference), erase(Reference)),
+    forall(recorded(harness_below, _, Reference), erase(Reference)).
+
+forget_memo :-
     forall(recorded(harness_memo_key, Key, KeyReference),
            ( forall(recorded(Key, _, Reference), erase(Reference)), erase(KeyReference) )).
 
@@ -622,6 +628,7 @@ json(_, _, _{deep: true}) :-
     nb_getval(json_nodes, Nodes), node_limit(Limit), Nodes >= Limit, !.
 json(_, _, _) :-
     nb_getval(json_nodes, Nodes), Next is Nodes + 1, nb_setval(json_nodes, Next), fail.
+json(Term, _, text(Text)) :- board_text(Term, Text), !.
 json(Term, Depth, Json) :- is_list(Term), !,
     Deeper is Depth - 1,
     length_limit(Limit),
@@ -643,6 +650,21 @@ json(Term, Depth, _{f: Name, args: Args}) :-
     ),
     jsons(Arguments, Deeper, Args).
 json(Term, _, _{other: Text}) :- format(string(Text), "~q", [Term]).
+
+% board_text(+Term, -Text): a board (a list of nine marks), the most of most answers, as JSON
+% in one piece: as json/3 makes it item by item, less the work.
+board_text(Term, Text) :-
+    is_list(Term),
+    length(Term, 9),
+    maplist(mark_text, Term, Marks),
+    atomic_list_concat(Marks, ',', Inner),
+    atomic_list_concat(['[', Inner, ']'], Text).
+
+mark_text(Mark, Text) :- atom(Mark), mark_json(Mark, Text).
+
+mark_json(x, '"x"').
+mark_json(o, '"o"').
+mark_json(-, '"-"').
 
 variable_number([Variable|_], Term, N, N) :- Variable == Term, !.
 variable_number([_|Variables], Term, N0, N) :- N1 is N0 + 1,
