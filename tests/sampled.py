@@ -20,10 +20,7 @@ class SampledSession(PrologSession):
     selection: Sample = Sample()
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        chosen = self.selection.select(super().questions(checks))
-        self._order = chosen  # the batches follow the questions asked
-        self._index = {question: index for index, question in enumerate(chosen)}
-        return chosen
+        return self.follow(self.selection.select(super().questions(checks)))
 
 
 @dataclass(frozen=True)

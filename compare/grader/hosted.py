@@ -101,9 +101,7 @@ class HostedSession(PrologSession):
         self.asked, self.planned, self._told = 0, 0, 0.0
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        chosen = self.selection.select(super().questions(checks))
-        self._order = chosen  # the batches follow the questions asked, not those left out
-        self._index = {question: index for index, question in enumerate(chosen)}
+        chosen = self.follow(self.selection.select(super().questions(checks)))
         self.planned = len(chosen)
         return chosen
 

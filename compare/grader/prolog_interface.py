@@ -119,10 +119,15 @@ class PrologSession(Session[Question, Reply]):
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
         followed by the end-to-end sample."""
-        self._order = judged_questions(checks, Judged(self.judged), self.end_to_end)
-        self._index = {question: index for index, question in enumerate(self._order)}
+        return self.follow(judged_questions(checks, Judged(self.judged), self.end_to_end))
+
+    def follow(self, order: list[Question]) -> list[Question]:
+        """`order`, the questions the run asks, in turn: those sent ahead follow it (a
+        session that asks a selection of them follows the selection)."""
+        self._order = order
+        self._index = {question: index for index, question in enumerate(order)}
         self._at = -1
-        return self._order
+        return order
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))
