@@ -379,6 +379,18 @@ def test_a_question_on_the_same_board_keeps_the_answers_and_no_other_does(hostil
     assert [reply.answers[0].text for reply in after_none] == [MINE, MINE]
 
 
+def test_a_refused_question_leaves_the_answers_of_its_own_board(hostile):
+    other = State("o--------")
+    first = hostile.ask(f"child({to_prolog(BOARD)}, x, A)", "A", 1, 30, 10_000_000,
+                        lab_below(BOARD))
+    assert first.answers and first.answers[0].text != MINE
+    refused = hostile.ask("shell(ls)", "A", 1, 30, 10_000_000, lab_below(other))
+    assert refused.end == "error" and "sandbox" in (refused.error or "").lower()
+    after = hostile.ask(f"child({to_prolog(BOARD)}, x, A)", "A", 1, 30, 10_000_000,
+                        lab_below(other))
+    assert [answer.text for answer in after.answers] == [MINE]
+
+
 def test_the_answers_below_are_sent_once_for_the_questions_on_one_board():
     below = lab_below(BOARD)
     ask = Ask(f"max_value({to_prolog(BOARD)}, x, A)", "A", 1, 1000, below)

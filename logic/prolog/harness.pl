@@ -363,10 +363,11 @@ write_string(Out, String) :-
 answer(ask(Id, Goal, Template, Max, Inferences), Reply) :-
     !,
     answer(ask(Id, Goal, Template, Max, Inferences, none), Reply).
-answer(ask(Id, Goal, _, _, _, _), Reply) :-
+answer(ask(Id, Goal, _, _, _, Below), Reply) :-
     goal_check(Goal, Error),
     Error \== true,
     !,
+    below(Below),  % kept for the next question, as those of any question
     take_output(Output, Count),
     ending(error(Error), _{id: Id, answers: [], output: Output, output_chars: Count,
                           seconds: 0, inferences: 0}, Reply).
@@ -398,6 +399,7 @@ answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
     ending(End, Reply0, Reply).
 answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: Text,
                    output: "", output_chars: 0, seconds: 0}) :-
+    forget_below,  % nothing kept for a `same` after it
     format(string(Text), "not a question: ~q", [Question]).
 
 % goal_check(+Goal, -Error): Error is true when what Goal can call is proved safe, else the
