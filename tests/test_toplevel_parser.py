@@ -176,6 +176,8 @@ def canonical(term: Term) -> str:
         ("X = 'a\\qb'", 7, "unknown escape"),
         ("X = a /* comment", 7, "a comment /* has no closing */"),
         ("X = a\u00acb", 6, "unexpected character"),
+        ("X = \u24b6.", 5, "unexpected character"),  # upper case, yet no letter: Ⓐ
+        ("\u24d0(x)", 1, "unexpected character"),
     ],
 )
 def test_a_syntax_error_names_the_column_where_reading_failed(text, column, message):
@@ -345,6 +347,7 @@ def test_a_percent_sign_in_quotes_is_no_comment():
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 @example("0|:")  # an operator ending the line as an atom: a whole goal
+@example("\u24b6")  # upper case, yet no letter: read as an empty name forever, before
 def test_any_text_is_a_goal_needs_more_or_an_error(text):
     more = needs_more(text)
     try:

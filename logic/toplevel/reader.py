@@ -89,7 +89,11 @@ class _Tokens:
             if self.offset >= len(text):
                 yield Token("eof", "", len(text) + 1, layout)
                 return
-            yield self.token(layout)
+            before = self.offset
+            token = self.token(layout)
+            if self.offset == before:  # every token takes a character at least
+                raise self.fail(f"unexpected character {text[before]!r}")
+            yield token
 
     def fail(self, message: str, offset: int | None = None) -> GoalSyntaxError:
         where = self.offset if offset is None else offset
@@ -123,7 +127,7 @@ class _Tokens:
                 return state
         if char in "0123456789":
             return self.number(layout)
-        if char == "_" or char.isupper():
+        if char == "_" or (char.isupper() and char.isalpha()):  # not Ⓐ: upper, yet no letter
             word = self.word()
             return Token("var", word, column, layout)
         if char.isalpha():
