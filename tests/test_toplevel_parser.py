@@ -168,6 +168,7 @@ def canonical(term: Term) -> str:
         ("successor(x---a----, o, S)", 11, "cell 5 is 'a'"),
         ("successor(X--------, o, S)", 11, "cell 1 is 'X'"),
         ("min-value(xx-oo----, o, SV)", 1, "did you mean min_value?"),
+        ("?- min-value(xx-oo----, o, SV)", 4, "did you mean min_value?"),
         ("successor(x--------, o, ())", 26, "expected a term"),
         ("a(" * (MAX_DEPTH + 1), 2 * (MAX_DEPTH + 1), f"nested deeper than {MAX_DEPTH} levels"),
         ("g(" + "[" * MAX_DEPTH, 2 + MAX_DEPTH, f"nested deeper than {MAX_DEPTH} levels"),
@@ -291,6 +292,7 @@ def same(a: Term, b: Term) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(terms)
+@example(Struct("{}", (Struct("-", (Atom("x"), Struct("sv", (Atom("x"),)))),)))  # {x-sv(x)}
 def test_what_the_top_level_writes_reads_back_as_the_same_term(term):
     text = format_term(Struct("g", (term,)))
     assert only_goal(text) == Struct("g", (term,)), text

@@ -91,7 +91,8 @@ class _Tokens:
                 return
             before = self.offset
             token = self.token(layout)
-            if self.offset == before:  # every token takes a character at least
+            # Every token takes a character at least: Ⓐ, upper case yet no letter, takes none.
+            if self.offset == before:
                 raise self.fail(f"unexpected character {text[before]!r}")
             yield token
 
@@ -127,7 +128,7 @@ class _Tokens:
                 return state
         if char in "0123456789":
             return self.number(layout)
-        if char == "_" or (char.isupper() and char.isalpha()):  # not Ⓐ: upper, yet no letter
+        if char == "_" or char.isupper():
             word = self.word()
             return Token("var", word, column, layout)
         if char.isalpha():
@@ -165,7 +166,8 @@ class _Tokens:
             return None
         word, column = run.group(0), self.offset + 1
         after = self.text[run.end():run.end() + 1]
-        if _HYPHENATED.fullmatch(word) and set(word) - set("xo-") and after == "(":
+        first = self.text[:self.offset].strip() in ("", "?-")  # the goal's own name, not x-sv(x)
+        if first and _HYPHENATED.fullmatch(word) and set(word) - set("xo-") and after == "(":
             raise self.fail(f"a name has no '-' in Prolog (the lab writes min-value for "
                             f"min_value); did you mean {word.replace('-', '_')}?")
         if not (_STATE.fullmatch(word) or _STATE_LIKE.fullmatch(word)):
