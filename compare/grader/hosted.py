@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from minimax_lab.compare.grader.groups import group_class
 from minimax_lab.compare.grader.interface import Options, Session
+from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.prolog import Question
 from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.run import grade_submission
@@ -24,7 +25,7 @@ from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import Reply
 from minimax_lab.logic.contain.hosted import Host, HostedProgram
-from minimax_lab.logic.state import marks_made, result
+from minimax_lab.logic.state import Player, State, marks_made, result
 
 
 class Selection(Protocol):
@@ -105,6 +106,11 @@ class HostedSession(PrologSession):
         self.planned = len(chosen)
         return chosen
 
+    def decision(self, state: State, player: Player) -> Question | None:
+        """None: a host cannot start the program afresh, and the play check's searches are
+        too slow for WebAssembly in a browser."""
+        return None
+
     def base(self, check: str, policy: Policy) -> float:
         """None computed (0): a check in a host is no grade, and only a score counts above its
         base (`constant_share`, which would judge every question of the check to find it)."""
@@ -146,7 +152,7 @@ def check_hosted(name: str, host: Host, selection: Selection | None = None,
     `options`), asking the questions `selection` keeps (default: every one), telling
     `progress` how far it got."""
     interface = HostedInterface(host=host, selection=selection or Every(), progress=progress)
-    options.setdefault("checks", interface.checks)
+    options.setdefault("checks", tuple(check for check in interface.checks if check != PLAY))
     options.setdefault("policy", interface.policy)
     grade = grade_submission(name, Path(host.folder), Options(interface, **options))
     group_class([grade])  # its bug's name and the known bugs it looks like, as grade says

@@ -27,7 +27,7 @@ from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain import sandbox
 from minimax_lab.logic.contain.harness import LoadReport
 from minimax_lab.logic.positions import fullest_first
-from minimax_lab.logic.state import Player, State
+from minimax_lab.logic.state import BLANK, Player, State
 
 
 class Question(Protocol):
@@ -246,6 +246,20 @@ class Session(Generic[Q, R]):
     def said(self, reply: R) -> str:
         """The reply's answer, as the program wrote it."""
         return str(reply)
+
+    def decision(self, state: State, player: Player) -> Q | None:
+        """The question that asks the whole program its move for `player` on `state`, for the
+        play check (`compare.grader.play`), in a process never given a lab answer; None where
+        the interface has no play check or cannot ask it there."""
+        return None
+
+    def played(self, question: Q, verdict: Verdict) -> int | None:
+        """The cell a decision's answer marks, where it is a legal move (the game goes on)."""
+        judgement = verdict.judgement
+        if judgement is None or judgement.category is Category.ILLEGAL_MOVE:
+            return None
+        cell = judgement.answer.cell
+        return cell if question.state[cell - 1] == BLANK else None
 
     def clause(self, check: str) -> str:
         """The lab's own clause for `check`, shown beside a first wrong call ("" if none)."""

@@ -20,6 +20,7 @@ from typing import ClassVar
 from minimax_lab.compare.grader import sample
 from minimax_lab.compare.grader.ends import End
 from minimax_lab.compare.grader.interface import Check
+from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.sample import LAB_CASES, Judged
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
@@ -64,6 +65,9 @@ class Question:
     player: Player
     judged: Judged = Judged.WHOLE
     sample: bool = False
+    played: bool = False
+    """A decision of the play check (`compare.grader.play`): its first answer alone, the move
+    it plays, asked of the whole program."""
 
     @property
     def goal(self) -> str:
@@ -75,7 +79,7 @@ class Question:
         """The lab's answers below the question, as the harness reads them ("none": the
         program answers every call itself; "memo", the sample's: every call itself, each of
         its own answers found once)."""
-        if self.sample:
+        if self.sample or self.played:
             return MEMO
         if self.judged is Judged.WHOLE or self.check == "successor":
             return "none"
@@ -377,6 +381,33 @@ class MinimaxDecision(PrologCheck):
                          if worth == decision.value)
 
 
+class Play(MinimaxDecision):
+    """The play check (`compare.grader.play`): the whole program's `minimax_decision` as it
+    plays every game of its strategy tree; its questions are asked as the games go."""
+
+    name = PLAY
+
+    @property
+    def indicator(self) -> str:
+        return "minimax_decision/4"
+
+    @property
+    def clause(self) -> str:
+        return ""
+
+    def questions(self) -> Sequence[Question]:
+        return ()
+
+    def calls_below(self, question: Question) -> list[Question]:
+        return []
+
+
+def decision(state: State, player: Player) -> Question:
+    """The play check's question: the whole program's `minimax_decision` for `player` on
+    `state`, each of its own answers found once (`MEMO`)."""
+    return Question("minimax_decision", state, player, Judged.WHOLE, played=True)
+
+
 class Successor(PrologCheck):
     """`successor(S, P, N)`: every successor, in cell order (`findall`), on the 9040
     positions."""
@@ -416,7 +447,7 @@ class Successor(PrologCheck):
 
 
 CHECKS: dict[str, PrologCheck] = {check.name: check for check in (
-    TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Successor())}
+    TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Play(), Successor())}
 """The lab's predicates a submission is checked on, in the order they are reported."""
 PREDICATES = tuple(CHECKS)
 
@@ -440,20 +471,21 @@ def lab_cost(question: Question) -> int:
 
 
 def judged_questions(predicates: tuple[str, ...], judged: Judged,
-                     per_blanks: int) -> list[Question]:
+                     per_blanks: int | None) -> list[Question]:
     """Every question for `predicates` (as `questions`), judged as told; judged on their own
-    clauses, followed by the end-to-end sample (`end_to_end`)."""
+    clauses, after the end-to-end sample (`end_to_end`; None: no sample), asked first so that
+    the whole program is asked before any lab answer is given."""
     return list(_judged_questions(predicates, judged, per_blanks))
 
 
 @cache
 def _judged_questions(predicates: tuple[str, ...], judged: Judged,
-                      per_blanks: int) -> tuple[Question, ...]:
+                      per_blanks: int | None) -> tuple[Question, ...]:
     asked = questions(predicates)
     if judged is Judged.WHOLE:
         return tuple(asked)
-    return tuple([replace(question, judged=Judged.CLAUSES) for question in asked]
-                 + end_to_end(predicates, per_blanks))
+    sampled = [] if per_blanks is None else end_to_end(predicates, per_blanks)
+    return tuple(sampled + [replace(question, judged=Judged.CLAUSES) for question in asked])
 
 
 SAMPLED = ("minimax_decision", "max_value", "min_value")
@@ -525,7 +557,7 @@ def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Ver
     if end.stopped:
         return Verdict(Category.FAILS_ON_BACKTRACKING,
                        f"asked for more answers: {reply.error or MORE_STOPPED[end]}")
-    return Verdict(Category.RIGHT, notes=verdict.notes + tuple(notes))
+    return replace(verdict, notes=verdict.notes + tuple(notes))
 
 
 def marked(state: State, after: State) -> int:

@@ -19,11 +19,13 @@ from minimax_lab.compare.grader.interface import (
     Session,
     did_you_mean,
 )
+from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.prolog import (
     CHECKS,
     HELPERS,
     PREDICATES,
     Question,
+    decision,
     judged_questions,
     lab_cost,
 )
@@ -41,6 +43,7 @@ from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain.harness import Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.swipl import require
+from minimax_lab.logic.state import EMPTY, Player, State
 
 BATCH = 200
 BATCH_BYTES = 32_768
@@ -118,8 +121,10 @@ class PrologSession(Session[Question, Reply]):
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
-        followed by the end-to-end sample."""
-        return self.follow(judged_questions(checks, Judged(self.judged), self.end_to_end))
+        after the end-to-end sample, unless the play check is asked (which plays the lab's
+        cases and every board the program meets, of the whole program)."""
+        sampled = None if PLAY in checks and self.decision(EMPTY, "x") else self.end_to_end
+        return self.follow(judged_questions(checks, Judged(self.judged), sampled))
 
     def follow(self, order: list[Question]) -> list[Question]:
         """`order`, the questions the run asks, in turn: those sent ahead follow it (a
@@ -128,6 +133,9 @@ class PrologSession(Session[Question, Reply]):
         self._index = {question: index for index, question in enumerate(order)}
         self._at = -1
         return order
+
+    def decision(self, state: State, player: Player) -> Question | None:
+        return decision(state, player)
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))
@@ -172,14 +180,16 @@ class PrologSession(Session[Question, Reply]):
         batch = [question]
         size = asks[0].size
         room = self.budget_left - limit
+        kind = asks[0].kind
         for following in self._order[index + 1:index + BATCH]:
             if following.check not in self._asking:
                 continue
             ask = self._ask(following, round(self.work_limit(following)))
             size += ask.size
             room -= ask.inferences or 0
-            if size > BATCH_BYTES or room < 0:
+            if size > BATCH_BYTES or room < 0 or ask.kind not in ("", kind or ask.kind):
                 break
+            kind = kind or ask.kind
             asks.append(ask)
             batch.append(following)
         replies = self.student.ask_many(asks, seconds)
@@ -190,7 +200,8 @@ class PrologSession(Session[Question, Reply]):
 
     def _ask(self, question: Question, limit: int) -> Ask:
         """The harness's question for `question` within `limit` inferences."""
-        return Ask(question.goal, "A", self.answers, limit, question.below)
+        return Ask(question.goal, "A", 1 if question.played else self.answers, limit,
+                   question.below)
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

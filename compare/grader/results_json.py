@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -101,11 +101,14 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
         "finished": {FINISHED if category == "" else Category(category).key: count
                      for category, count in result.finished.items()},
         "findings": [{"category": finding.category.key, **_call_json(finding),
-                      "asked": finding.asked} for finding in result.findings],
+                      "asked": finding.asked,
+                      **({"moves": [list(move) for move in finding.moves]}
+                         if finding.moves else {})} for finding in result.findings],
         "work": result.work,
         "wrong": f"{result.wrong:x}",
         "base": result.base,
         "end_to_end": {"checked": result.end_to_end, "correct": result.end_to_end_right},
+        "decisions": {category.key: count for category, count in result.decisions.items()},
     }
     if result.first_wrong is not None:
         wrong = result.first_wrong
@@ -173,10 +176,15 @@ def _check_from_json(data: dict[str, Any]) -> CheckResult:
     result.end_to_end = int(sample.get("checked", 0))
     result.end_to_end_right = int(sample.get("correct", 0))
     result.counts = Counter({CATEGORIES[key]: n for key, n in data["counts"].items()})
+    result.decisions = Counter({CATEGORIES[key]: n
+                                for key, n in data.get("decisions", {}).items()})
     result.notes = Counter({CATEGORIES[key]: n for key, n in data["notes"].items()})
     result.finished = Counter({"" if key == FINISHED else CATEGORIES[key]: n
                                for key, n in data["finished"].items()})
-    result.findings = [_call_from_json(found, CATEGORIES[found["category"]], found["asked"])
+    result.findings = [replace(_call_from_json(found, CATEGORIES[found["category"]],
+                                               found["asked"]),
+                               moves=tuple((str(mark), int(cell))
+                                           for mark, cell in found.get("moves", ())))
                        for found in data["findings"]]
     if "first_wrong_call" in data:
         wrong = data["first_wrong_call"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from minimax_lab.compare.grader.diagnosis import first_wrong_call
 from minimax_lab.compare.grader.interface import Options, Program, Question, Session
+from minimax_lab.compare.grader.play import PLAY, Decided, lab_decisions, play, starts
 from minimax_lab.compare.grader.signatures import hypotheses
 from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.results import (
@@ -30,7 +31,7 @@ from minimax_lab.compare.judge.results import (
 )
 from minimax_lab.logic.contain.harness import LoadReport
 from minimax_lab.logic.errors import LabError
-from minimax_lab.logic.state import is_terminal
+from minimax_lab.logic.state import EMPTY, Player, State, is_terminal, to_prolog
 
 LOG_CHARS = 65536
 """Characters of a program's output kept in its log."""
@@ -90,6 +91,8 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
                     for check in asked}
     problems: dict[str, Problem] = {}
     deadline = start + options.budget_seconds
+    if PLAY in asked and PLAY not in undefined:
+        play_all(session, grade, options, deadline, running, loaded)
     questions = session.questions(asked)
     session.will_ask({check for check in asked if check not in undefined} if loaded else set())
     budget, spent = session.work_budget(questions), 0.0
@@ -144,6 +147,50 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
             grade.checks[check].first_wrong = replace(wrong, work=work)
             grade.checks[check].work += work
     return answered
+
+
+def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options,
+             deadline: float, running: Running, loaded: bool) -> None:
+    """The play check (`compare.grader.play`), before any other question: every game of the
+    program's strategy tree, each decision asked of the whole program within its own limit and
+    the check's budget (the lab's own decisions' cost, times the budget ratio); each game a
+    question of the check, each decision counted in its `decisions`."""
+    result = grade.checks[PLAY]
+    budget, spent = session.work_budget([session.decision(*position)
+                                         for position in lab_decisions()]), 0.0
+
+    def decide(state: State, player: Player) -> Decided:
+        nonlocal spent
+        question = session.decision(state, player)
+        why = (f"not loaded: {grade.load.problem}" if not loaded
+               else "the grade was stopped" if running.cancelled.is_set()
+               else f"the time budget of {options.budget_seconds:g} s ran out"
+               if time.monotonic() >= deadline
+               else f"the budget of {budget:.4g} {session.work_unit} ran out"
+               if spent >= budget else session.program.given_up)
+        if why is not None:
+            return Decided(Verdict(Category.NOT_ASKED, why), None)
+        session.budget_left = budget - spent
+        left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
+        reply = session.ask(question, left, min(session.work_limit(question), budget - spent))
+        verdict = session.judge(question, reply, options.policy)
+        spent += reply.work
+        result.work += reply.work
+        result.decisions[verdict.category] += 1
+        if reply.output:
+            log_output(grade, str(question), reply.output, reply.output_chars)
+        return Decided(verdict, session.played(question, verdict))
+
+    if session.decision(EMPTY, "x") is None:
+        grade.not_checked.append(f"{PLAY}: this program cannot be played here")
+        del grade.checks[PLAY]
+        return
+    for game in play(starts(), decide):
+        where = (game.start.state, game.start.agent)
+        said = f"a game as {game.start.agent} from {to_prolog(game.start.state)}"
+        finding = None if game.verdict.right else Finding(
+            game.verdict.category, where, game.verdict.detail, asked=said, moves=game.moves)
+        result.judged(game.verdict.category, game.verdict.notes, finding)
 
 
 class Spent:

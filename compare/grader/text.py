@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.groups import groups_report
 from minimax_lab.compare.grader.interface import UNDEFINED_CATEGORIES
+from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.results_json import load_status
-from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, WrongCall
 from minimax_lab.compare.judge.scores import CheckScore
 from minimax_lab.compare.judge.truth import policy_words
 from minimax_lab.logic.quote import escaped, one_line
-from minimax_lab.logic.state import draw_board
+from minimax_lab.logic.state import draw_board, mark
 
 SHOWN = 5
 """Findings listed per check and category in a submission's report."""
@@ -88,7 +89,10 @@ def load_report(grade: SubmissionGrade) -> list[str]:
     if grade.policy is not None:
         lines.append(f"policy: {policy_words(grade.policy)}")
     if grade.judged in JUDGED_WORDS:
-        lines.append(f"judged: {JUDGED_WORDS[grade.judged]}")
+        said = JUDGED_WORDS[grade.judged]
+        if PLAY in grade.checks and grade.judged != "whole":
+            said = said[:said.index("), and the whole") + 1] + PLAY_WORDS
+        lines.append(f"judged: {said}")
     if grade.load.problem is not None:
         lines.append(f"load: FAILED: {grade.load.problem}")
     else:
@@ -113,6 +117,9 @@ JUDGED_WORDS = {
 }
 """What `judged:` says of a grade's mode: a Prolog program's (`clauses`, `whole`), or a
 Python program's whose mapping names its recursive functions (`functions`, `whole`)."""
+PLAY_WORDS = (", and the whole program, in a process never given a lab answer, played every "
+              "game from the empty board as x and as o and from the lab's cases, asked first")
+"""How the whole program was judged where the play check stands for the end-to-end sample."""
 
 
 def wrong_call_report(wrong: WrongCall) -> list[str]:
@@ -184,6 +191,8 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
     if result.end_to_end:
         lines.append(f"  end to end: {result.end_to_end_right} of {result.end_to_end} right "
                      "(the sample asked of the whole program)")
+    if result.decisions:
+        lines.append(decisions_words(result))
     if result.first_wrong is not None:
         lines += wrong_call_report(result.first_wrong)
     asked = sum(result.counts.values())
@@ -212,11 +221,40 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
     return lines
 
 
+def decisions_words(result: CheckResult) -> str:
+    """The play check's decisions: how many boards it decided, and how each was judged."""
+    decided = sum(count for category, count in result.decisions.items()
+                  if category.kind is not Kind.UNASKED)
+    wrong = ", ".join(f"{category}: {count}" for category, count in
+                      result.decisions.most_common() if category.kind is Kind.FAULT)
+    return (f"  games played against every reply, on {decided} boards decided by the whole "
+            f"program ({result.decisions[Category.RIGHT]} as minimax_decision should"
+            + (f"; {wrong})" if wrong else ")"))
+
+
+GAME_BOARDS = 5
+"""Boards of a game drawn on one row of a report."""
+
+
 def drawn(finding: Finding) -> list[str]:
-    """The board a finding is about, drawn and indented (nothing if it names none)."""
+    """The board a finding is about, drawn and indented (nothing if it names none); a game's
+    boards move by move, a row of boards at a time."""
     if finding.position is None:
         return []
-    return ["      " + row for row in draw_board(finding.position[0]).splitlines()]
+    if not finding.moves:
+        return ["      " + row for row in draw_board(finding.position[0]).splitlines()]
+    state, lines = finding.position[0], []
+    states = []
+    for mover, cell in finding.moves:
+        state = mark(state, cell, mover)
+        states.append((f"{mover} {cell}", state))
+    for at in range(0, len(states), GAME_BOARDS):
+        row = states[at:at + GAME_BOARDS]
+        lines.append("      " + "".join(f"{said:<14}" for said, _ in row).rstrip())
+        drawings = [draw_board(after).splitlines() for _, after in row]
+        lines += ["      " + "".join(f"{drawing[line]:<14}" for drawing in drawings).rstrip()
+                  for line in range(len(drawings[0]))]
+    return lines
 
 
 STEM_BYTES = 100

@@ -55,6 +55,7 @@ class Category(StrEnum):
     UNDEFINED_FUNCTION = "undefined function"
     WRONG_ON_BACKTRACKING = "wrong answer on backtracking"
     FAILS_ON_BACKTRACKING = "exception or time limit on backtracking"
+    LOST_GAME = "lost game"  # the play check's: ends worse than the game's value
     NOT_ASKED = "not asked"
     # notes
     TIE_BREAK = "broke only the lab's tie rule"

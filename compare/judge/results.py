@@ -50,6 +50,8 @@ class Finding:
     expected: Decision | None = None
     move_values: dict[int, int] | None = None
     asked: str | None = None
+    moves: tuple[tuple[str, int], ...] = ()
+    """A game's moves from its position, each a mark and a cell (the play check's)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,9 @@ class CheckResult:
     end_to_end_right: int = 0
     """Of the questions checked, those of the end-to-end sample of a grade judged on its own
     clauses (the whole program asked), and how many of them were right."""
+    decisions: Counter[Category] = field(default_factory=Counter)
+    """The play check's: its decisions (each board and player once) by category, judged as
+    `minimax_decision`'s answers are; its questions are the games played."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:

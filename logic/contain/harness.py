@@ -192,6 +192,9 @@ class StudentProgram(ContainedProgram):
         self.load_seconds = load_seconds
         self.report: LoadReport | None = None
         self._held = "none"
+        self.kind = ""
+        """What the live process has been asked: `whole` questions or questions with the
+        lab's `answers` below them ("": neither yet); never both (`ask_many`)."""
 
     # --- the process -----------------------------------------------------------------------
 
@@ -201,6 +204,7 @@ class StudentProgram(ContainedProgram):
         prolog = resources.files("minimax_lab.logic.prolog")
         self._release()
         self._held = "none"  # the lab's answers below that the harness keeps: none yet
+        self.kind = ""
         helper = self.copy_in(Path(str(prolog / HELPER)), self._helper)
         harness = self.copy_in(Path(str(prolog / "harness.pl")), ".harness.pl")
         argv = [SWIPL, f"--stack-limit={STACK_LIMIT}", "--threads=false", "-q", "-f", "none",
@@ -243,7 +247,19 @@ class StudentProgram(ContainedProgram):
         the replies in order, up to the first that stopped the program (the rest unasked).
         Each question's CPU time is what the program used since the one before it answered;
         where that shows more than its count of inferences could take, it is asked again
-        alone, so that only its own work is weighed."""
+        alone, so that only its own work is weighed.
+
+        A process is asked whole questions or questions with the lab's answers below, never
+        both: one asked the other kind is replaced by a fresh one first (not counted among
+        the starts that give a program up), so that no whole-program verdict comes from a
+        process that was ever given a lab answer, whatever the program keeps."""
+        kinds = {ask.kind for ask in asks} - {""}
+        if len(kinds) > 1:
+            raise ValueError("whole questions and questions with answers are never sent "
+                             "together")
+        if kinds and self.kind not in ("", *kinds):
+            self._release()
+            self.starts -= 1  # a fresh process of the grader's choosing, not a restart
         if self.process is None or self.process.poll() is not None:
             begun = time.monotonic()
             self._release()
@@ -251,6 +267,7 @@ class StudentProgram(ContainedProgram):
             if problem is not None:
                 return [Reply((), "died", problem)]
             seconds = max(0.1, seconds - (time.monotonic() - begun))  # the restart's, spent
+        self.kind = next(iter(kinds), self.kind)
         numbers = [new_id() for _ in asks]
         lines = []
         for ask, number in zip(asks, numbers, strict=True):
@@ -332,6 +349,16 @@ class Ask:
         if held == self.below and self.below.startswith("below("):
             return b"ask(%d%bsame).\n" % (number, self._line_head)
         return b"ask(%d%b" % (number, self._line_rest)
+
+    @property
+    def kind(self) -> str:
+        """What it gives the program: `answers` (the lab's answers below it), `whole` (asked
+        of the whole program, `memo`: the play check and the end-to-end sample), or ""
+        (neither: a process of either kind may be asked it)."""
+        if self.below == "memo":
+            return "whole"
+        return "answers" if self.below.startswith("below(") and not self.below.endswith(
+            ",[])") else ""
 
     @property
     def size(self) -> int:
