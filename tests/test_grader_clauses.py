@@ -45,7 +45,7 @@ BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_optimal", 
 
 @cache
 def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK,
-           checks: tuple[str, ...] = PrologInterface.checks):
+           checks: tuple[str, ...] = prolog.PREDICATES):
     options = Options(PrologInterface(judged=judged, end_to_end=sample), checks,
                       budget_seconds=300, work=work)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)

@@ -22,7 +22,7 @@ from marks import needs_swipl
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.hosted import Every, HostedSession, Sample
 from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import Judged, judged_questions
+from minimax_lab.compare.grader.prolog import PREDICATES, Judged, judged_questions
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.logic import api
@@ -387,7 +387,7 @@ TYPICAL_BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_op
 def graded_here(name: str):
     """`grade`'s grade of a file of the corpus, on the command line's grader, judged on its own
     clauses (the fullest boards first, within a small budget: their faults come early)."""
-    options = Options(PrologInterface(judged="clauses", end_to_end=0), PrologInterface.checks,
+    options = Options(PrologInterface(judged="clauses", end_to_end=0), PREDICATES,
                       budget_seconds=300, work=WorkLimits(budget_ratio=0.005))
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
 

@@ -448,8 +448,10 @@ class Successor(PrologCheck):
 
 CHECKS: dict[str, PrologCheck] = {check.name: check for check in (
     TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Play(), Successor())}
-"""The lab's predicates a submission is checked on, in the order they are reported."""
-PREDICATES = tuple(CHECKS)
+"""What a submission is checked on, in the order they are reported: the lab's predicates, and
+the play check."""
+PREDICATES = tuple(name for name in CHECKS if name != PLAY)
+"""The lab's predicates."""
 
 
 def questions(predicates: tuple[str, ...]) -> list[Question]:

@@ -23,7 +23,6 @@ from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.prolog import (
     CHECKS,
     HELPERS,
-    PREDICATES,
     Question,
     decision,
     judged_questions,
@@ -67,7 +66,7 @@ class PrologInterface(Interface):
                           parse=whole)
 
     name: ClassVar[str] = "prolog"
-    checks: ClassVar[tuple[str, ...]] = PREDICATES
+    checks: ClassVar[tuple[str, ...]] = tuple(CHECKS)
     check_noun: ClassVar[str] = "predicate"
     load_label: ClassVar[str] = "loading"
     suffixes: ClassVar[tuple[str, ...]] = (".pl", ".pro", ".prolog")
@@ -113,7 +112,7 @@ class PrologSession(Session[Question, Reply]):
         self._ahead: dict[tuple[Question, int], Reply] = {}
         self._at = -1
         """The furthest question of the order asked so far (its index)."""
-        self._asking: set[str] = set(PREDICATES)
+        self._asking: set[str] = set(CHECKS)
         """The checks whose questions the run asks (`will_ask`): only theirs go ahead."""
 
     def will_ask(self, checks: set[str]) -> None:
