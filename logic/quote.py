@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+import unicodedata
 
 LIMIT = 60
 
@@ -58,12 +59,23 @@ def unescape_line(line: str) -> str:
 
 
 FORMULA_STARTS = ("=", "+", "-", "@")
-"""What a spreadsheet reads as the start of a formula in a cell (a tab or carriage return too,
-which `one_line` has already escaped)."""
+"""What a spreadsheet reads as the start of a formula in a cell, after any leading whitespace
+and under Unicode's compatibility normalisation (a tab or carriage return first too)."""
 
 
 def spreadsheet_cell(text: str) -> str:
     """`text` for a CSV cell that no spreadsheet evaluates: on one line (`one_line`), with a
-    leading `'` when it would start a formula (OWASP's advice on CSV injection)."""
+    leading `'` when it could start a formula (OWASP's advice on CSV injection)."""
     shown = one_line(text)
-    return f"'{shown}" if shown.startswith(FORMULA_STARTS) else shown
+    return f"'{shown}" if starts_formula(shown) else shown
+
+
+def starts_formula(cell: str) -> bool:
+    """True when a spreadsheet could read `cell` as a formula: a tab or carriage return first,
+    or one of `FORMULA_STARTS` after leading whitespace, as it is or once NFKC-normalised (a
+    full-width `＝` is `=`)."""
+    if cell.startswith(("\t", "\r")):
+        return True
+    normal = unicodedata.normalize("NFKC", cell)
+    forms = (cell.lstrip(), normal.lstrip(), unicodedata.normalize("NFKC", cell.lstrip()))
+    return any(form.startswith(FORMULA_STARTS) for form in forms)

@@ -4,6 +4,7 @@ report; the Python that runs submissions can be a course's own."""
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import itertools
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from installed import install_grader
 from marks import needs_swipl
 
@@ -28,6 +31,7 @@ from minimax_lab.compare.grader.run import grade_class, grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.contain.python_harness import definitions
 from minimax_lab.logic.positions import reachable_states
 from minimax_lab.logic.quote import FORMULA_STARTS, one_line, unescape_line
 from minimax_lab.logic.state import PLAYERS, is_terminal
@@ -353,6 +357,100 @@ def test_a_demo_at_import_is_named_by_its_line_and_definitions_only_grades_the_f
     assert status == 0, out
     finished = sum(map(is_terminal, reachable_states(PLAYERS[0])))  # utility's questions
     assert f"utility {finished}/{finished}; all right" in out
+
+
+def _kept_names(source: str) -> dict[str, object]:
+    """What running the definitions of `source` binds (no input: a read raises EOFError)."""
+    namespace: dict[str, object] = {}
+    tree = ast.fix_missing_locations(definitions(ast.parse(source)))
+    exec(compile(tree, "<submission>", "exec"), namespace)  # noqa: S102 - the test's own text
+    namespace.pop("__builtins__")
+    return namespace
+
+
+def test_definitions_leave_out_what_reads_the_answer_to_a_question_left_out():
+    source = ('user = input("X or O? ")\n'
+              'HUMAN = user.upper()\n'
+              'COMPUTER = "O" if HUMAN == "X" else "X"\n'
+              'START = user[0]\n'
+              'def opponent(player):\n'
+              '    return COMPUTER if player == HUMAN else HUMAN\n')
+    assert list(_kept_names(source)) == ["opponent"]  # its body reads them only when called
+
+
+def test_definitions_leave_out_a_chain_of_three_and_keep_what_no_question_reaches():
+    source = ('answer = input()\n'
+              'FIRST = answer + "!"\n'
+              'SECOND = [FIRST, 1]\n'
+              'THIRD = max(SECOND, [0])\n'
+              'EMPTY = None\n'
+              'def plays(board=THIRD):\n'
+              '    return board\n'
+              'LINES = [[row for row in range(3)] for answer in range(2)]\n')
+    assert _kept_names(source) == {"EMPTY": None, "LINES": [[0, 1, 2], [0, 1, 2]]}
+
+
+def test_a_name_a_kept_assignment_binds_again_stays_bound_for_what_reads_it():
+    source = ('HUMAN = input("X or O? ")\n'
+              'HUMAN = "X"\n'
+              'COMPUTER = "O" if HUMAN == "X" else "X"\n'
+              'try:\n'
+              '    LEVEL = int(input())\n'
+              'except EOFError:\n'
+              '    LEVEL = 9\n'
+              'DEPTH = LEVEL\n')
+    assert _kept_names(source) == {"HUMAN": "X", "COMPUTER": "O"}
+
+
+_NAMES = ["a", "b", "c", "d"]
+
+
+@st.composite
+def _expressions(draw: st.DrawFn) -> str:
+    """An expression of text over `_NAMES`, read as it runs whatever the values (no branch,
+    no comprehension over an empty text)."""
+    name, other = draw(st.sampled_from(_NAMES)), draw(st.sampled_from(_NAMES))
+    return draw(st.sampled_from([
+        name, '"xo"', f"{name} + {other}", f"str({name})", f'max({name}, "a")',
+        f'"O" if {name} == "X" else "X"', f'max([{name} for {name} in "xo"])',
+        f"max([{name} + {other} for {name} in {other}])"]))
+
+
+@st.composite
+def _modules(draw: st.DrawFn) -> list[tuple[str, bool]]:
+    """Top-level statements, each with whether it is a demo (a definition otherwise); a demo
+    binds every name first."""
+    statements = [(f"{' = '.join(_NAMES)} = input()", True)]
+    for number in range(draw(st.integers(1, 8))):
+        name, expression = draw(st.sampled_from(_NAMES)), draw(_expressions())
+        statements.append(draw(st.sampled_from([
+            (f"{name} = {expression}", False), (f"{name} += {expression}", False),
+            (f"def f{number}(x={expression}):\n    return {expression}", False),
+            (f"{name} = input()", True), (f"{name} = {expression}.upper()", True),
+            (f"for {name} in {expression}:\n    pass", True),
+            (f'if {expression} == "x":\n    {name} = "y"', True)])))
+    return statements
+
+
+@given(_modules())
+@settings(max_examples=300, deadline=None)
+def test_definitions_keep_exactly_what_runs_without_what_was_left_out(module):
+    """A definition is kept when it reads no name only the demos bind: running the kept
+    definitions in turn, none raises NameError, and running each in turn after the ones kept
+    before it raises NameError exactly where it was left out."""
+    namespace: dict[str, object] = {}
+    expected = []
+    for statement, demo in module:
+        if demo:
+            continue
+        try:
+            exec(statement, namespace)  # noqa: S102 - the test's own text
+        except NameError:
+            continue
+        expected.append(statement)
+    kept = definitions(ast.parse("\n".join(statement for statement, _ in module))).body
+    assert [ast.unparse(node) for node in kept] == [
+        ast.unparse(ast.parse(statement)) for statement in expected]
 
 
 # --- a student's modules never stand in for the grader's ----------------------------------------

@@ -32,7 +32,13 @@ from minimax_lab.compare.grader.text import submission_report, summary_line
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import sandbox
-from minimax_lab.logic.contain.harness import Proof, Reply, StudentProgram
+from minimax_lab.logic.contain.harness import (
+    Proof,
+    Reply,
+    StudentProgram,
+    clause_heads,
+    main_file,
+)
 from minimax_lab.logic.contain.sandbox import Limits
 from minimax_lab.logic.positions import reachable_states
 from minimax_lab.logic.state import PLAYERS, is_full, is_terminal, winner
@@ -618,6 +624,79 @@ def test_a_backup_beside_the_main_file_is_left_out_with_a_note(tmp_path):
         f"{name} looks like a backup or a copy: not loaded (--main NAME loads another file)"
         for name in ("Copy of lab3.pl", "minimax_backup.pl")]
     assert "  note: minimax_backup.pl looks like a backup" in submission_report(grade)
+
+
+DRIVER = """\
+% The lab's test driver, handed in beside its solution: it calls minimax_decision/4 in
+% bodies and a directive, and defines only main/0 and test/0.
+:- initialization(main).
+
+main :-
+    minimax_decision([o,-,x,-,-,-,-,-,-], o, Action, Value),
+    write(Action - Value), nl.
+test :- minimax_decision([o,-,x,-,-,-,-,-,-], o, A, V), write(A).
+"""
+
+
+def test_the_labs_solution_beside_its_test_driver_is_the_main_file(tmp_path):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "lab_style.pl", folder / "minimax.pl")
+    (folder / "answer_doc.pl").write_text(DRIVER)
+    assert main_file(folder) == folder / "minimax.pl"
+    grade = graded_path(folder, "terminal_state")
+    assert grade.load.ok and grade.clean  # minimax.pl loaded: the driver defines no lab's
+
+
+def _call(name: str, arguments: list[str]) -> str:
+    return f"{name}({', '.join(arguments)})" if arguments else name
+
+
+def _quoted(quote: str) -> st.SearchStrategy[str]:
+    return st.text(max_size=12).map(
+        lambda text: quote + text.replace("\\", "\\\\").replace(quote, quote * 2) + quote)
+
+
+_layouts = st.sampled_from([" ", "\n", "\n    ", "\t", " /* minimax_decision(S, P, A, V). */ ",
+                            " % minimax_decision(S, P, A, V).\n"])
+_names = st.from_regex(r"[a-z][a-zA-Z0-9_]{0,6}", fullmatch=True)
+_terms = st.recursive(
+    _names | st.from_regex(r"[A-Z_][a-zA-Z0-9_]{0,4}", fullmatch=True) | _quoted("'")
+    | _quoted('"') | st.sampled_from(["0", "42", "1.5", "2.0e-3", "0'.", "0'a", "0'\\n"]),
+    lambda terms: st.builds(_call, _names, st.lists(terms, min_size=1, max_size=3))
+    | st.lists(terms, max_size=3).map(lambda items: f"[{', '.join(items)}]"),
+    max_leaves=8)
+_goals = st.builds(_call, _names | st.just("minimax_decision"), st.lists(_terms, max_size=4))
+
+
+@st.composite
+def _programs(draw: st.DrawFn) -> tuple[str, list[tuple[str, int]]]:
+    """A program of facts, rules and directives, any calling minimax_decision in its body,
+    laid out anyhow; the name and arity of each of its clauses' heads."""
+    text, heads = "", []
+    for _ in range(draw(st.integers(1, 5))):
+        name = draw(_names | st.just("minimax_decision"))
+        arguments = draw(st.lists(_terms, max_size=4))
+        head = draw(st.sampled_from([name, f"'{name}'"]))
+        body = [draw(_goals) for _ in range(draw(st.integers(0, 3)))]
+        joined = "".join(draw(st.sampled_from([",", ";", "->"])) + draw(_layouts) + goal
+                         for goal in body[1:])
+        joined = body[0] + joined if body else ""
+        if body and draw(st.booleans()):
+            text += f":-{draw(_layouts)}{joined}."
+        else:
+            text += _call(head, arguments) + (f"{draw(_layouts)}:-{draw(_layouts)}{joined}."
+                                              if body else ".")
+            heads.append((name, len(arguments)))
+        text += draw(_layouts)
+    return text, heads
+
+
+@given(_programs())
+@settings(max_examples=300, deadline=None)
+def test_a_clause_defines_its_head_and_nothing_its_body_or_a_directive_calls(program):
+    text, heads = program
+    assert clause_heads(text) == heads
 
 
 def test_a_file_that_halts_is_said_to_have_loading_problems_not_faults(halts):

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minimax_lab.logic.quote import FORMULA_STARTS, one_line, spreadsheet_cell, unescape_line
+from minimax_lab.logic.quote import (
+    FORMULA_STARTS,
+    one_line,
+    spreadsheet_cell,
+    starts_formula,
+    unescape_line,
+)
 
 
 @given(st.text())
@@ -26,14 +35,37 @@ def test_one_line_escapes_what_a_terminal_acts_on_and_keeps_the_rest(text, shown
     assert one_line(text) == shown
 
 
-@given(st.text())
+LIKE_FORMULA_STARTS = [chr(code) for code in range(sys.maxunicode + 1)
+                       if unicodedata.normalize("NFKC", chr(code)).startswith(FORMULA_STARTS)]
+"""Every character Unicode's compatibility normalisation makes a formula's start (＝, ﹢, ⁻)."""
+texts_like_formulas = st.text() | st.tuples(
+    st.text(st.sampled_from([" ", "\t", "\r", "\u3000", "\xa0", "\n"]), max_size=3),
+    st.sampled_from(LIKE_FORMULA_STARTS), st.text(max_size=10)).map("".join)
+
+
+@given(texts_like_formulas)
 def test_a_spreadsheet_cell_never_starts_a_formula_and_reads_back(text):
     cell = spreadsheet_cell(text)
-    assert not cell.startswith((*FORMULA_STARTS, "\t", "\r"))
-    assert unescape_line(cell[1:] if cell.startswith("'") and cell != one_line(text)
-                         else cell) == text
+    if not cell.startswith("'"):
+        shown = unicodedata.normalize("NFKC", cell).lstrip()
+        assert not shown.startswith(FORMULA_STARTS) and not cell.startswith(("\t", "\r"))
+    added = cell != one_line(text)
+    assert not added or cell == "'" + one_line(text)
+    assert unescape_line(cell[1:] if added else cell) == text
 
 
-@pytest.mark.parametrize("name", ['=HYPERLINK("x","click")', "@SUM(1+1)*cmd|calc", "+1", "-1"])
+@pytest.mark.parametrize("name", ['=HYPERLINK("x","click")', "@SUM(1+1)*cmd|calc", "+1", "-1",
+                                  " =1+1", "  @SUM(1)", "＝1+1", "＋1", "﹣1", "＠SUM(1)", "⁼1"])
 def test_a_formula_is_written_as_text(name):
     assert spreadsheet_cell(name) == "'" + name
+
+
+@pytest.mark.parametrize("name, cell", [("\t=1+1", "\\t=1+1"), ("\r=1+1", "\\r=1+1"),
+                                        ("\u3000=1+1", "\\u3000=1+1"), ("a =1", "a =1"),
+                                        ("≠1", "≠1"), ("José", "José")])
+def test_what_no_spreadsheet_reads_as_a_formula_is_written_as_it_is(name, cell):
+    assert spreadsheet_cell(name) == cell
+
+
+def test_a_tab_or_carriage_return_first_could_start_a_formula():
+    assert starts_formula("\tSUM(1)") and starts_formula("\r1") and not starts_formula("1\t")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -164,8 +164,156 @@ def backups_beside(folder: Path, main: Path) -> list[str]:
 
 
 def _defines_decision(file: Path) -> bool:
-    text = submission.read_prefix(file)
-    return any(line.lstrip().startswith("minimax_decision(") for line in text.splitlines())
+    return ("minimax_decision", 4) in clause_heads(submission.read_prefix(file))
+
+
+def clause_heads(text: str) -> list[tuple[str, int]]:
+    """The name and arity of each clause's head in Prolog `text`, in order: a fact, or the term
+    before a rule's `:-` (a grammar rule's `-->` adds two arguments); a directive, and a goal
+    called in a body, define nothing. Layout, comments and quoted text are read as Prolog reads
+    them; a clause that is no callable term is passed over."""
+    heads = []
+    for clause in _clauses(_tokens(text)):
+        head = _head(clause)
+        if head is not None:
+            heads.append(head)
+    return heads
+
+
+_SYMBOL_CHARS = frozenset("+-*/\\^<>=~:.?@#&$")
+_QUOTES = "'\"`"
+_OPEN, _CLOSE = "([{", ")]}"
+_Token = tuple[str, str, bool]
+"""A token's kind (name, quoted, punct, symbol, end), its text (a quoted atom's text unquoted)
+and whether layout or a comment came before it."""
+
+
+def _tokens(text: str) -> Iterator[_Token]:
+    """Prolog `text` as tokens; a clause's end is a `.` followed by layout, `%` or the end."""
+    at, spaced = 0, True
+    while at < len(text):
+        char = text[at]
+        if char.isspace() or char == "%" or text.startswith("/*", at):
+            at, spaced = _after_layout(text, at), True
+            continue
+        if char in _QUOTES:
+            end = _after_quoted(text, at)
+            kind = "quoted" if char == "'" else "string"
+            yield kind, text[at + 1:end - 1], spaced
+        elif char.isdigit():
+            end = _after_number(text, at)
+            yield "name", text[at:end], spaced
+        elif char.isalnum() or char == "_":
+            end = at + 1
+            while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                end += 1
+            yield "name", text[at:end], spaced
+        elif char in _SYMBOL_CHARS:
+            end = at + 1
+            while (end < len(text) and text[end] in _SYMBOL_CHARS
+                   and not text.startswith("/*", end)):
+                end += 1
+            symbol = text[at:end]
+            ends = symbol == "." and (end == len(text) or text[end].isspace() or text[end] == "%")
+            yield ("end" if ends else "symbol"), symbol, spaced
+        else:
+            end = at + 1
+            yield "punct", char, spaced
+        at, spaced = end, False
+
+
+def _after_layout(text: str, at: int) -> int:
+    """Where the layout character or comment at `at` ends."""
+    if text[at] == "%":
+        end = text.find("\n", at)
+        return len(text) if end < 0 else end
+    if text.startswith("/*", at):
+        end = text.find("*/", at + 2)
+        return len(text) if end < 0 else end + 2
+    return at + 1
+
+
+def _after_quoted(text: str, at: int) -> int:
+    """Where the quoted atom or string opening at `at` ends (a doubled quote and a backslash
+    escape stay inside it; an unclosed one runs to the end)."""
+    quote, end = text[at], at + 1
+    while end < len(text):
+        if text[end] == "\\":
+            end += 2
+        elif text[end] != quote:
+            end += 1
+        elif text.startswith(quote * 2, end):
+            end += 2
+        else:
+            return end + 1
+    return len(text)
+
+
+def _after_number(text: str, at: int) -> int:
+    """Where the number at `at` ends: digits, a character code (`0'c`), a fraction and an
+    exponent."""
+    if text.startswith("0'", at):
+        escaped = text.startswith("\\", at + 2) or text.startswith("''", at + 2)
+        return min(len(text), at + (4 if escaped else 3))
+    end = at
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    if text.startswith(".", end) and end + 1 < len(text) and text[end + 1].isdigit():
+        end += 1
+        while end < len(text) and (text[end].isalnum()
+                                   or (text[end] in "+-" and text[end - 1] in "eE")):
+            end += 1
+    return end
+
+
+def _clauses(tokens: Iterable[_Token]) -> Iterator[list[_Token]]:
+    """The tokens of each clause, its end left out (a last clause without one is kept)."""
+    clause: list[_Token] = []
+    for token in tokens:
+        if token[0] == "end":
+            yield clause
+            clause = []
+        else:
+            clause.append(token)
+    if clause:
+        yield clause
+
+
+def _head(clause: list[_Token]) -> tuple[str, int] | None:
+    """The name and arity of a clause's head; None for a directive or a clause whose first term
+    is no callable term followed by `:-`, `-->` or the clause's end."""
+    if not clause or clause[0][0] not in ("name", "quoted"):
+        return None
+    name = clause[0][1]
+    if clause[0][0] == "name" and (name[0] == "_" or name[0].isupper() or name[0].isdigit()):
+        return None  # a variable or a number
+    arity, rest = 0, 1
+    if len(clause) > 1 and clause[1][:2] == ("punct", "(") and not clause[1][2]:
+        arity, rest = _arguments(clause, 1)
+    if rest >= len(clause):
+        return (name, arity) if rest == len(clause) else None
+    if clause[rest][:2] == ("symbol", ":-"):
+        return name, arity
+    if clause[rest][:2] == ("symbol", "-->"):
+        return name, arity + 2
+    return None
+
+
+def _arguments(clause: list[_Token], opening: int) -> tuple[int, int]:
+    """How many arguments the parenthesis at `opening` holds, and the token after its closing
+    one (one past the clause's end, if it is never closed)."""
+    depth, commas = 0, 0
+    for at in range(opening, len(clause)):
+        kind, text, _ = clause[at]
+        if kind == "punct" and text in _OPEN:
+            depth += 1
+        elif kind == "punct" and text in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return commas + 1, at + 1
+        elif (kind, text, depth) == ("punct", ",", 1):
+            commas += 1
+    return commas + 1, len(clause) + 1
 
 
 class StudentProgram(ContainedProgram):

@@ -210,26 +210,151 @@ CONSTANT_CALLS = {"float", "int", "str", "set", "frozenset", "list", "tuple", "d
 
 def definitions(tree: ast.Module) -> ast.Module:
     """The module's definitions alone: imports, functions, classes, assignments of values
-    built from constants, and `try` blocks of these; a demo at the top level is left out."""
-    kept: list[ast.stmt] = []
-    for node in tree.body:
-        if isinstance(node, DEFINITIONS) or (
-                isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
-            kept.append(node)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            calls = [call for call in ast.walk(node) if isinstance(call, ast.Call)]
-            if all(isinstance(call.func, ast.Name) and call.func.id in CONSTANT_CALLS
-                   for call in calls):
-                kept.append(node)
-        elif isinstance(node, ast.Try):
-            node.body = definitions(ast.Module(node.body, [])).body or [ast.Pass()]
-            for handler in node.handlers:
-                handler.body = definitions(ast.Module(handler.body, [])).body or [ast.Pass()]
-            node.orelse = definitions(ast.Module(node.orelse, [])).body
-            node.finalbody = definitions(ast.Module(node.finalbody, [])).body
-            kept.append(node)
-    tree.body = kept
+    built from constants, and `try` blocks of these; a demo at the top level is left out, and
+    so is a definition that reads, as it runs, a name only what was left out binds (`HUMAN =
+    user[0]` after `user = input()`), through any chain of such names."""
+    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
+                    and any(alias.name == "annotations" for alias in node.names)
+                    for node in tree.body)
+    tree.body = _kept(tree.body, Names(), postponed)
     return tree
+
+
+class Names:
+    """The names bound so far by the statements kept, and those bound only by statements left
+    out (which a kept statement may not read)."""
+
+    def __init__(self, bound: set[str] | None = None, unbound: set[str] | None = None
+                 ) -> None:
+        self.bound = set(bound or ())
+        self.unbound = set(unbound or ())
+
+    def keep(self, names: set[str]) -> None:
+        """Names a kept statement binds."""
+        self.bound |= names
+        self.unbound -= names
+
+    def leave_out(self, names: set[str]) -> None:
+        """Names a statement left out binds."""
+        self.unbound |= names - self.bound
+
+    def copy(self) -> "Names":
+        """The same names, to change apart."""
+        return Names(self.bound, self.unbound)
+
+
+def _kept(body: list[ast.stmt], names: Names, postponed: bool) -> list[ast.stmt]:
+    """The definitions among `body`, in order, that read no name bound only by a statement
+    left out; `names` follows what each statement binds."""
+    kept: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, ast.Try):
+            kept.append(_kept_try(node, names, postponed))
+        elif _is_definition(node) and not _reads(node, postponed) & names.unbound:
+            kept.append(node)
+            names.keep(_binds(node))
+        else:
+            names.leave_out(_binds(node))
+    return kept
+
+
+def _kept_try(node: ast.Try, names: Names, postponed: bool) -> ast.Try:
+    """A `try` block with its definitions alone; what a handler binds counts for nothing after
+    it, since its body, of definitions alone, is not expected to raise."""
+    node.body = _kept(node.body, names, postponed) or [ast.Pass()]
+    for handler in node.handlers:
+        handler.body = _kept(handler.body, names.copy(), postponed) or [ast.Pass()]
+    node.orelse = _kept(node.orelse, names, postponed)
+    node.finalbody = _kept(node.finalbody, names, postponed)
+    return node
+
+
+def _is_definition(node: ast.stmt) -> bool:
+    """True for an import, a function, a class, a docstring, or an assignment whose only calls
+    are of `CONSTANT_CALLS`."""
+    if isinstance(node, DEFINITIONS) or (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+        return True
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return all(isinstance(call.func, ast.Name) and call.func.id in CONSTANT_CALLS
+                   for call in ast.walk(node) if isinstance(call, ast.Call))
+    return False
+
+
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _binds(node: ast.AST) -> set[str]:
+    """The names a statement binds in the module (not those its functions, lambdas and
+    comprehensions bind for themselves)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Store) else set()
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+        return {node.name} | _children_bind(node)
+    if isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
+        return set()
+    return _children_bind(node)
+
+
+def _children_bind(node: ast.AST) -> set[str]:
+    """The names the parts of `node` bind in the module."""
+    return set().union(*(_binds(child) for child in ast.iter_child_nodes(node)))
+
+
+def _reads(node: ast.AST, postponed: bool) -> set[str]:
+    """The names a statement reads as it runs (not those the bodies of its functions and
+    lambdas read when called, nor a comprehension's own variables, nor annotations when
+    `postponed`)."""
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) else set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return _reads_all(_evaluated_with(node, postponed), postponed)
+    if isinstance(node, ast.ClassDef):
+        own = set().union(*(_binds(child) for child in node.body))
+        outside = [*node.bases, *node.keywords, *node.decorator_list]
+        return (_reads_all(outside, postponed)
+                | _reads_all(node.body, postponed) - own)
+    if isinstance(node, COMPREHENSIONS):
+        own = set().union(*(_binds(generator.target) for generator in node.generators))
+        return (_reads(node.generators[0].iter, postponed)
+                | _children_read(node, postponed) - own)
+    if isinstance(node, ast.AnnAssign) and postponed:
+        return _reads_all([node.target, *([node.value] if node.value else [])], postponed)
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        return {node.target.id} | _children_read(node, postponed)
+    return _children_read(node, postponed)
+
+
+def _evaluated_with(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+                    postponed: bool) -> list[ast.AST]:
+    """What defining a function evaluates: its decorators, defaults and annotations."""
+    arguments = node.args
+    parts: list[ast.AST] = [*arguments.defaults,
+                            *(default for default in arguments.kw_defaults if default)]
+    if isinstance(node, ast.Lambda):
+        return parts
+    parts += node.decorator_list
+    if not postponed:
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                 *(extra for extra in (arguments.vararg, arguments.kwarg) if extra)]
+        parts += [argument.annotation for argument in every if argument.annotation]
+        parts += [node.returns] if node.returns else []
+    return parts
+
+
+def _reads_all(nodes: list[ast.AST] | list[ast.stmt] | list[ast.expr], postponed: bool
+               ) -> set[str]:
+    """The names the nodes read as they run."""
+    return set().union(*(_reads(node, postponed) for node in nodes))
+
+
+def _children_read(node: ast.AST, postponed: bool) -> set[str]:
+    """The names the parts of `node` read as they run."""
+    return _reads_all(list(ast.iter_child_nodes(node)), postponed)
 
 
 class DefinitionsLoader(importlib.machinery.SourceFileLoader):
