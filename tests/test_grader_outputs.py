@@ -22,6 +22,7 @@ from minimax_lab.compare.grader.groups import group_class
 from minimax_lab.compare.grader.merge import MergeError, merged
 from minimax_lab.compare.grader.outputs import OutputsError, checked_outputs, write_outputs
 from minimax_lab.compare.grader.prolog import PREDICATES
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.results_json import class_json
 from minimax_lab.compare.grader.text import check_report, summary
 from minimax_lab.compare.grader.writer import Reach, Writer
@@ -39,7 +40,7 @@ from minimax_lab.logic.commands.cli import build_parser
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
 
 DRAW = ("xoxxoooxx", "x")  # a full board with no line: a draw
-CHECKS = PREDICATES[:4]
+CHECKS = (*PREDICATES[:4], "play")
 
 
 def result(right: int, wrong: int = 0, unasked: int = 0, base: float = 0.5) -> CheckResult:
@@ -59,7 +60,7 @@ def result(right: int, wrong: int = 0, unasked: int = 0, base: float = 0.5) -> C
 def graded(name: str, **checks: CheckResult) -> SubmissionGrade:
     grade = SubmissionGrade(name, LoadReport(containment="bwrap"), checks=checks,
                             seconds=1.5)
-    grade.score = default_assignment("prolog", PREDICATES).score(grade)
+    grade.score = default_assignment("prolog", PrologInterface.checks).score(grade)
     return grade
 
 
@@ -73,7 +74,7 @@ def the_class() -> list[SubmissionGrade]:
     broken = SubmissionGrade("dee", LoadReport(
         messages=[LoadMessage("error", "dee.pl", 3, "syntax error: operator expected")],
         problem="loading did not finish within 30 s of CPU time"))
-    broken.score = default_assignment("prolog", PREDICATES).score(broken)
+    broken.score = default_assignment("prolog", PrologInterface.checks).score(broken)
     grades = [right, faulty, short, broken]
     group_class(grades, {})
     faulty.hypotheses = ("no draw clause: terminal_state fails on full boards (a guess)",)

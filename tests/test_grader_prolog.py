@@ -26,10 +26,13 @@ from minimax_lab.compare.grader import prolog
 from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.play import Decided, play, starts
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.grader.text import submission_report, summary_line
 from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import sandbox
 from minimax_lab.logic.contain.harness import (
@@ -47,6 +50,11 @@ pytestmark = needs_swipl
 SUBMISSIONS = Path(__file__).parent / "submissions"
 # Every question asked of the whole program (test_grader_clauses.py: judged on its own clauses)
 WHOLE = PrologInterface(judged="whole")
+
+
+def lab_decides(state, player) -> Decided:
+    """The lab's own decision, as the play check plays it."""
+    return Decided(Verdict(Category.RIGHT), reference.minimax_decision(state, player).action.cell)
 STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 
 
@@ -88,17 +96,18 @@ def test_the_labs_style_with_debug_output_is_right_on_every_question_asked(corpu
 @pytest.mark.slow
 @pytest.mark.timeout(1800)  # the lab's own recursion on every question: minutes on a busy machine
 def test_the_labs_style_checks_clean_on_every_predicate_and_question():
-    grade = graded("lab_style", *prolog.PREDICATES, budget=1800)
+    grade = graded("lab_style", *prolog.PREDICATES, "play", budget=1800)
     assert grade.clean
     assert {name: result.checked for name, result in grade.checks.items()} == {
         "terminal_state": 2 * len(STATES),
         "max_value": 9040 + 2 * sum(map(is_terminal, STATES)),
         "min_value": 9040 + 2 * sum(map(is_terminal, STATES)),
         "minimax_decision": 9040,
+        "play": len(play(starts(), lab_decides)),
     }
     assert grade.not_checked == ["successor/3: not defined by the submission (the lab's "
                                  "helper answers it)"]
-    assert default_assignment("prolog", prolog.PREDICATES).score(grade).score == 100
+    assert default_assignment("prolog", PrologInterface.checks).score(grade).score == 100
 
 
 def test_a_missing_draw_clause_leaves_every_full_board_draw_unanswered():
@@ -701,6 +710,6 @@ def test_a_clause_defines_its_head_and_nothing_its_body_or_a_directive_calls(pro
 
 def test_a_file_that_halts_is_said_to_have_loading_problems_not_faults(halts):
     grade = halts
-    line = summary_line(replace(grade, score=default_assignment("prolog", prolog.PREDICATES)
+    line = summary_line(replace(grade, score=default_assignment("prolog", PrologInterface.checks)
                                 .score(grade)))
     assert "; answers right; loading had problems; score " in line and "faults" not in line

@@ -72,7 +72,8 @@ def result(wrong: int = 0, first_wrong: WrongCall | None = None) -> CheckResult:
 
 def graded(visibility: dict[str, str], **results: CheckResult) -> SubmissionGrade:
     grade = SubmissionGrade("ada", LoadReport(containment="bwrap"), checks=results)
-    grade.score = assignment_from(assignment(**visibility), "prolog", PREDICATES).score(grade)
+    grade.score = assignment_from(assignment(**visibility), "prolog",
+                                  PrologInterface.checks).score(grade)
     return grade
 
 

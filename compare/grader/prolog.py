@@ -475,8 +475,8 @@ def lab_cost(question: Question) -> int:
 def judged_questions(predicates: tuple[str, ...], judged: Judged,
                      per_blanks: int | None) -> list[Question]:
     """Every question for `predicates` (as `questions`), judged as told; judged on their own
-    clauses, after the end-to-end sample (`end_to_end`; None: no sample), asked first so that
-    the whole program is asked before any lab answer is given."""
+    clauses, followed by the end-to-end sample (`end_to_end`; None: no sample), which a
+    contained program answers in a process never given a lab answer (`StudentProgram`)."""
     return list(_judged_questions(predicates, judged, per_blanks))
 
 
@@ -487,7 +487,7 @@ def _judged_questions(predicates: tuple[str, ...], judged: Judged,
     if judged is Judged.WHOLE:
         return tuple(asked)
     sampled = [] if per_blanks is None else end_to_end(predicates, per_blanks)
-    return tuple(sampled + [replace(question, judged=Judged.CLAUSES) for question in asked])
+    return tuple([replace(question, judged=Judged.CLAUSES) for question in asked] + sampled)
 
 
 SAMPLED = ("minimax_decision", "max_value", "min_value")

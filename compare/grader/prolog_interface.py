@@ -120,8 +120,8 @@ class PrologSession(Session[Question, Reply]):
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, judged as the session is; judged on its own clauses,
-        after the end-to-end sample, unless the play check is asked (which plays the lab's
-        cases and every board the program meets, of the whole program)."""
+        followed by the end-to-end sample, unless the play check is asked (which plays the
+        lab's cases and every board the program meets, of the whole program)."""
         sampled = None if PLAY in checks and self.decision(EMPTY, "x") else self.end_to_end
         return self.follow(judged_questions(checks, Judged(self.judged), sampled))
 
