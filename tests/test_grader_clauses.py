@@ -149,9 +149,9 @@ def test_the_sample_catches_a_program_right_on_a_spread_of_its_clauses_but_wrong
                                        selection=Sample(fewest_marks=0))
     name = "right_clause_by_clause"
     grade = grade_submission(name, SUBMISSIONS / f"{name}.pl", Options(
-        interface, PrologInterface.checks, budget_seconds=300, work=WorkLimits()))
+        interface, prolog.PREDICATES, budget_seconds=300, work=WorkLimits()))
     caught_by_the_sample(grade)
-    spread = interface.selection.select(judged_questions(PrologInterface.checks,
+    spread = interface.selection.select(judged_questions(prolog.PREDICATES,
                                                          Judged.CLAUSES, 1))
     for check, result in grade.checks.items():  # every question of the spread asked
         assert result.checked == sum(question.check == check for question in spread)
