@@ -47,7 +47,7 @@ def starts(cases: Sequence[tuple[str, str]] = LAB_CASES) -> list[Start]:
     that are not among them (the program to move)."""
     found = [Start(EMPTY, "x", "x"), Start(EMPTY, "x", "o")]
     for state, player in cases:
-        start = Start(State(state), player, player)  # type: ignore[arg-type]
+        start = Start(State(state), player, player)
         if start not in found:
             found.append(start)
     return found
@@ -155,8 +155,9 @@ def lab_decisions() -> tuple[tuple[State, Player], ...]:
 
     def decide(state: State, player: Player) -> Decided:
         asked.append((state, player))
-        return Decided(Verdict(Category.RIGHT), reference.minimax_decision(
-            state, player).action.cell)
+        decision = reference.minimax_decision(state, player)
+        assert decision is not None
+        return Decided(Verdict(Category.RIGHT), decision.action.cell)
 
     play(starts(), decide)
     return tuple(asked)
