@@ -136,7 +136,7 @@ def test_a_right_cs50_program_is_right_on_every_function(capsys, tmp_path):
     right = subs["cs50_right"]
     assert status == 0 and right["clean"]
     assert set(right["predicates"]) == {"player", "actions", "result", "winner", "terminal",
-                                        "utility", "minimax"}
+                                        "utility", "minimax", "play"}
     for function, result in right["predicates"].items():
         assert result["checked"] == result["correct"] > 0, function
 
