@@ -15,9 +15,9 @@ from marks import needs_swipl
 
 from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.interface import constant_share
-from minimax_lab.compare.grader.mappings import CS50_FUNCTIONS
 from minimax_lab.compare.grader.prolog import CHECKS
 from minimax_lab.compare.grader.python import cs50_functions
+from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.grader.text import points
 from minimax_lab.compare.judge.scores import Credit, Rule, above_base
 from minimax_lab.compare.judge.truth import Policy, Ties
@@ -130,10 +130,11 @@ def cs50_gradebook(tmp_path, functions=None):
 
 @needs_python
 def test_a_cs50_stub_scores_nothing_and_a_right_program_keeps_each_functions_points(tmp_path):
-    """Every function but `result` (whose 20 686 questions are two fifths of all): the stub
-    earns none of their points, the right program all of them (the slow sibling asks all)."""
-    asked = tuple(function for function in CS50_FUNCTIONS if function != "result")
-    rules = default_assignment("cs50", CS50_FUNCTIONS).checks
+    """Every check but `result` (whose 20 686 questions are two fifths of all), the play check
+    among them: the stub earns none of their points, the right program all of them (the slow
+    sibling asks all)."""
+    asked = tuple(check for check in CS50Interface.checks if check != "result")
+    rules = default_assignment("cs50", CS50Interface.checks).checks
     scores, graded = cs50_gradebook(tmp_path, asked)
     assert scores == {"cs50_constants": ["0", "100"],
                       "cs50_right": [points(sum(rules[name].points for name in asked)), "100"]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,14 +13,41 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from quiet import grade_quietly
 
-from minimax_lab.compare.grader.mappings import CS50, Mapping, MappingError, move_cell, read_mapping
-from minimax_lab.compare.grader.python import Question, cs50_questions, function_questions
-from minimax_lab.compare.judge.truth import Answer, Policy, Truth
+from minimax_lab.compare.grader.assignment import default_assignment
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.mappings import (
+    CS50,
+    Mapping,
+    MappingError,
+    Returns,
+    move_cell,
+    read_mapping,
+)
+from minimax_lab.compare.grader.play import PLAY, Decided, fitting, play, starts
+from minimax_lab.compare.grader.python import (
+    DeclaredFunction,
+    Question,
+    cs50_functions,
+    cs50_play,
+    cs50_questions,
+    function_play,
+    function_questions,
+)
+from minimax_lab.compare.grader.python_interfaces import (
+    CS50Interface,
+    FunctionInterface,
+    PythonSession,
+)
+from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.compare.judge.truth import Answer, Policy, Ties, Truth
+from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
-from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.contain.python_program import Called, sandboxed_python
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import all_positions, reachable_states
-from minimax_lab.logic.state import is_terminal
+from minimax_lab.logic.state import EMPTY, State, is_terminal
 
 CORPUS = Path(__file__).parent / "submissions" / "python"
 pytestmark = pytest.mark.skipif(sandboxed_python() is None,
@@ -108,7 +136,7 @@ def test_a_right_cs50_program_is_right_on_every_function(capsys, tmp_path):
     right = subs["cs50_right"]
     assert status == 0 and right["clean"]
     assert set(right["predicates"]) == {"player", "actions", "result", "winner", "terminal",
-                                        "utility", "minimax"}
+                                        "utility", "minimax", "play"}
     for function, result in right["predicates"].items():
         assert result["checked"] == result["correct"] > 0, function
 
@@ -572,3 +600,123 @@ def test_files_that_are_no_submission_are_left_out_with_a_note(capsys, tmp_path)
     assert "grade: note: notes.txt is not a submission (.py, or a folder): left out" in err
     assert main(["grade", "--interface", "cs50", str(folder / "notes.txt")]) == EXIT_USAGE
     assert "nothing to grade: no cs50 submission among the paths given" in capsys.readouterr().err
+
+
+# --- the play check ------------------------------------------------------------------------------
+
+def lab_games(asks):
+    """The games the lab's own decisions play from the starts where `asks` asks the program,
+    and the boards and players decided (each once)."""
+    decided = set()
+
+    def decide(state, player):
+        decided.add((state, player))
+        return Decided(Verdict(Category.RIGHT), reference.minimax_decision(state,
+                                                                           player).action.cell)
+
+    return play(fitting(starts(), asks), decide), decided
+
+
+def cs50_asks(state, player):
+    return cs50_play().decision(state, player) is not None
+
+
+def test_cs50_plays_x_from_the_empty_board_and_o_after_xs_every_opening_only():
+    fitted = fitting(starts(), cs50_asks)
+    assert [(start.state, start.mover, start.agent) for start in fitted[:2]] == [
+        (EMPTY, "x", "x"), (EMPTY, "x", "o")]
+    assert all(start.state.count("x") - start.state.count("o") == (start.mover == "o")
+               for start in fitted)  # x first: the lab's cases of o-first games left out
+    assert len(fitted) < len(starts())
+
+
+@pytest.mark.parametrize("name", ["cs50_right", "cs50_last_optimal"])
+def test_an_unbeatable_cs50_program_keeps_every_play_point(capsys, tmp_path, name):
+    """The right program (the lab's lowest optimal move) and one that keeps the last optimal
+    move: each loses no game and gets all the play check's points."""
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "play",
+                               str(CORPUS / f"{name}.py"))
+    result = subs[name]["predicates"][PLAY]
+    assert status == 0 and result["checked"] == result["correct"] > 0
+    assert set(result["decisions"]) == {"right"}
+    points = default_assignment("cs50", CS50Interface.checks).checks[PLAY].points
+    assert subs[name]["score"] == points
+    if name == "cs50_right":  # its moves are the lab's: its games are the lab's own
+        games, decided = lab_games(cs50_asks)
+        assert (result["checked"], result["decisions"]["right"]) == (len(games), len(decided))
+    assert "games played against every reply" in out
+
+
+def test_a_cs50_program_that_plays_the_worst_move_loses_games_and_every_play_point(
+        capsys, tmp_path):
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "play",
+                               str(CORPUS / "cs50_plays_worst.py"))
+    sub = subs["cs50_plays_worst"]
+    result = sub["predicates"][PLAY]
+    assert status == 1 and sub["score"] == 0
+    assert 0 < result["counts"]["lost_game"] < result["checked"]
+    assert result["decisions"]["suboptimal_move"] > 0
+    lost = next(finding for finding in result["findings"] if finding["category"] == "lost_game")
+    said = ", ".join(f"{mark} {cell}" for mark, cell in lost["moves"])
+    assert f"lost game: {lost['asked']}: {said}: ends in a loss for " in out
+    mark, cell = lost["moves"][0]  # drawn move by move, under each move its board
+    assert f"      {mark} {cell}" in out
+
+
+def test_a_cs50_program_whose_move_is_taken_stops_its_games_there(capsys, tmp_path):
+    status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "play",
+                               str(CORPUS / "cs50_constants.py"))
+    result = subs["cs50_constants"]["predicates"][PLAY]  # minimax() is always (1, 1)
+    assert status == 1 and result["correct"] == 0
+    assert result["counts"]["illegal_move"] == result["checked"] > 0
+    assert ("a game as x from [-,-,-,-,-,-,-,-,-]: after 2 moves, no move to play: answers "
+            "(1, 1) (cell 5): that cell is taken") in out  # x 5, then any o
+
+
+class Stub:
+    """A program that is never run: a session's bookkeeping alone."""
+
+    given_up = None
+
+
+def test_a_cs50_move_plays_its_cell_only_where_it_is_legal():
+    session = PythonSession(Stub(), {**cs50_functions(), PLAY: cs50_play()})
+    state = State("xo-------")
+    question = session.decision(state, "x")
+    assert question == Question("minimax", state, "x", played=True)
+    assert session.decision(state, "o") is None  # CS50 tells no player: x's move there
+
+    def played(value):
+        verdict = session.judge(question, Called("returned", value), Policy(Ties.ANY))
+        return session.played(question, verdict)
+
+    assert played({"tuple": [2, 0]}) == 7 and played({"tuple": [0, 2]}) == 3
+    assert played({"tuple": [0, 1]}) is None  # taken
+    assert played({"tuple": [3, 0]}) is None and played("centre") is None
+
+
+def test_a_declared_function_plays_the_games_of_the_players_it_moves_for():
+    mapping = ['function="choose"', 'board="string"', 'x="x"', 'o="o"', 'blank="."',
+               'returns="cell1"']
+    for plays, agents in ((None, {"x", "o"}), ('"o"', {"o"})):
+        setting = mapping + ([f"plays={plays}"] if plays else [])
+        options = Options(FunctionInterface(mapping_set=tuple(setting), play=True), (PLAY,))
+        grade = grade_submission("string_board", CORPUS / "string_board.py", options)
+        result = grade.checks[PLAY]
+        assert list(grade.checks) == [PLAY] and grade.clean
+        games, decided = lab_games(lambda state, player, agents=agents: player in agents)
+        assert result.checked == result.correct == len(games)  # the lab's own move, each
+        assert result.decisions == {Category.RIGHT: len(decided)}
+        assert {player for _, player in decided} == agents
+
+
+def test_a_declared_function_that_returns_a_value_has_no_play_check():
+    mapping = Mapping(function="f", returns=Returns.VALUE)
+    session = PythonSession(Stub(), {"f": DeclaredFunction(mapping),
+                                     PLAY: function_play(mapping)})
+    assert session.plan((), set()) == (("f",), ["play: f() returns a value, not a move to play"])
+    assert session.decision(EMPTY, "x") is None
+    moves = replace(mapping, returns=Returns.CELL1)
+    session = PythonSession(Stub(), {"f": DeclaredFunction(moves), PLAY: function_play(moves)})
+    assert session.plan((), set()) == (("f", PLAY), [])
+    assert session.decision(EMPTY, "x") == Question("f", EMPTY, "x", played=True)

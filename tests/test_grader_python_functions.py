@@ -20,17 +20,28 @@ from marks import few_by_default
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.mappings import Mapping, MappingError, checked_mapping
-from minimax_lab.compare.grader.python_interfaces import CS50Interface, FunctionInterface
+from minimax_lab.compare.grader.play import PLAY
+from minimax_lab.compare.grader.python import Question
+from minimax_lab.compare.grader.python_interfaces import (
+    CS50Interface,
+    FunctionInterface,
+    PythonSession,
+)
 from minimax_lab.compare.grader.python_recursive import lab_below, sampled, value_questions
 from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
 from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.sample import LAB_CASES
+from minimax_lab.compare.grader.sample import LAB_CASES, Judged
 from minimax_lab.compare.grader.text import submission_report
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain.python_harness import plain
-from minimax_lab.logic.contain.python_program import PythonProgram, sandboxed_python, taken
+from minimax_lab.logic.contain.python_program import (
+    Called,
+    PythonProgram,
+    sandboxed_python,
+    taken,
+)
 from minimax_lab.logic.positions import game_tree_size, reachable_states
 from minimax_lab.logic.state import BLANK, PLAYERS, State, is_terminal
 
@@ -270,6 +281,55 @@ def test_the_sample_holds_the_labs_cases_and_each_number_of_blanks_and_is_asked_
     assert blanks == sorted(blanks)
     assert len(sample) == len(sampled([q for q in questions if q.check == mapping.function
                                        and not q.sample], 1)) == 12
+
+
+
+def test_the_play_check_stands_for_the_sample_where_it_is_asked():
+    options = Options(FunctionInterface(play=True))
+    session = FunctionInterface(play=True).open(RECURSIVE / "lab_style", options)
+    try:
+        with_play = session.questions(tuple(session.functions))
+        without = session.questions(tuple(check for check in session.functions
+                                          if check != PLAY))
+    finally:
+        session.program.close()
+    assert PLAY in session.functions and session.play_starts()
+    assert not any(question.sample for question in with_play)
+    assert sum(question.sample for question in without) == 12
+
+
+class Calls:
+    """A program that records its calls (with the lab's answers or without) and restarts."""
+
+    given_up = None
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def call(self, function, args, seconds, work, wrap=(), below=()):
+        self.said.append("lab's answers" if wrap else "whole")
+        return Called("returned", None)
+
+    def stop(self) -> None:
+        self.said.append("restart")
+
+
+def test_a_whole_program_question_is_never_asked_of_a_process_given_the_labs_answers():
+    """The play check's decisions and the sample are asked of a process never given an
+    answer of the lab's; the questions with the lab's answers of another."""
+    checks = FunctionInterface(play=True).functions(RECURSIVE / "lab_style",
+                                                    RECURSIVE / "lab_style")[0]
+    program = Calls()
+    session = PythonSession(program, checks, recursive=LAB_STYLE, judged=Judged.CLAUSES)
+    state = State("xo-------")
+    played = session.decision(state, "x")
+    sample = Question("minimax_decision", state, "x", sample=True)
+    clause = Question("max_value", state, "x")
+    for question in (played, played, sample, clause, clause, played, clause, sample):
+        session.ask(question, 1.0, 1.0)
+    assert program.said == ["whole", "whole", "whole", "restart", "lab's answers",
+                            "lab's answers", "restart", "whole", "restart", "lab's answers",
+                            "restart", "whole"]
 
 
 # --- the answers below a question ---------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits
+from minimax_lab.compare.grader.play import Start, fitting, starts
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, SubmissionGrade, Verdict
 from minimax_lab.compare.judge.scores import Score
@@ -252,6 +253,11 @@ class Session(Generic[Q, R]):
         play check (`compare.grader.play`), in a process never given a lab answer; None where
         the interface has no play check or cannot ask it there."""
         return None
+
+    def play_starts(self) -> list[Start]:
+        """Where the play check's games start: those of `compare.grader.play.starts` where
+        the program can be asked its first decision (none: no play check)."""
+        return fitting(starts(), lambda state, player: self.decision(state, player) is not None)
 
     def played(self, question: Q, verdict: Verdict) -> int | None:
         """The cell a decision's answer marks, where it is a legal move (the game goes on)."""

@@ -53,6 +53,19 @@ def starts(cases: Sequence[tuple[str, str]] = LAB_CASES) -> list[Start]:
     return found
 
 
+def fitting(from_: Sequence[Start], asks: Callable[[State, Player], bool]) -> list[Start]:
+    """The starts whose games the program can be asked to play: those where it can be asked
+    (`asks`) its first decision, at the start or after the opponent's first move (CS50's
+    program, told no player, moves for o only after x's opening)."""
+    return [start for start in from_ if asks(*_first(start))]
+
+
+def _first(start: Start) -> tuple[State, Player]:
+    if start.mover == start.agent or is_terminal(start.state):
+        return start.state, start.agent
+    return mark(start.state, start.state.index(BLANK) + 1, start.mover), start.agent
+
+
 @dataclass(frozen=True)
 class Decided:
     """The program's decision on one board: its verdict (judged as `minimax_decision` is),

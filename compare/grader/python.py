@@ -25,6 +25,7 @@ from minimax_lab.compare.grader.mappings import (
     Side,
     move_cell,
 )
+from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.compare.judge.truth import Answer, Judgement, Policy, Ties, Truth, Values, truth
@@ -40,18 +41,25 @@ from minimax_lab.logic.terms import whole
 class Question:
     """One call: the function, the board (a state), the player to move (the agent, for a
     declared `max_value` or `min_value`), and for `result` the action's cell; `sample` marks
-    a question of the end-to-end sample of a grade judged on its own functions."""
+    a question of the end-to-end sample of a grade judged on its own functions, `played` a
+    decision of the play check (`compare.grader.play`); both are asked of the whole program."""
 
     check: str
     state: State
     player: Player
     cell: int | None = None
     sample: bool = False
+    played: bool = False
 
     def __str__(self) -> str:
         action = "" if self.cell is None else f", {divmod(self.cell - 1, SIDE)}"
         said = f"{self.check}({self.state}{action})"
-        return said + " (end to end)" if self.sample else said
+        return said + (" (end to end)" if self.sample else " (play)" if self.played else "")
+
+    @property
+    def whole_program(self) -> bool:
+        """True for a question asked of the whole program, given no answer of the lab's."""
+        return self.sample or self.played
 
 
 class PythonCheck(Check[Question, Called]):
@@ -347,6 +355,36 @@ class Minimax(CS50Function):
         return calls
 
 
+class Play(PythonCheck):
+    """The play check (`compare.grader.play`): the whole program's move, `function` called on
+    every board of its strategy tree where it `asks` for the player, judged as that function's
+    own check judges it; its questions are asked as the games go. `unplayable` says why a
+    program has no play check ("": it has one)."""
+
+    name = PLAY
+
+    def __init__(self, function: str, asks: Callable[[State, Player], bool],
+                 unplayable: str = "") -> None:
+        self.function = function
+        self.asks = asks
+        self.unplayable = unplayable
+
+    def questions(self) -> Sequence[Question]:
+        return ()
+
+    def decision(self, state: State, player: Player) -> Question | None:
+        """The call that asks the program its move for `player` on `state`; None where it
+        is not asked there."""
+        if self.unplayable or is_terminal(state) or not self.asks(state, player):
+            return None
+        return Question(self.function, state, player, played=True)
+
+
+def cs50_play() -> Play:
+    """CS50's play check: `minimax(board)`, for the player CS50's `player(board)` gives."""
+    return Play("minimax", lambda state, player: player == to_move(state))
+
+
 def cs50_functions() -> dict[str, CS50Function]:
     """CS50's functions, in report order, fresh for one submission (`result` keeps what it
     saw of each board)."""
@@ -430,6 +468,22 @@ def function_questions(mapping: Mapping) -> list[Question]:
                      if player == to_move(state)]
     positions.sort(key=lambda position: (fullest_first(position[0]), position[1]))
     return [Question(mapping.function, state, player) for state, player in positions]
+
+
+def function_play(mapping: Mapping) -> Play:
+    """A declared function's play check: asked on the positions its questions are, of the
+    players it moves for; none for a function that gives a value, or plays to lose (a game
+    is judged by the value of playing to win)."""
+    movers = mapping.movers()
+
+    def asks(state: State, player: Player) -> bool:
+        return player in movers and (not mapping.reads_the_mover or player == to_move(state))
+
+    unplayable = (f"{mapping.function}() returns a value, not a move to play"
+                  if mapping.returns is Returns.VALUE else
+                  f"{mapping.function}() plays to {mapping.objective}, and a game is judged "
+                  "by its value to win" if mapping.objective != "win" else "")
+    return Play(mapping.function, asks, unplayable)
 
 
 def judge_function(question: Question, called: Called, mapping: Mapping,

@@ -32,11 +32,15 @@ from minimax_lab.compare.grader.mappings import (
     MappingError,
     read_mapping,
 )
+from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.python import (
     DeclaredFunction,
+    Play,
     PythonCheck,
     Question,
     cs50_functions,
+    cs50_play,
+    function_play,
     shown,
 )
 from minimax_lab.compare.grader.python_recursive import ValueFunction, lab_below, sampled
@@ -61,7 +65,7 @@ from minimax_lab.logic.contain.python_program import (
     taken,
 )
 from minimax_lab.logic.contain.submission import is_small_file, looks_like_backup, remove_tree
-from minimax_lab.logic.state import State
+from minimax_lab.logic.state import Player, State
 
 CS50_FILE = "tictactoe.py"
 
@@ -126,11 +130,12 @@ class CS50Interface(PythonInterface):
     `utility` and `minimax`."""
 
     name: ClassVar[str] = "cs50"
-    checks: ClassVar[tuple[str, ...]] = CS50_FUNCTIONS
+    checks: ClassVar[tuple[str, ...]] = (*CS50_FUNCTIONS, PLAY)
     preferred: ClassVar[str | None] = CS50_FILE
 
     def functions(self, path: Path, copy: Path) -> tuple[dict[str, PythonCheck], str | None]:
-        return dict(cs50_functions()), None
+        """CS50's functions, then the play check: `minimax` plays the game."""
+        return {**cs50_functions(), PLAY: cs50_play()}, None
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,10 @@ class FunctionInterface(PythonInterface):
                       metavar="HOW")
     end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",
                           parse=whole)
+    play: bool = own(
+        False, "declares a Python function", "--interface function: also the play check: the "
+        "whole program, in a fresh process, plays every game from the empty board and the "
+        "lab's cases for the players the function moves for, against every reply", switch)
 
     name: ClassVar[str] = "function"
 
@@ -183,6 +192,8 @@ class FunctionInterface(PythonInterface):
         checks: dict[str, PythonCheck] = {mapping.function: DeclaredFunction(mapping)}
         for name in mapping.recursive:
             checks.setdefault(name, ValueFunction(mapping, name))
+        if self.play:
+            checks[PLAY] = function_play(mapping)
         return checks, mapping.file
 
     def judging(self, path: Path, copy: Path) -> tuple[Mapping | None, Judged, int]:
@@ -225,15 +236,22 @@ class PythonSession(Session[Question, Called]):
         self.mode = judged if recursive is not None else Judged.WHOLE
         self.judged = "" if recursive is None else JUDGED_AS[self.mode]
         self.end_to_end = end_to_end
-        self.sampled = False
+        self.asked_whole = False
+        """True once the process has answered for the whole program (a cache it keeps could
+        answer for a function judged on its own)."""
+        self.given = False
+        """True once the process has been given an answer of the lab's."""
         self._below: dict[State, list[list[object]]] = {}
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, the fullest boards first; judged on its own functions,
         after the end-to-end sample of the declared function, asked first: while it is asked
-        the program has been given no answer of the lab's it could keep (docs/grading.md)."""
+        the program has been given no answer of the lab's it could keep (docs/grading.md).
+        Where the play check is asked, it stands for the sample."""
         asked = super().questions(checks)
         if self.mode is not Judged.CLAUSES or self.recursive is None:
+            return asked
+        if PLAY in checks and self.play_starts():
             return asked
         main = self.recursive.function
         own = [question for question in asked if question.check == main]
@@ -249,18 +267,45 @@ class PythonSession(Session[Question, Called]):
                                                                          list[str]]:
         """The functions asked for, or, for an interface whose submissions each declare
         their own, those."""
-        return (checks if checks else tuple(self.functions)), []
+        asked = checks if checks else tuple(self.functions)
+        play = self.functions.get(PLAY)
+        if isinstance(play, Play) and play.unplayable and PLAY in asked:
+            return (tuple(check for check in asked if check != PLAY),
+                    [f"{PLAY}: {play.unplayable}"])
+        return asked, []
+
+    def defines(self, check: str, defined: set[str]) -> bool:
+        return super().defines(self._played(check), defined)
+
+    def undefined(self, check: str, defined: set[str]) -> tuple[Problem, Verdict]:
+        return super().undefined(self._played(check), defined)
+
+    def _played(self, check: str) -> str:
+        """The function a check calls: the play check's, for it."""
+        play = self.functions.get(check)
+        return play.function if isinstance(play, Play) else check
+
+    def decision(self, state: State, player: Player) -> Question | None:
+        play = self.functions.get(PLAY)
+        return play.decision(state, player) if isinstance(play, Play) else None
 
     def ask(self, question: Question, seconds: float, work: float) -> Called:
         """The call, with the lab's answers on the successors of its board where it is
-        judged on the program's own functions."""
+        judged on the program's own functions; a question of the whole program (the sample,
+        the play check) and one with the lab's answers never in the same process (a program
+        restarted, imported afresh by the call, between them)."""
         arguments = self.functions[question.check].arguments(question)
-        if self.mode is not Judged.CLAUSES or self.recursive is None or question.sample:
-            self.sampled |= question.sample
+        whole = question.whole_program
+        if self.mode is not Judged.CLAUSES or self.recursive is None or whole:
+            if whole and self.given:  # no answer of the lab's it kept answers for the whole
+                self.given = False
+                self.python.stop()
+            self.asked_whole |= whole
             return self.python.call(question.check, arguments, seconds, work)
-        if self.sampled:  # nothing the whole program kept (a cache) answers for a function
-            self.sampled = False
-            self.python.stop()  # imported afresh by the call
+        if self.asked_whole:  # nothing the whole program kept (a cache) answers for a function
+            self.asked_whole = False
+            self.python.stop()
+        self.given = True
         below = self._below.get(question.state)
         if below is None:  # each board's answers computed once, for every question on it
             below = self._below[question.state] = lab_below(self.recursive, question.state)

@@ -18,7 +18,7 @@ from typing import Any
 
 from minimax_lab.compare.grader.diagnosis import first_wrong_call
 from minimax_lab.compare.grader.interface import Options, Program, Question, Session
-from minimax_lab.compare.grader.play import PLAY, Decided, lab_decisions, play, starts
+from minimax_lab.compare.grader.play import PLAY, Decided, lab_decisions, play
 from minimax_lab.compare.grader.signatures import hypotheses
 from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.results import (
@@ -31,7 +31,7 @@ from minimax_lab.compare.judge.results import (
 )
 from minimax_lab.logic.contain.harness import LoadReport
 from minimax_lab.logic.errors import LabError
-from minimax_lab.logic.state import EMPTY, Player, State, is_terminal, to_prolog
+from minimax_lab.logic.state import Player, State, is_terminal, to_prolog
 
 LOG_CHARS = 65536
 """Characters of a program's output kept in its log."""
@@ -156,8 +156,9 @@ def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Option
     the check's budget (the lab's own decisions' cost, times the budget ratio); each game a
     question of the check, each decision counted in its `decisions`."""
     result = grade.checks[PLAY]
-    budget, spent = session.work_budget([session.decision(*position)
-                                         for position in lab_decisions()]), 0.0
+    budget, spent = session.work_budget([question for position in lab_decisions()
+                                         if (question := session.decision(*position))
+                                         is not None]), 0.0
 
     def decide(state: State, player: Player) -> Decided:
         nonlocal spent
@@ -181,11 +182,12 @@ def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Option
             log_output(grade, str(question), reply.output, reply.output_chars)
         return Decided(verdict, session.played(question, verdict))
 
-    if session.decision(EMPTY, "x") is None:
+    fitted = session.play_starts()
+    if not fitted:
         grade.not_checked.append(f"{PLAY}: this program cannot be played here")
         del grade.checks[PLAY]
         return
-    for game in play(starts(), decide):
+    for game in play(fitted, decide):
         where = (game.start.state, game.start.agent)
         said = f"a game as {game.start.agent} from {to_prolog(game.start.state)}"
         finding = None if game.verdict.right else Finding(

@@ -222,13 +222,14 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
 
 
 def decisions_words(result: CheckResult) -> str:
-    """The play check's decisions: how many boards it decided, and how each was judged."""
+    """The play check's decisions: how many boards it decided, and how each was judged (as
+    the interface's move is: Prolog's `minimax_decision`, CS50's `minimax`)."""
     decided = sum(count for category, count in result.decisions.items()
                   if category.kind is not Kind.UNASKED)
     wrong = ", ".join(f"{category}: {count}" for category, count in
                       result.decisions.most_common() if category.kind is Kind.FAULT)
     return (f"  games played against every reply, on {decided} boards decided by the whole "
-            f"program ({result.decisions[Category.RIGHT]} as minimax_decision should"
+            f"program ({result.decisions[Category.RIGHT]} right"
             + (f"; {wrong})" if wrong else ")"))
 
 
