@@ -57,12 +57,14 @@ def test_a_submissions_score_counts_unasked_questions_and_unchecked_checks_as_ea
     for category in [Category.RIGHT] * 6 + [Category.WRONG_VALUE] * 2 + [Category.NOT_ASKED] * 2:
         result.judged(category)
     grade = SubmissionGrade("ada", LoadReport(), checks={"max_value": result})
-    score = default_assignment("prolog", LAB).score(grade)
+    assignment = default_assignment("prolog", LAB)
+    score = assignment.score(grade)
     assert [check.check for check in score.checks] == [
-        "terminal_state", "max_value", "min_value", "minimax_decision"]
-    assert score.of("max_value").score == 15.0  # 6 right of 10 questions, of 25 points
-    assert score.of("terminal_state").why == "not checked"
-    assert (score.score, score.max_score) == (15.0, 100.0)
+        "terminal_state", "max_value", "min_value", "minimax_decision", "play"]
+    earned = 0.6 * assignment.checks["max_value"].points  # 6 right of 10 questions
+    assert score.of("max_value").score == pytest.approx(earned)
+    assert score.of("terminal_state").why == score.of("play").why == "not checked"
+    assert (score.score, score.max_score) == (pytest.approx(earned), 100.0)
 
 
 # --- the assignment file -----------------------------------------------------------------------
