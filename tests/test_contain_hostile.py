@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import dis
 import io
 import itertools
 import json
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -30,8 +32,10 @@ from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.grader.run import grade_class, grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
-from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.contain import python_harness, reading, sandbox
+from minimax_lab.logic.contain.contained import MAX_OUTPUT
 from minimax_lab.logic.contain.python_harness import definitions
+from minimax_lab.logic.contain.python_program import PythonProgram, taken
 from minimax_lab.logic.positions import reachable_states
 from minimax_lab.logic.quote import FORMULA_STARTS, one_line, unescape_line
 from minimax_lab.logic.state import PLAYERS, is_terminal
@@ -165,6 +169,71 @@ def test_a_forged_reply_costs_the_forger_alone_and_the_class_goes_on():
     assert "No permission to call sandboxed `open(" in forger.problems[0].message
     assert lab_style.checks["terminal_state"].correct == (
         alone.checks["terminal_state"].correct) == 2 * len(STATES)
+
+
+# --- no check rests on a name the program can replace --------------------------------------------
+
+def nested(code: types.CodeType):
+    """The code of every function defined inside `code`, however deep."""
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield constant
+            yield from nested(constant)
+
+
+def test_the_harness_looks_up_no_name_once_it_has_made_its_tools():
+    """What runs beside the program is closures over what `hardened` bound before the program
+    was imported: no module's name, no built-in and no name of the harness's own is looked up
+    (a program can replace any of them)."""
+    made = list(nested(python_harness.hardened.__code__))
+    assert {"encode", "dump", "serve", "send", "wrapper", "over_cpu"} <= {
+        code.co_name for code in made}
+    assert {(code.co_name, instruction.argval) for code in made
+            for instruction in dis.get_instructions(code)
+            if instruction.opname.endswith(("_GLOBAL", "_NAME"))} == set()
+
+
+@needs_bwrap
+def test_a_result_that_hides_its_mutation_from_the_harness_is_seen_to_change_its_argument():
+    """Its module replaces json.dumps, copy.deepcopy and the harness's own dump: what it changes
+    is found as often as where the program hides nothing."""
+    options = Options(CS50Interface(), checks=("result",), budget_seconds=120)
+    hides, mutates = grade_class([HOSTILE / "hides_its_mutation.py",
+                                  PYTHON / "cs50_result_mutates.py"], options, jobs=2)
+    assert hides.checks["result"].counts[Category.MUTATES] == 16167
+    assert hides.checks["result"].counts == mutates.checks["result"].counts
+
+
+def test_what_the_grader_keeps_of_an_output_is_its_first_characters_and_all_are_counted():
+    printed = "héllo wörld €"
+    data, head = printed.encode(), reading.Head(3)
+    for start in range(0, len(data), 2):  # chunks that end inside characters
+        head.add(data[start:start + 2])
+    assert (head.text(), head.chars) == ("hél", len(printed))
+
+
+@needs_bwrap
+def test_output_past_a_cap_the_program_lifted_is_cut_by_the_grader_and_changes_no_answer():
+    program = HOSTILE / "floods_its_output.py"
+    copy = taken(program)
+    floods = PythonProgram(copy, copy.folder / program.name)
+    try:
+        assert floods.load().problem is None
+        assert floods.call("shout", [650_000], 30, 30).value == 650_000
+        called = floods.call("player", [[[None] * 3] * 3], 30, 30)
+        assert called.value == "X"
+        assert called.output == "y" * MAX_OUTPUT  # kept: the cap, whatever it printed
+        assert called.output_chars >= 650_000  # counted: all of it
+        assert floods.reply_bytes < 1000  # the answer carries none of it
+    finally:
+        floods.close()
+    grade = grade_submission("floods", program, Options(CS50Interface(), checks=("player",),
+                                                         budget_seconds=120))
+    assert grade.checks["player"].correct == grade.checks["player"].checked == 4520
+    assert grade.printed == 4520
+    kept = [entry.split("\n", 1)[1].partition("\n")[0] for entry in grade.log]
+    assert kept[0] == "y" * MAX_OUTPUT  # the log, full, cuts the last it keeps
+    assert all(text == "y" * len(text) and len(text) <= MAX_OUTPUT for text in kept)
 
 
 # --- names are data ------------------------------------------------------------------------------

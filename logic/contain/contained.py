@@ -35,6 +35,12 @@ MAX_REPLY = 2**20
 """Bytes of one answer line at most; the harnesses keep answers far smaller."""
 _TAIL = 4096
 """Bytes kept of the end of a program's own output, to say how it died."""
+MAX_OUTPUT = 2000
+"""Characters kept of what a program printed while loading or answering one question (all
+are counted): read by the grader from its output, whatever the program does inside."""
+_DRAIN = 2**22
+"""Bytes of output read at most once an answer has come: what the program wrote before it
+(anything later is the next question's)."""
 MOST_STARTS = 5
 """Starts of a program at most: one that died that often is asked nothing more."""
 _POLL = 0.2
@@ -60,6 +66,7 @@ class ContainedProgram:
         self._cpu_at = 0.0
         self.reply_bytes = 0
         """The length of the last answer line read, in bytes."""
+        self._printed = reading.Head(MAX_OUTPUT)
 
     @property
     def given_up(self) -> str | None:
@@ -86,6 +93,7 @@ class ContainedProgram:
             os.close(answers_write)
         self._replies = reading.Lines(MAX_REPLY, cut=False)
         self._tail = reading.Tail(_TAIL)
+        self._printed = reading.Head(MAX_OUTPUT)
         self._loading = new_id()
         self._cpu_at = 0.0
         os.set_blocking(self._questions, False)
@@ -120,6 +128,7 @@ class ContainedProgram:
         """Send one question line, numbered `number`, and read its answer by `deadline` and
         within `cpu_seconds`; as `_read`, and `Died` if the program no longer reads."""
         self._cpu_at = self.cpu_seconds()
+        self._printed = reading.Head(MAX_OUTPUT)
         self._send(question, deadline)
         return self._read(deadline, number, cpu_seconds)
 
@@ -169,6 +178,7 @@ class ContainedProgram:
             if output in ready:
                 chunk = os.read(output, reading.CHUNK)
                 self._tail.add(chunk)
+                self._printed.add(chunk)
                 if not chunk and self._answers not in ready:
                     self._wait_dead()
             if self._answers in ready:
@@ -179,6 +189,7 @@ class ContainedProgram:
                     self._replies.feed(chunk)
                 except reading.TooLong:
                     raise Died("wrote an answer too long to read") from None
+        self._drain(output)
         self.reply_bytes = len(line)
         try:
             reply = json.loads(line.decode("utf-8", errors="replace"))
@@ -189,6 +200,23 @@ class ContainedProgram:
         if reply.get("id") != number or isinstance(reply.get("id"), bool):
             raise Died("wrote on the harness's channel what the harness did not")
         return reply
+
+    def printed(self) -> tuple[str, int]:
+        """What the program printed while loading or answering the last question: its first
+        `MAX_OUTPUT` characters, and how many it had."""
+        return self._printed.text(), self._printed.chars
+
+    def _drain(self, output: int) -> None:
+        """Read what the program wrote before its answer and its output pipe still holds: it
+        wrote its output first, so all of it is there (`_DRAIN` bytes at most)."""
+        drained = 0
+        while drained < _DRAIN and reading.waiting(output):
+            chunk = os.read(output, reading.CHUNK)
+            if not chunk:
+                return
+            self._tail.add(chunk)
+            self._printed.add(chunk)
+            drained += len(chunk)
 
     def _wait_dead(self) -> None:
         """The program has closed its end: how it ended, as `Died`."""

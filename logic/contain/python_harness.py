@@ -3,14 +3,24 @@ functions as asked, one question a line on descriptor 3, one JSON answer a line 
 each answer carrying its question's "id" (the first line read is the import's: `N.`).
 
 Run contained by `logic.contain.python_program`, as a script that imports nothing of this
-project. The program's output is captured and sent, bounded, with each answer; its standard
-input is empty. Values cross as JSON, with tuples, sets and other objects tagged (`encode`).
-A question judged on the program's own functions brings the lab's answers on the successors
-of its board (`Below`).
+project. The program's output goes to its standard output, which the grader reads, caps and
+counts itself; its standard input is empty. Values cross as JSON, with tuples, sets and other
+objects tagged (`encode`); each answer carries the arguments as they are after the call, which
+the grader compares with those it sent. A question judged on the program's own functions brings
+the lab's answers on the successors of its board (`give`).
+
+The program runs in this process and may replace any name: a module's (`json.dumps`,
+`sys.stdout`, `copy.deepcopy`), a built-in's (`isinstance`, `repr`) or this script's own. So
+once the program is imported the harness runs only closures that `hardened` made before it,
+over what it bound then: built-ins, the built-in types' own methods, `os.write` and the
+descriptors' numbers; none looks a name up (docs/grading.md, "The harness's channel").
 """
 
+import _signal  # type: ignore[import-not-found]  # typeshed: no stub for signal's C module
 import ast
+import contextlib
 import functools
+import gc
 import importlib.machinery
 import importlib.util
 import io
@@ -19,88 +29,29 @@ import math
 import os
 import signal
 import sys
-import time
 import traceback
 import types
-from typing import IO, TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, StrPath
 
-MAX_OUTPUT = 2000
-"""Characters of a call's output sent with its answer (all are counted)."""
 MAX_ITEMS = 200
 """Items of a returned container sent at most; a longer one is cut and marked."""
 MAX_TEXT = 200
 """Characters of a returned string, or of an object's repr, sent at most."""
+DEEPEST = 4
+"""Levels of lists and tuples in an argument compared with the lab's answers' (a board of rows
+has two)."""
+CPU_AGAIN = 0.05
+"""Seconds of CPU between two `CpuLimit`s raised into a program that catches them."""
+QUESTIONS, ANSWERS, OUTPUT = 3, 4, 1
+"""The descriptors of the questions, the answers and the program's output."""
 
 
-class Capture(io.TextIOBase):
-    """Standard output and error while the program runs: the first characters kept, all counted."""
-
-    def __init__(self) -> None:
-        self.kept: list[str] = []
-        self.size = 0
-        self.count = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        text = str(text)
-        if self.size < MAX_OUTPUT:
-            self.kept.append(text[: MAX_OUTPUT - self.size])
-            self.size += len(self.kept[-1])
-        self.count += len(text)
-        return len(text)
-
-    def take(self) -> tuple[str, int]:
-        """What was written since the last `take`, and how many characters it had."""
-        kept, count = "".join(self.kept), self.count
-        self.kept, self.size, self.count = [], 0, 0
-        return kept, count
-
-
-def encode(value: object, budget: list[int] | None = None) -> object:
-    """`value` as JSON the grader reads back: tuples as {"tuple": [...]}, sets as
-    {"set": [...]}, anything else not JSON as {"object": type, "repr": text}."""
-    budget = budget if budget is not None else [MAX_ITEMS]
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return value if abs(value) < 10**15 else {"object": "int", "repr": str(value)[:MAX_TEXT]}
-    if isinstance(value, float):
-        return value if math.isfinite(value) else {"object": "float", "repr": repr(value)}
-    if isinstance(value, str):
-        return value[:MAX_TEXT]
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items: list[object] = []
-        ordered: list[object] | tuple[object, ...] | set[object] | frozenset[object] = value
-        if isinstance(value, (set, frozenset)):
-            ordered = sorted(value, key=repr)
-        for item in ordered:
-            budget[0] -= 1
-            if budget[0] < 0:
-                items.append({"object": "...", "repr": "(cut)"})
-                break
-            items.append(encode(item, budget))
-        if isinstance(value, list):
-            return items
-        return {"tuple" if isinstance(value, tuple) else "set": items}
-    try:
-        shown = repr(value)
-    except Exception:
-        shown = "?"
-    return {"object": type(value).__name__[:MAX_TEXT], "repr": shown[:MAX_TEXT]}
-
-
-def decode(value: Any) -> Any:
-    """An argument the grader sent: lists stay lists, {"tuple": [...]} becomes a tuple."""
-    if isinstance(value, list):
-        return [decode(item) for item in value]
-    if isinstance(value, dict) and "tuple" in value:
-        return tuple(decode(item) for item in value["tuple"])
-    return value
+class Unlike(Exception):
+    """An argument that matches no answer of the lab's."""
 
 
 class CpuLimit(BaseException):
@@ -108,98 +59,321 @@ class CpuLimit(BaseException):
     `CPU_AGAIN` seconds of CPU should the program catch it."""
 
 
-CPU_AGAIN = 0.05
+ESCAPES = {**{code: f"\\u{code:04x}" for code in range(0x20)},
+           **{code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)},
+           ord('"'): '\\"', ord("\\"): "\\\\"}
+"""JSON's escapes of a string's characters: control characters, quotes, backslashes, and lone
+surrogates (which UTF-8 cannot carry)."""
 
 
-def over_cpu(signum: int, frame: object) -> None:
-    raise CpuLimit
+class Tools(NamedTuple):
+    """What `hardened` makes."""
+
+    encode: Callable[[object], object]
+    decode: Callable[[Any], Any]
+    dump: Callable[[object], str]
+    plain: Callable[[object], str]
+    serve: Callable[[str, bool], None]
 
 
-def error_text(error: BaseException) -> str:
-    """`ValueError: cell taken`, on one line."""
-    message = " ".join(str(error).split())[:MAX_TEXT]
-    return type(error).__name__ + (f": {message}" if message else "")
+def hardened() -> Tools:
+    """The harness's own tools, each a closure over what it uses, bound now: nothing the
+    program replaces later changes them (a test reads their code for any name looked up).
+    `encode(value)`, `decode(value)`, `dump(encoded)` (JSON text), `plain(args)`, and
+    `serve(path, definitions_only)`, which imports the program and answers its questions."""
+    type_of, issub, join, show, as_text = type, issubclass, str.join, repr, str
+    as_int, int_text, as_float, float_text = int.__int__, int.__repr__, float.__float__, \
+        float.__repr__
+    finite, sub, cut, translate = math.isfinite, str.__getitem__, slice, str.translate
+    split, starts, to_bytes, items_of = str.split, str.startswith, str.encode, dict.items
+    named = type.__dict__["__name__"].__get__
+    bases = ((list, list.__iter__), (tuple, tuple.__iter__), (set, set.__iter__),
+             (frozenset, frozenset.__iter__))
+    boolean, integer, real, text, listed, paired, mapping, unique, frozen = \
+        bool, int, float, str, list, tuple, dict, set, frozenset
+    order, escapes = sorted, dict(ESCAPES)
+    unlike, limit, failure, anything = Unlike, CpuLimit, Exception, BaseException
+    no_module, syntax, no_spec, too_long, mistake = ModuleNotFoundError, SyntaxError, \
+        ImportError, ValueError, TypeError
+    unwrappable = (AttributeError, TypeError)
+    attributes, is_callable, set_to, get, wraps = vars, callable, setattr, getattr, \
+        functools.wraps
+    largest, most_items, most_text, deepest, again = 10**15, MAX_ITEMS, MAX_TEXT, DEEPEST, \
+        CPU_AGAIN
+    write, set_timer, prof, on_signal, sigprof = os.write, signal.setitimer, \
+        signal.ITIMER_PROF, signal.signal, signal.SIGPROF
+    mask, block, restore, every_signal = _signal.pthread_sigmask, _signal.SIG_BLOCK, \
+        _signal.SIG_SETMASK, _signal.valid_signals()  # `signal`'s own make enums: slow
+    gc_on, gc_off, gc_is_on, suppress = gc.enable, gc.disable, gc.isenabled, contextlib.suppress
+    switch_interval, set_switch_interval = sys.getswitchinterval, sys.setswitchinterval
+    parse = json.JSONDecoder().raw_decode
+    extract_tb, spec_from_loader, module_from_spec = traceback.extract_tb, \
+        importlib.util.spec_from_loader, importlib.util.module_from_spec
+    source_loader, definitions_loader = importlib.machinery.SourceFileLoader, DefinitionsLoader
+    folder_of, modules, search_path, system = os.path.dirname, sys.modules, sys.path, sys
+    opened, text_stream, buffered, raw_file, no_input = open, io.TextIOWrapper, \
+        io.BufferedWriter, io.FileIO, io.StringIO
+    questions_fd, answers_fd, output_fd = QUESTIONS, ANSWERS, OUTPUT
 
+    def type_name(value: object) -> str:
+        """The name of `value`'s own type, whatever the type says of itself."""
+        try:
+            return sub(named(type_of(value)), cut(0, most_text))
+        except failure:
+            return "?"
 
-DEEPEST = 4
-"""Levels of lists and tuples in an argument compared with the lab's answers' (a board of rows
-has two)."""
+    def text_of(value: object) -> str:
+        """`value`'s repr, cut; `?` when the repr fails or is no text."""
+        try:
+            shown = show(value)
+            return sub(shown, cut(0, most_text)) if issub(type_of(shown), text) else "?"
+        except failure:
+            return "?"
 
+    def encode(value: Any, budget: list[int] | None = None) -> object:
+        """`value` as JSON the grader reads back: tuples as {"tuple": [...]}, sets as
+        {"set": [...]}, anything else not JSON as {"object": type, "repr": text}; each kind
+        told by the value's own type and read through the built-in type's own methods."""
+        budget = budget if budget is not None else [most_items]
+        kind = type_of(value)
+        if value is None or kind is boolean:
+            return value
+        if issub(kind, integer):
+            number = as_int(value)
+            if -largest < number < largest:
+                return number
+            try:
+                return {"object": "int", "repr": sub(int_text(number), cut(0, most_text))}
+            except too_long:  # more digits than Python writes
+                return {"object": "int", "repr": "?"}
+        if issub(kind, real):
+            point = as_float(value)
+            return point if finite(point) else {"object": "float", "repr": float_text(point)}
+        if issub(kind, text):
+            return sub(value, cut(0, most_text))
+        kinds = [pair for pair in bases if issub(kind, pair[0])]
+        if not kinds:
+            return {"object": type_name(value), "repr": text_of(value)}
+        base, walk = kinds[0]
+        items: list[object] = []
+        ordered: Any = walk(value)
+        if base is unique or base is frozen:
+            ordered = order(ordered, key=lambda item: dump(encode(item)))
+        for item in ordered:
+            budget[0] -= 1
+            if budget[0] < 0:
+                items.append({"object": "...", "repr": "(cut)"})
+                break
+            items.append(encode(item, budget))
+        if base is listed:
+            return items
+        return {"tuple" if base is paired else "set": items}
 
-class Unlike(Exception):
-    """An argument that matches no answer of the lab's."""
+    def decode(value: Any) -> Any:
+        """An argument the grader sent: lists stay lists, {"tuple": [...]} becomes a
+        tuple."""
+        if type_of(value) is listed:
+            return [decode(item) for item in value]
+        if type_of(value) is mapping and "tuple" in value:
+            return paired([decode(item) for item in value["tuple"]])
+        return value
 
+    def dump(value: Any) -> str:
+        """The JSON text of what `encode` and the harness build (JSON's own types alone:
+        anything else is the harness's mistake, a `TypeError`)."""
+        kind = type_of(value)
+        if value is None:
+            return "null"
+        if kind is boolean:
+            return "true" if value else "false"
+        if kind is integer or kind is real:
+            return int_text(value) if kind is integer else float_text(value)
+        if kind is text:
+            return '"' + translate(value, escapes) + '"'
+        if kind is listed:
+            return "[" + join(", ", [dump(item) for item in value]) + "]"
+        if kind is mapping:
+            return "{" + join(", ", [dump(key) + ": " + dump(item)
+                                     for key, item in items_of(value)]) + "}"
+        raise mistake("the harness sends JSON's own types alone")
 
-def plain(value: object, depth: int = 0) -> str:
-    """An argument as the lab's answers are keyed: lists and tuples alike, each scalar of
-    exactly a built-in type as Python writes it; `Unlike` for anything else (an object of the
-    program's own could claim to equal any board)."""
-    kind = type(value)
-    if kind in (list, tuple) and isinstance(value, (list, tuple)) and depth < DEEPEST:
-        return "[" + ",".join([plain(item, depth + 1) for item in value]) + "]"
-    if value is None or kind in (str, int, float, bool):
-        return repr(value)
-    raise Unlike
+    def plain(value: Any, depth: int = 0) -> str:
+        """An argument as the lab's answers are keyed: lists and tuples alike, each scalar of
+        exactly a built-in type as Python writes it; `Unlike` for anything else (an object of
+        the program's own could claim to equal any board)."""
+        kind = type_of(value)
+        if (kind is listed or kind is paired) and depth < deepest:
+            return "[" + join(",", [plain(item, depth + 1) for item in value]) + "]"
+        if value is None or kind is text or kind is integer or kind is real or kind is boolean:
+            return show(value)
+        raise unlike
 
+    def error_text(error: BaseException) -> str:
+        """`ValueError: cell taken`, on one line."""
+        try:
+            said = as_text(error)
+            message = join(" ", split(said)) if issub(type_of(said), text) else ""
+        except failure:
+            message = ""
+        message = sub(message, cut(0, most_text))
+        return type_name(error) + (": " + message if message else "")
 
-class Below:
-    """The lab's answers to the calls on the successors of the question's board, for the
-    program's recursive functions (`wrap`): each function is replaced, in the module's
-    globals, by a wrapper that answers a call whose arguments are those of an answer (lists
-    and tuples alike, no keywords) and runs the program's own function on any other. The
-    answers are the current question's only: given with it, dropped when it ends."""
+    answers: dict[str, object] = {}
+    wrappers: dict[str, object] = {}
 
-    def __init__(self) -> None:
-        self.answers: dict[str, object] = {}
-        self.wrappers: dict[str, object] = {}
+    def wrapped(name: str, own: Any) -> Any:
+        """The program's function `own`, answering from `answers` where it holds the call."""
+        def wrapper(*args: "object", **kwargs: "object") -> "object":  # text: read no name
+            if answers and not kwargs:
+                try:
+                    key = name + plain(args)
+                except unlike:
+                    return own(*args, **kwargs)
+                if key in answers:
+                    return answers[key]
+            return own(*args, **kwargs)
 
-    def give(self, module: types.ModuleType | None, names: list[str],
+        try:
+            return wraps(own)(wrapper)
+        except unwrappable:
+            return wrapper
+
+    def give(module: types.ModuleType | None, names: list[str],
              below: list[list[Any]]) -> None:
-        """Wrap `names` in `module` (if not wrapped), and hold `below`'s answers, each
-        `[key, value]`: the key the function's name and its arguments as `plain` writes
-        them."""
-        self.answers.clear()
+        """The lab's answers to the calls on the successors of the question's board, for the
+        program's recursive functions: wrap `names` in `module` (if not wrapped), each in
+        place of the program's function in its globals, answering a call whose arguments are
+        those of an answer (lists and tuples alike, no keywords) and running the program's
+        own function on any other; and hold `below`'s answers, each `[key, value]`, the key
+        the function's name and its arguments as `plain` writes them. The answers are the
+        current question's only: given with it, dropped when it ends."""
+        answers.clear()
         if module is None:
             return
         for name in names:
-            own = vars(module).get(name)
-            if callable(own) and own is not self.wrappers.get(name):
-                self.wrappers[name] = wrapped(name, own, self.answers)
-                setattr(module, name, self.wrappers[name])
-        self.answers.update((str(key), value) for key, value in below)
+            own = attributes(module).get(name)
+            if is_callable(own) and own is not wrappers.get(name):
+                wrappers[name] = wrapped(name, own)
+                set_to(module, name, wrappers[name])
+        answers.update((as_text(key), value) for key, value in below)
 
-    def drop(self) -> None:
-        """Forget the question's answers."""
-        self.answers.clear()
+    def over_cpu(signum: int, frame: object) -> None:
+        raise limit
 
+    def send(answer: dict[str, object]) -> None:
+        """One answer line, on the answers' descriptor."""
+        data = to_bytes(dump(answer) + "\n", "utf-8")
+        while data:
+            data = data[write(answers_fd, data):]
 
-def wrapped(name: str, own: Any, answers: dict[str, object]) -> Any:
-    """The program's function `own`, answering from `answers` where it holds the call."""
-    def wrapper(*args: object, **kwargs: object) -> object:
-        if answers and not kwargs:
+    def loaded(module: types.ModuleType | None, path: str, error: Any) -> dict[str, object]:
+        """How the import went: the functions it defined, or its error and its line."""
+        defined = order([name for name, value in items_of(attributes(module))
+                         if type_of(name) is text and is_callable(value)
+                         and not starts(name, "__")]) if module is not None else []
+        if error is None:
+            return {"loaded": True, "defined": defined}
+        said: dict[str, object] = {"loaded": False, "defined": defined,
+                                   "error": error_text(error), "error_type": type_name(error)}
+        try:
+            if issub(type_of(error), no_module) and type_of(error.name) is text:
+                said["missing"] = error.name
+            where = [frame for frame in extract_tb(error.__traceback__)
+                     if frame.filename == path]
+            if issub(type_of(error), syntax) and type_of(error.lineno) is integer:
+                said["line"] = error.lineno
+            elif where:
+                said["line"] = where[-1].lineno
+                if where[0].name == "<module>":  # the statement of the top level that ran
+                    said["top_line"] = where[0].lineno
+        except failure:
+            pass
+        return said
+
+    def serve(path: str, definitions_only: bool) -> None:
+        """Import the program at `path` (its definitions alone if `definitions_only`), then
+        answer each question line until there are none."""
+        questions = opened(questions_fd, encoding="utf-8")
+        next_line = questions.readline
+        number = integer(next_line().strip().rstrip("."))
+        output = text_stream(buffered(raw_file(output_fd, "w", closefd=False)),
+                             encoding="utf-8", errors="backslashreplace")
+        flushes = [output.flush] + [stream.flush for stream in (system.__stdout__,
+                                                                 system.__stderr__)
+                                    if stream is not None]
+        system.stdin = no_input("")
+        system.stdout = system.stderr = output
+        search_path.insert(0, folder_of(path))
+        system.setrecursionlimit(10000)
+        switching = switch_interval()
+
+        def flush() -> None:
+            for each in flushes:
+                with suppress(failure):
+                    each()
+
+        module = None
+        try:
+            loader = (definitions_loader if definitions_only else source_loader)(
+                "submission", path)  # any file name
+            spec = spec_from_loader("submission", loader)
+            if spec is None:
+                raise no_spec(f"no module spec for {path}")
+            module = module_from_spec(spec)
+            modules["submission"] = module
+            loader.exec_module(module)
+            report = loaded(module, path, None)
+        except anything as error:  # noqa: BLE001 - a program's fault, reported, never ours
+            report = loaded(module, path, error)
+        report["id"] = number
+        flush()
+        send(report)
+        on_signal(sigprof, over_cpu)
+        while line := next_line():
+            question = parse(line)[0]
+            give(module, question.pop("wrap", []), question.pop("below", []))
+            del line  # what the program can reach of the question holds no answer but in below
+            args = decode(question["args"])
+            answer: dict[str, object] = {}
+            value, returned = None, False
+            set_switch_interval(switching)
             try:
-                key = name + plain(args)
-            except Unlike:
-                return own(*args, **kwargs)
-            if key in answers:
-                return answers[key]
-        return own(*args, **kwargs)
+                function = get(module, question["function"])
+                if question.get("cpu"):
+                    set_timer(prof, question["cpu"], again)
+                value = function(*args)
+                set_timer(prof, 0)
+                returned = True
+            except limit:
+                set_timer(prof, 0)
+                answer["end"] = "cpu"
+            except anything as error:  # noqa: BLE001 - what the program raised is its answer
+                set_timer(prof, 0)
+                answer.update(end="raised", error=error_text(error),
+                              error_type=type_name(error))
+            # while the arguments are read, none of the program's code runs but a repr: no
+            # other thread, no signal handler, no finalizer run by a collection
+            set_switch_interval(1000.0)
+            blocked = mask(block, every_signal)
+            collecting = gc_is_on()
+            gc_off()
+            answers.clear()
+            answer["args"] = encode(args)  # before anything of the program's (a repr) runs
+            if returned:
+                answer["end"], answer["value"] = "returned", encode(value)
+            answer["id"] = question["id"]
+            if collecting:
+                gc_on()
+            mask(restore, blocked)
+            set_switch_interval(switching)
+            flush()
+            send(answer)
 
-    try:
-        return functools.wraps(own)(wrapper)
-    except (AttributeError, TypeError):
-        return wrapper
-
-
-def send(out: IO[str], answer: dict[str, object]) -> None:
-    out.write(json.dumps(answer) + "\n")
-    out.flush()
+    return Tools(encode, decode, dump, plain, serve)
 
 
 def main() -> None:
-    with open(3, encoding="utf-8") as questions, open(4, "w", encoding="utf-8") as answers:
-        number = int(questions.readline().strip().rstrip("."))
-        serve(sys.argv[1], sys.argv[2:] == ["definitions"], number, questions, answers)
+    hardened().serve(sys.argv[1], sys.argv[2:] == ["definitions"])
 
 
 DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -358,7 +532,8 @@ def _children_read(node: ast.AST, postponed: bool) -> set[str]:
 
 
 class DefinitionsLoader(importlib.machinery.SourceFileLoader):
-    """Imports a module's definitions alone (`definitions`)."""
+    """Imports a module's definitions alone (`definitions`): read before any of the program
+    runs."""
 
     def source_to_code(  # type: ignore[override]  # typeshed: SourceFileLoader overrides InspectLoader's staticmethod with this method
         self,
@@ -373,79 +548,9 @@ class DefinitionsLoader(importlib.machinery.SourceFileLoader):
         return compile(ast.fix_missing_locations(tree), path, "exec", dont_inherit=True)
 
 
-def serve(path: str, definitions_only: bool, number: int, questions: IO[str],
-          answers: IO[str]) -> None:
-    """Import the program at `path` (its definitions alone if `definitions_only`), then answer
-    each question line until there are none."""
-    capture = Capture()
-    sys.stdin = io.StringIO("")
-    sys.stdout = sys.stderr = capture
-    sys.path.insert(0, os.path.dirname(path))
-    sys.setrecursionlimit(10000)
-    loaded: dict[str, object] = {"loaded": False}
-    module = None
-    try:
-        kind: type[importlib.machinery.SourceFileLoader] = (
-            DefinitionsLoader if definitions_only else importlib.machinery.SourceFileLoader)
-        loader = kind("submission", path)  # any file name
-        spec = importlib.util.spec_from_loader("submission", loader)
-        if spec is None:
-            raise ImportError(f"no module spec for {path}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["submission"] = module
-        loader.exec_module(module)
-        loaded = {"loaded": True}
-    except BaseException as error:  # noqa: BLE001 - a program's fault, reported, never ours
-        where = [frame for frame in traceback.extract_tb(error.__traceback__)
-                 if frame.filename == path]
-        loaded = {"loaded": False, "error": error_text(error), "error_type":
-                  type(error).__name__, "missing": getattr(error, "name", None)
-                  if isinstance(error, ModuleNotFoundError) else None}
-        if isinstance(error, SyntaxError) and error.lineno:
-            loaded["line"] = error.lineno
-        elif where:
-            loaded["line"] = where[-1].lineno
-            if where[0].name == "<module>":  # the statement of the top level that ran
-                loaded["top_line"] = where[0].lineno
-    output, count = capture.take()
-    defined = sorted(name for name, value in vars(module).items()
-                     if callable(value) and not name.startswith("__")) if module else []
-    send(answers, {**loaded, "id": number, "defined": defined, "output": output,
-                   "output_chars": count})
-    signal.signal(signal.SIGPROF, over_cpu)
-    below = Below()
-    for line in questions:
-        question = json.loads(line)
-        below.give(module, question.pop("wrap", []), question.pop("below", []))
-        del line  # what the program can reach of the question holds no answer but in `below`
-        args = decode(question["args"])
-        before = json.dumps(encode(args))
-        start, cpu = time.perf_counter(), time.process_time()
-        answer: dict[str, object] = {}
-        try:
-            function = getattr(module, question["function"])
-            if question.get("cpu"):
-                signal.setitimer(signal.ITIMER_PROF, question["cpu"], CPU_AGAIN)
-            value = function(*args)
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            answer["value"] = encode(value)
-            answer["end"] = "returned"
-        except CpuLimit:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            answer["end"] = "cpu"
-        except BaseException as error:  # noqa: BLE001 - what the program raised is its answer
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            answer.update(end="raised", error=error_text(error),
-                          error_type=type(error).__name__[:MAX_TEXT])
-        below.drop()
-        answer["seconds"] = time.perf_counter() - start
-        answer["cpu_seconds"] = time.process_time() - cpu
-        after = encode(args)
-        if json.dumps(after) != before:
-            answer["changed"] = after
-        answer["output"], answer["output_chars"] = capture.take()
-        answer["id"] = question["id"]
-        send(answers, answer)
+encode, decode, dump, plain, _ = hardened()
+"""The grader's copies: it keys the lab's answers with `plain` and reads the arguments it sent
+as `decode` and `encode` make them; `main` makes the harness's own."""
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@ asked to call its functions one at a time.
 
 As with Prolog (`logic.contain.harness`): the program's output never mixes with its answers, and
 a call that outlives its limits, or a program that dies, costs that call only: the program is
-imported afresh for the next one. A call's work is the CPU time of all the sandbox's processes,
-measured from outside; what the harness says of it is never believed.
+imported afresh for the next one. What can be measured outside the program's process is
+measured here, never taken from the harness, which runs beside the program's code: a call's
+work (the CPU time of all the sandbox's processes), its wall-clock time, what it printed (read
+from its output, `contained.MAX_OUTPUT` characters kept, all counted) and whether it changed its
+arguments (those the harness sends back after the call, compared with those sent).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from minimax_lab.logic.contain.contained import (
     text_or_none,
 )
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
-from minimax_lab.logic.contain.python_harness import MAX_ITEMS, MAX_TEXT
+from minimax_lab.logic.contain.python_harness import MAX_ITEMS, MAX_TEXT, decode, encode
 from minimax_lab.logic.contain.reading import Late
 from minimax_lab.logic.quote import quoted
 
@@ -50,8 +53,9 @@ _CANDIDATES = ("/usr/local/bin/python3", "/usr/bin/python3")
 class Called:
     """What one call got: `end` is `returned` (its `value`, as the harness encodes it),
     `raised` (`error`), `cpu` (its CPU time ran out), `time` (the wall-clock guard) or
-    `died`; `changed` is the arguments after the call when it changed them; `work` the CPU
-    seconds it took (its limit, when the program was stopped)."""
+    `died`; `changed` is the arguments after the call when it changed them; `output` the
+    first characters of what it printed (`contained.MAX_OUTPUT`), `output_chars` how many it
+    printed; `work` the CPU seconds it took (its limit, when the program was stopped)."""
 
     end: str
     value: object = None
@@ -133,7 +137,7 @@ class PythonProgram(ContainedProgram):
                 report.problem = import_problem(loaded, self.definitions_only).replace(
                     f"{self.folder}/", "")
             report.defined = [str(name) for name in reply_field(loaded, "defined", list, [])]
-            report.output = reply_field(loaded, "output", str, "")
+            report.output = self.printed()[0]
         except Died as died:
             self.stop()
             report = LoadReport(report.messages, containment=report.containment,
@@ -155,7 +159,7 @@ class PythonProgram(ContainedProgram):
         """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
         `seconds` of the wall clock (arguments as the harness decodes them); the program's
         functions `wrap` answer the calls `below` holds (`[name, args, value]`) with its value
-        while the call runs (`python_harness.Below`). The CPU time of
+        while the call runs (`python_harness`'s `give`). The CPU time of
         all the sandbox's processes is measured from outside: it is the call's work, and past
         `cpu_seconds` the program is stopped, whatever it did to the harness's own timer."""
         if self.process is None or self.process.poll() is not None:
@@ -172,20 +176,22 @@ class PythonProgram(ContainedProgram):
         stopped = cpu_seconds or 0.0
         guard = seconds if cpu_seconds is None else cpu_seconds + CPU_GRACE
         try:
-            reply = self._exchange(question + b"\n", number,
-                                   time.monotonic() + seconds + GRACE, guard)
-            used = self.cpu_used()
+            sent = time.monotonic()
+            reply = self._exchange(question + b"\n", number, sent + seconds + GRACE, guard)
+            took, used = time.monotonic() - sent, self.cpu_used()
             end = reply_field(reply, "end", str)
-            if end not in ("returned", "raised", "cpu"):
-                raise Died("wrote an answer that could not be read")
-            if end == "returned" and reply_field(reply, "seconds", float, 0.0) > seconds:
+            if end not in ("returned", "raised", "cpu") or "args" not in reply:
+                raise Died(UNREADABLE)
+            if end == "returned" and took > seconds:
                 end = "time"  # it returned, but past the wall-clock guard
             if cpu_seconds is not None and used > cpu_seconds:
                 end = "cpu"  # it returned, but past its CPU time, all its processes together
+            after = encoded(reply, "args")
+            changed = None if json.dumps(after) == json.dumps(encode(decode(json.loads(
+                json.dumps(args))))) else after  # the arguments as the harness read them
+            output, chars = self.printed()
             return Called(end, encoded(reply, "value"), text_or_none(reply, "error"),
-                          text_or_none(reply, "error_type"), encoded(reply, "changed"),
-                          reply_field(reply, "output", str, ""),
-                          reply_field(reply, "output_chars", int, 0),
+                          text_or_none(reply, "error_type"), changed, output, chars,
                           max(used, stopped) if end == "cpu" else used)
         except Died as died:
             self.stop()

