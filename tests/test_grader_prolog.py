@@ -36,6 +36,7 @@ from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import sandbox
 from minimax_lab.logic.contain.harness import (
+    HELPER,
     Proof,
     Reply,
     StudentProgram,
@@ -48,6 +49,7 @@ from minimax_lab.logic.state import PLAYERS, is_full, is_terminal, winner
 
 pytestmark = needs_swipl
 SUBMISSIONS = Path(__file__).parent / "submissions"
+HELPER_FILE = Path(__file__).parents[1] / "logic" / "prolog" / HELPER
 # Every question asked of the whole program (test_grader_clauses.py: judged on its own clauses)
 WHOLE = PrologInterface(judged="whole")
 
@@ -253,6 +255,45 @@ def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_graded():
     result = grade.checks["terminal_state"]
     assert result.correct == result.checked == 2 * len(STATES)
 
+
+
+def plain_swipl(name: str, goal: str, tmp_path: Path) -> str:
+    """What plain `swipl` prints for `goal` (`A` its answer) on the submission `name`, loaded
+    with the lab's helper file beside it."""
+    shutil.copy(SUBMISSIONS / f"{name}.pl", tmp_path)
+    shutil.copy(HELPER_FILE, tmp_path)
+    run = subprocess.run(["swipl", "-q", "-g", f"catch(({goal}, print(A)), error(E, _), "
+                          "print(E))", "-t", "halt", f"{name}.pl"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60, check=False)
+    return run.stdout
+
+
+def test_a_question_that_never_reaches_a_predicate_lost_to_a_syntax_error_is_answered(
+        tmp_path):
+    # max_value/3 is lost to a syntax error; min_value's terminal clause never calls it
+    finished, going_on = "[o,o,o,o,x,x,o,x,x]", "[-,o,o,o,x,x,o,x,x]"
+    assert plain_swipl("lost_max_value", f"min_value({finished}, x, A)", tmp_path) == (
+        f"sv({finished},-1)")
+    assert plain_swipl("lost_max_value", f"min_value({going_on}, x, A)", tmp_path) == (
+        "existence_error(procedure,max_value/3)")
+    with StudentProgram([SUBMISSIONS / "lost_max_value.pl"]) as program:
+        assert program.load().problem is None
+        asked = program.ask(f"min_value({finished}, x, A)", "A", 3, 60)
+        assert [proof.text for proof in asked.answers] == [f"sv({finished},-1)"]
+        assert asked.end == "exhausted"
+        raised = program.ask(f"min_value({going_on}, x, A)", "A", 3, 60)
+        assert raised.end == "error" and "max_value/3" in (raised.error or "")
+    for interface in (WHOLE, PrologInterface()):
+        grade = grade_submission("lost_max_value", SUBMISSIONS / "lost_max_value.pl",
+                                 Options(interface, ("min_value",), budget_seconds=120))
+        result = grade.checks["min_value"]
+        assert result.correct == result.finished[""] == result.finished[Category.RIGHT] > 0
+        assert result.counts[Category.EXCEPTION] == result.checked - result.correct
+        wrong = result.first_wrong
+        assert wrong is not None and wrong.concluded
+        landed, board = wrong.call.asked.split("(")[0], wrong.call.position[0]
+        # where it goes wrong itself: in the lost max_value, or a call that reached it
+        assert landed == "max_value" or not is_terminal(board), submission_report(grade)
 
 @pytest.fixture(scope="module")
 def halts():

@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marks import few_by_default
 
+from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.config import WorkLimits
+from minimax_lab.compare.grader.groups import fingerprint
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.mappings import Mapping, MappingError, checked_mapping
 from minimax_lab.compare.grader.play import PLAY
@@ -125,6 +127,24 @@ def test_the_labs_style_is_right_on_every_question_its_budget_asks():
         assert result.end_to_end == result.end_to_end_right == (
             12 if check == mapping.function else 0)
 
+
+
+@pytest.mark.parametrize("judged", ["clauses", pytest.param("whole", marks=pytest.mark.slow)])
+def test_functions_that_read_the_player_from_the_board_are_asked_where_they_apply(judged):
+    """CS50's max_value(board) and min_value(board), told no player (X maximises, O minimises,
+    values from X's side): max_value asked where X moves, min_value where O moves, both on
+    finished boards; right on every one, with full marks and no bug."""
+    grade = graded("cs50_style", judged, 1, WorkLimits())
+    assert grade.clean, submission_report(grade)
+    assert fingerprint(grade) is None and not grade.problems
+    score = default_assignment("function", list(grade.checks)).score(grade)
+    assert score.score == score.max_score == 300
+    states = reachable_states("x")
+    finished = sum(is_terminal(state) for state in states)
+    x_moves = sum(state.count("x") == state.count("o") for state in states
+                  if not is_terminal(state))
+    assert grade.checks["max_value"].checked == x_moves + finished
+    assert grade.checks["min_value"].checked == len(states) - x_moves
 
 def test_cs50_keeps_the_whole_programs_mode(tmp_path):
     options = Options(CS50Interface(), ("minimax",), work=WorkLimits(cpu_budget=0.2))
@@ -359,11 +379,13 @@ def test_the_answers_below_are_the_references_on_every_successor(name, mapping):
                         reference.max_value(after, player).value)
                     expected["min_value" + plain(chosen.value_arguments(after, player))] = (
                         reference.min_value(after, player).value)
-            else:  # x's side: x the agent, x moving for max_value
-                expected["mx" + plain([chosen.encode_board(after)])] = reference.max_value(
-                    after, "x").value
-                expected["mn" + plain([chosen.encode_board(after)])] = reference.min_value(
-                    after, "x").value
+            else:  # x's side, the player read from the board: x maximises, o minimises
+                lead = after.count("x") - after.count("o")  # 0: x moves, 1: o moves
+                key = plain([chosen.encode_board(after)])
+                if lead == 0 or (lead == 1 and is_terminal(after)):
+                    expected["mx" + key] = reference.max_value(after, "x").value
+                if lead == 1 or (lead == 0 and is_terminal(after)):
+                    expected["mn" + key] = reference.min_value(after, "x").value
     assert below == expected
 
 
@@ -381,6 +403,12 @@ def test_value_questions_follow_the_role_and_the_side():
     assert {question.player for question in maxed + mined} == {"x"}
     assert all(question.state.count("x") == question.state.count("o")
                for question in maxed if not is_terminal(question.state))
+    assert all(question.state.count("x") == question.state.count("o") + 1
+               for question in mined if not is_terminal(question.state))
+    finished = {state for state in reachable_states("x") if is_terminal(state)}
+    assert {question.state for question in maxed if is_terminal(question.state)} == finished
+    assert {question.state for question in mined if is_terminal(question.state)} == finished
+    assert len(maxed) + len(mined) == len(reachable_states("x")) + len(finished)
     states = reachable_states("x") | reachable_states("o")
     asked = value_questions(LAB_STYLE, "max_value")
     assert {question.state for question in asked} == states

@@ -37,15 +37,28 @@ def roles(mapping: Mapping) -> dict[str, str]:
 
 def agents(mapping: Mapping, role: str, state: State) -> tuple[Player, ...]:
     """The players a function of `role` is asked for at `state` (the agent, or for negamax
-    the mover): x alone where its values are counted from x's side (x's max_value moves x,
-    its min_value moves o); either player where it is told the player; else the one the
-    board says (x moving first)."""
-    if role != NEGAMAX and mapping.value_side == "x":
-        return (PLAYERS[0],)
+    the mover): either player where it is told the player (x alone where its values are
+    counted from x's side: x's max_value moves x, its min_value moves o); else the one the
+    board says in an x-first game (`reads_the_board`), none where the board says its role
+    does not apply."""
     if mapping.names_the_value_player:
-        return PLAYERS
-    mover = to_move(state)
-    return (reference.other_player(mover),) if role == MIN else (mover,)
+        return (PLAYERS[0],) if role != NEGAMAX and mapping.value_side == "x" else PLAYERS
+    return reads_the_board(mapping, role, state)
+
+
+def reads_the_board(mapping: Mapping, role: str, state: State) -> tuple[Player, ...]:
+    """The agent of a call of `role` at `state` for a function told no player, which reads it
+    from the board, x moving first: the board's mover (its adversary for min_value); with
+    values from x's side, x maximising and o minimising, so x, where its role's side moves or
+    the game is over, else none."""
+    if state.count(PLAYERS[0]) - state.count(PLAYERS[1]) not in (0, 1):
+        return ()  # no x-first game reaches it: the program says another mover than the lab
+    moving = to_move(state)
+    if role == NEGAMAX or mapping.value_side != "x":
+        return (reference.other_player(moving),) if role == MIN else (moving,)
+    if is_terminal(state) or moving == PLAYERS[role == MIN]:
+        return (PLAYERS[0],)
+    return ()
 
 
 def mover(role: str, player: Player) -> Player:
