@@ -99,7 +99,7 @@ def test_a_board_with_no_move_stops_every_game_through_it():
     stopped = [game for game in games if game.verdict.category is Category.NO_ANSWER]
     assert len(stopped) == 1
     assert boards(stopped[0].start, stopped[0].moves)[-1] == stuck
-    assert stopped[0].verdict.detail == "after 2 moves, no move to play: the goal fails"
+    assert stopped[0].verdict.detail == "after x 1, o 2: no move to play: the goal fails"
     assert all(game.verdict.right for game in games if game not in stopped)
 
 

@@ -669,8 +669,8 @@ def test_a_cs50_program_whose_move_is_taken_stops_its_games_there(capsys, tmp_pa
     result = subs["cs50_constants"]["predicates"][PLAY]  # minimax() is always (1, 1)
     assert status == 1 and result["correct"] == 0
     assert result["counts"]["illegal_move"] == result["checked"] > 0
-    assert ("a game as x from [-,-,-,-,-,-,-,-,-]: after 2 moves, no move to play: answers "
-            "(1, 1) (cell 5): that cell is taken") in out  # x 5, then any o
+    assert ("a game as x from [-,-,-,-,-,-,-,-,-]: after x 5, o 1: no move to play: answers "
+            "(1, 1) (cell 5): that cell is taken") in out  # x 5, then o's first reply
 
 
 class Stub:

@@ -117,7 +117,7 @@ def _games(start: Start, decided: Decide) -> Iterator[Game]:
             return
         decision = decided(state, mover)
         if decision.cell is None:
-            yield Game(start, moves, _stopped(decision.verdict, len(moves)))
+            yield Game(start, moves, _stopped(decision.verdict, moves))
             return
         yield from go(mark(state, decision.cell, mover), reference.other_player(mover),
                       (*moves, (mover, decision.cell)))
@@ -138,12 +138,12 @@ def _ended(state: State, agent: Player, value: int, moves: tuple[Move, ...]) -> 
                    f"{agent}, where the game was {OUTCOME[value]} for {agent} from its start")
 
 
-def _stopped(verdict: Verdict, made: int) -> Verdict:
+def _stopped(verdict: Verdict, moves: tuple[Move, ...]) -> Verdict:
     """A game that stops where the program gives no legal move, judged by that decision."""
     if verdict.category.kind is Kind.UNASKED:
         return verdict
-    said = f"after {made} move{'' if made == 1 else 's'}, no move to play"
-    return Verdict(verdict.category, f"{said}: {verdict.detail}" if verdict.detail else said)
+    said_ = f"after {said(moves)}: no move to play" if moves else "no move to play at the start"
+    return Verdict(verdict.category, f"{said_}: {verdict.detail}" if verdict.detail else said_)
 
 
 def said(moves: Sequence[Move]) -> str:
