@@ -103,7 +103,7 @@ def pydatalog_modules(cache: Path) -> dict[str, bytes]:
     name, version, sha256 = PYDATALOG
     sdist = cache / f"{name.lower()}-{version}.tar.gz"
     if not sdist.exists():
-        _pip_download(f"{name}=={version}", sdist)
+        _pip_download(name, version, sdist)
     data = sdist.read_bytes()
     if hashlib.sha256(data).hexdigest() != sha256:
         raise PartError(f"{sdist} is not {name} {version} as pinned (its sha256 differs): "
@@ -134,12 +134,16 @@ def _download(url: str, target: Path) -> None:
     partial.replace(target)
 
 
-def _pip_download(requirement: str, target: Path) -> None:
+def _pip_download(name: str, version: str, target: Path) -> None:
+    """The source distribution of `name` at `version`, from the package index: the project's
+    own source alone (`--no-binary NAME`; `:all:` would build its build dependencies, Cython
+    for pyDatalog, from source too, for minutes)."""
+    requirement = f"{name}=={version}"
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", name,
                  "--quiet", "--dest", folder, requirement],
                 capture_output=True, text=True, timeout=FETCH_SECONDS, check=False)
         except subprocess.TimeoutExpired:
