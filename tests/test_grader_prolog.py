@@ -34,7 +34,7 @@ from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
-from minimax_lab.logic.contain import sandbox
+from minimax_lab.logic.contain import contained, sandbox
 from minimax_lab.logic.contain.harness import (
     HELPER,
     Proof,
@@ -322,6 +322,27 @@ def test_a_file_that_never_finishes_loading_is_a_load_problem_and_nothing_is_ask
     assert grade.load.problem == "loading used more than 1 s of CPU time"
     result = grade.checks["terminal_state"]
     assert result.checked == 0 and result.counts[Category.NOT_ASKED] == 2 * len(STATES)
+
+
+def test_a_program_that_computes_meets_its_cpu_limit_however_short_the_wall_clock_guard(
+        monkeypatch, tmp_path):
+    """As on a machine so loaded that a program computing gets a tenth of the wall clock:
+    loading that computes is stopped by its CPU time, never by the guard against waiting; a
+    goal that waits is stopped by the guard."""
+    monkeypatch.setattr(contained, "LOAD_GUARD", 0.1)  # 0.1 s of the wall clock for 1 s of CPU
+    monkeypatch.setattr(contained, "GUARD_STRETCH", 10_000)
+    grade = graded("never_loads", "terminal_state", load_seconds=1.0)
+    assert grade.load.problem == "loading used more than 1 s of CPU time"
+    with StudentProgram([SUBMISSIONS / "lab_style.pl"]) as program:
+        assert program.load().ok
+        waits = program.ask("sleep(60)", "true", 1, 0.5)
+    assert waits.end == "time"
+
+
+def test_a_program_computes_where_its_cpu_time_is_a_share_of_the_wall_clock():
+    assert contained.computing(0.5, 10.0) and contained.computing(contained.COMPUTING, 1.0)
+    assert not contained.computing(0.0, 10.0) and not contained.computing(0.001, 10.0)
+    assert not contained.computing(0.0, 0.0)
 
 
 def test_a_program_that_runs_out_of_memory_costs_its_question_only(tmp_path):

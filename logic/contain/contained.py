@@ -43,6 +43,20 @@ _DRAIN = 2**22
 (anything later is the next question's)."""
 MOST_STARTS = 5
 """Starts of a program at most: one that died that often is asked nothing more."""
+COMPUTING = 0.01
+"""The share of the wall clock a program's CPU time must reach, since its question was sent,
+for it to count as computing: the wall-clock guard then waits on (a machine so loaded that a
+computing program gets less than this is not one a grade can be trusted on)."""
+GUARD_STRETCH = 10
+"""How far the wall-clock guard waits on for a program that is computing, as a multiple of
+its own period: past it, `Late` whatever the program does."""
+
+
+def computing(cpu: float, wall: float) -> bool:
+    """True when a program that used `cpu` seconds of CPU time in `wall` seconds of the wall
+    clock was computing, not waiting: the wall-clock guard, a guard against waiting alone,
+    then gives way to the limit of CPU time, so that the verdict does not depend on the load."""
+    return wall > 0 and cpu >= COMPUTING * wall
 _POLL = 0.2
 """Seconds between two looks at a program's CPU time while it answers."""
 
@@ -163,7 +177,9 @@ class ContainedProgram:
         if self.process is None or self.process.stdout is None:
             raise RuntimeError("an answer was read from a program that was not started")
         output = self.process.stdout.fileno()
-        look = time.monotonic() + _POLL  # however much it writes, its CPU time is looked at
+        begun = time.monotonic()
+        last = begun + GUARD_STRETCH * max(0.0, deadline - begun)
+        look = begun + _POLL  # however much it writes, its CPU time is looked at
         while (line := self._replies.take()) is None:
             if time.monotonic() >= look:
                 look = time.monotonic() + _POLL
@@ -172,7 +188,11 @@ class ContainedProgram:
             try:
                 ready = reading.ready([self._answers, output], min(deadline, look))
             except reading.Late:
-                if time.monotonic() >= deadline:
+                now = time.monotonic()
+                if now >= deadline:
+                    if now < last and computing(self.cpu_used(), now - begun):
+                        deadline = min(last, now + _POLL)  # computing: its CPU limit decides
+                        continue
                     raise
                 continue
             if output in ready:
