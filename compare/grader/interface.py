@@ -193,6 +193,11 @@ class Session(Generic[Q, R]):
         """The most work the submission's questions may take together."""
         raise NotImplementedError
 
+    def play_budget(self, decisions: Sequence[Q]) -> float:
+        """The most work the play check may take, given the questions of the decisions the
+        lab's own solution makes in it: the submission's budget for those by default."""
+        return self.work_budget(decisions)
+
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
         """The checks to ask, in report order, and why any asked for is not checked."""

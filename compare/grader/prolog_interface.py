@@ -44,6 +44,9 @@ from minimax_lab.logic.contain.harness import Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.swipl import require
 from minimax_lab.logic.state import EMPTY, Player, State
 
+PLAY_SLACK = 3
+"""The play check's budget, as a multiple of what the budget ratio gives the lab's own
+decisions in it (docs/grading.md, "The agent judged by how it plays")."""
 BATCH = 200
 BATCH_BYTES = 32_768
 """Questions, and bytes of questions, sent to a program at once, at most: fewer round trips,
@@ -138,6 +141,11 @@ class PrologSession(Session[Question, Reply]):
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * lab_cost(question))
+
+    def play_budget(self, decisions: Sequence[Question]) -> float:
+        """`PLAY_SLACK` times the budget of the lab's own decisions: a right program a few
+        times slower than the lab's style plays every game."""
+        return PLAY_SLACK * self.work_budget(decisions)
 
     def work_budget(self, questions: Sequence[Question]) -> float:
         return round(self.work.budget_ratio * sum(lab_cost(question) for question in questions))

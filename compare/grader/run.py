@@ -156,7 +156,7 @@ def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Option
     the check's budget (the lab's own decisions' cost, times the budget ratio); each game a
     question of the check, each decision counted in its `decisions`."""
     result = grade.checks[PLAY]
-    budget, spent = session.work_budget([question for position in lab_decisions()
+    budget, spent = session.play_budget([question for position in lab_decisions()
                                          if (question := session.decision(*position))
                                          is not None]), 0.0
 
