@@ -103,6 +103,8 @@ class CheckResult:
     end_to_end_right: int = 0
     """Of the questions checked, those of the end-to-end sample of a grade judged on its own
     clauses (the whole program asked), and how many of them were right."""
+    unasked: str = ""
+    """Why its first question left unasked was not asked, from which question on."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:
@@ -118,6 +120,8 @@ class CheckResult:
         if notes:
             self.notes.update(notes)
         if kind is Kind.UNASKED:
+            if finding is not None and not self.unasked:
+                self.unasked = f"from {finding.asked} on: {finding.detail}"
             return
         self.checked += 1
         if category is Category.RIGHT:
