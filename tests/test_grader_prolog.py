@@ -29,6 +29,7 @@ from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.play import Decided, play, starts
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.sample import Judged
 from minimax_lab.compare.grader.text import submission_report, summary_line
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
@@ -165,6 +166,30 @@ def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_
     assert not max_value.counts[Category.TIME_LIMIT]
     assert grade.checks["min_value"].checked > 0
 
+
+
+def test_a_loop_spends_its_own_checks_budget_and_takes_no_other_checks_points():
+    # judged on its own clauses, loops.pl loops in max_value alone: min_value gets the lab's
+    # answers below, and terminal_state never reaches max_value
+    work = WorkLimits(ratio=2, budget_ratio=0.2)  # each loop spends twice the lab's cost
+    checks = ("terminal_state", "max_value", "min_value")
+    grade = grade_submission("loops", SUBMISSIONS / "loops.pl",
+                             Options(PrologInterface(), checks, budget_seconds=600, work=work))
+    score = default_assignment("prolog", prolog.PREDICATES).score(grade)
+    for check in ("terminal_state", "min_value"):
+        result = grade.checks[check]
+        assert result.correct == result.checked > 0 and not result.counts[Category.NOT_ASKED]
+        assert score.of(check).score == score.of(check).max_score > 0
+    max_value = grade.checks["max_value"]
+    assert max_value.counts[Category.INFERENCE_LIMIT] > 0
+    assert max_value.counts[Category.NOT_ASKED] > 0
+    asked = [question for question in prolog.judged_questions(checks, Judged.CLAUSES, 1)
+             if question.check == "max_value"]
+    budget = round(0.2 * sum(map(prolog.lab_cost, asked)))
+    assert max_value.unasked.startswith("from max_value(")
+    assert max_value.unasked.endswith(f"max_value's budget of {budget:.4g} inferences ran out")
+    assert (f"  not asked: {max_value.counts[Category.NOT_ASKED]} of {len(asked)}, "
+            f"{max_value.unasked}") in submission_report(grade).splitlines()
 
 def test_a_program_that_waits_is_stopped_by_the_wall_clock_guard(tmp_path):
     waits = tmp_path / "waits.pl"

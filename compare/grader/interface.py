@@ -175,10 +175,10 @@ class Session(Generic[Q, R]):
         self.program = program
         self.checks = checks
         self.work = work
-        self.budget_left = float("inf")
-        """The work left of the submission's budget when the next question is asked (kept by
-        `compare.grader.run`): an interface that sends questions ahead sends no more than
-        it holds, so that the budget bounds the work the program does, not only the work
+        self.budget_left: dict[str, float] = {}
+        """The work left of each budget (`budget_of`) when the next question is asked (kept
+        by `compare.grader.run`): an interface that sends questions ahead sends no more than
+        each holds, so that the budgets bound the work the program does, not only the work
         counted."""
 
     def ask(self, question: Q, seconds: float, work: float) -> R:
@@ -197,6 +197,16 @@ class Session(Generic[Q, R]):
         """The most work the play check may take, given the questions of the decisions the
         lab's own solution makes in it: the submission's budget for those by default."""
         return self.work_budget(decisions)
+
+    def answered(self, question: Q) -> bool:
+        """True when the program has answered the question already, sent ahead with others:
+        its work is done, and asking it costs nothing more."""
+        return False
+
+    def budget_of(self, question: Q) -> str:
+        """The budget of work the question counts in, the `work_budget` of the questions that
+        share it: by default one, the submission's ("")."""
+        return ""
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:

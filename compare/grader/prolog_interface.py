@@ -150,6 +150,13 @@ class PrologSession(Session[Question, Reply]):
     def work_budget(self, questions: Sequence[Question]) -> float:
         return round(self.work.budget_ratio * sum(lab_cost(question) for question in questions))
 
+    def answered(self, question: Question) -> bool:
+        return (question, round(self.work_limit(question))) in self._ahead
+
+    def budget_of(self, question: Question) -> str:
+        """Each check's own: a loop in one spends its budget, never another check's."""
+        return question.check
+
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:
         if "successor" in checks and "successor/3" not in defined:
@@ -169,11 +176,12 @@ class PrologSession(Session[Question, Reply]):
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
         """The reply to `question`: asked with the questions that follow it in the order
-        planned (`questions`) of the checks the run asks (`will_ask`), up to `BATCH_BYTES`
-        and as many as their limits fit in what is left of the budget (`budget_left`), their
-        replies kept until they are asked within their own limits. A question that is not
-        further on in that order (asked again, or a call below that a first-wrong-call walk
-        asks) goes alone, the replies ahead kept."""
+        planned (`questions`) of the checks the run asks (`will_ask`) and whose budgets are
+        not spent, up to `BATCH_BYTES` and as many as their limits fit in what is left of
+        their checks' budgets (`budget_left`), their replies kept until they are asked
+        within their own limits. A question that is not further on in that order (asked
+        again, or a call below that a first-wrong-call walk asks) goes alone, the replies
+        ahead kept."""
         limit = round(work)
         ahead = self._ahead.pop((question, limit), None)
         index = self._index.get(question, -1)
@@ -186,15 +194,19 @@ class PrologSession(Session[Question, Reply]):
         asks = [self._ask(question, limit)]
         batch = [question]
         size = asks[0].size
-        room = self.budget_left - limit
+        room = dict(self.budget_left)
+        spent = {check for check, left in room.items() if left <= 0}  # never asked again
+        room[question.check] = room.get(question.check, float("inf")) - limit
         kind = asks[0].kind
         for following in self._order[index + 1:index + BATCH]:
-            if following.check not in self._asking:
+            if following.check not in self._asking or following.check in spent:
                 continue
             ask = self._ask(following, round(self.work_limit(following)))
             size += ask.size
-            room -= ask.inferences or 0
-            if size > BATCH_BYTES or room < 0 or ask.kind not in ("", kind or ask.kind):
+            room[following.check] = room.get(following.check, float("inf")) - (
+                ask.inferences or 0)
+            if (size > BATCH_BYTES or room[following.check] < 0
+                    or ask.kind not in ("", kind or ask.kind)):
                 break
             kind = kind or ask.kind
             asks.append(ask)

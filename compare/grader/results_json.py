@@ -110,6 +110,8 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
         "end_to_end": {"checked": result.end_to_end, "correct": result.end_to_end_right},
         "decisions": {category.key: count for category, count in result.decisions.items()},
     }
+    if result.unasked:
+        data["unasked"] = result.unasked
     if result.first_wrong is not None:
         wrong = result.first_wrong
         data["first_wrong_call"] = {
@@ -175,6 +177,7 @@ def _check_from_json(data: dict[str, Any]) -> CheckResult:
     sample = data.get("end_to_end", {})
     result.end_to_end = int(sample.get("checked", 0))
     result.end_to_end_right = int(sample.get("correct", 0))
+    result.unasked = str(data.get("unasked", ""))
     result.counts = Counter({CATEGORIES[key]: n for key, n in data["counts"].items()})
     result.decisions = Counter({CATEGORIES[key]: n
                                 for key, n in data.get("decisions", {}).items()})

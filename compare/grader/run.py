@@ -74,10 +74,11 @@ Answered = dict[str, list[tuple[Any, Verdict]]]
 def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options,
             start: float, running: Running) -> Answered:
     """Ask every question of the submission's checks, the cheapest first, within the limits
-    of work (per question, and the session's budget for the submission) and the wall-clock
-    guards; judge each reply, asking again where a random answer would show; keep what it
-    printed and count its problems by kind. Each check's questions asked, with their
-    verdicts."""
+    of work (per question, and the budget each counts in: the submission's, or its check's
+    own, as the session says; one the program answered already, sent ahead, is judged) and
+    the wall-clock guards; judge each reply, asking again where a random answer would show;
+    keep what it printed and count its problems by kind. Each check's questions asked, with
+    their verdicts."""
     answered: Answered = {}
     defined = set(grade.load.defined)
     asked, grade.not_checked = session.plan(options.checks, defined)
@@ -95,7 +96,11 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
         play_all(session, grade, options, deadline, running, loaded)
     questions = session.questions(asked)
     session.will_ask({check for check in asked if check not in undefined} if loaded else set())
-    budget, spent = session.work_budget(questions), 0.0
+    shares: dict[str, list[Any]] = {}
+    for question in questions:
+        shares.setdefault(session.budget_of(question), []).append(question)
+    budgets = {name: session.work_budget(share) for name, share in shares.items()}
+    spent = dict.fromkeys(budgets, 0.0)
     first_wrong: dict[str, tuple[Any, Verdict]] = {}
     for question in questions:
         if running.cancelled.is_set():
@@ -105,15 +110,17 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
                            undefined.get(question.check))
         if left is None:
             continue
-        if spent >= budget:
-            why = f"the budget of {budget:.4g} {session.work_unit} ran out"
+        budget = session.budget_of(question)
+        if spent[budget] >= budgets[budget] and not session.answered(question):
+            whose = f"{budget}'s" if budget else "the"
+            why = f"{whose} budget of {budgets[budget]:.4g} {session.work_unit} ran out"
             _add(result, question, Verdict(Category.NOT_ASKED, why))
             continue
         if session.program.given_up is not None:
             _add(result, question, Verdict(Category.NOT_ASKED, session.program.given_up))
             continue
         work = session.work_limit(question)
-        session.budget_left = budget - spent
+        session.budget_left = {name: budgets[name] - spent[name] for name in budgets}
         reply = session.ask(question, left, work)
         verdict = session.judge(question, reply, options.policy)
         used = reply.work
@@ -123,7 +130,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
             if not session.same(reply, again):
                 verdict = replace(verdict, notes=(*verdict.notes, Category.NOT_REPEATABLE))
         result.work += used
-        spent += used
+        spent[budget] += used
         _add(result, question, verdict)
         answered.setdefault(question.check, []).append((question, verdict))
         if verdict.category.kind is Kind.FAULT:  # the first is the smallest computation
@@ -138,8 +145,10 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
     grade.problems += problems.values()
     if session.program.given_up is not None:
         grade.problems.append(Problem("given up", session.program.given_up, ""))
-    walked = Spent(max(0.0, budget - spent) + WALK_SHARE * budget,
+    budget_all, spent_all = sum(budgets.values()), sum(spent.values())
+    walked = Spent(max(0.0, budget_all - spent_all) + WALK_SHARE * budget_all,
                    deadline + WALK_SHARE * options.budget_seconds)
+    session.will_ask(set())  # a walk's calls go alone, within what it may spend
     for check, (question, verdict) in first_wrong.items():
         if not running.cancelled.is_set() and session.calls_below(question):
             wrong = walk(session, question, verdict, options, walked)
@@ -171,7 +180,7 @@ def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Option
                if spent >= budget else session.program.given_up)
         if why is not None:
             return Decided(Verdict(Category.NOT_ASKED, why), None)
-        session.budget_left = budget - spent
+        session.budget_left = {session.budget_of(question): budget - spent}
         left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
         reply = session.ask(question, left, min(session.work_limit(question), budget - spent))
         verdict = session.judge(question, reply, options.policy)
@@ -230,7 +239,6 @@ def walk(session: Session[Any, Any], question: Question, verdict: Verdict, optio
         if why is not None:
             return why
         seconds = max(0.1, min(options.query_seconds, spent.deadline - time.monotonic()))
-        session.budget_left = spent.left
         reply = session.ask(call, seconds, min(session.work_limit(call), spent.left))
         spent.spend(reply.work)
         return reply, session.judge(call, reply, options.policy)

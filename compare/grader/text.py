@@ -202,7 +202,9 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
                            if category is not Category.NOT_ASKED else 0)
             lines.append(f"  {category}: {count} of {asked}" + (
                 f", on {on_finished} of the {result.finished['']} finished boards asked"
-                if on_finished else ""))
+                if on_finished else "") + (
+                f", {result.unasked}" if category is Category.NOT_ASKED and result.unasked
+                and grade.load.problem is None else ""))  # else the load's line says why
     for note, count in result.notes.items():
         said = f"on backtracking, {note}" if note.on_backtracking else note
         lines.append(f"  ({said}: {count} questions)")

@@ -108,6 +108,8 @@ class CheckResult:
     decisions: Counter[Category] = field(default_factory=Counter)
     """The play check's: its decisions (each board and player once) by category, judged as
     `minimax_decision`'s answers are; its questions are the games played."""
+    unasked: str = ""
+    """Why its first question left unasked was not asked, from which question on."""
 
     def judged(self, category: Category, notes: tuple[Category, ...] = (),
                finding: Finding | None = None, finished: bool = False) -> None:
@@ -123,6 +125,8 @@ class CheckResult:
         if notes:
             self.notes.update(notes)
         if kind is Kind.UNASKED:
+            if finding is not None and not self.unasked:
+                self.unasked = f"from {finding.asked} on: {finding.detail}"
             return
         self.checked += 1
         if category is Category.RIGHT:
