@@ -175,7 +175,7 @@ def test_a_loop_spends_its_own_checks_budget_and_takes_no_other_checks_points():
     checks = ("terminal_state", "max_value", "min_value")
     grade = grade_submission("loops", SUBMISSIONS / "loops.pl",
                              Options(PrologInterface(), checks, budget_seconds=600, work=work))
-    score = default_assignment("prolog", prolog.PREDICATES).score(grade)
+    score = default_assignment("prolog", PrologInterface.checks).score(grade)
     for check in ("terminal_state", "min_value"):
         result = grade.checks[check]
         assert result.correct == result.checked > 0 and not result.counts[Category.NOT_ASKED]
