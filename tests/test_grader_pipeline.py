@@ -260,8 +260,10 @@ def test_where_bwrap_cannot_make_namespaces_grade_names_what_is_missing_in_one_l
      "it cannot make user namespaces: their limit is reached (sysctl user.max_user_namespaces)"),
     ("bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
      {"user.max_user_namespaces": "15000"},
-     "it cannot mount in its namespaces: this process may not (CAP_SYS_ADMIN withheld by a "
-     "container's AppArmor or seccomp profile)"),
+     "it cannot mount a /proc of its own: the container's /proc is masked, or its AppArmor "
+     "profile forbids mounts"),
+    ("bwrap: Failed to make / slave: Permission denied", {},
+     "it cannot mount in its namespaces: a container's AppArmor or seccomp profile forbids it"),
     ("bwrap: Can't find source path /nowhere: No such file or directory",
      {"kernel.unprivileged_userns_clone": "0"},  # not a refusal: the setting is not the cause
      "it failed"),

@@ -522,5 +522,8 @@ def namespace_trouble(said: str, sysctl: Callable[[str], str | None]) -> str:
     if "namespace" in said:
         return ("it cannot make user namespaces: this process may not (a container's seccomp "
                 f"profile, Docker's default among them, allows it only with CAP_SYS_ADMIN) {own}")
-    return ("it cannot mount in its namespaces: this process may not (CAP_SYS_ADMIN withheld "
-            f"by a container's AppArmor or seccomp profile) {own}")
+    if "proc" in said:
+        return ("it cannot mount a /proc of its own: the container's /proc is masked, or its "
+                f"AppArmor profile forbids mounts {own}")
+    return ("it cannot mount in its namespaces: a container's AppArmor or seccomp profile "
+            f"forbids it {own}")
