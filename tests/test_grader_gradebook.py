@@ -13,6 +13,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from gradebooks import without_times
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marks import needs_swipl
@@ -35,16 +36,6 @@ QUICK = ["--predicates", "terminal_state,max_value", "--load-timeout", "1",
 def grade(paths: list[Path], *options: str) -> int:
     """`grade` run in this process, quietly; the exit status."""
     return quietly(["grade", *map(str, paths), *QUICK, *options])[0]
-
-
-def without_times(value):
-    """A report with its seconds left out: the one thing two runs never share."""
-    if isinstance(value, dict):
-        return {key: without_times(item) for key, item in value.items()
-                if key not in ("seconds", "time")}
-    if isinstance(value, list):
-        return [without_times(item) for item in value]
-    return value
 
 
 @pytest.fixture(scope="module")
