@@ -8,10 +8,12 @@ import argparse
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from gradebooks import without_times
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marks import needs_swipl
@@ -34,16 +36,6 @@ QUICK = ["--predicates", "terminal_state,max_value", "--load-timeout", "1",
 def grade(paths: list[Path], *options: str) -> int:
     """`grade` run in this process, quietly; the exit status."""
     return quietly(["grade", *map(str, paths), *QUICK, *options])[0]
-
-
-def without_times(value):
-    """A report with its seconds left out: the one thing two runs never share."""
-    if isinstance(value, dict):
-        return {key: without_times(item) for key, item in value.items()
-                if key not in ("seconds", "time")}
-    if isinstance(value, list):
-        return [without_times(item) for item in value]
-    return value
 
 
 @pytest.fixture(scope="module")
@@ -143,11 +135,92 @@ def test_the_parts_of_a_split_class_share_a_reports_folder(tmp_path, capsys):
 @given(st.text(max_size=12))
 def test_any_shard_text_is_a_part_or_a_usage_error(text):
     try:
-        part, parts = shard(text)
+        part, parts = shard(text, {})
     except argparse.ArgumentTypeError as error:
-        assert "expected K/N" in str(error)
+        assert "expected K/N" in str(error) or text == "slurm" or text.startswith("kubernetes/")
     else:
         assert 1 <= part <= parts and text == f"{text.split('/')[0]}/{text.split('/')[1]}"
+
+
+def slurm(index: int, first: int, last: int, count: int, step: int | None = None) -> dict:
+    """What Slurm tells a task of a job array."""
+    told = {"SLURM_ARRAY_TASK_ID": index, "SLURM_ARRAY_TASK_MIN": first,
+            "SLURM_ARRAY_TASK_MAX": last, "SLURM_ARRAY_TASK_COUNT": count}
+    if step is not None:
+        told["SLURM_ARRAY_TASK_STEP"] = step
+    return {name: str(value) for name, value in told.items()}
+
+
+@pytest.mark.parametrize(("environ", "part"), [
+    (slurm(0, 0, 2, 3), (1, 3)),  # --array=0-2, as Slurm tells it (a step of 1 too)
+    (slurm(2, 0, 2, 3, 1), (3, 3)),
+    (slurm(1, 1, 4, 4), (1, 4)),  # --array=1-4
+    (slurm(4, 1, 4, 4, 1), (4, 4)),
+    (slurm(6, 2, 10, 3, 4), (2, 3)),  # --array=2-10:4: 2, 6 and 10
+    (slurm(5, 5, 5, 1), (1, 1)),
+])
+def test_shard_slurm_is_the_tasks_place_in_its_array(environ, part):
+    assert shard("slurm", environ) == part
+
+
+@pytest.mark.parametrize(("environ", "message"), [
+    ({}, "slurm: not a task of a Slurm job array (no SLURM_ARRAY_TASK_ID)"),
+    (slurm(3, 1, 7, 3, 1), "slurm: the array's indices are not evenly spaced"),  # 1,3,7
+    (slurm(4, 2, 10, 3, 4), "slurm: the array's indices are not evenly spaced"),
+    (slurm(5, 1, 4, 4), "slurm: the array's indices are not evenly spaced"),
+    ({**slurm(1, 1, 4, 4), "SLURM_ARRAY_TASK_COUNT": "x"},
+     "slurm: expected whole numbers from Slurm"),
+])
+def test_shard_slurm_outside_an_evenly_spaced_array_is_a_usage_error(environ, message):
+    with pytest.raises(argparse.ArgumentTypeError, match="^" + re.escape(message)):
+        shard("slurm", environ)
+
+
+@settings(deadline=None)
+@given(st.integers(0, 9), st.integers(1, 9), st.integers(1, 3), st.data())
+def test_every_task_of_an_array_has_a_part_of_its_own(first, count, step, data):
+    indices = range(first, first + count * step, step)
+    parts = [shard("slurm", slurm(index, first, indices[-1], count, step)) for index in indices]
+    assert parts == [(part, count) for part in range(1, count + 1)]
+    told = data.draw(st.fixed_dictionaries({name: st.text("0123456789x", max_size=2) for name in
+                                            slurm(0, 0, 0, 0, 0)}))
+    try:
+        part, parts_told = shard("slurm", told)
+    except argparse.ArgumentTypeError as error:
+        assert str(error).startswith("slurm: ")
+    else:
+        assert 1 <= part <= parts_told == int(told["SLURM_ARRAY_TASK_COUNT"])
+
+
+@pytest.mark.parametrize(("index", "part"), [("0", (1, 4)), ("3", (4, 4))])
+def test_shard_kubernetes_is_the_pods_completion_index_counted_from_one(index, part):
+    assert shard("kubernetes/4", {"JOB_COMPLETION_INDEX": index}) == part
+
+
+@pytest.mark.parametrize(("environ", "message"), [
+    ({}, "kubernetes/4: not a pod of a Kubernetes Indexed Job (no JOB_COMPLETION_INDEX)"),
+    ({"JOB_COMPLETION_INDEX": "4"}, "kubernetes/4: expected JOB_COMPLETION_INDEX from 0 to 3"),
+    ({"JOB_COMPLETION_INDEX": "-1"}, "kubernetes/4: expected JOB_COMPLETION_INDEX from 0 to 3"),
+])
+def test_shard_kubernetes_outside_its_job_is_a_usage_error(environ, message):
+    with pytest.raises(argparse.ArgumentTypeError, match="^" + re.escape(message)):
+        shard("kubernetes/4", environ)
+
+
+def test_grade_reads_the_shard_from_the_environment(tmp_path, monkeypatch, capsys):
+    two = [SUBMISSIONS / "no_draw.pl", SUBMISSIONS / "lab_style.pl"]
+    monkeypatch.setenv("SLURM_ARRAY_TASK_ID", "1")  # the second task of --array=0-1
+    assert main(["grade", *map(str, two), "--shard", "slurm"]) == EXIT_USAGE
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("minimax-lab: error: argument --shard: slurm: expected whole numbers "
+                           "from Slurm, not SLURM_ARRAY_TASK_ID='1', SLURM_ARRAY_TASK_MIN=''")
+    for name, value in (("MIN", "0"), ("MAX", "1"), ("COUNT", "2")):
+        monkeypatch.setenv(f"SLURM_ARRAY_TASK_{name}", value)
+    main(["grade", *map(str, two), "--shard", "slurm", "--predicates", "terminal_state",
+          "--inference-budget", "0.001", "--jobs", "1", "--json", str(tmp_path / "part.json")])
+    part = json.loads((tmp_path / "part.json").read_text())
+    assert part["shard"] == {"part": 2, "parts": 2}
+    assert [submission["name"] for submission in part["submissions"]] == ["no_draw"]
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),

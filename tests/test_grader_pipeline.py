@@ -6,6 +6,10 @@ output is known to be writable."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -194,6 +198,79 @@ def test_the_command_line_refuses_without_bwrap_and_grades_when_told_unsandboxed
     out, err = capsys.readouterr()
     assert no_bwrap == ["ada"]
     assert err == f"grade: {pipeline.UNSANDBOXED}\n"
+
+
+NO_USERNS = ("bwrap: No permissions to creating new namespace, likely because the kernel does "
+             "not allow non-privileged user namespaces. On e.g. debian this can be enabled with "
+             "'sysctl kernel.unprivileged_userns_clone=1'.")
+"""What bwrap 0.8 says where it may not make a user namespace."""
+
+
+@pytest.fixture
+def failing_bwrap(tmp_path, monkeypatch):
+    """A `bwrap` first on the PATH that fails as the real one does where no user namespace
+    can be made (in a folder any user may read: root's probe runs it as a sandbox's user);
+    the kernel settings read from `settings` (a folder in /proc/sys's layout)."""
+    fake = Path(tempfile.mkdtemp(prefix="fake-bwrap-"))
+    fake.chmod(0o755)
+    (fake / "bwrap").write_text(f"#!/bin/sh\necho {shlex.quote(NO_USERNS)} >&2\nexit 1\n")
+    (fake / "bwrap").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    settings = tmp_path / "sys"
+    monkeypatch.setattr(sandbox, "PROC_SYS", settings)
+    sandbox.bwrap_trouble.cache_clear()
+    try:
+        yield settings
+    finally:
+        sandbox.bwrap_trouble.cache_clear()
+        shutil.rmtree(fake)
+
+
+@pytest.mark.parametrize(("setting", "value", "named"), [
+    ("kernel/unprivileged_userns_clone", "0",
+     "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone=0)"),
+    ("user/max_user_namespaces", "0",
+     "user namespaces are off (sysctl user.max_user_namespaces=0)"),
+    ("kernel/apparmor_restrict_unprivileged_userns", "1",
+     "AppArmor restricts unprivileged user namespaces "
+     "(sysctl kernel.apparmor_restrict_unprivileged_userns=1)"),
+    ("user/max_user_namespaces", "15000",  # allowed by the kernel: the container withholds it
+     "this process may not (a container's seccomp profile, Docker's default among them, "
+     "allows it only with CAP_SYS_ADMIN)"),
+])
+def test_where_bwrap_cannot_make_namespaces_grade_names_what_is_missing_in_one_line(
+        tmp_path, failing_bwrap, capsys, setting, value, named):
+    from minimax_lab.logic.commands.cli import main
+
+    (failing_bwrap / setting).parent.mkdir(parents=True)
+    (failing_bwrap / setting).write_text(f"{value}\n")
+    (ada,) = class_of(tmp_path, "ada")
+    assert main(["grade", "--interface", "cs50", str(ada)]) == 2
+    out, err = capsys.readouterr()
+    (line,) = err.splitlines()
+    assert out == "" and line.startswith(
+        "minimax-lab: error: no working bwrap (Debian package bubblewrap) to contain the "
+        f"submissions: it cannot make user namespaces: {named} (bwrap: No permissions to "
+        "creating new namespace);")
+    assert line.endswith("or give --unsandboxed for programs you trust")
+
+
+@pytest.mark.parametrize(("said", "settings", "trouble"), [
+    ("bwrap: Creating new namespace failed: No space left on device", {},
+     "it cannot make user namespaces: their limit is reached (sysctl user.max_user_namespaces)"),
+    ("bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
+     {"user.max_user_namespaces": "15000"},
+     "it cannot mount a /proc of its own: the container's /proc is masked, or its AppArmor "
+     "profile forbids mounts"),
+    ("bwrap: Failed to make / slave: Permission denied", {},
+     "it cannot mount in its namespaces: a container's AppArmor or seccomp profile forbids it"),
+    ("bwrap: Can't find source path /nowhere: No such file or directory",
+     {"kernel.unprivileged_userns_clone": "0"},  # not a refusal: the setting is not the cause
+     "it failed"),
+])
+def test_bwraps_own_error_tells_which_capability_is_missing(said, settings, trouble):
+    words = said.removeprefix("bwrap: ")
+    assert sandbox.namespace_trouble(said, settings.get) == f"{trouble} (bwrap: {words})"
 
 
 def test_the_api_refuses_without_bwrap_and_grades_when_told_unsandboxed(tmp_path, no_bwrap):

@@ -39,12 +39,17 @@ NO_CGROUPS = ("note: no cgroups here (they need root and a writable cgroup file 
               "kernel to reap (SIGCHLD ignored) go uncounted but for the wall-clock guards")
 
 
-def no_bwrap() -> str:
-    """Why a class is not graded where bwrap cannot contain it."""
-    return ("no working bwrap (Debian package bubblewrap) to contain the submissions: they "
+def no_bwrap(trouble: str | None = None) -> str:
+    """Why a class is not graded where bwrap cannot contain it (`trouble`: what keeps bwrap
+    from working, `sandbox.bwrap_trouble`), and what to do."""
+    installed = trouble is not None and trouble != "not installed"
+    return ("no working bwrap (Debian package bubblewrap) to contain the submissions"
+            + (f": {trouble}" if installed else "") + "; they "
             "would read every file any user may read (classmates' and the grader's own "
             "solution)" + ("" if os.geteuid() == 0 else " and act as you, on the grader itself")
-            + "; install bubblewrap, or give --unsandboxed for programs you trust")
+            + ("; let it (docs/grading.md, On other machines), " if installed
+               else "; install bubblewrap, ")
+            + "or give --unsandboxed for programs you trust")
 
 
 class GradingError(LabError, ValueError):
@@ -137,7 +142,7 @@ def grade_run(run: GradingRun, events: Events) -> Graded:
         raise GradingError(why)
     if not sandbox.bwrap_works():
         if not options.unsandboxed:
-            why = no_bwrap()
+            why = no_bwrap(sandbox.bwrap_trouble())
             write_unstarted(outputs, first, f"the grader could not start: {why}")
             raise GradingError(why)
         events.say(UNSANDBOXED)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from minimax_lab.compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Own, Settings, flag
@@ -111,7 +111,10 @@ def register(commands: argparse._SubParsersAction) -> None:
                         f"assignment's, else {DEFAULT_GUARDS.load_seconds:g})")
     parser.add_argument("--shard", type=shard, metavar="K/N",
                         help="grade the K-th of N equal parts of the submissions (in the order "
-                        "of their paths); minimax-lab gradebook merge joins the parts' --json")
+                        "of their paths); minimax-lab gradebook merge joins the parts' --json. "
+                        "slurm: this task's part of a Slurm job array (sbatch --array); "
+                        "kubernetes/N: this pod's of a Kubernetes Indexed Job of N "
+                        "completions (JOB_COMPLETION_INDEX + 1 of N)")
     parser.add_argument("--feedback", metavar="FILE",
                         help="a TOML file of explanations, one per bug (bug-XXXXXXXX = "
                         "\"...\"), added to the report of every submission with that bug")
@@ -151,13 +154,65 @@ def add_own_option(parser: argparse.ArgumentParser, name: str, how: Own) -> None
                         dest=name, help=how.help)
 
 
-def shard(text: str) -> tuple[int, int]:
-    """`--shard K/N`: the K-th of N parts, 1 <= K <= N."""
+def shard(text: str, environ: Mapping[str, str] = os.environ) -> tuple[int, int]:
+    """`--shard K/N`: the K-th of N parts, 1 <= K <= N; `slurm`: this task's part of a Slurm
+    job array (its index counted from the array's first, in its steps); `kubernetes/N`: this
+    pod's of a Kubernetes Indexed Job of N completions (JOB_COMPLETION_INDEX, from 0)."""
+    if text == "slurm":
+        return _slurm_shard(environ)
     part, _, parts = text.partition("/")
-    if not (part.isdigit() and parts.isdigit() and 1 <= int(part) <= int(parts)):
+    if part == "kubernetes" and _whole(parts) and int(parts) >= 1:
+        return _indexed_shard(int(parts), environ)
+    if not (_whole(part) and _whole(parts) and 1 <= int(part) <= int(parts)):
         raise argparse.ArgumentTypeError(
-            f"expected K/N with 1 <= K <= N (the K-th of N parts), not {text!r}")
+            f"expected K/N with 1 <= K <= N (the K-th of N parts), slurm or kubernetes/N, "
+            f"not {text!r}")
     return int(part), int(parts)
+
+
+def _whole(text: str) -> bool:
+    """`text` is a whole number in ASCII digits (not '²', which int() refuses)."""
+    return text.isascii() and text.isdigit()
+
+
+SLURM_ARRAY = ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX",
+               "SLURM_ARRAY_TASK_STEP", "SLURM_ARRAY_TASK_COUNT")
+"""What Slurm tells each task of a job array: its index, the array's first and last, their
+step and how many there are."""
+
+
+def _slurm_shard(environ: Mapping[str, str]) -> tuple[int, int]:
+    """This Slurm array task's part: its index's place among the array's, of their count."""
+    if "SLURM_ARRAY_TASK_ID" not in environ:
+        raise argparse.ArgumentTypeError(
+            "slurm: not a task of a Slurm job array (no SLURM_ARRAY_TASK_ID): submit it with "
+            "sbatch --array=1-N")
+    told = {name: environ.get(name, "1" if name == "SLURM_ARRAY_TASK_STEP" else "")
+            for name in SLURM_ARRAY}
+    shown = ", ".join(f"{name}={value!r}" for name, value in told.items())
+    if not all(_whole(value) for value in told.values()):
+        raise argparse.ArgumentTypeError(f"slurm: expected whole numbers from Slurm, not {shown}")
+    index, first, last, step, count = (int(value) for value in told.values())
+    if not (step >= 1 and first <= index <= last and (index - first) % step == 0
+            and (last - first) // step + 1 == count and (last - first) % step == 0):
+        raise argparse.ArgumentTypeError(
+            f"slurm: the array's indices are not evenly spaced ({shown}): give sbatch "
+            "--array=1-N (or 0-M, or with a step, A-B:S)")
+    return (index - first) // step + 1, count
+
+
+def _indexed_shard(parts: int, environ: Mapping[str, str]) -> tuple[int, int]:
+    """This pod's part of a Kubernetes Indexed Job of `parts` completions."""
+    index = environ.get("JOB_COMPLETION_INDEX")
+    if index is None:
+        raise argparse.ArgumentTypeError(
+            f"kubernetes/{parts}: not a pod of a Kubernetes Indexed Job (no "
+            "JOB_COMPLETION_INDEX): give the Job completionMode: Indexed")
+    if not (_whole(index) and int(index) < parts):
+        raise argparse.ArgumentTypeError(
+            f"kubernetes/{parts}: expected JOB_COMPLETION_INDEX from 0 to {parts - 1} (the "
+            f"Job's completions: {parts}), not {index!r}")
+    return int(index) + 1, parts
 
 
 def predicate_names(text: str | None) -> tuple[str, ...] | None:

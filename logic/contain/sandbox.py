@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -448,12 +448,18 @@ def grader_folders() -> tuple[str, ...]:
     return tuple(folders)
 
 
-@functools.cache
 def bwrap_works() -> bool:
     """True when `bwrap` is installed and can make a sandbox here (as a user of its own when
     run by root, as the sandboxes will be)."""
+    return bwrap_trouble() is None
+
+
+@functools.cache
+def bwrap_trouble() -> str | None:
+    """Why `bwrap` cannot make a sandbox here, in words (None when it can): not installed,
+    or what it could not make and the capability that is missing, from its own error."""
     if shutil.which(BWRAP) is None:
-        return False
+        return "not installed"
     probe = [shutil.which(BWRAP), *_bwrap_prefix(Path("/"))[1:], shutil.which("true") or "true"]
     uid = BASE_UID + 999 if os.geteuid() == 0 else None
     config: dict[str, object] = {"fds": [], "limits": {}, "uid": uid, "gid": uid, "cgroup": [],
@@ -463,6 +469,61 @@ def bwrap_works() -> bool:
             [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)],
             stdin=subprocess.DEVNULL, capture_output=True, timeout=10, check=False,
         )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+    except OSError as error:
+        return f"it could not be started ({error.strerror})"
+    except subprocess.TimeoutExpired:
+        return "it made no sandbox within 10 s"
+    if done.returncode == 0:
+        return None
+    said = next((line.strip() for line in done.stderr.decode(errors="replace").splitlines()
+                 if line.startswith("bwrap:")), None)
+    if said is None:
+        return f"it {how_it_ended(done.returncode)}"
+    return namespace_trouble(said, _sysctl)
+
+
+PROC_SYS = Path("/proc/sys")
+"""Where the kernel's settings are read (`sysctl`)."""
+
+
+def _sysctl(name: str) -> str | None:
+    """The kernel setting `name` (kernel.unprivileged_userns_clone), None where it is not."""
+    try:
+        return (PROC_SYS / name.replace(".", "/")).read_text().strip()
+    except OSError:
+        return None
+
+
+SETTINGS = (
+    ("user.max_user_namespaces", "0", "user namespaces are off"),
+    ("kernel.unprivileged_userns_clone", "0", "unprivileged user namespaces are off"),
+    ("kernel.apparmor_restrict_unprivileged_userns", "1",
+     "AppArmor restricts unprivileged user namespaces"),
+)
+"""The kernel settings that keep an unprivileged bwrap from making its namespaces: each
+with the value that does, and what it means."""
+
+
+def namespace_trouble(said: str, sysctl: Callable[[str], str | None]) -> str:
+    """What bwrap could not do, from its error line `said` and the kernel's settings
+    (`sysctl`): the capability that is missing, the setting that withholds it where one does,
+    and bwrap's own words."""
+    own = f"(bwrap: {said.removeprefix('bwrap:').strip().split(', likely because')[0]})"
+    refused = any(sign in said for sign in ("Operation not permitted", "Permission denied",
+                                            "No permissions", "No space left", "ENOSPC"))
+    if "namespace" not in said and not refused:
+        return f"it failed {own}"
+    for name, value, meaning in SETTINGS:
+        if sysctl(name) == value:
+            return f"it cannot make user namespaces: {meaning} (sysctl {name}={value}) {own}"
+    if "No space left" in said or "ENOSPC" in said:
+        return ("it cannot make user namespaces: their limit is reached "
+                f"(sysctl user.max_user_namespaces) {own}")
+    if "namespace" in said:
+        return ("it cannot make user namespaces: this process may not (a container's seccomp "
+                f"profile, Docker's default among them, allows it only with CAP_SYS_ADMIN) {own}")
+    if "proc" in said:
+        return ("it cannot mount a /proc of its own: the container's /proc is masked, or its "
+                f"AppArmor profile forbids mounts {own}")
+    return ("it cannot mount in its namespaces: a container's AppArmor or seccomp profile "
+            f"forbids it {own}")
