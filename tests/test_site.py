@@ -180,7 +180,18 @@ def test_a_part_that_cannot_be_fetched_is_named_with_how_to_supply_it(tmp_path, 
         f"minimax-lab: error: cannot fetch {parts.PYODIDE.url}: no route to host; to supply "
         f"pyodide 0.29.3, put pyodide-0.29.3.tgz (from {parts.PYODIDE.url}) in {cache}, or "
         "name a cache that holds it with --cache DIR"]
-    assert not (tmp_path / "www").exists() and list(cache.iterdir()) == []
+    assert not (tmp_path / "www").exists() and not cache.exists()
+
+
+def test_a_fetch_interrupted_ends_its_line_first(tmp_path, monkeypatch):
+    def interrupted(url, timeout):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(parts.urllib.request, "urlopen", interrupted)
+    report = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        parts.npm_files(parts.SWIPL_WASM, tmp_path, report)
+    assert report.getvalue() == "fetching swipl-wasm 8.0.5 from registry.npmjs.org ... stopped\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_pyDatalog_that_pip_cannot_fetch_is_named_with_how_to_supply_it(tmp_path, monkeypatch):

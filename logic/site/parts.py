@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import http.client
 import io
 import os
 import subprocess
@@ -192,6 +193,9 @@ def _cached(part: NpmPart | PypiPart, cache: Path, report: TextIO | None) -> Pat
         raise PartError(f"{error}; to supply {label(part)}, put {part.tarball} (from "
                         f"{_source(part)}) in {cache}, or name a cache that holds it with "
                         "--cache DIR") from None
+    except BaseException:  # interrupted: the line ends before the interruption is said
+        _say(report, "stopped\n")
+        raise
     _say(report, f"done ({target.stat().st_size / 1e6:.1f} MB, "
                  f"{time.monotonic() - start:.1f} s)\n")
     return target
@@ -204,15 +208,18 @@ def _say(report: TextIO | None, text: str) -> None:
 
 
 def _download(url: str, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
         with urllib.request.urlopen(url, timeout=FETCH_SECONDS) as response:
             data = response.read()
-    except OSError as error:
+    except (OSError, http.client.HTTPException) as error:
         raise PartError(f"cannot fetch {url}: {error}") from None
     partial = target.with_suffix(".part")
-    partial.write_bytes(data)
-    partial.replace(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        partial.replace(target)
+    except OSError as error:
+        raise PartError(f"cannot write {target}: {error.strerror or error}") from None
 
 
 def _pip_download(requirement: str, target: Path) -> None:
