@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from minimax_lab.logic.contain import sandbox
+
 
 def few_by_default(cases: Iterable[Any], default: Iterable[Any]) -> list[Any]:
     """`cases` as parameters, each not in `default` marked slow (a case is a value or a tuple
@@ -24,3 +26,9 @@ needs_swipl = pytest.mark.skipif(
     shutil.which("swipl") is None,
     reason="swipl is not installed (Debian package swi-prolog-nox); .ci/run installs it")
 """What needs SWI-Prolog's `swipl`: skipped without it (CI installs it, and fails without)."""
+
+needs_bwrap = pytest.mark.skipif(
+    not sandbox.bwrap_works(),
+    reason="bwrap cannot make a sandbox here (Debian package bubblewrap); .ci/run installs it")
+"""What grades a class through the pipeline, which refuses to without a working bwrap (and
+no --unsandboxed), or tests the sandbox itself: skipped without it."""

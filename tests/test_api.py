@@ -16,7 +16,7 @@ import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
 from hypothesis import given
 from hypothesis import strategies as st
-from marks import needs_swipl
+from marks import needs_bwrap, needs_swipl
 from quiet import grade_quietly
 
 from minimax_lab.logic import api as lab
@@ -290,6 +290,7 @@ def test_grade_gives_the_report_the_command_prints(tmp_path):
 
 
 @pytest.mark.skipif(sandboxed_python() is None, reason="no Python a contained program may run")
+@needs_bwrap
 def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_path):
     """A declared function, its mapping set key by key, the tie rule, a limit of work, a
     platform's results and the JSON: as `minimax-lab grade --interface function --set ...`."""

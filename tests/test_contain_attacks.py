@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from installed import install_grader
-from marks import needs_swipl
+from marks import needs_bwrap, needs_swipl
 from sampled import SampledPrologInterface
 
 from minimax_lab.compare.grader.config import WorkLimits
@@ -48,9 +48,6 @@ STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 UNFINISHED = 2 * sum(not is_terminal(state) for state in STATES)
 """terminal_state's questions on unfinished boards, where failing is the right answer."""
 
-needs_bwrap = pytest.mark.skipif(not sandbox.bwrap_works(),
-                                 reason="bwrap cannot make a sandbox here (Debian package "
-                                 "bubblewrap); .ci/run installs it")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="sandboxes have users of their own "
                                 "and cgroups only when the grader runs as root")
 needs_cgroups = pytest.mark.skipif(cgroups.version() is None,

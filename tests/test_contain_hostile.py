@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from installed import install_grader
-from marks import needs_swipl
+from marks import needs_bwrap, needs_swipl
 
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
@@ -46,10 +46,6 @@ PYTHON = SUBMISSIONS / "python"
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "minimax-lab-daemon-marker"
 STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
-
-needs_bwrap = pytest.mark.skipif(not sandbox.bwrap_works(),
-                                 reason="bwrap cannot make a sandbox here (Debian package "
-                                 "bubblewrap); .ci/run installs it")
 
 
 @pytest.fixture
@@ -248,6 +244,7 @@ NAMES = {
 }
 
 
+@needs_bwrap
 def test_names_chosen_by_students_are_data_in_the_summary_the_reports_and_the_gradebook(
         tmp_path, capsys):
     folders = []

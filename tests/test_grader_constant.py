@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from marks import needs_swipl
+from marks import needs_bwrap, needs_swipl
 
 from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.interface import constant_share
@@ -129,6 +129,7 @@ def cs50_gradebook(tmp_path, functions=None):
 
 
 @needs_python
+@needs_bwrap
 def test_a_cs50_stub_scores_nothing_and_a_right_program_keeps_each_functions_points(tmp_path):
     """Every check but `result` (whose 20 686 questions are two fifths of all), the play check
     among them: the stub earns none of their points, the right program all of them (the slow

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from marks import needs_bwrap
 
 from minimax_lab.compare.grader.config import own, text
 from minimax_lab.compare.grader.python import PythonCheck, Question
@@ -76,6 +77,7 @@ def registered(monkeypatch):
     monkeypatch.setitem(INTERFACES, "blanked", BlankedInterface)
 
 
+@needs_bwrap
 def test_a_fourth_interface_is_graded_and_reported_like_the_others(registered, tmp_path, capsys):
     (tmp_path / "right.py").write_text(RIGHT)
     (tmp_path / "no_diagonals.py").write_text(NO_DIAGONALS)
@@ -112,6 +114,7 @@ def test_an_unregistered_interface_is_a_usage_error(tmp_path, capsys):
     assert "invalid choice: 'winner'" in capsys.readouterr().err
 
 
+@needs_bwrap
 def test_an_interfaces_own_option_is_given_as_the_others_are(registered, tmp_path, capsys):
     """Its field is all it takes: the command line offers --blank, the assignment file reads
     `blank`, and the other interfaces refuse it."""

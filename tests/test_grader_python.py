@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marks import needs_bwrap
 from quiet import grade_quietly
 
 from minimax_lab.compare.grader.assignment import default_assignment
@@ -141,6 +142,7 @@ def test_a_right_cs50_program_is_right_on_every_function(capsys, tmp_path):
         assert result["checked"] == result["correct"] > 0, function
 
 
+@needs_bwrap
 def test_a_winner_that_misses_a_diagonal_is_wrong_on_winner_terminal_and_utility(cs50_class):
     sub = cs50_class[1]["cs50_winner_no_anti_diagonal"]
     for function in ("winner", "terminal", "utility"):
@@ -151,6 +153,7 @@ def test_a_winner_that_misses_a_diagonal_is_wrong_on_winner_terminal_and_utility
     assert x_cells == ["x", "x", "x"] and "the answer is 'X'" in found["detail"]
 
 
+@needs_bwrap
 def test_a_winner_that_stops_at_the_first_blank_row_misses_later_lines(cs50_class):
     sub = cs50_class[1]["cs50_winner_stops_at_empty_row"]
     assert counts(sub, "winner")["wrong_answer"] > 0
@@ -158,12 +161,14 @@ def test_a_winner_that_stops_at_the_first_blank_row_misses_later_lines(cs50_clas
         assert "-" in finding["state"] and "answers None" in finding["detail"]
 
 
+@needs_bwrap
 def test_a_result_that_marks_its_argument_is_reported_as_changing_it(cs50_class):
     sub = cs50_class[1]["cs50_result_mutates"]
     assert counts(sub, "result")["changes_its_argument"] == 16167
     assert counts(sub, "result")["right"] == 4519  # the illegal actions still raise
 
 
+@needs_bwrap
 def test_a_right_cs50_program_with_another_tie_order_scores_full_marks_by_default(cs50_class):
     """CS50's specification accepts any optimal move, so the cs50 interface does by default:
     the program that keeps the last optimal move is right everywhere, its tie breaks noted.
@@ -180,6 +185,7 @@ def test_a_right_cs50_program_with_another_tie_order_scores_full_marks_by_defaul
                                       "the lab's lowest optimal cell); values graded")
 
 
+@needs_bwrap
 def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_labs_tie_rule(
         last_optimal_lowest):
     status, sub, out = last_optimal_lowest
@@ -189,6 +195,7 @@ def test_a_minimax_that_keeps_the_last_optimal_move_breaks_only_the_labs_tie_rul
     assert "policy: the lab's tie rule, the lowest optimal cell (--ties any" in out
 
 
+@needs_bwrap
 def test_a_minimax_that_loops_costs_one_question_stopped_by_its_cpu_time(cs50_class):
     sub = cs50_class[1]["cs50_loops"]
     assert counts(sub, "minimax") == {"right": 5477, "CPU_time_limit": 1}
@@ -197,6 +204,7 @@ def test_a_minimax_that_loops_costs_one_question_stopped_by_its_cpu_time(cs50_cl
     assert sub["predicates"]["minimax"]["findings"][0]["state"] == "---------"
 
 
+@needs_bwrap
 def test_a_program_that_crashes_on_import_is_graded_as_not_loaded(cs50_class):
     sub = cs50_class[1]["cs50_import_crash"]
     assert sub["load"]["status"] == "failed"
@@ -204,6 +212,7 @@ def test_a_program_that_crashes_on_import_is_graded_as_not_loaded(cs50_class):
     assert all(result["checked"] == 0 for result in sub["predicates"].values())
 
 
+@needs_bwrap
 def test_a_program_that_reads_input_raises_where_it_reads_and_its_output_is_logged(cs50_class):
     _, subs, reports = cs50_class
     sub = subs["cs50_asks_input"]
@@ -212,11 +221,13 @@ def test_a_program_that_reads_input_raises_where_it_reads_and_its_output_is_logg
     assert "whose turn?" in (reports / "cs50_asks_input.log").read_text()
 
 
+@needs_bwrap
 def test_a_random_program_is_seen_to_answer_differently(cs50_class):
     sub = cs50_class[1]["cs50_random_ties"]
     assert sub["predicates"]["minimax"]["notes"]["answers_differ_when_asked_again"] > 0
 
 
+@needs_bwrap
 def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(cs50_class,
                                                                     last_optimal_lowest):
     (status, out), sub = cs50_class[0]["cs50_last_optimal"], cs50_class[1]["cs50_last_optimal"]
@@ -228,6 +239,7 @@ def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(cs50_class,
     assert counts(lowest, "minimax")["other_optimal_move"] == tie_breaks
 
 
+@needs_bwrap
 def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys, tmp_path):
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--ties", "any",
                              str(CORPUS / "plays_to_lose"))
@@ -238,6 +250,7 @@ def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys,
     assert moves["notes"]["answers_differ_when_asked_again"] > 0  # it shuffles its ties
 
 
+@needs_bwrap
 def test_the_same_program_judged_as_playing_to_win_makes_suboptimal_moves(capsys, tmp_path):
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
                              "--set", 'objective="win"', str(CORPUS / "plays_to_lose"))
@@ -249,6 +262,7 @@ STRING_MAPPING = ["--set", "function=choose", "--set", "board=string", "--set", 
                   "--set", "o=o", "--set", "blank=.", "--set", "returns=cell1"]
 
 
+@needs_bwrap
 def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
     program = str(CORPUS / "string_board.py")
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", *STRING_MAPPING,
@@ -263,6 +277,7 @@ def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
     assert shifted["illegal_move"] > 0 and shifted["unreadable_answer"] > 0  # cell 9 + 1
 
 
+@needs_bwrap
 def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
     program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function",
@@ -279,6 +294,7 @@ def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
     assert status == 0
 
 
+@needs_bwrap
 def test_a_folder_without_the_module_named_is_its_own_fault(capsys, tmp_path):
     folder = tmp_path / "ada"
     folder.mkdir()
@@ -387,6 +403,7 @@ def _toggling_cs50(folder: Path) -> Path:
     return path
 
 
+@needs_bwrap
 def test_a_program_that_answers_differently_is_seen_even_where_its_first_answer_is_wrong(
         capsys, tmp_path):
     """Under the lab's tie rule the first answer (the highest optimal move) is "other optimal";
@@ -402,6 +419,7 @@ def test_a_program_that_answers_differently_is_seen_even_where_its_first_answer_
                 for value in Truth(LAB).move_values((state, player)).values()) > 1)
 
 
+@needs_bwrap
 def test_what_a_program_prints_on_import_and_per_question_is_logged_and_counted(
         capsys, tmp_path):
     text = (CORPUS / "cs50_right.py").read_text()
@@ -420,6 +438,7 @@ def test_what_a_program_prints_on_import_and_per_question_is_logged_and_counted(
     assert len(log) < 70_000  # the log is bounded; the count is not
 
 
+@needs_bwrap
 def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
         capsys, tmp_path):
     numbers = tmp_path / "numbers"
@@ -441,6 +460,7 @@ def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
     assert int(cells[3]) + int(cells[4]) == 4520 and int(cells[4]) > 0
 
 
+@needs_bwrap
 def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_path):
     program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
     status, subs, out = graded(capsys, tmp_path, "--interface", "function", "--mapping",
@@ -461,6 +481,7 @@ def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_pa
         assert "(cell " in finding["detail"]
 
 
+@needs_bwrap
 def test_the_report_says_how_many_finished_boards_a_function_gets_wrong(cs50_class):
     _, subs, reports = cs50_class
     winner = subs["cs50_winner_no_anti_diagonal"]["predicates"]["winner"]
@@ -471,6 +492,7 @@ def test_the_report_says_how_many_finished_boards_a_function_gets_wrong(cs50_cla
             "asked") in text
 
 
+@needs_bwrap
 def test_the_json_report_records_the_policy(capsys, tmp_path):
     report = tmp_path / "report.json"
     main(["grade", "--interface", "cs50", "--predicates", "player", "--ties", "any",
@@ -488,6 +510,7 @@ def _cs50_variant(folder: Path, name: str, old: str, new: str) -> Path:
     return path
 
 
+@needs_bwrap
 def test_the_finding_for_o_to_move_shows_cs50s_own_values(capsys, tmp_path):
     """O plays as if it were X (the highest value): each suboptimal move of O is said with
     values from X's side, as utility counts them, consistent with the calls beneath it."""
@@ -519,6 +542,7 @@ def test_the_finding_for_o_to_move_shows_cs50s_own_values(capsys, tmp_path):
             assert below["detail"] in ("1", "-1", "0")
 
 
+@needs_bwrap
 def test_a_result_that_raises_on_every_move_gets_no_credit(capsys, tmp_path):
     program = _cs50_variant(tmp_path, "always_raises", "    i, j = action\n",
                             "    raise TypeError('result is not written yet')\n")
@@ -537,6 +561,7 @@ def test_a_result_that_raises_on_every_move_gets_no_credit(capsys, tmp_path):
     assert result["checked"] == sum(count + (count < 9) for count in blanks)
 
 
+@needs_bwrap
 def test_a_result_that_raises_only_on_some_boards_is_credited_on_the_others(capsys, tmp_path):
     """The rule is per board: where result returns for every legal action, its exception for
     the taken cell is right; on a board where it raises for a legal action, it is not."""
@@ -555,6 +580,7 @@ def test_a_result_that_raises_only_on_some_boards_is_credited_on_the_others(caps
     assert asked_taken > taken_uncredited > 0
 
 
+@needs_bwrap
 def test_an_answer_on_a_finished_board_is_called_a_move_only_when_it_is_one(capsys, tmp_path):
     number = _cs50_variant(tmp_path, "answers_one", "    if terminal(board):\n        return None",
                            "    if terminal(board):\n        return 1")
@@ -572,6 +598,7 @@ def test_an_answer_on_a_finished_board_is_called_a_move_only_when_it_is_one(caps
     assert corner["findings"][0]["detail"] == "answers (0, 0) (cell 1); the game is over, so None"
 
 
+@needs_bwrap
 def test_a_syntax_error_names_its_line_once_and_nothing_asked_is_said_plainly(capsys, tmp_path):
     program = tmp_path / "broken.py"
     program.write_text("def player(board):\n    return 'X'\n\ndef winner(board:\n    pass\n")
@@ -583,6 +610,7 @@ def test_a_syntax_error_names_its_line_once_and_nothing_asked_is_said_plainly(ca
     assert "broken: load failed; winner 0/0 (5478 not asked); loading failed" in out
 
 
+@needs_bwrap
 def test_files_that_are_no_submission_are_left_out_with_a_note(capsys, tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
@@ -631,6 +659,7 @@ def test_cs50_plays_x_from_the_empty_board_and_o_after_xs_every_opening_only():
 
 
 @pytest.mark.parametrize("name", ["cs50_right", "cs50_last_optimal"])
+@needs_bwrap
 def test_an_unbeatable_cs50_program_keeps_every_play_point(capsys, tmp_path, name):
     """The right program (the lab's lowest optimal move) and one that keeps the last optimal
     move: each loses no game and gets all the play check's points."""
@@ -647,6 +676,7 @@ def test_an_unbeatable_cs50_program_keeps_every_play_point(capsys, tmp_path, nam
     assert "games played against every reply" in out
 
 
+@needs_bwrap
 def test_a_cs50_program_that_plays_the_worst_move_loses_games_and_every_play_point(
         capsys, tmp_path):
     status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "play",
@@ -663,6 +693,7 @@ def test_a_cs50_program_that_plays_the_worst_move_loses_games_and_every_play_poi
     assert f"      {mark} {cell}" in out
 
 
+@needs_bwrap
 def test_a_cs50_program_whose_move_is_taken_stops_its_games_there(capsys, tmp_path):
     status, subs, out = graded(capsys, tmp_path, "--interface", "cs50", "--predicates", "play",
                                str(CORPUS / "cs50_constants.py"))

@@ -13,17 +13,22 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from marks import needs_swipl
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 _PYTHON = re.compile(r"```pycon\n(.*?)```", re.DOTALL)
+NEEDS_SWIPL = "--engine prolog"
+"""An example whose command says this runs SWI-Prolog: skipped without `swipl`."""
 
 
-def examples() -> list[tuple[str, str]]:
-    """(command, expected output) for every `$` line of the documents' console blocks."""
+def examples() -> list[Any]:
+    """(command, expected output) for every `$` line of the documents' console blocks, marked
+    with what it needs."""
     found = []
     for document in DOCUMENTS:
         for block in _BLOCK.findall(document.read_text(encoding="utf-8")):
@@ -32,7 +37,8 @@ def examples() -> list[tuple[str, str]]:
                     found.append([line[2:].rstrip("\n"), ""])
                 elif found:
                     found[-1][1] += line
-    return [(command, output) for command, output in found]
+    return [pytest.param(command, output, marks=needs_swipl) if NEEDS_SWIPL in command
+            else (command, output) for command, output in found]
 
 
 def test_the_readme_has_examples():

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import functools
 import http.server
+import io
 import json
 import re
 import shlex
+import socket
+import subprocess
 import threading
 import time
+import urllib.parse
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -31,6 +36,7 @@ from minimax_lab.logic.contain.contained import Died
 from minimax_lab.logic.contain.harness import Reply
 from minimax_lab.logic.contain.hosted import HostedProgram, _line
 from minimax_lab.logic.site import browser as site_python
+from minimax_lab.logic.site import parts
 from minimax_lab.logic.site.build import SiteError, build_site
 from minimax_lab.logic.site.parts import PartError, default_cache
 from minimax_lab.logic.state import marks_made, result
@@ -133,6 +139,119 @@ def test_a_folder_holding_other_files_is_refused(tmp_path, capsys):
     assert (tmp_path / "notes.txt").read_text() == "mine"
     with pytest.raises(SiteError):
         build_site(tmp_path / "notes.txt")
+
+
+def no_fetching(monkeypatch) -> None:
+    """Any fetch fails the test: the npm registry's and pip's."""
+    def fetched(*args, **kwargs):
+        pytest.fail(f"fetched {args}")
+    monkeypatch.setattr(parts.urllib.request, "urlopen", fetched)
+    monkeypatch.setattr(parts.subprocess, "run", fetched)
+
+
+def test_offline_names_each_missing_part_in_one_line_and_fetches_nothing(tmp_path, capsys,
+                                                                          monkeypatch):
+    no_fetching(monkeypatch)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / parts.PYODIDE.tarball).write_bytes(b"not checked before the others are there")
+    status = main(["site", str(tmp_path / "www"), "--cache", str(cache), "--offline"])
+    said = capsys.readouterr()
+    assert status == 2 and said.out == ""
+    (line,) = said.err.splitlines()
+    assert line.startswith(f"minimax-lab: error: --offline and the cache {cache} lacks "
+                           "swipl-wasm 8.0.5 (swipl-wasm-8.0.5.tgz, from "
+                           f"{parts.SWIPL_WASM.url}), pyDatalog 0.22.4 (pydatalog-0.22.4.tar.gz")
+    assert "pyodide" not in line and "--cache DIR" in line
+    assert not (tmp_path / "www").exists()
+
+
+def test_a_part_that_cannot_be_fetched_is_named_with_how_to_supply_it(tmp_path, capsys,
+                                                                       monkeypatch):
+    def unreachable(url, timeout):
+        raise OSError("no route to host")
+    monkeypatch.setattr(parts.urllib.request, "urlopen", unreachable)
+    cache = tmp_path / "cache"
+    assert main(["site", str(tmp_path / "www"), "--cache", str(cache)]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.splitlines() == [
+        "fetching pyodide 0.29.3 from registry.npmjs.org ... failed",
+        f"minimax-lab: error: cannot fetch {parts.PYODIDE.url}: no route to host; to supply "
+        f"pyodide 0.29.3, put pyodide-0.29.3.tgz (from {parts.PYODIDE.url}) in {cache}, or "
+        "name a cache that holds it with --cache DIR"]
+    assert not (tmp_path / "www").exists() and not cache.exists()
+
+
+def test_a_fetch_interrupted_ends_its_line_first(tmp_path, monkeypatch):
+    def interrupted(url, timeout):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(parts.urllib.request, "urlopen", interrupted)
+    report = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        parts.npm_files(parts.SWIPL_WASM, tmp_path, report)
+    assert report.getvalue() == "fetching swipl-wasm 8.0.5 from registry.npmjs.org ... stopped\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pyDatalog_that_pip_cannot_fetch_is_named_with_how_to_supply_it(tmp_path, monkeypatch):
+    asked = []
+
+    def pip(argv, **kwargs):
+        asked.append(argv)
+        return subprocess.CompletedProcess(argv, 1, "", "ERROR: No matching distribution "
+                                           "found for pyDatalog==0.22.4\n")
+    monkeypatch.setattr(parts.subprocess, "run", pip)
+    report = io.StringIO()
+    with pytest.raises(PartError) as raised:
+        parts.pydatalog_modules(tmp_path, report)
+    assert report.getvalue() == \
+        "fetching pyDatalog 0.22.4 from the package index (pip) ... failed\n"
+    assert str(raised.value) == (
+        "pip could not fetch pyDatalog==0.22.4: ERROR: No matching distribution found for "
+        "pyDatalog==0.22.4; to supply pyDatalog 0.22.4, put pydatalog-0.22.4.tar.gz (from the "
+        "package index: pip download --no-deps --no-binary pyDatalog pyDatalog==0.22.4) in "
+        f"{tmp_path}, or name a cache that holds it with --cache DIR")
+    (argv,) = asked  # only pyDatalog as source: its build dependencies (Cython) as wheels
+    assert argv[argv.index("--no-binary") + 1] == "pyDatalog" and ":all:" not in argv
+
+
+def npm_unreachable() -> str | None:
+    """Why the npm registry cannot be reached, or None if it answers a connection."""
+    host = urllib.parse.urlsplit(parts.NPM).hostname or ""
+    try:
+        socket.create_connection((host, 443), timeout=10).close()
+    except OSError as error:
+        return f"{host} cannot be reached: {error}"
+    return None
+
+
+@pytest.mark.slow
+def test_the_site_builds_from_an_empty_cache_then_offline_from_it(tmp_path, monkeypatch):
+    """From nothing but the registries: each part fetched, a line each; then again with
+    --offline from that cache, nothing fetched, the same site."""
+    unreachable = npm_unreachable()
+    if unreachable:
+        pytest.skip(f"no network to the package registries: {unreachable}")
+    cache = tmp_path / "cache"
+    report = io.StringIO()
+    first = build_site(tmp_path / "www", cache, report=report)
+    lines = report.getvalue().splitlines()
+    assert [line.split(" ... ")[0] for line in lines] == [
+        "fetching pyodide 0.29.3 from registry.npmjs.org",
+        "fetching swipl-wasm 8.0.5 from registry.npmjs.org",
+        "fetching pyDatalog 0.22.4 from the package index (pip)"]
+    assert all(re.fullmatch(r".* \.\.\. done \(\d+\.\d MB, \d+\.\d s\)", line) for line in lines)
+    assert sorted(path.name for path in cache.iterdir()) == sorted(
+        part.tarball for part in parts.PARTS)
+    no_fetching(monkeypatch)
+    report = io.StringIO()
+    again = build_site(tmp_path / "www", cache, offline=True, report=report)
+    assert report.getvalue().splitlines() == [
+        "pyodide 0.29.3: from the cache", "swipl-wasm 8.0.5: from the cache",
+        "pyDatalog 0.22.4: from the cache"]
+    assert again.sizes == first.sizes and "pyDatalog/pyEngine.py" in zipfile.ZipFile(
+        tmp_path / "www" / "pydatalog.zip").namelist()
 
 
 # --- publishing it -----------------------------------------------------------------------------

@@ -218,7 +218,8 @@ def test_a_students_program_is_traced_contained(capsys):
         (["--program", "x.pl"], "a student's program runs as --engine prolog, not reference"),
         (["--engine", "prolog", "--mode", "lose"], "plays the lab's objective only"),
         (["--engine", "prolog", "--levels", "2"], "bounded by --max-calls only"),
-        (["--engine", "prolog", "--program", "no-such.pl"], "no file or folder 'no-such.pl'"),
+        pytest.param(["--engine", "prolog", "--program", "no-such.pl"],
+                     "no file or folder 'no-such.pl'", marks=needs_swipl),  # swipl is asked first
         (["--engine", "nope"], "unknown engine 'nope'"),
     ],
 )

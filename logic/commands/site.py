@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from minimax_lab.logic.commands.cli import EXIT_OK
@@ -18,19 +19,25 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Write DIR: plain files (HTML, JavaScript, WebAssembly, zipped Python) that "
         "any static host serves (GitHub Pages) or `python3 -m http.server -d DIR`. Pyodide, "
         "SWI-Prolog (WebAssembly) and pyDatalog are pinned releases, fetched once into a cache "
-        "and checked against their digests. See docs/site.md.",
+        "and checked against their digests; --offline builds from the cache alone. See "
+        "docs/site.md.",
     )
     parser.add_argument("folder", metavar="DIR",
                         help="where to write the site: a new or empty folder, or a site "
                         "written before (replaced)")
     parser.add_argument("--cache", metavar="DIR", type=Path,
                         help=f"where the fetched parts are kept (default: {default_cache()})")
+    parser.add_argument("--offline", action="store_true",
+                        help="fetch nothing: build from the parts in the cache, or say which "
+                        "are missing")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the site; say where, and its size."""
-    written = build_site(Path(args.folder), args.cache)
+    """Write the site, a line per part on standard error as it is fetched or taken from the
+    cache; say where, and its size."""
+    written = build_site(Path(args.folder), args.cache, offline=args.offline,
+                         report=sys.stderr)
     megabytes = 1 / 1e6
     print(f"wrote {written.folder}: {len(written.sizes)} files, "
           f"{written.total() * megabytes:.1f} MB")

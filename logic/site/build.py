@@ -11,6 +11,7 @@ import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TextIO
 
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.site import parts
@@ -37,16 +38,20 @@ class Written:
         return sum(size for path, size in self.sizes.items() if path.startswith(prefix))
 
 
-def build_site(folder: Path, cache: Path | None = None) -> Written:
+def build_site(folder: Path, cache: Path | None = None, *, offline: bool = False,
+               report: TextIO | None = None) -> Written:
     """Write the site into `folder` (new, empty, or a site written before), fetching the parts
-    missing from `cache`."""
+    missing from `cache` (none if `offline`: then every part must be there), a line per part
+    on `report`."""
     _check_folder(folder)
     cache = cache or parts.default_cache()
+    if offline:
+        parts.require_cached(cache)
     files: dict[str, bytes] = {}
     for part in parts.NPM_PARTS:
         files.update({f"{part.folder}/{name}": data
-                      for name, data in parts.npm_files(part, cache).items()})
-    files["pydatalog.zip"] = _zipped(parts.pydatalog_modules(cache))
+                      for name, data in parts.npm_files(part, cache, report).items()})
+    files["pydatalog.zip"] = _zipped(parts.pydatalog_modules(cache, report))
     files["lab.zip"] = _zipped(lab_modules())
     assets = resources.files("minimax_lab.logic.site") / "assets"
     for asset in assets.iterdir():
@@ -56,7 +61,7 @@ def build_site(folder: Path, cache: Path | None = None) -> Written:
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],
         "parts": {part.name: part.version for part in parts.NPM_PARTS}
-        | {parts.PYDATALOG[0]: parts.PYDATALOG[1]},
+        | {parts.PYDATALOG.name: parts.PYDATALOG.version},
     }, indent=1).encode()
     if folder.exists():
         shutil.rmtree(folder)
