@@ -462,3 +462,31 @@ def test_the_docs_prairielearn_info_json_meets_prairielearns_schema():
     assert "--prairielearn /grade/results" in entrypoint
     assert "--assignment /grade/tests/assignment.toml" in entrypoint
     assert "--run-timeout" not in entrypoint
+
+
+# --- GitHub Classroom's workflow, as the docs give it ------------------------------------------
+
+REPORTER_CALLS = {  # classroom-resources/autograding-grading-reporter, src/notify-classroom.js
+    "actions.getWorkflowRun": ("actions", "read"),
+    "checks.listForSuite": ("checks", "read"),
+    "checks.update": ("checks", "write"),
+}
+"""The API calls the reporter makes to send Classroom the points, and the permission each
+needs: a failed call is caught and the job stays green, so nothing else would tell."""
+LEVELS = {"none": 0, "read": 1, "write": 2}
+
+
+def test_the_docs_classroom_workflow_grants_what_the_reporter_calls():
+    import yaml
+
+    text = (ROOT / "docs" / "grading.md").read_text()
+    section = text[text.index("### GitHub Classroom"):text.index("### JUnit XML")]
+    workflow = yaml.safe_load(section.split("```text\n")[1].split("```")[0])
+    granted = workflow["permissions"]
+    (job,) = workflow["jobs"].values()
+    assert any(step.get("uses", "").startswith(
+        "classroom-resources/autograding-grading-reporter@") for step in job["steps"])
+    for call, (scope, level) in REPORTER_CALLS.items():
+        assert LEVELS[granted.get(scope, "none")] >= LEVELS[level], call
+    assert granted["contents"] == "read"  # actions/checkout, and nothing more
+    assert set(granted) == {"contents", "actions", "checks"}
