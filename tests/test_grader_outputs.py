@@ -23,8 +23,8 @@ from minimax_lab.compare.grader.merge import MergeError, merged
 from minimax_lab.compare.grader.outputs import OutputsError, checked_outputs, write_outputs
 from minimax_lab.compare.grader.prolog import PREDICATES
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.results_json import class_json
-from minimax_lab.compare.grader.text import check_report, summary
+from minimax_lab.compare.grader.results_json import class_from_json, class_json
+from minimax_lab.compare.grader.text import check_report, summary, summary_line
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.categories import Category
@@ -151,6 +151,40 @@ def test_the_pass_rule_is_one_rule_everywhere(tmp_path):
     case = next(case for case in ElementTree.parse(out["junit"]).getroot().iter("testcase")
                 if case.get("name") == "terminal_state")
     assert case.find("skipped") is not None and case.find("failure") is None
+
+
+def test_a_check_not_asked_is_no_failure_on_any_platform(tmp_path):
+    """The lab's solution graded on two checks: full marks of their points everywhere, the
+    others out of the maximum and named, skipped in JUnit."""
+    asked = ("terminal_state", "minimax_decision")
+    grade = graded("ada", **{check: result(10) for check in asked})
+    grade.score = default_assignment("prolog", PrologInterface.checks).score(grade, asked)
+    assert [check.check for check in grade.score.unasked] == ["max_value", "min_value", "play"]
+    out = written(tmp_path, [grade], [*ONE, "junit", "json", "csv"])
+    gradescope = json.loads((out["gradescope"] / "results.json").read_text())
+    assert gradescope["score"] == 30 == sum(test["max_score"] for test in gradescope["tests"])
+    assert {test.get("status") for test in gradescope["tests"]} == {"passed"}
+    assert "max_value (15 points), min_value (15 points), play (40 points)" in gradescope[
+        "output"]
+    prairielearn = json.loads((out["prairielearn"] / "results.json").read_text())
+    assert prairielearn["score"] == 1.0 and "play (40 points)" in prairielearn["message"]
+    github = json.loads(out["github_classroom"].read_text())
+    assert github["status"] == "pass" and github["max_score"] == 30
+    assert sum(test["score"] for test in github["tests"]) == 30
+    junit = ElementTree.parse(out["junit"]).getroot()
+    check_junit(junit)
+    suite = junit.find("testsuite")
+    assert (suite.get("failures"), suite.get("skipped")) == ("0", "3")
+    skipped = [case.get("name") for case in suite.iter("testcase")
+               if case.find("skipped") is not None]
+    assert skipped == ["max_value", "min_value", "play"]
+    assert suite.find("testcase[@name='score: 30 of 30']") is not None
+    report = json.loads(out["json"].read_text())
+    assert (report["submissions"][0]["score"], report["submissions"][0]["max_score"]) == (30, 30)
+    assert class_json(class_from_json(report)) == report
+    row = next(csv.DictReader(io.StringIO(out["csv"].read_text())))
+    assert (row["score"], row["max_score"]) == ("30", "30")
+    assert summary_line(grade).endswith("score 30/30 (70 points not asked) (1.5 s)")
 
 
 def test_the_points_line_says_what_the_points_count_where_it_matters():

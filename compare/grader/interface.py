@@ -74,7 +74,7 @@ class Program(Protocol):
 class Scoring(Protocol):
     """What scores a submission: an assignment (`compare.grader.assignment`)."""
 
-    def score(self, grade: SubmissionGrade) -> Score: ...
+    def score(self, grade: SubmissionGrade, asked: Sequence[str] | None = None) -> Score: ...
 
 
 Q = TypeVar("Q", bound=Question)

@@ -86,7 +86,8 @@ def grade_json(grade: SubmissionGrade) -> dict[str, Any]:
         "printed": grade.printed,
         **({} if grade.score is None else {
             "score": grade.score.score, "max_score": grade.score.max_score,
-            "scores": [asdict(check) for check in grade.score.checks]}),
+            "scores": [asdict(check) for check in (*grade.score.checks,
+                                                   *grade.score.unasked)]}),
         "seconds": round(grade.seconds, 3),
     }
 
@@ -163,9 +164,10 @@ def grade_from_json(data: dict[str, Any], policy: Policy | None = None) -> Submi
         checks={check: _check_from_json(result) for check, result in data["predicates"].items()},
         problems=[Problem(**problem) for problem in data["problems"]])
     if "scores" in data:
-        grade.score = Score(tuple(
-            CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
-            for check in data["scores"]))
+        scores = [CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
+                  for check in data["scores"]]
+        grade.score = Score(tuple(check for check in scores if check.asked),
+                            tuple(check for check in scores if not check.asked))
     return grade
 
 
