@@ -206,3 +206,48 @@ def test_the_api_refuses_without_bwrap_and_grades_when_told_unsandboxed(tmp_path
     graded = api.grade(ada, interface="cs50", unsandboxed=True)
     assert no_bwrap == ["ada"] and graded.clean
     assert graded.notes == (pipeline.UNSANDBOXED,)
+
+
+# --- progress where nobody watches a terminal ---------------------------------------------------
+
+def test_a_redirected_run_writes_each_submission_as_it_is_graded(tmp_path, monkeypatch, cs50):
+    """Standard error a file: ada's line is in it, flushed, before bob's grading ends."""
+    from minimax_lab.compare.grader import run as running
+    from minimax_lab.logic.commands.cli import main
+
+    log = tmp_path / "grade.log"
+    seen: dict[str, str] = {}
+
+    def one(name, path, options, watch):
+        seen[name] = log.read_text()  # what a reader of the log has when it ends
+        return right(name)
+
+    monkeypatch.setattr(pipeline, "grade_class", lambda *args, **kwargs: running.grade_class(
+        *args, **kwargs, grade_one=one))
+    paths = class_of(tmp_path, "ada", "bob")
+    with log.open("w") as stream:  # buffered, as a redirected stderr is
+        monkeypatch.setattr("sys.stderr", stream)
+        assert main(["grade", *map(str, paths), "--jobs", "1"]) == 0
+    assert seen["ada"] == ""
+    assert seen["bob"] == "grading 1/2: ada: all right (0.0 s)\n"
+    assert log.read_text().splitlines() == ["grading 1/2: ada: all right (0.0 s)",
+                                            "grading 2/2: bob: all right (0.0 s)"]
+
+
+def test_on_a_terminal_the_bar_counts_and_no_line_is_written():
+    import io
+
+    from minimax_lab.logic.commands.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, log = Terminal(), io.StringIO()
+    for stream in (screen, log):
+        progress = Progress("grading", 2, stream=stream, interval=None)
+        progress.advance()
+        progress.told("grading 1/2: ada: all right (0.0 s)")
+        progress.close()
+    assert screen.getvalue() == "" and progress.done == 1
+    assert log.getvalue() == "grading 1/2: ada: all right (0.0 s)\n"

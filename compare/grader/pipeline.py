@@ -77,7 +77,7 @@ class Events(Protocol):
         """The grading of `total` submissions begins."""
 
     def graded(self, grade: SubmissionGrade) -> None:
-        """One more submission is graded."""
+        """One more submission is graded (as the run shows it: a student view's)."""
 
     def stopped(self) -> None:
         """The grading is over (done, or interrupted)."""
@@ -172,8 +172,8 @@ def _graded(run: GradingRun, options: Options, paths: list[Path], names: list[st
 
     def done(grade: SubmissionGrade) -> None:
         finished.append(grade)
-        events.graded(grade)
         shown = student_view(grade) if run.student_view else grade
+        events.graded(shown)
         for writer, destination in outputs:
             if writer.each is not None:
                 for warning in writer.each(destination, shown, part):

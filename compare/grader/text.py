@@ -42,6 +42,12 @@ def summary_line(grade: SubmissionGrade) -> str:
                     f"({grade.seconds:.1f} s)")
 
 
+def progress_line(grade: SubmissionGrade) -> str:
+    """`ada: all right; score 100/100 (201.4 s)`: a submission as it is graded, on one line."""
+    return one_line(f"{grade.name}: {verdict_words(grade)}{_points(grade)} "
+                    f"({grade.seconds:.1f} s)")
+
+
 def verdict_words(grade: SubmissionGrade) -> str:
     """`all right`, `faults found` (wrong answers), `answers right; loading had problems`, or
     `right as far as asked` (some questions not asked)."""

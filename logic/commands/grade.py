@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.interface import Interface
 from minimax_lab.compare.grader.pipeline import GradingRun, grade_run
 from minimax_lab.compare.grader.registry import INTERFACES, interface_options
-from minimax_lab.compare.grader.text import summary
+from minimax_lab.compare.grader.text import progress_line, summary
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.truth import Ties, Values
@@ -182,10 +183,12 @@ def run(args: argparse.Namespace) -> int:
 
 class Told:
     """What the command line shows of a run: notes and warnings on standard error, a progress
-    bar on a terminal, the summary on standard output."""
+    bar on a terminal, else a line per submission as it is graded (its name, verdict and
+    score), the summary on standard output."""
 
     def __init__(self) -> None:
         self.progress: Progress | None = None
+        self.lock = threading.Lock()
 
     def say(self, line: str) -> None:
         say(f"grade: {line}")
@@ -195,7 +198,10 @@ class Told:
 
     def graded(self, grade: SubmissionGrade) -> None:
         if self.progress is not None:
-            self.progress.advance()
+            with self.lock:  # submissions graded at once end in threads of their own
+                self.progress.advance()
+                self.progress.told(f"grading {self.progress.done}/{self.progress.total}: "
+                                   f"{progress_line(grade)}")
 
     def stopped(self) -> None:
         if self.progress is not None:
