@@ -432,13 +432,14 @@ def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
     capsys.readouterr()
     header, *rows = csv_file.read_text().splitlines()
     assert status == 1  # the budget runs out
-    assert header == ("name,load,find_worst_move_correct,find_worst_move_checked,"
-                      "find_worst_move_not_asked,best_move_correct,best_move_checked,"
-                      "best_move_not_asked,score,max_score,seconds")
+    assert header == ("name,id,student,load,find_worst_move_correct,find_worst_move_checked,"
+                      "find_worst_move_not_asked,find_worst_move_points,best_move_correct,"
+                      "best_move_checked,best_move_not_asked,best_move_points,score,max_score,"
+                      "seconds")
     assert [row.split(",")[0] for row in rows] == ["plays_to_lose", "numbers"]
-    assert rows[1].split(",")[2:5] == ["", "", ""] and rows[1].split(",")[5] != ""
+    assert rows[1].split(",")[4:8] == ["", "", "", ""] and rows[1].split(",")[8] != ""
     cells = rows[0].split(",")  # the budget cut it: what was not asked is a column of its own
-    assert int(cells[3]) + int(cells[4]) == 4520 and int(cells[4]) > 0
+    assert int(cells[5]) + int(cells[6]) == 4520 and int(cells[6]) > 0
 
 
 def test_findings_name_moves_and_values_as_the_program_gives_them(capsys, tmp_path):

@@ -72,7 +72,10 @@ class Program(Protocol):
 
 
 class Scoring(Protocol):
-    """What scores a submission: an assignment (`compare.grader.assignment`)."""
+    """What scores a submission: an assignment (`compare.grader.assignment`), by its name."""
+
+    @property
+    def name(self) -> str: ...
 
     def score(self, grade: SubmissionGrade, asked: Sequence[str] | None = None) -> Score: ...
 

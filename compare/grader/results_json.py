@@ -52,6 +52,8 @@ def class_json(graded: Graded) -> dict[str, Any]:
     report: dict[str, Any] = {
         "status": graded.status, "policy": graded.policy.as_json(),
         "submissions": [grade_json(grade) for grade in graded.shown]}
+    if graded.title:
+        report["assignment"] = graded.title
     if graded.shard is not None:
         report["shard"] = {"part": graded.shard.part, "parts": graded.shard.parts}
         for submission, index in zip(report["submissions"], graded.shard.indices, strict=True):
@@ -144,7 +146,10 @@ def class_from_json(report: dict[str, Any]) -> Graded:
             shard = Shard(int(report["shard"]["part"]), int(report["shard"]["parts"]),
                           tuple(int(submission["index"])
                                 for submission in report["submissions"]))
-        return Graded(grades, policy, shard=shard)
+        title = report.get("assignment", "")
+        if not isinstance(title, str):
+            raise ValueError(f"the assignment's name is {title!r}, not text")
+        return Graded(grades, policy, shard=shard, title=title)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise ValueError(f"not a report grade --json writes ({type(error).__name__}: "
                          f"{error})") from None

@@ -31,6 +31,11 @@ from minimax_lab.logic.commands.policy import add_policy_options
 from minimax_lab.logic.commands.progress import Progress
 from minimax_lab.logic.quote import quoted, say
 
+ROSTER_HELP = ("a CSV file with the columns folder,id,name[,email]: each submission's "
+               "student, for the gradebooks (--csv, --canvas, --moodle); default: a "
+               "submission's name is its id")
+"""`--roster`'s help, for grade and gradebook merge."""
+
 
 def _interfaces_own(chosen: Callable[[type[Interface]], str]) -> str:
     """Each interface's own default, as help words: "lowest for prolog, any for cs50 and
@@ -124,6 +129,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     for writer in WRITERS.values():
         parser.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
+    parser.add_argument("--roster", metavar="FILE", help=ROSTER_HELP)
     parser.add_argument("--student-view", action="store_true",
                         help="print and write only what students may see now (a check whose "
                         "visibility is not visible is left out, with its points), as in a CI "
@@ -174,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
                if getattr(args, name) is not None}
     request = GradingRun(tuple(Path(path) for path in args.paths), settings_from(args),
                          args.assignment, args.jobs, args.shard, args.feedback,
-                         args.student_view, outputs)
+                         args.student_view, outputs, args.roster)
     try:
         return grade_run(request, Told()).status
     except UnknownCheck as error:
