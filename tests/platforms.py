@@ -1,9 +1,13 @@
 """The platforms' own formats, as the tests hold the grader's outputs to them: each schema
 written from the platform's documentation or published code, and the JUnit XML elements and
-attributes that Jenkins, GitLab and CodeGrade read."""
+attributes that Jenkins, GitLab and CodeGrade read; Canvas's and Moodle's gradebook imports,
+read as their guides describe them."""
 
 from __future__ import annotations
 
+import csv
+import io
+import math
 from xml.etree import ElementTree
 
 NUMBER = {"type": "number"}
@@ -134,3 +138,72 @@ def check_junit(element: ElementTree.Element) -> None:
                                                    for case in cases)
         assert int(element.get("errors")) == sum(case.find("error") is not None
                                                  for case in cases)
+
+
+CANVAS_STUDENT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+"""Canvas's guide, "How do I import grades in the Gradebook?": the columns that say who a row
+is, first and in this order; then a column per assignment (`Name (ID)` for one Canvas has, a
+new name for a new one); a `Points Possible` row may come first."""
+CANVAS_IDENTIFIERS = ("ID", "SIS User ID", "SIS Login ID")
+"""What Canvas matches a row to a student on, in this order."""
+
+
+def grade_cell(cell: str) -> float | None:
+    """A grade as a gradebook import reads it: a number, or nothing (left as it is)."""
+    if cell == "":
+        return None
+    value = float(cell)
+    assert math.isfinite(value), cell
+    return value
+
+
+Grades = dict[str, float | None]
+"""Each assignment's (or grade item's) grade, None for none."""
+
+
+def read_canvas(text: str) -> tuple[Grades, dict[tuple[str, str], Grades]]:
+    """A Canvas gradebook import: the points possible per assignment, and per student (the
+    identifier Canvas matches first, and its value) each assignment's grade."""
+    rows = list(csv.reader(io.StringIO(text)))
+    header, body = rows[0], rows[1:]
+    assert tuple(header[:len(CANVAS_STUDENT)]) == CANVAS_STUDENT, header
+    assignments = header[len(CANVAS_STUDENT):]
+    assert assignments and all(name.strip() for name in assignments)
+    assert len(set(assignments)) == len(assignments)
+    assert all(len(row) == len(header) for row in rows)
+    possible: Grades = {}
+    if body and body[0][0].strip() == "Points Possible":
+        possible = dict(zip(assignments, map(grade_cell, body[0][len(CANVAS_STUDENT):]),
+                            strict=True))
+        body = body[1:]
+    students: dict[tuple[str, str], Grades] = {}
+    for row in body:
+        cells = dict(zip(header, row, strict=True))
+        key = next((column, cells[column]) for column in CANVAS_IDENTIFIERS if cells[column])
+        assert key not in students, key
+        students[key] = {name: grade_cell(cells[name]) for name in assignments}
+    return possible, students
+
+
+MOODLE_USER_FIELDS = {"ID number": "useridnumber", "Email address": "useremail",
+                      "Username": "username"}
+"""Moodle's docs, "Grade import", CSV: the user fields a column may be mapped from ("Map to"),
+by the names Moodle's own export gives their columns."""
+
+
+def read_moodle(text: str, map_from: str) -> dict[str, Grades]:
+    """A Moodle grade import whose column `map_from` is mapped to its user field: per user,
+    each other column's grade (the columns mapped to grade items; a name is not imported)."""
+    assert map_from in MOODLE_USER_FIELDS
+    rows = list(csv.reader(io.StringIO(text)))
+    header = rows[0]
+    assert map_from in header and len(set(header)) == len(header)
+    assert all(len(row) == len(header) for row in rows), "every line as long as the header"
+    items = [name for name in header if name not in MOODLE_USER_FIELDS and name != "Full name"]
+    users: dict[str, Grades] = {}
+    for row in rows[1:]:
+        cells = dict(zip(header, row, strict=True))
+        user = cells[map_from]
+        assert user and user not in users, user  # Moodle refuses a user it cannot tell
+        users[user] = {name: grade_cell(cells[name]) for name in items}
+    return users

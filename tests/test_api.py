@@ -277,7 +277,7 @@ def test_importing_the_api_imports_no_ipython():
 @needs_swipl
 def test_grade_gives_the_report_the_command_prints(tmp_path):
     right = lab.grade(SUBMISSIONS / "lab_style.pl", predicates=["terminal_state", "successor"])
-    assert right.clean and right.score == 10 and right.max_score == 100  # successor: 0 points
+    assert right.clean and right.score == right.max_score == 10  # successor: 0 points
     wrong = lab.grade(SUBMISSIONS / "no_draw.pl", predicates=["terminal_state"])
     assert not wrong.clean and wrong.score < wrong.max_score
     assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in wrong.text()

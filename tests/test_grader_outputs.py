@@ -13,18 +13,27 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from platforms import GITHUB_CLASSROOM, GRADESCOPE, PRAIRIELEARN, check_junit, validate
+from platforms import (
+    GITHUB_CLASSROOM,
+    GRADESCOPE,
+    PRAIRIELEARN,
+    check_junit,
+    read_canvas,
+    read_moodle,
+    validate,
+)
 
 from minimax_lab.compare.grader import writers
 from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.graded import Graded, Shard
 from minimax_lab.compare.grader.groups import group_class
-from minimax_lab.compare.grader.merge import MergeError, merged
+from minimax_lab.compare.grader.merge import MergeError, merge, merged
 from minimax_lab.compare.grader.outputs import OutputsError, checked_outputs, write_outputs
 from minimax_lab.compare.grader.prolog import PREDICATES
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.results_json import class_json
-from minimax_lab.compare.grader.text import check_report, summary
+from minimax_lab.compare.grader.results_json import class_from_json, class_json
+from minimax_lab.compare.grader.roster import Roster, Student
+from minimax_lab.compare.grader.text import check_report, summary, summary_line
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.categories import Category
@@ -81,15 +90,16 @@ def the_class() -> list[SubmissionGrade]:
     return grades
 
 
-def written(tmp_path: Path, grades: list[SubmissionGrade], names: list[str]) -> dict[str, Path]:
-    """Each writer's output of `grades`, in `tmp_path`."""
+def written(tmp_path: Path, grades: list[SubmissionGrade], names: list[str],
+            roster: Roster | None = None, title: str = "") -> dict[str, Path]:
+    """Each writer's output of `grades` (who they are: `roster`), in `tmp_path`."""
     destinations = {name: tmp_path / name for name in names}
     outputs = checked_outputs(destinations, [Path(grade.name) for grade in grades])
     for writer, destination in outputs:
         if writer.prepare is not None:
             writer.prepare(destination, None)
-    assert write_outputs(Graded(grades, checks=CHECKS, groups=group_class(grades)),
-                         outputs) == []
+    assert write_outputs(Graded(grades, checks=CHECKS, groups=group_class(grades),
+                                roster=roster or {}, title=title), outputs) == []
     return destinations
 
 
@@ -153,6 +163,100 @@ def test_the_pass_rule_is_one_rule_everywhere(tmp_path):
     assert case.find("skipped") is not None and case.find("failure") is None
 
 
+def test_a_check_not_asked_is_no_failure_on_any_platform(tmp_path):
+    """The lab's solution graded on two checks: full marks of their points everywhere, the
+    others out of the maximum and named, skipped in JUnit."""
+    asked = ("terminal_state", "minimax_decision")
+    grade = graded("ada", **{check: result(10) for check in asked})
+    grade.score = default_assignment("prolog", PrologInterface.checks).score(grade, asked)
+    assert [check.check for check in grade.score.unasked] == ["max_value", "min_value", "play"]
+    out = written(tmp_path, [grade], [*ONE, "junit", "json", "csv"])
+    gradescope = json.loads((out["gradescope"] / "results.json").read_text())
+    assert gradescope["score"] == 30 == sum(test["max_score"] for test in gradescope["tests"])
+    assert {test.get("status") for test in gradescope["tests"]} == {"passed"}
+    assert "max_value (15 points), min_value (15 points), play (40 points)" in gradescope[
+        "output"]
+    prairielearn = json.loads((out["prairielearn"] / "results.json").read_text())
+    assert prairielearn["score"] == 1.0 and "play (40 points)" in prairielearn["message"]
+    github = json.loads(out["github_classroom"].read_text())
+    assert github["status"] == "pass" and github["max_score"] == 30
+    assert sum(test["score"] for test in github["tests"]) == 30
+    junit = ElementTree.parse(out["junit"]).getroot()
+    check_junit(junit)
+    suite = junit.find("testsuite")
+    assert (suite.get("failures"), suite.get("skipped")) == ("0", "3")
+    skipped = [case.get("name") for case in suite.iter("testcase")
+               if case.find("skipped") is not None]
+    assert skipped == ["max_value", "min_value", "play"]
+    assert suite.find("testcase[@name='score: 30 of 30']") is not None
+    report = json.loads(out["json"].read_text())
+    assert (report["submissions"][0]["score"], report["submissions"][0]["max_score"]) == (30, 30)
+    assert class_json(class_from_json(report)) == report
+    row = next(csv.DictReader(io.StringIO(out["csv"].read_text())))
+    assert (row["score"], row["max_score"]) == ("30", "30")
+    assert (row["minimax_decision_points"], row["max_value_points"]) == ("20", "")
+    assert summary_line(grade).endswith("score 30/30 (70 points not asked) (1.5 s)")
+
+
+ROSTER = {"ada": Student("s001", "Ada Lovelace", "ada@uni.example"),
+          "bob": Student("s002", "Bob Lee, Jr.", "bob@uni.example"),
+          "cy": Student("s003", "Cy Young")}  # dee is not in it
+
+
+def test_the_gradebook_says_who_each_submission_is_and_each_checks_points(tmp_path):
+    grades = the_class()
+    out = written(tmp_path, grades, ["csv"], ROSTER)
+    rows = list(csv.DictReader(io.StringIO(out["csv"].read_text())))
+    assert [(row["name"], row["id"], row["student"], row["email"]) for row in rows] == [
+        ("ada", "s001", "Ada Lovelace", "ada@uni.example"),
+        ("bob", "s002", "Bob Lee, Jr.", "bob@uni.example"),
+        ("cy", "s003", "Cy Young", ""), ("dee", "dee", "dee", "")]
+    for row, grade in zip(rows, grades, strict=True):
+        earned = [float(row[f"{check}_points"]) for check in CHECKS]
+        assert earned == [grade.score.of(check).score for check in CHECKS]
+        assert float(row["score"]) == pytest.approx(sum(earned))
+    assert rows[1]["terminal_state_points"] == "2"  # 6 of 10 right, above the 5 of a constant
+    (tmp_path / "plain").mkdir()
+    plain = list(csv.DictReader(io.StringIO(written(tmp_path / "plain", grades, ["csv"])[
+        "csv"].read_text())))
+    assert [(row["id"], row["student"]) for row in plain][:2] == [("ada", "ada"), ("bob", "bob")]
+    assert "email" not in plain[0]
+
+
+def test_canvas_and_moodle_import_the_scores_as_they_document(tmp_path):
+    grades = the_class()
+    out = written(tmp_path, grades, ["canvas", "moodle"], ROSTER, "minimax lab, week 3")
+    possible, students = read_canvas(out["canvas"].read_text())
+    assert possible == {"minimax lab, week 3": 100.0}
+    assert students == {
+        ("SIS User ID", "s001"): {"minimax lab, week 3": 100.0},
+        ("SIS User ID", "s002"): {"minimax lab, week 3": grades[1].score.score},
+        ("SIS User ID", "s003"): {"minimax lab, week 3": grades[2].score.score},
+        ("SIS User ID", "dee"): {"minimax lab, week 3": 0.0}}
+    rows = list(csv.DictReader(io.StringIO(out["canvas"].read_text())))
+    assert (rows[2]["Student"], rows[2]["SIS Login ID"]) == ("Bob Lee, Jr.", "bob@uni.example")
+    users = read_moodle(out["moodle"].read_text(), "ID number")
+    assert users == {student: {"minimax lab, week 3": grade.score.score} for student, grade in
+                     zip(["s001", "s002", "s003", "dee"], grades, strict=True)}
+    emails = list(csv.DictReader(io.StringIO(out["moodle"].read_text())))
+    assert [row["Email address"] for row in emails][:2] == ["ada@uni.example", "bob@uni.example"]
+    (tmp_path / "untitled").mkdir()
+    untitled = written(tmp_path / "untitled", grades[:1], ["canvas", "moodle"])
+    assert read_canvas(untitled["canvas"].read_text())[1] == {
+        ("SIS User ID", "ada"): {"minimax lab": 100.0}}
+    assert read_moodle(untitled["moodle"].read_text(), "ID number") == {
+        "ada": {"minimax lab": 100.0}}
+
+
+def test_a_name_that_could_be_a_formula_is_text_in_every_gradebook(tmp_path):
+    grade = graded("=HYPERLINK(1)", terminal_state=result(10))
+    out = written(tmp_path, [grade], ["csv", "canvas", "moodle"])
+    for name in ("csv", "canvas", "moodle"):
+        assert "\n=" not in out[name].read_text() and ",=" not in out[name].read_text()
+    assert read_canvas(out["canvas"].read_text())[1] == {
+        ("SIS User ID", "'=HYPERLINK(1)"): {"minimax lab": grade.score.score}}
+
+
 def test_the_points_line_says_what_the_points_count_where_it_matters():
     grades = the_class()
     faulty, right = grades[1], grades[0]
@@ -185,6 +289,15 @@ def test_a_class_merged_from_its_parts_writes_what_it_wrote_whole(tmp_path):
     assert "syntax error: operator expected" in out["junit"].read_text()
     with pytest.raises(MergeError, match="part 2 of 2 is missing"):
         merged(parts[:1])
+    files = []
+    for number, part in enumerate(parts, start=1):
+        files.append(str(tmp_path / f"part{number}.json"))
+        Path(files[-1]).write_text(json.dumps(part))
+    roster = tmp_path / "roster.csv"
+    roster.write_text("folder,id,name\nbob,s002,Bob\n")
+    merge(files, {"moodle": tmp_path / "moodle.csv"}, str(roster))
+    assert list(read_moodle((tmp_path / "moodle.csv").read_text(), "ID number")) == [
+        "ada", "s002", "cy", "dee"]
 
 
 def test_a_platforms_file_is_one_submissions_and_an_unknown_output_is_refused(tmp_path):

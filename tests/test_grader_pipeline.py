@@ -25,6 +25,7 @@ from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verd
 from minimax_lab.logic.contain import cgroups, sandbox
 from minimax_lab.logic.contain.harness import LoadReport
 from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.quote import quoted
 
 
 class Watched(Quiet):
@@ -79,7 +80,8 @@ def test_an_interrupt_keeps_what_was_graded_then_goes_on(tmp_path, monkeypatch, 
     assert [grade.name for grade in told.shown[0].grades] == ["ada"]
     report = json.loads((tmp_path / "class.json").read_text())
     assert [sub["name"] for sub in report["submissions"]] == ["ada"]
-    assert (tmp_path / "grades.csv").read_text().splitlines()[1].startswith("ada,ok,1,1,0,")
+    assert (tmp_path / "grades.csv").read_text().splitlines()[1].startswith(
+        "ada,ada,ada,ok,1,1,0,")
 
 
 def test_a_run_that_cannot_start_still_gives_the_platforms_their_results(tmp_path,
@@ -162,6 +164,23 @@ def test_unsandboxed_grades_all_the_same_and_warns(tmp_path, no_bwrap, where):
     graded = grade_run(run, told)
     assert no_bwrap == ["ada"] and graded.status == 0
     assert told.said == [pipeline.UNSANDBOXED]
+
+
+def test_the_roster_names_each_student_and_a_submission_it_does_not_name_is_noted(
+        tmp_path, no_bwrap):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("folder,id,name\nada,s001,Ada Lovelace\n")
+    told = Quiet()
+    run = GradingRun(class_of(tmp_path, "ada", "bob"), Settings(interface="cs50",
+                                                                 unsandboxed=True),
+                     outputs={"canvas": tmp_path / "canvas.csv"}, roster=str(roster))
+    graded = grade_run(run, told)
+    assert told.said == [pipeline.UNSANDBOXED, f"note: not in the roster {quoted(str(roster))}: "
+                         "bob (each one's id is its name)"]
+    assert [graded.student(grade).id for grade in graded.grades] == ["s001", "bob"]
+    rows = (tmp_path / "canvas.csv").read_text().splitlines()
+    assert rows[0] == "Student,ID,SIS User ID,SIS Login ID,Section,CS50 AI tic-tac-toe"
+    assert rows[1:] == ["Ada Lovelace,,s001,,,", "bob,,bob,,,"]  # no score: nothing possible
 
 
 def test_a_given_false_overrides_the_assignment_files_unsandboxed(tmp_path, no_bwrap):
@@ -283,3 +302,48 @@ def test_the_api_refuses_without_bwrap_and_grades_when_told_unsandboxed(tmp_path
     graded = api.grade(ada, interface="cs50", unsandboxed=True)
     assert no_bwrap == ["ada"] and graded.clean
     assert graded.notes == (pipeline.UNSANDBOXED,)
+
+
+# --- progress where nobody watches a terminal ---------------------------------------------------
+
+def test_a_redirected_run_writes_each_submission_as_it_is_graded(tmp_path, monkeypatch, cs50):
+    """Standard error a file: ada's line is in it, flushed, before bob's grading ends."""
+    from minimax_lab.compare.grader import run as running
+    from minimax_lab.logic.commands.cli import main
+
+    log = tmp_path / "grade.log"
+    seen: dict[str, str] = {}
+
+    def one(name, path, options, watch):
+        seen[name] = log.read_text()  # what a reader of the log has when it ends
+        return right(name)
+
+    monkeypatch.setattr(pipeline, "grade_class", lambda *args, **kwargs: running.grade_class(
+        *args, **kwargs, grade_one=one))
+    paths = class_of(tmp_path, "ada", "bob")
+    with log.open("w") as stream:  # buffered, as a redirected stderr is
+        monkeypatch.setattr("sys.stderr", stream)
+        assert main(["grade", *map(str, paths), "--jobs", "1"]) == 0
+    assert seen["ada"] == ""
+    assert seen["bob"] == "grading 1/2: ada: all right (0.0 s)\n"
+    assert log.read_text().splitlines() == ["grading 1/2: ada: all right (0.0 s)",
+                                            "grading 2/2: bob: all right (0.0 s)"]
+
+
+def test_on_a_terminal_the_bar_counts_and_no_line_is_written():
+    import io
+
+    from minimax_lab.logic.commands.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, log = Terminal(), io.StringIO()
+    for stream in (screen, log):
+        progress = Progress("grading", 2, stream=stream, interval=None)
+        progress.advance()
+        progress.told("grading 1/2: ada: all right (0.0 s)")
+        progress.close()
+    assert screen.getvalue() == "" and progress.done == 1
+    assert log.getvalue() == "grading 1/2: ada: all right (0.0 s)\n"

@@ -81,7 +81,8 @@ def test_every_output_carries_the_same_score(outputs):
     gradescope = written["gradescope"]
     assert gradescope["score"] == report["score"]
     assert sum(test["score"] for test in gradescope["tests"]) == pytest.approx(report["score"])
-    assert sum(test["max_score"] for test in gradescope["tests"]) == report["max_score"] == 100
+    asked = 15 if case == "looping" else 10  # max_value's points, or terminal_state's
+    assert sum(test["max_score"] for test in gradescope["tests"]) == report["max_score"] == asked
     github = written["github"]
     assert sum(test["score"] for test in github["tests"]) == pytest.approx(report["score"])
     assert github["max_score"] == report["max_score"]
@@ -89,7 +90,8 @@ def test_every_output_carries_the_same_score(outputs):
                   for item in written["junit"].iter("property")}
     assert properties["score"] == pytest.approx(report["score"])
     if written["prairielearn"]["gradable"]:
-        assert written["prairielearn"]["score"] == pytest.approx(report["score"] / 100)
+        assert written["prairielearn"]["score"] == pytest.approx(
+            report["score"] / report["max_score"])
     for result in report["predicates"].values():  # the share right above the constant's
         questions = result["checked"] + result["counts"].get("not_asked", 0)
         share, base = result["correct"] / questions, result["base"]
@@ -268,8 +270,8 @@ def test_the_reporter_shows_each_checks_findings_and_what_classroom_records(outp
     console, notice = reporter_console(written["github"])
     assert "line undefined" not in console
     assert notice == f"Points {written['json']['score']}/{written['json']['max_score']}"
-    assert f"score {written['json']['score']:g} of 100 (the points GitHub Classroom records" \
-        in console.replace(".0 of", " of")
+    assert (f"score {written['json']['score']:g} of {written['json']['max_score']:g} (the "
+            "points GitHub Classroom records") in console.replace(".0 of", " of")
     if case == "faulty":
         assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in console
         assert "this looks like no draw clause: " in console
@@ -282,7 +284,8 @@ def test_gitlab_shows_the_score_the_findings_and_the_guess(outputs):
     shown = gitlab_cases(written["junit"])
     names = [name for name, _ in shown]
     score = written["json"]["score"]
-    assert f"score: {score:g} of 100" in [name.replace(".0 of", " of") for name in names]
+    possible = written["json"]["max_score"]
+    assert f"score: {score:g} of {possible:g}" in [name.replace(".0 of", " of") for name in names]
     texts = "\n".join(text for _, text in shown)
     if case == "faulty":
         assert "no answer: terminal_state([o,o,x,x,o,o,o,x,x], x, ...)" in texts
@@ -462,3 +465,31 @@ def test_the_docs_prairielearn_info_json_meets_prairielearns_schema():
     assert "--prairielearn /grade/results" in entrypoint
     assert "--assignment /grade/tests/assignment.toml" in entrypoint
     assert "--run-timeout" not in entrypoint
+
+
+# --- GitHub Classroom's workflow, as the docs give it ------------------------------------------
+
+REPORTER_CALLS = {  # classroom-resources/autograding-grading-reporter, src/notify-classroom.js
+    "actions.getWorkflowRun": ("actions", "read"),
+    "checks.listForSuite": ("checks", "read"),
+    "checks.update": ("checks", "write"),
+}
+"""The API calls the reporter makes to send Classroom the points, and the permission each
+needs: a failed call is caught and the job stays green, so nothing else would tell."""
+LEVELS = {"none": 0, "read": 1, "write": 2}
+
+
+def test_the_docs_classroom_workflow_grants_what_the_reporter_calls():
+    import yaml
+
+    text = (ROOT / "docs" / "grading.md").read_text()
+    section = text[text.index("### GitHub Classroom"):text.index("### JUnit XML")]
+    workflow = yaml.safe_load(section.split("```text\n")[1].split("```")[0])
+    granted = workflow["permissions"]
+    (job,) = workflow["jobs"].values()
+    assert any(step.get("uses", "").startswith(
+        "classroom-resources/autograding-grading-reporter@") for step in job["steps"])
+    for call, (scope, level) in REPORTER_CALLS.items():
+        assert LEVELS[granted.get(scope, "none")] >= LEVELS[level], call
+    assert granted["contents"] == "read"  # actions/checkout, and nothing more
+    assert set(granted) == {"contents", "actions", "checks"}

@@ -179,7 +179,7 @@ def test_a_right_cs50_program_with_another_tie_order_scores_full_marks_by_defaul
     assert minimax["counts"] == {"right": 5478} and sub["clean"]
     assert minimax["notes"]["broke_only_the_lab's_tie_rule"] > 0
     assert sub["score"] == minimax["score"] == minimax["max_score"] > 0
-    assert sub["max_score"] == 100
+    assert sub["max_score"] == minimax["max_score"]  # the others not asked: out of it
     report = (cs50_class[2] / "cs50_last_optimal.txt").read_text()
     assert report.splitlines()[2] == ("policy: any optimal move is right (--ties lowest: only "
                                       "the lab's lowest optimal cell); values graded")
@@ -451,13 +451,14 @@ def test_the_gradebook_has_a_column_for_every_function_any_submission_declares(
     capsys.readouterr()
     header, *rows = csv_file.read_text().splitlines()
     assert status == 1  # the budget runs out
-    assert header == ("name,load,find_worst_move_correct,find_worst_move_checked,"
-                      "find_worst_move_not_asked,best_move_correct,best_move_checked,"
-                      "best_move_not_asked,score,max_score,seconds")
+    assert header == ("name,id,student,load,find_worst_move_correct,find_worst_move_checked,"
+                      "find_worst_move_not_asked,find_worst_move_points,best_move_correct,"
+                      "best_move_checked,best_move_not_asked,best_move_points,score,max_score,"
+                      "seconds")
     assert [row.split(",")[0] for row in rows] == ["plays_to_lose", "numbers"]
-    assert rows[1].split(",")[2:5] == ["", "", ""] and rows[1].split(",")[5] != ""
+    assert rows[1].split(",")[4:8] == ["", "", "", ""] and rows[1].split(",")[8] != ""
     cells = rows[0].split(",")  # the budget cut it: what was not asked is a column of its own
-    assert int(cells[3]) + int(cells[4]) == 4520 and int(cells[4]) > 0
+    assert int(cells[5]) + int(cells[6]) == 4520 and int(cells[6]) > 0
 
 
 @needs_bwrap

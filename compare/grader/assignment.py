@@ -69,20 +69,24 @@ class Assignment:
             rules.update({check: self.default for check in graded if check not in rules})
         return rules
 
-    def score(self, grade: SubmissionGrade) -> Score:
+    def score(self, grade: SubmissionGrade, asked: Sequence[str] | None = None) -> Score:
         """The submission's score: each check's questions are those judged and those left
         unasked, its right answers counted above what one constant answer gets right; a check
-        not graded earns none of its points."""
+        not graded earns none of its points; one the run did not ask (not among `asked`,
+        when given) is out of the maximum."""
         scores: list[CheckScore] = []
+        left_out: list[CheckScore] = []
         for check, rule in self.rules(list(grade.checks)).items():
             result = grade.checks.get(check)
-            if result is None:
+            if result is None and asked is not None and check not in asked:
+                left_out.append(rule.unasked(check))
+            elif result is None:
                 scores.append(rule.unchecked(check))
             else:
                 unasked = result.counts[Category.NOT_ASKED]
                 scores.append(rule.score(check, result.correct, result.checked + unasked,
                                          unasked, result.base))
-        return Score(tuple(scores))
+        return Score(tuple(scores), tuple(left_out))
 
 
 def settled(given: Settings, assignment: Assignment | None) -> Settings:

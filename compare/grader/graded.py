@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from minimax_lab.compare.grader.groups import Group
+from minimax_lab.compare.grader.roster import Roster, Student, student_of
 from minimax_lab.compare.grader.students import held_back, student_view
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import Score
@@ -45,6 +46,14 @@ class Graded:
     student_view: bool = False
     """True when the summary, the reports, the CSV and the JSON show only what students may
     see (a platform's file always does)."""
+    roster: Roster = field(default_factory=dict)
+    """Who each submission is (`--roster`): else its name is its id."""
+    title: str = ""
+    """The assignment's name, for a course's gradebook (the assignment file's `name`)."""
+
+    def student(self, grade: SubmissionGrade) -> Student:
+        """Who `grade`'s submission is: the roster's student, else its own name."""
+        return student_of(self.roster, grade.name)
 
     @property
     def status(self) -> int:

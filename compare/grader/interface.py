@@ -72,9 +72,12 @@ class Program(Protocol):
 
 
 class Scoring(Protocol):
-    """What scores a submission: an assignment (`compare.grader.assignment`)."""
+    """What scores a submission: an assignment (`compare.grader.assignment`), by its name."""
 
-    def score(self, grade: SubmissionGrade) -> Score: ...
+    @property
+    def name(self) -> str: ...
+
+    def score(self, grade: SubmissionGrade, asked: Sequence[str] | None = None) -> Score: ...
 
 
 Q = TypeVar("Q", bound=Question)

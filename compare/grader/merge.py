@@ -13,6 +13,7 @@ from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.groups import group_class
 from minimax_lab.compare.grader.outputs import checked_outputs, write_outputs
 from minimax_lab.compare.grader.results_json import class_from_json
+from minimax_lab.compare.grader.roster import read_roster
 from minimax_lab.compare.grader.writer import Reach
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.logic.errors import LabError
@@ -56,24 +57,28 @@ def merged(parts: Sequence[dict[str, Any]], names: Sequence[str] = ()) -> Graded
                     key=lambda item: item[0])
     grades = [grade for _, grade in placed]
     return Graded(grades, read[0].policy, groups=group_class(
-        grades, {grade.bug: grade.feedback for grade in grades if grade.bug}))
+        grades, {grade.bug: grade.feedback for grade in grades if grade.bug}),
+        title=read[0].title)
 
 
-def merge(files: Sequence[str], outputs: Mapping[str, Path]) -> Graded:
-    """Read every part's file, check that they make one class, write the `outputs` asked
-    for; the class."""
+def merge(files: Sequence[str], outputs: Mapping[str, Path], roster: str | None = None
+          ) -> Graded:
+    """Read every part's file (and the `roster`, if given), check that they make one class,
+    write the `outputs` asked for; the class."""
     refused = [WRITERS[name].option for name in outputs
                if not WRITERS[name].merged or WRITERS[name].reach is Reach.SUBMISSION]
     if refused:
         raise MergeError(f"{refused[0]}: gradebook merge writes the class's gradebook (CSV, "
-                         "JSON, JUnit XML)")
+                         "JSON, JUnit XML, Canvas, Moodle)")
     writers = checked_outputs(outputs, [])
+    students = read_roster(roster) if roster is not None else {}
     parts = [_read(path) for path in files]
     try:
         graded = merged(parts, files)
     except (KeyError, TypeError, AttributeError) as error:
         raise MergeError(f"not a report grade --shard --json writes ({type(error).__name__}: "
                          f"{error})") from None
+    graded.roster = students
     for warning in write_outputs(graded, writers):
         raise MergeError(warning)
     return graded

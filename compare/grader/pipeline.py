@@ -24,13 +24,14 @@ from minimax_lab.compare.grader.outputs import (
     write_outputs,
     write_unstarted,
 )
+from minimax_lab.compare.grader.roster import Roster, read_roster
 from minimax_lab.compare.grader.run import grade_class, submission_names, submissions
 from minimax_lab.compare.grader.students import student_view
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.logic.contain import cgroups, sandbox
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.interrupts import interrupted
-from minimax_lab.logic.quote import quoted
+from minimax_lab.logic.quote import one_line, quoted
 
 UNSANDBOXED = ("warning: --unsandboxed: submissions run with process limits alone and can "
                "read every file any user may read, the grader's own solution included")
@@ -60,7 +61,8 @@ class GradingError(LabError, ValueError):
 class GradingRun:
     """A grading run: the submissions, the options given, the assignment file, how many are
     graded at once, the part of a split class (K, N), the teacher's feedback file, whether
-    only what students may see is shown, and the outputs asked for (by writer name)."""
+    only what students may see is shown, the outputs asked for (by writer name), and the
+    roster."""
 
     paths: tuple[Path, ...]
     settings: Settings = Settings()
@@ -70,6 +72,8 @@ class GradingRun:
     feedback: str | None = None
     student_view: bool = False
     outputs: Mapping[str, Path] = field(default_factory=dict, hash=False)
+    roster: str | None = None
+    """The roster file: who each submission is, for a course's gradebook."""
 
 
 class Events(Protocol):
@@ -82,7 +86,7 @@ class Events(Protocol):
         """The grading of `total` submissions begins."""
 
     def graded(self, grade: SubmissionGrade) -> None:
-        """One more submission is graded."""
+        """One more submission is graded (as the run shows it: a student view's)."""
 
     def stopped(self) -> None:
         """The grading is over (done, or interrupted)."""
@@ -127,6 +131,7 @@ def grade_run(run: GradingRun, events: Events) -> Graded:
         raise GradingError(f"no file or folder {quoted(str(absent))}")
     outputs = checked_outputs(run.outputs, run.paths)
     feedback = read_feedback(run.feedback) if run.feedback is not None else {}
+    roster = read_roster(run.roster) if run.roster is not None else {}
     first = str(run.paths[0]) if run.paths else ""
     try:
         options = configure(run.settings, run.assignment, run.paths)
@@ -149,6 +154,10 @@ def grade_run(run: GradingRun, events: Events) -> Graded:
     elif cgroups.version() is None:
         events.say(NO_CGROUPS)
     names = submission_names(paths)
+    unknown = [name for name in names if roster and name not in roster]
+    if unknown:
+        events.say(f"note: not in the roster {quoted(str(run.roster))}: "
+                   f"{', '.join(map(one_line, unknown))} (each one's id is its name)")
     part = None
     if run.shard is not None:
         order = sorted(range(len(paths)), key=lambda index: str(paths[index]))
@@ -159,26 +168,28 @@ def grade_run(run: GradingRun, events: Events) -> Graded:
     for writer, destination in outputs:
         if writer.prepare is not None:
             writer.prepare(destination, part)
-    grades = _graded(run, options, paths, names, part, outputs, events)
+    grades = _graded(run, options, paths, names, part, outputs, events, roster)
     groups = group_class(grades, feedback)
     unused = sorted(set(feedback) - {group.fingerprint for group in groups})
     if unused and run.shard is None:
         events.say(f"note: no submission has {', '.join(unused)} (--feedback)")
-    graded = Graded(grades, options.policy, options.checks, part, groups, run.student_view)
+    graded = Graded(grades, options.policy, options.checks, part, groups, run.student_view,
+                    roster, _title(options))
     _written(graded, outputs, events)
     return graded
 
 
 def _graded(run: GradingRun, options: Options, paths: list[Path], names: list[str],
-            part: Shard | None, outputs: Outputs, events: Events) -> list[SubmissionGrade]:
+            part: Shard | None, outputs: Outputs, events: Events, roster: Roster
+            ) -> list[SubmissionGrade]:
     """Each submission graded, its own outputs written as it is; on an interrupt, what was
     graded is shown and written before the interrupt goes on."""
     finished: list[SubmissionGrade] = []
 
     def done(grade: SubmissionGrade) -> None:
         finished.append(grade)
-        events.graded(grade)
         shown = student_view(grade) if run.student_view else grade
+        events.graded(shown)
         for writer, destination in outputs:
             if writer.each is not None:
                 for warning in writer.each(destination, shown, part):
@@ -195,8 +206,14 @@ def _graded(run: GradingRun, options: Options, paths: list[Path], names: list[st
                    "results are kept")
         if finished:
             _written(Graded(finished, options.policy, options.checks, part,
-                            group_class(finished, {}), run.student_view), outputs, events)
+                            group_class(finished, {}), run.student_view, roster,
+                            _title(options)), outputs, events)
         raise
+
+
+def _title(options: Options) -> str:
+    """The assignment's name, if its file gives one."""
+    return options.assignment.name if options.assignment is not None else ""
 
 
 def _written(graded: Graded, outputs: Outputs, events: Events) -> None:

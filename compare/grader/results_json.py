@@ -52,6 +52,8 @@ def class_json(graded: Graded) -> dict[str, Any]:
     report: dict[str, Any] = {
         "status": graded.status, "policy": graded.policy.as_json(),
         "submissions": [grade_json(grade) for grade in graded.shown]}
+    if graded.title:
+        report["assignment"] = graded.title
     if graded.shard is not None:
         report["shard"] = {"part": graded.shard.part, "parts": graded.shard.parts}
         for submission, index in zip(report["submissions"], graded.shard.indices, strict=True):
@@ -86,7 +88,8 @@ def grade_json(grade: SubmissionGrade) -> dict[str, Any]:
         "printed": grade.printed,
         **({} if grade.score is None else {
             "score": grade.score.score, "max_score": grade.score.max_score,
-            "scores": [asdict(check) for check in grade.score.checks]}),
+            "scores": [asdict(check) for check in (*grade.score.checks,
+                                                   *grade.score.unasked)]}),
         "seconds": round(grade.seconds, 3),
     }
 
@@ -145,7 +148,10 @@ def class_from_json(report: dict[str, Any]) -> Graded:
             shard = Shard(int(report["shard"]["part"]), int(report["shard"]["parts"]),
                           tuple(int(submission["index"])
                                 for submission in report["submissions"]))
-        return Graded(grades, policy, shard=shard)
+        title = report.get("assignment", "")
+        if not isinstance(title, str):
+            raise ValueError(f"the assignment's name is {title!r}, not text")
+        return Graded(grades, policy, shard=shard, title=title)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise ValueError(f"not a report grade --json writes ({type(error).__name__}: "
                          f"{error})") from None
@@ -165,9 +171,10 @@ def grade_from_json(data: dict[str, Any], policy: Policy | None = None) -> Submi
         checks={check: _check_from_json(result) for check, result in data["predicates"].items()},
         problems=[Problem(**problem) for problem in data["problems"]])
     if "scores" in data:
-        grade.score = Score(tuple(
-            CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
-            for check in data["scores"]))
+        scores = [CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
+                  for check in data["scores"]]
+        grade.score = Score(tuple(check for check in scores if check.asked),
+                            tuple(check for check in scores if not check.asked))
     return grade
 
 

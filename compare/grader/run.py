@@ -371,7 +371,7 @@ def grade_class(
                 problem=f"the grader failed on this submission ({type(error).__name__}: "
                 f"{error}); please report it"), policy=options.policy)
         if options.assignment is not None:
-            grade.score = options.assignment.score(grade)
+            grade.score = options.assignment.score(grade, options.checks)
         if not running.cancelled.is_set():
             on_done(grade)
         return grade

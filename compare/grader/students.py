@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
-from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.scores import CheckScore, Visibility
 
 WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
         Visibility.AFTER_PUBLISHED: "shown when grades are published",
@@ -57,7 +57,8 @@ def student_view(grade: SubmissionGrade,
         grade,
         checks={check: _without_walks_into(result, held)
                 for check, result in grade.checks.items() if check not in held},
-        score=Score(tuple(check for check in grade.score.checks if check.check not in held)),
+        score=replace(grade.score, checks=tuple(
+            check for check in grade.score.checks if check.check not in held)),
         problems=[problem for problem in grade.problems
                   if not any(_about(text, held) for text in (problem.first, problem.kind))],
         not_checked=[reason for reason in grade.not_checked if not _about(reason, held)],

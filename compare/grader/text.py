@@ -16,7 +16,7 @@ from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.results_json import load_status
 from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, WrongCall
-from minimax_lab.compare.judge.scores import CheckScore
+from minimax_lab.compare.judge.scores import CheckScore, Score
 from minimax_lab.compare.judge.truth import policy_words
 from minimax_lab.logic.quote import escaped, one_line
 from minimax_lab.logic.state import draw_board, mark
@@ -42,6 +42,12 @@ def summary_line(grade: SubmissionGrade) -> str:
                     f"({grade.seconds:.1f} s)")
 
 
+def progress_line(grade: SubmissionGrade) -> str:
+    """`ada: all right; score 100/100 (201.4 s)`: a submission as it is graded, on one line."""
+    return one_line(f"{grade.name}: {verdict_words(grade)}{_points(grade)} "
+                    f"({grade.seconds:.1f} s)")
+
+
 def verdict_words(grade: SubmissionGrade) -> str:
     """`all right`, `faults found` (wrong answers), `answers right; loading had problems`, or
     `right as far as asked` (some questions not asked)."""
@@ -62,7 +68,19 @@ def points(value: float) -> str:
 
 def _points(grade: SubmissionGrade) -> str:
     score = grade.score
-    return "" if score is None else f"; score {points(score.score)}/{points(score.max_score)}"
+    if score is None:
+        return ""
+    unasked = f" ({points(score.unasked_points)} points not asked)" if score.unasked else ""
+    return f"; score {points(score.score)}/{points(score.max_score)}{unasked}"
+
+
+def unasked_words(score: Score | None) -> list[str]:
+    """`not asked in this grading, so out of the maximum: max_value (15 points), ...`, or
+    nothing: the checks of the assignment a run left out (`--predicates`)."""
+    if score is None or not score.unasked:
+        return []
+    return ["not asked in this grading, so out of the maximum: " + ", ".join(
+        f"{check.check} ({points(check.max_score)} points)" for check in score.unasked)]
 
 
 def submission_report(grade: SubmissionGrade) -> str:
@@ -71,6 +89,7 @@ def submission_report(grade: SubmissionGrade) -> str:
     lines = [f"== {grade.name} ==", *load_report(grade)]
     if grade.score is not None:
         lines.append(f"score: {points(grade.score.score)} of {points(grade.score.max_score)}")
+    lines += unasked_words(grade.score)
     lines += bug_report(grade)
     lines += problems_report(grade)
     for check, result in grade.checks.items():

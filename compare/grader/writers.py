@@ -4,7 +4,14 @@
 from __future__ import annotations
 
 from minimax_lab.compare.grader import gradebook, reports, results_json
-from minimax_lab.compare.grader.platforms import github_classroom, gradescope, junit, prairielearn
+from minimax_lab.compare.grader.platforms import (
+    canvas,
+    github_classroom,
+    gradescope,
+    junit,
+    moodle,
+    prairielearn,
+)
 from minimax_lab.compare.grader.writer import Writer
 
 WRITERS: dict[str, Writer] = {writer.name: writer for writer in (
@@ -15,5 +22,7 @@ WRITERS: dict[str, Writer] = {writer.name: writer for writer in (
     prairielearn.WRITER,
     github_classroom.WRITER,
     junit.WRITER,
+    canvas.WRITER,
+    moodle.WRITER,
 )}
 """Each output's name (`--NAME` on the command line, `NAME=` in the API) and its writer."""

@@ -72,6 +72,12 @@ class Rule:
         """The score of a check that was not graded: none of its points."""
         return CheckScore(check, 0.0, self.points, 0, 0, self.visibility, "not checked")
 
+    def unasked(self, check: str) -> CheckScore:
+        """The score of a check the run did not ask (left out by `--predicates`): its points
+        are out of the maximum, not lost."""
+        return CheckScore(check, 0.0, self.points, 0, 0, self.visibility, "not asked",
+                          asked=False)
+
 
 @dataclass(frozen=True)
 class CheckScore:
@@ -90,6 +96,8 @@ class CheckScore:
     base: float = 0.0
     """The share of its questions one constant answer gets right: only what is right above it
     earns points."""
+    asked: bool = True
+    """False for a check the run did not ask (`--predicates`): neither passed nor failed."""
 
     @property
     def counted(self) -> str:
@@ -118,9 +126,11 @@ class CheckScore:
 
 @dataclass(frozen=True)
 class Score:
-    """A submission's score: each check's, and their sums."""
+    """A submission's score: each check asked, and their sums; the checks of the assignment
+    the run did not ask (`--predicates`) apart, out of the maximum."""
 
     checks: tuple[CheckScore, ...]
+    unasked: tuple[CheckScore, ...] = ()
 
     @property
     def score(self) -> float:
@@ -133,6 +143,11 @@ class Score:
     def of(self, check: str) -> CheckScore | None:
         """The score of one check, or None if it earns no points."""
         return next((score for score in self.checks if score.check == check), None)
+
+    @property
+    def unasked_points(self) -> float:
+        """The points of the checks not asked, out of the maximum."""
+        return round(sum(check.max_score for check in self.unasked), 2)
 
     @property
     def fraction(self) -> float:

@@ -420,14 +420,15 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
           inference_budget: float | None = None, cpu_seconds: float | None = None,
           cpu_budget: float | None = None, unsandboxed: bool | None = None, jobs: int = 1,
           shard: tuple[int, int] | None = None, feedback: str | None = None,
-          student_view: bool = False, **named: object) -> Grade:
+          student_view: bool = False, roster: str | None = None, **named: object) -> Grade:
     """Grade submissions (a file, or a folder of one student's files; or several) as
     `minimax-lab grade` does, each in its own contained process, with the same options by the
     same names: the interface (prolog, cs50 or function) and its own options (`answers=3`,
     `python=PATH`, `definitions_only=True`, `mapping=FILE`, `mapping_set=["KEY=VALUE"]` for
     `--set`...), `unsandboxed=True` to grade where bwrap cannot contain the submissions (else
-    refused, as the command refuses), and the outputs, named as the command's options are
-    (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...; docs/grading.md).
+    refused, as the command refuses), `roster=FILE` (`--roster`), and the outputs, named as
+    the command's options are (`csv="gradebook.csv"`, `reports="reports"`,
+    `gradescope="results"`...; docs/grading.md).
     Errors are `LabError`s."""
     from minimax_lab.compare.grader.config import Settings
     from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
@@ -453,7 +454,8 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
     outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
     told = Quiet()
     graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
-                                  jobs, shard, feedback, student_view, outputs), told)
+                                  jobs, shard, feedback, student_view, outputs,
+                                  None if roster is None else str(roster)), told)
     shown = graded.shown
     one = shown[0] if len(shown) == 1 else None
     return Grade(submission_report(one) if one is not None else summary(graded),

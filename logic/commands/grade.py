@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.interface import Interface
 from minimax_lab.compare.grader.pipeline import GradingRun, grade_run
 from minimax_lab.compare.grader.registry import INTERFACES, interface_options
-from minimax_lab.compare.grader.text import summary
+from minimax_lab.compare.grader.text import progress_line, summary
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.truth import Ties, Values
@@ -29,6 +30,11 @@ from minimax_lab.logic.commands.options import jobs, ratio, seconds
 from minimax_lab.logic.commands.policy import add_policy_options
 from minimax_lab.logic.commands.progress import Progress
 from minimax_lab.logic.quote import quoted, say
+
+ROSTER_HELP = ("a CSV file with the columns folder,id,name[,email]: each submission's "
+               "student, for the gradebooks (--csv, --canvas, --moodle); default: a "
+               "submission's name is its id")
+"""`--roster`'s help, for grade and gradebook merge."""
 
 
 def _interfaces_own(chosen: Callable[[type[Interface]], str]) -> str:
@@ -126,6 +132,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     for writer in WRITERS.values():
         parser.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
+    parser.add_argument("--roster", metavar="FILE", help=ROSTER_HELP)
     parser.add_argument("--student-view", action="store_true",
                         help="print and write only what students may see now (a check whose "
                         "visibility is not visible is left out, with its points), as in a CI "
@@ -228,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
                if getattr(args, name) is not None}
     request = GradingRun(tuple(Path(path) for path in args.paths), settings_from(args),
                          args.assignment, args.jobs, args.shard, args.feedback,
-                         args.student_view, outputs)
+                         args.student_view, outputs, args.roster)
     try:
         return grade_run(request, Told()).status
     except UnknownCheck as error:
@@ -237,10 +244,12 @@ def run(args: argparse.Namespace) -> int:
 
 class Told:
     """What the command line shows of a run: notes and warnings on standard error, a progress
-    bar on a terminal, the summary on standard output."""
+    bar on a terminal, else a line per submission as it is graded (its name, verdict and
+    score), the summary on standard output."""
 
     def __init__(self) -> None:
         self.progress: Progress | None = None
+        self.lock = threading.Lock()
 
     def say(self, line: str) -> None:
         say(f"grade: {line}")
@@ -250,7 +259,10 @@ class Told:
 
     def graded(self, grade: SubmissionGrade) -> None:
         if self.progress is not None:
-            self.progress.advance()
+            with self.lock:  # submissions graded at once end in threads of their own
+                self.progress.advance()
+                self.progress.told(f"grading {self.progress.done}/{self.progress.total}: "
+                                   f"{progress_line(grade)}")
 
     def stopped(self) -> None:
         if self.progress is not None:

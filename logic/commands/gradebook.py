@@ -12,6 +12,7 @@ from minimax_lab.compare.grader.merge import merge
 from minimax_lab.compare.grader.text import merged_summary
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.logic.commands.grade import ROSTER_HELP
 
 
 def merged_writers() -> list[Writer]:
@@ -39,6 +40,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     for writer in merged_writers():
         merged.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
+    merged.add_argument("--roster", metavar="FILE", help=ROSTER_HELP)
     parser.set_defaults(run=run)
 
 
@@ -47,6 +49,6 @@ def run(args: argparse.Namespace) -> int:
     and the class's bugs."""
     outputs = {writer.name: Path(getattr(args, writer.name)) for writer in merged_writers()
                if getattr(args, writer.name) is not None}
-    graded = merge(args.parts, outputs)
+    graded = merge(args.parts, outputs, args.roster)
     sys.stdout.write(merged_summary(graded, len(args.parts)))
     return graded.status

@@ -1,4 +1,6 @@
-"""A one-line progress bar on a terminal, drawn once a run has taken a second; else nothing."""
+"""A one-line progress bar on a terminal, drawn once a run has taken a second; elsewhere (a
+file, a pipe, a CI log) nothing, or a line per item as it finishes where the caller gives one
+(`told`)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,16 @@ class Progress:
     def advance(self, count: int = 1) -> None:
         """Note `count` more items handed out."""
         self.done += count
+
+    def told(self, line: str) -> None:
+        """One item finished, as `line`: off a terminal, written on a line of its own and
+        flushed at once, so a redirected run shows each item as it ends (on a terminal the
+        bar counts it)."""
+        if self.on_terminal:
+            return
+        with self._lock:
+            self.stream.write(line + "\n")
+            self.stream.flush()
 
     def iterate(self, items: Iterable[Item]) -> Iterator[Item]:
         """The items, advancing by one as each is taken."""

@@ -24,6 +24,7 @@ from minimax_lab.compare.grader.text import (
     points,
     problems_report,
     text_of,
+    unasked_words,
 )
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.judge.results import SubmissionGrade
@@ -44,7 +45,8 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     head = [f"score {points(score.score)} of {points(score.max_score)} (the points GitHub "
             "Classroom records; the reporter's table counts the checks right in full, not "
             "points)", *([held_back_words(whole)] if held_back_words(whole) else []),
-            *bug_report(grade), *([] if grade.load.problem is not None else loading), ""]
+            *unasked_words(score), *bug_report(grade),
+            *([] if grade.load.problem is not None else loading), ""]
     for number, check in enumerate(score.checks):
         tests.append({
             "name": check.check,

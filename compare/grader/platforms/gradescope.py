@@ -22,6 +22,7 @@ from minimax_lab.compare.grader.text import (
     points,
     problems_report,
     text_of,
+    unasked_words,
 )
 from minimax_lab.compare.grader.writer import Reach, Writer, results_json
 from minimax_lab.compare.judge.results import SubmissionGrade
@@ -61,6 +62,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     for check in held:
         summary.append(f"{check.check}: {points(check.max_score)} points, its result "
                        f"{WHEN[check.visibility]}")
+    summary += unasked_words(score)
     told = bug_report(grade)
     if held and told:
         last = strictest(replace_score(grade, score))

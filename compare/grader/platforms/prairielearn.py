@@ -18,6 +18,7 @@ from minimax_lab.compare.grader.text import (
     points,
     problems_report,
     text_of,
+    unasked_words,
 )
 from minimax_lab.compare.grader.writer import Reach, Writer, results_json
 from minimax_lab.compare.judge.results import SubmissionGrade
@@ -43,7 +44,7 @@ def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
         "score": round(score.fraction, 4),
         "message": text_of([f"score {points(score.score)} of {points(score.max_score)}",
                             *([held_back_words(whole)] if held_back_words(whole) else []),
-                            *bug_report(grade)]).rstrip("\n"),
+                            *unasked_words(score), *bug_report(grade)]).rstrip("\n"),
         "output": text_of(loading),
         "tests": [_test(grade, check) for check in score.checks],
     }
