@@ -38,6 +38,7 @@ from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import contained, sandbox
 from minimax_lab.logic.contain.harness import (
     HELPER,
+    Ask,
     Proof,
     Reply,
     StudentProgram,
@@ -362,6 +363,32 @@ def test_a_program_that_computes_meets_its_cpu_limit_however_short_the_wall_cloc
         assert program.load().ok
         waits = program.ask("sleep(60)", "true", 1, 0.5)
     assert waits.end == "time"
+
+
+def test_a_batch_is_weighed_the_same_however_late_the_grader_reads_its_answers(monkeypatch):
+    """A cheap question sent with a costly one: read at once, or only after the costly one is
+    done (as on a loaded machine), its work is its count, the same both ways."""
+    cheap = Ask("max_value([x,o,x,o,x,o,-,-,-], x, A)", "A", 1, 10**6)
+    costly = Ask("max_value([x,-,-,-,-,-,-,-,-], o, A)", "A", 1, 10**9)
+
+    def asked() -> list[tuple[object, str, float]]:
+        with StudentProgram([SUBMISSIONS / "lab_style.pl"]) as program:
+            assert program.load().ok
+            return [(reply.answers, reply.end, reply.work)
+                    for reply in program.ask_many([cheap, costly], 60)]
+
+    at_once = asked()
+    read = StudentProgram._read
+
+    def late(self, deadline, number, cpu_seconds):
+        waited = time.monotonic() + 60  # a bound: the costly question's work under way
+        while self.cpu_used() < 0.5 and time.monotonic() < waited:
+            time.sleep(0.01)
+        return read(self, deadline, number, cpu_seconds)
+
+    monkeypatch.setattr(StudentProgram, "_read", late)
+    assert asked() == at_once
+    assert at_once[0][2] < 10**5  # the cheap question's count, not the costly one's CPU
 
 
 def test_a_program_computes_where_its_cpu_time_is_a_share_of_the_wall_clock():

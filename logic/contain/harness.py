@@ -393,9 +393,11 @@ class StudentProgram(ContainedProgram):
     def ask_many(self, asks: Sequence[Ask], seconds: float) -> list[Reply]:
         """Ask each of `asks` in turn, as `ask` does, sent together to save the round trips:
         the replies in order, up to the first that stopped the program (the rest unasked).
-        Each question's CPU time is what the program used since the one before it answered;
-        where that shows more than its count of inferences could take, it is asked again
-        alone, so that only its own work is weighed.
+        A question asked alone is weighed by its own CPU time, measured outside; questions
+        sent together by their counts of inferences, where the CPU time of them all shows no
+        more than their counts could take (each question's own would depend on when the
+        grader got to read its answer, that is on the machine's load); where it shows more,
+        each is asked again alone, so that only its own work is weighed.
 
         A process is asked whole questions or questions with the lab's answers below, never
         both: one asked the other kind is replaced by a fresh one first (not counted among
@@ -422,26 +424,29 @@ class StudentProgram(ContainedProgram):
             lines.append(ask.line(number, self._held))
             self._held = ask.below
         replies: list[Reply] = []
-        self._cpu_at = self.cpu_seconds()
+        self._cpu_at = begun_cpu = self.cpu_seconds()
         try:
             self._send(b"".join(lines), time.monotonic() + seconds + GRACE)
         except Died as died:
             self.stop()
             return [Reply((), "died", f"the program {died}", work=float(asks[0].inferences or 0))]
+        alone = len(asks) == 1
         for ask, number in zip(asks, numbers, strict=True):
-            replies.append(self._answer(ask, number, seconds))
+            replies.append(self._answer(ask, number, seconds, alone))
             if replies[-1].end not in ENDS:
                 break
-        weighed = next((index for index, reply in enumerate(replies)
-                        if reply.end in ENDS and reply.work > reply.counted), None)
-        if len(asks) == 1 or weighed is None:
+        answered = [reply for reply in replies if reply.end in ENDS]
+        counted = sum(reply.counted for reply in answered)
+        shown = self.cpu_seconds() - begun_cpu - CPU_SLACK * (len(answered) - 1)
+        if alone or _work(int(counted), shown) <= counted:
             return replies
-        again = asks[weighed]
-        return replies[:weighed] + [self.ask(again.goal, again.template, again.most, seconds,
-                                             again.inferences, again.below)]
+        return [self.ask(ask.goal, ask.template, ask.most, seconds, ask.inferences, ask.below)
+                if reply.end in ENDS else reply
+                for ask, reply in zip(asks, replies, strict=False)]
 
-    def _answer(self, ask: Ask, number: int, seconds: float) -> Reply:
-        """The reply to the question numbered `number`, sent already."""
+    def _answer(self, ask: Ask, number: int, seconds: float, alone: bool = True) -> Reply:
+        """The reply to the question numbered `number`, sent already; weighed by its CPU time
+        where it was asked `alone`, else by its count (`ask_many` weighs a batch whole)."""
         inferences = ask.inferences
         stopped = float(inferences or 0)
         cpu = seconds if inferences is None else GRACE + inferences / SLOWEST_LIPS
@@ -449,7 +454,7 @@ class StudentProgram(ContainedProgram):
             reply = self._read(time.monotonic() + seconds + GRACE, number, cpu)
             now = self.cpu_seconds()  # the next question's CPU time is counted from here
             used, self._cpu_at = max(0.0, now - self._cpu_at), now
-            return read_reply(reply, inferences, used, self.reply_bytes)
+            return read_reply(reply, inferences, used if alone else 0.0, self.reply_bytes)
         except Died as died:
             self.stop()
             return Reply((), "died", f"the program {died}", work=stopped)
