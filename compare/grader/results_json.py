@@ -23,7 +23,7 @@ from minimax_lab.compare.judge.results import (
     SubmissionGrade,
     WrongCall,
 )
-from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, CheckScore, Hints, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
 from minimax_lab.logic.engines import Turn
@@ -127,7 +127,8 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
 
 def _call_json(finding: Finding) -> dict[str, Any]:
     state, player = finding.position if finding.position is not None else (None, None)
-    return {"state": state, "player": player, "detail": finding.detail}
+    return {"state": state, "player": player, "detail": finding.detail,
+            **({"lab": finding.lab} if finding.lab is not None else {})}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -164,7 +165,8 @@ def grade_from_json(data: dict[str, Any], policy: Policy | None = None) -> Submi
         problems=[Problem(**problem) for problem in data["problems"]])
     if "scores" in data:
         grade.score = Score(tuple(
-            CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
+            CheckScore(**{**check, "visibility": Visibility(check["visibility"]),
+                          "hints": Hints(check.get("hints", DEFAULT_HINTS))})
             for check in data["scores"]))
     return grade
 
@@ -201,7 +203,7 @@ def _call_from_json(data: dict[str, Any], category: Category, asked: str | None)
     position: Turn | None = None
     if data["state"] is not None:
         position = (data["state"], data["player"])
-    return Finding(category, position, data["detail"], asked=asked)
+    return Finding(category, position, data["detail"], asked=asked, lab=data.get("lab"))
 
 
 def write(graded: Graded, path: Path) -> list[str]:

@@ -4,6 +4,10 @@ points, and so is everything drawn from every check's answers (the bug, its feed
 guesses) while any check is held back, and a shown check's first wrong call when its walk
 asked a check held back (docs/grading.md, "Hidden checks").
 
+A student view also tells each check's wrong answers only as far as its hint level allows
+(the assignment's `hints`; docs/grading.md, "Hint levels"), and names no option and nothing of
+the sandbox.
+
 Gradescope applies each test's visibility itself, so its results keep every check, each with
 its visibility; the other platforms and `grade --student-view` show the student view.
 """
@@ -13,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
-from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, CheckScore, Hints, Score, Visibility
 
 WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
         Visibility.AFTER_PUBLISHED: "shown when grades are published",
@@ -46,7 +50,53 @@ def student_view(grade: SubmissionGrade,
     (by default: now): the checks released later left out (their results, points, findings
     and problems), and a shown check's first wrong call whose walk asked one of them; no bug,
     feedback or guess while any check is held back, since they come from every check's
-    answers."""
+    answers; each check's wrong answers told as far as its hint level allows (`hinted`)."""
+    shown = _released(grade, released)
+    return replace(shown, for_students=True, load=replace(shown.load, containment=""),
+                   checks={check: hinted(result, hints_of(shown, check))
+                           for check, result in shown.checks.items()})
+
+
+def hints_of(grade: SubmissionGrade, check: str) -> Hints:
+    """What students are told of a check's wrong answers: its score's level, else the
+    default."""
+    earned = grade.score.of(check) if grade.score is not None else None
+    return earned.hints if earned is not None else DEFAULT_HINTS
+
+
+def hinted(result: CheckResult, level: Hints) -> CheckResult:
+    """`result` as a student is told it at hint `level`: below `clause` without the lab's
+    clause, below `expected` without the lab's answers, below `where` without the questions
+    and their boards (the first wrong call only named by its predicate)."""
+    wrong = result.first_wrong
+    if level.gives(Hints.CLAUSE):
+        return result
+    if wrong is not None:
+        wrong = replace(wrong, clause="")
+    if not level.gives(Hints.WHERE):
+        if wrong is not None:
+            call = Finding(wrong.call.category, None, "",
+                           asked=(wrong.call.asked or "").split("(", 1)[0])
+            wrong = replace(wrong, call=call, below=())
+        return replace(result, findings=[], first_wrong=wrong)
+    if not level.gives(Hints.EXPECTED):
+        if wrong is not None:
+            wrong = replace(wrong, call=_without_lab(wrong.call))
+        return replace(result, findings=[_without_lab(found) for found in result.findings],
+                       first_wrong=wrong)
+    return replace(result, first_wrong=wrong)
+
+
+def _without_lab(finding: Finding) -> Finding:
+    """`finding` without what its detail says of the lab's answer (all of its detail, where
+    that is not known)."""
+    if finding.lab is None:
+        return replace(finding, detail="", lab="")
+    return replace(finding, detail=finding.detail.removesuffix(finding.lab), lab="")
+
+
+def _released(grade: SubmissionGrade, released: Visibility) -> SubmissionGrade:
+    """The grade without the checks released after `released`, and what they tell."""
     if grade.score is None:
         return grade
     later = RELEASED[RELEASED.index(released) + 1:]
