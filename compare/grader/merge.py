@@ -68,7 +68,7 @@ def merge(files: Sequence[str], outputs: Mapping[str, Path]) -> Graded:
         raise MergeError(f"{refused[0]}: gradebook merge writes the class's gradebook (CSV, "
                          "JSON, JUnit XML)")
     writers = checked_outputs(outputs, [])
-    parts = [_read(path) for path in files]
+    parts = [read_report(path) for path in files]
     try:
         graded = merged(parts, files)
     except (KeyError, TypeError, AttributeError) as error:
@@ -79,7 +79,8 @@ def merge(files: Sequence[str], outputs: Mapping[str, Path]) -> Graded:
     return graded
 
 
-def _read(path: str) -> dict[str, Any]:
+def read_report(path: str) -> dict[str, Any]:
+    """The JSON report `grade --json` wrote at `path`."""
     try:
         with open(path, encoding="utf-8") as file:
             report = json.load(file)
