@@ -213,8 +213,7 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
         lines += wrong_call_report(result.first_wrong)
         elsewhere = (result.first_wrong.call.asked or check).split("(", 1)[0]
         if elsewhere != check:
-            lines.append(f"    ({check} calls {elsewhere}, where its first wrong call is: its "
-                         f"wrong answers may come from {elsewhere}'s bug)")
+            lines.append(elsewhere_words(check, elsewhere, result))
     asked = sum(result.counts.values())
     for category, count in result.counts.most_common():
         if category != Category.RIGHT:
@@ -239,6 +238,19 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
         if shown[finding.category] == 1:  # the first of each category drawn
             lines += drawn(finding)
     return lines
+
+
+def elsewhere_words(check: str, elsewhere: str, result: CheckResult) -> str:
+    """Why `check` lost points for a bug its first wrong call found in `elsewhere`, a
+    predicate it calls (`max_value` answers on a finished board by `terminal_state`)."""
+    faults = [category for category in result.counts if category.kind is Kind.FAULT]
+    if faults and all(result.finished[category] == result.counts[category]
+                      for category in faults):
+        return (f"    (every wrong answer of {check} is on a finished board, where it answers "
+                f"by calling {elsewhere}: its points are taken for {elsewhere}'s bug, where its "
+                "first wrong call is)")
+    return (f"    ({check} calls {elsewhere}, where its first wrong call is: some of its wrong "
+            f"answers may come from {elsewhere}'s bug)")
 
 
 def decisions_words(result: CheckResult) -> str:
