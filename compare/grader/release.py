@@ -15,6 +15,7 @@ from minimax_lab.compare.grader.outputs import checked_outputs, write_outputs
 from minimax_lab.compare.grader.results_json import class_from_json
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import Hints, Score
+from minimax_lab.logic.quote import quoted
 
 
 def at_level(grade: SubmissionGrade, hints: Hints) -> SubmissionGrade:
@@ -29,12 +30,18 @@ def release(file: str, hints: Hints, outputs: Mapping[str, Path]) -> Graded:
     """The class the JSON report at `file` holds, every check told at `hints`, its student
     outputs (`outputs`, by writer name) written; the class as students now see it."""
     report = read_report(file)
+    if report.get("student_view"):
+        raise MergeError(f"{quoted(file)} was written with --student-view and holds only what "
+                         "students saw: give the --json of grade without it")
     try:
         read = class_from_json(report)
     except ValueError as error:
         raise MergeError(str(error)) from None
     grades = [at_level(grade, hints) for grade in read.grades]
     writers = checked_outputs(outputs, [Path(grade.name) for grade in grades])
+    for writer, destination in writers:
+        if writer.prepare is not None:  # a reports folder, made fresh
+            writer.prepare(destination, read.shard)
     graded = Graded(grades, read.policy, shard=read.shard, student_view=True, groups=group_class(
         grades, {grade.bug: grade.feedback for grade in grades if grade.bug}))
     for warning in write_outputs(graded, writers):

@@ -52,6 +52,8 @@ def class_json(graded: Graded) -> dict[str, Any]:
     report: dict[str, Any] = {
         "status": graded.status, "policy": graded.policy.as_json(),
         "submissions": [grade_json(grade) for grade in graded.shown]}
+    if graded.student_view:
+        report["student_view"] = True
     if graded.shard is not None:
         report["shard"] = {"part": graded.shard.part, "parts": graded.shard.parts}
         for submission, index in zip(report["submissions"], graded.shard.indices, strict=True):
