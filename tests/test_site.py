@@ -653,3 +653,16 @@ def _json_or_none(text: str) -> object:
         return json.loads(text)
     except ValueError:
         return None
+
+
+@needs_swipl
+def test_the_check_tells_where_and_no_answer_or_clause_of_the_labs(check_page):
+    report = check(check_page, "constant.pl")["report"]
+    assert "first wrong call: " in report and "---+---+---" in report  # where, drawn
+    graded = graded_here("constant")
+    lab = [text for result in graded.checks.values()
+           for text in ([found.lab for found in result.findings if found.lab]
+                        + ([line.strip() for line in result.first_wrong.clause.splitlines()
+                            if line.strip()] if result.first_wrong else []))]
+    assert lab and not [text for text in lab if text in report], report
+    assert not re.search(r"--[a-z]|bwrap|cgroup|containment", report), report
