@@ -139,6 +139,8 @@ def test_a_level_is_settled_by_the_option_then_the_check_then_the_file():
 
     assert levels(None) == {"max_value": Hints.CLAUSE, "min_value": Hints.WHAT}
     assert set(levels(Hints.EXPECTED).values()) == {Hints.EXPECTED}
+    assert [check.hints for check in read.score(SubmissionGrade("ada", LoadReport())).checks
+            ] == [Hints.CLAUSE, Hints.WHAT]
     assert assignment_from({"checks": {"min_value": {}}}, "prolog", ()).hinted().checks[
         "min_value"].score("min_value", 0, 1).hints is DEFAULT_HINTS
 

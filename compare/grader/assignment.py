@@ -77,11 +77,13 @@ class Assignment:
         return rules
 
     def hinted(self, given: Hints | None = None) -> Assignment:
-        """The assignment with every check's hint level settled: `given` (an option to
-        `grade`), else the check's own (`[checks.NAME] hints`), else the file's (`hints`),
-        else the default."""
+        """The assignment with every check's hint level `given` (an option to `grade`, over
+        the file's), if given."""
+        if given is None:
+            return self
+
         def settle(rule: Rule) -> Rule:
-            return replace(rule, hints=given or rule.hints or self.settings.hints)
+            return replace(rule, hints=given)
 
         return replace(self, checks={check: settle(rule) for check, rule in self.checks.items()},
                        default=None if self.default is None else settle(self.default))
@@ -189,8 +191,10 @@ def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str])
                                                                           "/bin/python3")):
         raise AssignmentError("python-packages needs python = \"/opt/NAME/bin/python\": the "
                               "virtual environment a platform makes to hold them")
-    return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
-                      None if default is None else _rule(default, "default"),
+    hints = settings.get("hints")  # a check's own level, else the file's
+    return Assignment(name, {check: _rule(checks[check], f"checks.{check}", hints)
+                             for check in order},
+                      None if default is None else _rule(default, "default", hints),
                       Settings(**settings), interface, tuple(packages))
 
 
@@ -242,7 +246,7 @@ def _own(table: dict[str, Any], interface: str) -> dict[str, object]:
     return own
 
 
-def _rule(table: object, where: str) -> Rule:
+def _rule(table: object, where: str, hints: Hints | None = None) -> Rule:
     if not isinstance(table, dict):
         raise AssignmentError(f"[{where}] must be a table")
     _only(table, RULE_KEYS, f"[{where}]")
@@ -253,8 +257,8 @@ def _rule(table: object, where: str) -> Rule:
                      f"[{where}] credit")
     visibility = _choice(table.get("visibility", Visibility.VISIBLE.value), Visibility,
                          f"[{where}] visibility")
-    hints = (None if "hints" not in table
-             else _choice(table["hints"], Hints, f"[{where}] hints"))
+    if "hints" in table:
+        hints = _choice(table["hints"], Hints, f"[{where}] hints")
     thresholds = _thresholds(table.get("thresholds", []), where)
     if (credit is Credit.THRESHOLDS) != bool(thresholds):
         raise AssignmentError(f"[{where}] thresholds go with credit = \"thresholds\", and "
