@@ -226,3 +226,17 @@ def test_a_load_message_gives_its_place_once(clause_line, line, column, said):
     assert str(message) == f"{heading}: {said}"
     plain = LoadMessage("warning", "minimax.pl", clause_line, said)
     assert plain.said() == (f"warning at minimax.pl:{clause_line}", said)
+
+
+WORDS = st.text(st.characters(whitelist_categories=("L", "Zs")), min_size=1, max_size=20)
+
+
+@given(st.lists(st.tuples(WORDS, st.booleans()), min_size=1, max_size=5), WORDS)
+def test_what_the_grader_says_of_loading_names_no_option_to_a_student(parts, aside):
+    said = "; ".join(f"{text} --main NAME" if option else text for text, option in parts)
+    kept = [text for text, option in parts if not option]
+    grade = SubmissionGrade("ada", LoadReport(problem=said, notes=[f"{aside} (--main {aside})"]))
+    shown = student_view(grade).load
+    assert shown.notes == [aside]
+    assert shown.problem == ("; ".join(kept) if kept else said)
+    assert grade.load.problem == said  # the teacher's, whole

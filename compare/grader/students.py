@@ -14,6 +14,7 @@ its visibility; the other platforms and `grade --student-view` show the student 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -52,9 +53,22 @@ def student_view(grade: SubmissionGrade,
     feedback or guess while any check is held back, since they come from every check's
     answers; each check's wrong answers told as far as its hint level allows (`hinted`)."""
     shown = _released(grade, released)
-    return replace(shown, for_students=True, load=replace(shown.load, containment=""),
+    load = replace(shown.load, containment="", notes=[plain(note) for note in shown.load.notes],
+                   problem=None if shown.load.problem is None else plain(shown.load.problem))
+    return replace(shown, for_students=True, load=load,
                    checks={check: hinted(result, hints_of(shown, check))
                            for check, result in shown.checks.items()})
+
+
+_OPTION = re.compile(r"--[a-z]")
+_ASIDE = re.compile(r" \([^()]*--[a-z][^()]*\)")
+
+
+def plain(said: str) -> str:
+    """What the grader said of loading (a note, a problem), without what it tells the teacher
+    to give `grade`: an aside or a clause (after `; `) that names an option."""
+    kept = [part for part in said.split("; ") if not _OPTION.search(part)]
+    return _ASIDE.sub("", "; ".join(kept or [said]))
 
 
 def hints_of(grade: SubmissionGrade, check: str) -> Hints:
