@@ -30,8 +30,11 @@ from minimax_lab.compare.grader.text import check_report, submission_report
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, WrongCall
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
-from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic import api
+from minimax_lab.logic.commands.cli import EXIT_USAGE, build_parser, main
+from minimax_lab.logic.commands.grade import settings_from
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport, Proof, Reply
+from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.state import to_prolog
 
 CONSTANT = Path(__file__).parent / "submissions" / "constant.pl"
@@ -240,3 +243,23 @@ def test_what_the_grader_says_of_loading_names_no_option_to_a_student(parts, asi
     assert shown.notes == [aside]
     assert shown.problem == ("; ".join(kept) if kept else said)
     assert grade.load.problem == said  # the teacher's, whole
+
+
+@needs_swipl
+@pytest.mark.parametrize("given", [None, *Hints])
+def test_the_level_given_to_grade_wins_over_the_files(tmp_path, given):
+    path = tmp_path / "week.toml"
+    path.write_text('hints = "what"\n[checks.max_value]\nhints = "clause"\n'
+                    '[checks.min_value]\n')
+    args = build_parser("grade").parse_args(
+        ["grade", "x.pl", "--assignment", str(path), *(["--hints", given] if given else [])])
+    options = configure(settings_from(args), args.assignment)
+    assert options.assignment is not None
+    levels = {check: rule.hints for check, rule in options.assignment.rules(()).items()}
+    assert levels == ({"max_value": Hints.CLAUSE, "min_value": Hints.WHAT} if given is None
+                      else dict.fromkeys(levels, given))
+
+
+def test_the_api_refuses_a_level_that_is_none():
+    with pytest.raises(LabError, match="hints='all': expected one of what, where"):
+        api.grade("x.pl", hints="all")
