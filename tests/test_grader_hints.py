@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -35,6 +36,7 @@ from minimax_lab.logic.commands.cli import EXIT_USAGE, build_parser, main
 from minimax_lab.logic.commands.grade import settings_from
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport, Proof, Reply
 from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.site import browser
 from minimax_lab.logic.state import to_prolog
 
 CONSTANT = Path(__file__).parent / "submissions" / "constant.pl"
@@ -101,7 +103,11 @@ def said(grade: SubmissionGrade) -> dict[str, list[str]]:
                                       "junit", "student view"])
 def test_a_student_output_says_what_its_level_gives_and_nothing_beyond(teachers, level,
                                                                         platform):
-    shown = outputs(at_level(teachers, level))[platform]
+    says_only(outputs(at_level(teachers, level))[platform], level, teachers)
+
+
+def says_only(shown: str, level: Hints, teachers: SubmissionGrade) -> None:
+    """`shown` says what `level` gives of the teacher's grade, and nothing beyond it."""
     for added, texts in said(teachers).items():
         assert texts, added  # constant.pl's grade has something of each level to say
         if level.gives(Hints(added)):
@@ -109,6 +115,29 @@ def test_a_student_output_says_what_its_level_gives_and_nothing_beyond(teachers,
         else:
             assert not [text for text in texts if text in shown], (added, shown)
     assert not TEACHERS.search(shown), TEACHERS.search(shown)
+
+
+class Silent:
+    """A page's SWI-Prolog that is never asked: the check's grade is given (`check_hosted`)."""
+
+    def write(self, path: str, text: str) -> None:
+        """Nothing to keep."""
+
+    def line(self, goal: str, text: str) -> str:
+        return ""
+
+
+@needs_swipl
+@pytest.mark.parametrize("level", list(Hints))
+def test_the_sites_check_says_what_its_level_gives_and_nothing_beyond(teachers, level,
+                                                                      monkeypatch):
+    in_the_page = replace(teachers, score=None)  # the page's check gives no score
+    monkeypatch.setattr(browser, "check_hosted", lambda *args, **named: in_the_page)
+    checked = json.loads(browser.check(Silent(), "constant.pl", "", hints=level.value))
+    says_only(checked["report"], level, teachers)
+    default = json.loads(browser.check(Silent(), "constant.pl", ""))["report"]
+    assert default == json.loads(browser.check(Silent(), "constant.pl", "",
+                                               hints=DEFAULT_HINTS.value))["report"]
 
 
 @needs_swipl

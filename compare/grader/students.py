@@ -45,18 +45,19 @@ def strictest(grade: SubmissionGrade) -> Visibility:
                 Visibility.VISIBLE)
 
 
-def student_view(grade: SubmissionGrade,
-                 released: Visibility = Visibility.VISIBLE) -> SubmissionGrade:
+def student_view(grade: SubmissionGrade, released: Visibility = Visibility.VISIBLE,
+                 hints: Hints | None = None) -> SubmissionGrade:
     """The grade as students may see it when the checks of visibility `released` are shown
     (by default: now): the checks released later left out (their results, points, findings
     and problems), and a shown check's first wrong call whose walk asked one of them; no bug,
     feedback or guess while any check is held back, since they come from every check's
-    answers; each check's wrong answers told as far as its hint level allows (`hinted`)."""
+    answers; each check's wrong answers told as far as its hint level allows (`hinted`: its
+    score's, else `hints`, else the default)."""
     shown = _released(grade, released)
     load = replace(shown.load, containment="", notes=[plain(note) for note in shown.load.notes],
                    problem=None if shown.load.problem is None else plain(shown.load.problem))
     return replace(shown, for_students=True, load=load,
-                   checks={check: hinted(result, hints_of(shown, check))
+                   checks={check: hinted(result, hints_of(shown, check, hints))
                            for check, result in shown.checks.items()})
 
 
@@ -71,11 +72,11 @@ def plain(said: str) -> str:
     return _ASIDE.sub("", "; ".join(kept or [said]))
 
 
-def hints_of(grade: SubmissionGrade, check: str) -> Hints:
-    """What students are told of a check's wrong answers: its score's level, else the
-    default."""
+def hints_of(grade: SubmissionGrade, check: str, hints: Hints | None = None) -> Hints:
+    """What students are told of a check's wrong answers: its score's level, else `hints`
+    (a grade with no score: the site's check), else the default."""
     earned = grade.score.of(check) if grade.score is not None else None
-    return earned.hints if earned is not None else DEFAULT_HINTS
+    return earned.hints if earned is not None else hints or DEFAULT_HINTS
 
 
 def hinted(result: CheckResult, level: Hints) -> CheckResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic.commands.cli import EXIT_OK
 from minimax_lab.logic.site.build import build_site
 from minimax_lab.logic.site.parts import default_cache
@@ -25,12 +26,16 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "written before (replaced)")
     parser.add_argument("--cache", metavar="DIR", type=Path,
                         help=f"where the fetched parts are kept (default: {default_cache()})")
+    parser.add_argument("--hints", choices=list(Hints), default=DEFAULT_HINTS.value,
+                        metavar="LEVEL", help="what the check tells a student of a wrong "
+                        "answer: what, where, expected or clause, as grade --hints "
+                        f"(default: {DEFAULT_HINTS.value})")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the site; say where, and its size."""
-    written = build_site(Path(args.folder), args.cache)
+    written = build_site(Path(args.folder), args.cache, Hints(args.hints))
     megabytes = 1 / 1e6
     print(f"wrote {written.folder}: {len(written.sizes)} files, "
           f"{written.total() * megabytes:.1f} MB")

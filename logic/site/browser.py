@@ -18,6 +18,7 @@ from minimax_lab.compare.grader.text import (
     submission_report,
     summary_line,
 )
+from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import api
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
@@ -124,18 +125,18 @@ def file_name(picked: str) -> str:
 
 
 def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
-          progress: Progress | None = None) -> str:
+          progress: Progress | None = None, hints: str | None = None) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
-    "right"}, as a student view tells it (`compare.grader.students`: the default hint
-    level)."""
+    "right"}, as a student view tells it (`compare.grader.students`) at the hint level
+    `hints` (the site's: `minimax-lab site --hints`; the default where none is given)."""
     name = file_name(picked)
     host = WasmHost(prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
                          Every() if per_check == 0 else Sample(per_check), progress,
                          budget_seconds=1800.0)
-    shown = student_view(grade)
+    shown = student_view(grade, hints=Hints(hints) if hints else None)
     report = submission_report(shown).replace(OUTPUT_APART, " (shown below the report)")
     return _json(report=report, summary=summary_line(shown), right=shown.clean,
                  log=output_log(shown))

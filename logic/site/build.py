@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.site import parts
 
@@ -37,9 +38,10 @@ class Written:
         return sum(size for path, size in self.sizes.items() if path.startswith(prefix))
 
 
-def build_site(folder: Path, cache: Path | None = None) -> Written:
+def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_HINTS) -> Written:
     """Write the site into `folder` (new, empty, or a site written before), fetching the parts
-    missing from `cache`."""
+    missing from `cache`; its check tells a student's wrong answers at the hint level
+    `hints`."""
     _check_folder(folder)
     cache = cache or parts.default_cache()
     files: dict[str, bytes] = {}
@@ -55,6 +57,7 @@ def build_site(folder: Path, cache: Path | None = None) -> Written:
     files[MARK] = json.dumps({
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],
+        "hints": hints.value,
         "parts": {part.name: part.version for part in parts.NPM_PARTS}
         | {parts.PYDATALOG[0]: parts.PYDATALOG[1]},
     }, indent=1).encode()
