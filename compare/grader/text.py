@@ -31,8 +31,8 @@ class Lab(str):
 
 def text_of(lines: Sequence[str]) -> str:
     """Lines of a report as text: each on one line, escaped (`one_line`), but the lab's own
-    (`Lab`), printed as Prolog prints them."""
-    return "".join((line if isinstance(line, Lab) else one_line(line)) + "\n"
+    (`Lab`), printed as Prolog prints them (only what a terminal would act on escaped)."""
+    return "".join((escaped(line) if isinstance(line, Lab) else one_line(line)) + "\n"
                    for line in lines)
 
 
