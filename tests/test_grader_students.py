@@ -45,8 +45,9 @@ SECRET = "V = -7, the lab's 1"
 
 
 def assignment(**visibility: str) -> dict:
-    """An assignment: each check a point, with the visibility given (`visible` else)."""
-    return tomllib.loads("".join(
+    """An assignment: each check a point, with the visibility given (`visible` else), every
+    wrong answer told in full (the hint level `clause`), so that only visibility holds back."""
+    return tomllib.loads('hints = "clause"\n' + "".join(
         f'[checks.{check}]\npoints = 1\nvisibility = "{visibility.get(check, "visible")}"\n'
         for check in PREDICATES))
 

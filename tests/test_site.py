@@ -30,6 +30,7 @@ from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.prolog import PREDICATES, Judged, judged_questions
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.contain.contained import Died
@@ -130,6 +131,16 @@ def test_the_site_is_plain_files_with_its_pinned_parts(site):
         assert "http://" not in text and "https://" not in text  # nothing from elsewhere
     assert (site / "pyodide" / "pyodide.asm.wasm").stat().st_size > 1e6
     assert (site / "swipl" / "swipl-web.wasm").stat().st_size > 1e6
+
+
+def test_the_site_says_its_checks_hint_level(site, tmp_path):
+    assert json.loads((site / "site.json").read_text())["hints"] == DEFAULT_HINTS.value
+    try:
+        build_site(tmp_path / "www", hints=Hints.CLAUSE)
+    except PartError as error:
+        pytest.skip(f"the site's parts cannot be fetched: {error}")
+    assert json.loads((tmp_path / "www" / "site.json").read_text())["hints"] == "clause"
+    assert "self.site.hints" in (tmp_path / "www" / "check-worker.js").read_text()
 
 
 def test_a_folder_holding_other_files_is_refused(tmp_path, capsys):
@@ -772,3 +783,16 @@ def _json_or_none(text: str) -> object:
         return json.loads(text)
     except ValueError:
         return None
+
+
+@needs_swipl
+def test_the_check_tells_where_and_no_answer_or_clause_of_the_labs(check_page):
+    report = check(check_page, "constant.pl")["report"]
+    assert "first wrong call: " in report and "---+---+---" in report  # where, drawn
+    graded = graded_here("constant")
+    lab = [text for result in graded.checks.values()
+           for text in ([found.lab for found in result.findings if found.lab]
+                        + ([line.strip() for line in result.first_wrong.clause.splitlines()
+                            if line.strip()] if result.first_wrong else []))]
+    assert lab and not [text for text in lab if text in report], report
+    assert not re.search(r"--[a-z]|bwrap|cgroup|containment", report), report

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,19 +18,26 @@ from minimax_lab.compare.grader.config import Settings, file_key
 from minimax_lab.compare.grader.registry import interface_options, takers
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import SubmissionGrade
-from minimax_lab.compare.judge.scores import CheckScore, Credit, Rule, Score, Visibility
+from minimax_lab.compare.judge.scores import (
+    CheckScore,
+    Credit,
+    Hints,
+    Rule,
+    Score,
+    Visibility,
+)
 from minimax_lab.compare.judge.truth import TIES, VALUES, Ties, Values
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 
 SHIPPED = Path(__file__).resolve().parent / "assignments"
 """The default assignment of each interface, `NAME.toml`."""
-RULE_KEYS = ("points", "credit", "thresholds", "visibility")
+RULE_KEYS = ("points", "credit", "thresholds", "visibility", "hints")
 LIMITS = ("inference-ratio", "inference-budget", "cpu-seconds", "cpu-budget", "load-timeout",
           "query-timeout", "budget")
 """The keys of `[limits]`: the limits of work, named as `grade`'s options, then loading's
 CPU time and the wall-clock guards."""
-SETTINGS = ("ties", "values", "main", "unsandboxed")
+SETTINGS = ("ties", "values", "main", "unsandboxed", "hints")
 """The grading options of every interface an assignment sets at its top level; each
 interface's own are its too (`compare.grader.config.Own`)."""
 
@@ -68,6 +75,18 @@ class Assignment:
         if self.default is not None:
             rules.update({check: self.default for check in graded if check not in rules})
         return rules
+
+    def hinted(self, given: Hints | None = None) -> Assignment:
+        """The assignment with every check's hint level `given` (an option to `grade`, over
+        the file's), if given."""
+        if given is None:
+            return self
+
+        def settle(rule: Rule) -> Rule:
+            return replace(rule, hints=given)
+
+        return replace(self, checks={check: settle(rule) for check, rule in self.checks.items()},
+                       default=None if self.default is None else settle(self.default))
 
     def score(self, grade: SubmissionGrade, asked: Sequence[str] | None = None) -> Score:
         """The submission's score: each check's questions are those judged and those left
@@ -176,8 +195,10 @@ def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str])
                                                                           "/bin/python3")):
         raise AssignmentError("python-packages needs python = \"/opt/NAME/bin/python\": the "
                               "virtual environment a platform makes to hold them")
-    return Assignment(name, {check: _rule(checks[check], f"checks.{check}") for check in order},
-                      None if default is None else _rule(default, "default"),
+    hints = settings.get("hints")  # a check's own level, else the file's
+    return Assignment(name, {check: _rule(checks[check], f"checks.{check}", hints)
+                             for check in order},
+                      None if default is None else _rule(default, "default", hints),
                       Settings(**settings), interface, tuple(packages))
 
 
@@ -199,6 +220,8 @@ def _settings(table: dict[str, Any], interface: str) -> dict[str, Any]:
                 raise AssignmentError(f"{key} must be one of {', '.join(choices)}, not "
                                       f"{quoted(str(value))}")
             value = Ties(value) if key == "ties" else Values(value)
+        elif key == "hints":
+            value = _choice(value, Hints, "hints")
         elif key == "unsandboxed":
             if not isinstance(value, bool):
                 raise AssignmentError("unsandboxed must be true or false")
@@ -227,7 +250,7 @@ def _own(table: dict[str, Any], interface: str) -> dict[str, object]:
     return own
 
 
-def _rule(table: object, where: str) -> Rule:
+def _rule(table: object, where: str, hints: Hints | None = None) -> Rule:
     if not isinstance(table, dict):
         raise AssignmentError(f"[{where}] must be a table")
     _only(table, RULE_KEYS, f"[{where}]")
@@ -238,11 +261,13 @@ def _rule(table: object, where: str) -> Rule:
                      f"[{where}] credit")
     visibility = _choice(table.get("visibility", Visibility.VISIBLE.value), Visibility,
                          f"[{where}] visibility")
+    if "hints" in table:
+        hints = _choice(table["hints"], Hints, f"[{where}] hints")
     thresholds = _thresholds(table.get("thresholds", []), where)
     if (credit is Credit.THRESHOLDS) != bool(thresholds):
         raise AssignmentError(f"[{where}] thresholds go with credit = \"thresholds\", and "
                               "it needs them")
-    return Rule(float(points), credit, thresholds, visibility)
+    return Rule(float(points), credit, thresholds, visibility, hints)
 
 
 def _thresholds(value: object, where: str) -> tuple[tuple[float, float], ...]:
@@ -257,7 +282,7 @@ def _thresholds(value: object, where: str) -> tuple[tuple[float, float], ...]:
     return tuple(pairs)
 
 
-Choice = TypeVar("Choice", Credit, Visibility)
+Choice = TypeVar("Choice", Credit, Visibility, Hints)
 
 
 def _choice(value: object, choices: type[Choice], what: str) -> Choice:

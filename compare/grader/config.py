@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
+from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.compare.judge.truth import Ties, Values
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
@@ -77,6 +78,9 @@ class Settings:
     unsandboxed: bool | None = None
     """Grade even where bwrap cannot contain the submissions (process limits alone): for
     programs the teacher trusts, never a class's."""
+    hints: Hints | None = None
+    """What a student view says of every check's wrong answers (`HINTS_HELP`), over the
+    assignment's levels."""
     own: Mapping[str, object] = field(default_factory=dict, hash=False)
     """An interface's own options given, by name (`answers`, `python`, `mapping`...)."""
 
@@ -89,6 +93,9 @@ class Settings:
                                     f"most {MOST:g}")
         if self.unsandboxed is not None and not isinstance(self.unsandboxed, bool):
             raise SettingsError(f"unsandboxed = {self.unsandboxed!r}: expected true or false")
+        if self.hints is not None and not isinstance(self.hints, Hints):
+            raise SettingsError(f"hints = {self.hints!r}: expected one of "
+                                f"{', '.join(Hints)}")
 
     def over(self, other: Settings) -> Settings:
         """These settings, and `other`'s where these give none."""
@@ -113,6 +120,13 @@ class Settings:
                           _or(self.inference_budget, DEFAULT_WORK.budget_ratio),
                           _or(self.cpu_seconds, DEFAULT_WORK.cpu_seconds),
                           _or(self.cpu_budget, DEFAULT_WORK.cpu_budget))
+
+
+HINTS_HELP = ("what students are told of a wrong answer, each level with those before it: "
+              "what (the predicate, the kind of fault), where (the question, its board "
+              "drawn, the first wrong call), expected (the lab's value or move), clause (the "
+              "lab's clause); default where. The teacher's own reports say everything")
+"""The hint levels, as `grade --hints`, the API and `gradebook release` say them."""
 
 
 def _or(value: float | None, default: float) -> float:

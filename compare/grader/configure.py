@@ -44,6 +44,7 @@ def configure(given: Settings, assignment: str | None = None,
         scoring = load_assignment(assignment, name, kind.checks)
         if given.checks is None and scoring.default is None and kind.checks:
             checks = tuple(check for check in kind.checks if check in scoring.checks)
+    scoring = scoring.hinted(given.hints)
     chosen = settled(given, scoring)
     interface = configured(kind, chosen)
     interface.ready(paths)

@@ -42,7 +42,8 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
             asked += 1
             position = (call.state, call.player)
             if verdict.category.kind is not Kind.RIGHT:
-                deeper = Finding(verdict.category, position, verdict.detail, asked=str(call))
+                deeper = Finding(verdict.category, position, verdict.detail, asked=str(call),
+                                 lab=verdict.lab)
                 question = call
                 break
             below.append(Finding(Category.RIGHT, position, session.said(reply),

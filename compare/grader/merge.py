@@ -72,7 +72,7 @@ def merge(files: Sequence[str], outputs: Mapping[str, Path], roster: str | None 
                          "JSON, JUnit XML, Canvas, Moodle)")
     writers = checked_outputs(outputs, [])
     students = read_roster(roster) if roster is not None else {}
-    parts = [_read(path) for path in files]
+    parts = [read_report(path) for path in files]
     try:
         graded = merged(parts, files)
     except (KeyError, TypeError, AttributeError) as error:
@@ -84,7 +84,8 @@ def merge(files: Sequence[str], outputs: Mapping[str, Path], roster: str | None 
     return graded
 
 
-def _read(path: str) -> dict[str, Any]:
+def read_report(path: str) -> dict[str, Any]:
+    """The JSON report `grade --json` wrote at `path`."""
     try:
         with open(path, encoding="utf-8") as file:
             report = json.load(file)

@@ -23,8 +23,8 @@ from minimax_lab.compare.grader.interface import Check
 from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.grader.sample import LAB_CASES, Judged
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import Verdict
-from minimax_lab.compare.judge.truth import Answer, Policy, Ties, lab_words, truth
+from minimax_lab.compare.judge.results import Verdict, told
+from minimax_lab.compare.judge.truth import Answer, Policy, Ties, lab_parts, truth
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.harness import Reply, is_integer
 from minimax_lab.logic.contain.lab_goals import lab_goal, read_decision, read_states, read_sv
@@ -235,7 +235,7 @@ class TerminalState(PrologCheck):
         if expected is None:
             return Verdict(Category.ANSWER_NOT_OVER, f"answers {text}, but the game goes on")
         if term != expected:
-            return Verdict(Category.WRONG_VALUE, f"answers {term}; the value is {expected}")
+            return told(Category.WRONG_VALUE, f"answers {term}", f"; the value is {expected}")
         return Verdict(Category.RIGHT)
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
@@ -297,7 +297,7 @@ class ValueCheck(PrologCheck):
         kept, value = read
         lab_state, lab_value = self.expected(question)
         if policy.graded and value != lab_value:
-            return Verdict(Category.WRONG_VALUE, f"answers {text}; the value is {lab_value}")
+            return told(Category.WRONG_VALUE, f"answers {text}", f"; the value is {lab_value}")
         if kept == lab_state:
             return Verdict(Category.RIGHT)
         mover = self.mover(question)
@@ -307,15 +307,15 @@ class ValueCheck(PrologCheck):
             return Verdict(Category.NOT_A_SUCCESSOR, f"answers {text}: {where}")
         worth = self.worth(kept, player)
         if worth != lab_value:
-            return Verdict(Category.SUCCESSOR_OF_OTHER_VALUE,
-                           f"answers {text}, but that successor is worth {worth}"
-                           + ("" if policy.graded else f", and the best is worth {lab_value}"))
+            return told(Category.SUCCESSOR_OF_OTHER_VALUE, f"answers {text}",
+                        f", but that successor is worth {worth}"
+                        + ("" if policy.graded else f", and the best is worth {lab_value}"))
         cell = marked(state, kept)
         if policy.ties is Ties.ANY:
             return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,), cell=cell)
-        return Verdict(Category.OTHER_OPTIMAL_SUCCESSOR,
-                       f"answers {text}, optimal too; the lab keeps the first in cell order, "
-                       f"{to_prolog(lab_state)}", cell=cell)
+        return replace(told(Category.OTHER_OPTIMAL_SUCCESSOR, f"answers {text}, optimal too",
+                            "; the lab keeps the first in cell order, "
+                            f"{to_prolog(lab_state)}"), cell=cell)
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
         """(the cell the successor kept marks, 0 for the state itself; its value, None where
@@ -367,7 +367,7 @@ class MinimaxDecision(PrologCheck):
         if judgement.right:
             return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
                            judgement=judgement)
-        return Verdict(judgement.category, lab_words(judgement), judgement=judgement)
+        return told(judgement.category, *lab_parts(judgement), judgement=judgement)
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
         """(cell, value: None where values are not graded) of each right decision."""
@@ -554,8 +554,8 @@ def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Ver
                               Category.OTHER_OPTIMAL):
             notes.append(Category.OTHER_OPTIMAL_AGAIN)
         else:
-            return Verdict(Category.WRONG_ON_BACKTRACKING,
-                           f"on backtracking it answers {other.text}: {again.detail}")
+            return Verdict(Category.WRONG_ON_BACKTRACKING, f"on backtracking it {again.detail}",
+                           lab=again.lab)
     if end.stopped:
         return Verdict(Category.FAILS_ON_BACKTRACKING,
                        f"asked for more answers: {reply.error or MORE_STOPPED[end]}")

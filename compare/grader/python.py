@@ -27,7 +27,7 @@ from minimax_lab.compare.grader.mappings import (
 )
 from minimax_lab.compare.grader.play import PLAY
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.compare.judge.results import Verdict, told
 from minimax_lab.compare.judge.truth import Answer, Judgement, Policy, Ties, Truth, Values, truth
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.python_program import Called
@@ -103,8 +103,8 @@ def compared(value: object, read: object, expected: object) -> Verdict:
     """Right when `read` (the value as read) is `expected`, of its type; else a wrong answer
     that says both."""
     if read != expected or type(read) is not type(expected):
-        return Verdict(Category.WRONG_ANSWER, f"answers {shown(value)}; the answer is "
-                       f"{_python(expected)}")
+        return told(Category.WRONG_ANSWER, f"answers {shown(value)}",
+                    f"; the answer is {_python(expected)}")
     return Verdict(Category.RIGHT)
 
 
@@ -557,10 +557,10 @@ def judge_move(question: Question, answer: object, returns: Returns, truth: Trut
     if judgement.right:
         return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
                        judgement=judgement)
-    detail = _move_detail(judgement, answer, returns, shown_value)
+    said, lab = _move_detail(judgement, answer, returns, shown_value)
     if side and judgement.category in (Category.SUBOPTIMAL, Category.WRONG_VALUE):
-        detail += f" (values from {side})"
-    return Verdict(judgement.category, detail, judgement=judgement)
+        lab += f" (values from {side})"
+    return told(judgement.category, said, lab, judgement=judgement)
 
 
 def _moves_truth(policy: Policy) -> Truth:
@@ -578,8 +578,9 @@ def _side(mover: Player, mapping: Mapping) -> str:
 
 
 def _move_detail(judgement: Judgement, answer: object, returns: Returns,
-                 shown_value: Callable[[int], int] | None = None) -> str:
-    """Why a move disagrees, in the program's terms."""
+                 shown_value: Callable[[int], int] | None = None) -> tuple[str, str]:
+    """Why a move disagrees, in the program's terms: what it answered, and the lab's
+    answer."""
     def worth(value: int) -> str:
         return str(shown_value(value) if shown_value is not None else value)
 
@@ -587,13 +588,13 @@ def _move_detail(judgement: Judgement, answer: object, returns: Returns,
     said = (f"answers {shown(answer)} (cell {cell})" if returns in MOVES
             else f"answers {shown(answer)}, {_move_words(cell)}")
     if judgement.category is Category.ILLEGAL_MOVE:
-        return f"{said}: that cell is taken"
+        return f"{said}: that cell is taken", ""
     if judgement.category is Category.SUBOPTIMAL:
-        return (f"{said}, worth {worth(judgement.move_values[cell])}; the best move, "
-                f"{_move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
+        return said, (f", worth {worth(judgement.move_values[cell])}; the best move, "
+                      f"{_move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
     if judgement.category is Category.WRONG_VALUE:
-        return f"{said}: that move is optimal and worth {worth(judgement.move_values[cell])}"
-    return f"{said}: optimal too, but the lab's tie rule takes the lowest cell, {_move_words(best)}"
+        return said, f": that move is optimal and worth {worth(judgement.move_values[cell])}"
+    return said, f": optimal too, but the lab's tie rule takes the lowest cell, {_move_words(best)}"
 
 
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:
@@ -603,7 +604,7 @@ def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Tr
     expected = truth.decision((question.state, question.player)).value
     if value != expected:
         said = _program_value(whole(expected), question.player, mapping)
-        return Verdict(Category.WRONG_VALUE, f"answers {shown(answer)}; the value is {said}")
+        return told(Category.WRONG_VALUE, f"answers {shown(answer)}", f"; the value is {said}")
     return Verdict(Category.RIGHT)
 
 

@@ -14,7 +14,7 @@ from minimax_lab.compare.grader.mappings import Mapping
 from minimax_lab.compare.grader.python import PythonCheck, Question, failure, shown
 from minimax_lab.compare.grader.sample import end_to_end
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.compare.judge.results import Verdict, told
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.python_harness import Unlike, plain
@@ -105,8 +105,8 @@ class ValueFunction(PythonCheck):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return Verdict(Category.UNREADABLE, f"answers {shown(value)}, not a value")
         if value != expected:
-            return Verdict(Category.WRONG_VALUE, f"answers {shown(value)}; the value is "
-                           f"{expected}{self.side(question)}")
+            return told(Category.WRONG_VALUE, f"answers {shown(value)}",
+                        f"; the value is {expected}{self.side(question)}")
         return Verdict(Category.RIGHT)
 
     def side(self, question: Question) -> str:

@@ -23,7 +23,7 @@ from minimax_lab.compare.judge.results import (
     SubmissionGrade,
     WrongCall,
 )
-from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, CheckScore, Hints, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
 from minimax_lab.logic.engines import Turn
@@ -54,6 +54,8 @@ def class_json(graded: Graded) -> dict[str, Any]:
         "submissions": [grade_json(grade) for grade in graded.shown]}
     if graded.title:
         report["assignment"] = graded.title
+    if graded.student_view:
+        report["student_view"] = True
     if graded.shard is not None:
         report["shard"] = {"part": graded.shard.part, "parts": graded.shard.parts}
         for submission, index in zip(report["submissions"], graded.shard.indices, strict=True):
@@ -132,7 +134,8 @@ def _check_json(result: CheckResult, earned: CheckScore | None) -> dict[str, Any
 
 def _call_json(finding: Finding) -> dict[str, Any]:
     state, player = finding.position if finding.position is not None else (None, None)
-    return {"state": state, "player": player, "detail": finding.detail}
+    return {"state": state, "player": player, "detail": finding.detail,
+            **({"lab": finding.lab} if finding.lab is not None else {})}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -171,7 +174,8 @@ def grade_from_json(data: dict[str, Any], policy: Policy | None = None) -> Submi
         checks={check: _check_from_json(result) for check, result in data["predicates"].items()},
         problems=[Problem(**problem) for problem in data["problems"]])
     if "scores" in data:
-        scores = [CheckScore(**{**check, "visibility": Visibility(check["visibility"])})
+        scores = [CheckScore(**{**check, "visibility": Visibility(check["visibility"]),
+                                "hints": Hints(check.get("hints", DEFAULT_HINTS))})
                   for check in data["scores"]]
         grade.score = Score(tuple(check for check in scores if check.asked),
                             tuple(check for check in scores if not check.asked))
@@ -211,7 +215,7 @@ def _call_from_json(data: dict[str, Any], category: Category, asked: str | None)
     position: Turn | None = None
     if data["state"] is not None:
         position = (data["state"], data["player"])
-    return Finding(category, position, data["detail"], asked=asked)
+    return Finding(category, position, data["detail"], asked=asked, lab=data.get("lab"))
 
 
 def write(graded: Graded, path: Path) -> list[str]:

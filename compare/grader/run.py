@@ -244,7 +244,7 @@ def walk(session: Session[Any, Any], question: Question, verdict: Verdict, optio
         return reply, session.judge(call, reply, options.policy)
 
     wrong = Finding(verdict.category, (question.state, question.player), verdict.detail,
-                    asked=str(question))
+                    asked=str(question), lab=verdict.lab)
     return first_wrong_call(session, wrong, question, ask)
 
 

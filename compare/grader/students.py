@@ -4,17 +4,22 @@ points, and so is everything drawn from every check's answers (the bug, its feed
 guesses) while any check is held back, and a shown check's first wrong call when its walk
 asked a check held back (docs/grading.md, "Hidden checks").
 
+A student view also tells each check's wrong answers only as far as its hint level allows
+(the assignment's `hints`; docs/grading.md, "Hint levels"), and names no option and nothing of
+the sandbox.
+
 Gradescope applies each test's visibility itself, so its results keep every check, each with
 its visibility; the other platforms and `grade --student-view` show the student view.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
-from minimax_lab.compare.judge.scores import CheckScore, Visibility
+from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, CheckScore, Hints, Visibility
 
 WHEN = {Visibility.AFTER_DUE_DATE: "shown after the due date",
         Visibility.AFTER_PUBLISHED: "shown when grades are published",
@@ -40,13 +45,73 @@ def strictest(grade: SubmissionGrade) -> Visibility:
                 Visibility.VISIBLE)
 
 
-def student_view(grade: SubmissionGrade,
-                 released: Visibility = Visibility.VISIBLE) -> SubmissionGrade:
+def student_view(grade: SubmissionGrade, released: Visibility = Visibility.VISIBLE,
+                 hints: Hints | None = None) -> SubmissionGrade:
     """The grade as students may see it when the checks of visibility `released` are shown
     (by default: now): the checks released later left out (their results, points, findings
     and problems), and a shown check's first wrong call whose walk asked one of them; no bug,
     feedback or guess while any check is held back, since they come from every check's
-    answers."""
+    answers; each check's wrong answers told as far as its hint level allows (`hinted`: its
+    score's, else `hints`, else the default)."""
+    shown = _released(grade, released)
+    load = replace(shown.load, containment="", notes=[plain(note) for note in shown.load.notes],
+                   problem=None if shown.load.problem is None else plain(shown.load.problem))
+    return replace(shown, for_students=True, load=load,
+                   checks={check: hinted(result, hints_of(shown, check, hints))
+                           for check, result in shown.checks.items()})
+
+
+_OPTION = re.compile(r"--[a-z]")
+_ASIDE = re.compile(r" \([^()]*--[a-z][^()]*\)")
+
+
+def plain(said: str) -> str:
+    """What the grader said of loading (a note, a problem), without what it tells the teacher
+    to give `grade`: an aside or a clause (after `; `) that names an option."""
+    kept = [part for part in said.split("; ") if not _OPTION.search(part)]
+    return _ASIDE.sub("", "; ".join(kept or [said]))
+
+
+def hints_of(grade: SubmissionGrade, check: str, hints: Hints | None = None) -> Hints:
+    """What students are told of a check's wrong answers: its score's level, else `hints`
+    (a grade with no score: the site's check), else the default."""
+    earned = grade.score.of(check) if grade.score is not None else None
+    return earned.hints if earned is not None else hints or DEFAULT_HINTS
+
+
+def hinted(result: CheckResult, level: Hints) -> CheckResult:
+    """`result` as a student is told it at hint `level`: below `clause` without the lab's
+    clause, below `expected` without the lab's answers, below `where` without the questions
+    and their boards (the first wrong call only named by its predicate)."""
+    wrong = result.first_wrong
+    if level.gives(Hints.CLAUSE):
+        return result
+    if wrong is not None:
+        wrong = replace(wrong, clause="")
+    if not level.gives(Hints.WHERE):
+        if wrong is not None:
+            call = Finding(wrong.call.category, None, "",
+                           asked=(wrong.call.asked or "").split("(", 1)[0])
+            wrong = replace(wrong, call=call, below=())
+        return replace(result, findings=[], first_wrong=wrong)
+    if not level.gives(Hints.EXPECTED):
+        if wrong is not None:
+            wrong = replace(wrong, call=_without_lab(wrong.call))
+        return replace(result, findings=[_without_lab(found) for found in result.findings],
+                       first_wrong=wrong)
+    return replace(result, first_wrong=wrong)
+
+
+def _without_lab(finding: Finding) -> Finding:
+    """`finding` without what its detail says of the lab's answer (all of its detail, where
+    that is not known)."""
+    if finding.lab is None:
+        return replace(finding, detail="", lab="")
+    return replace(finding, detail=finding.detail.removesuffix(finding.lab), lab="")
+
+
+def _released(grade: SubmissionGrade, released: Visibility) -> SubmissionGrade:
+    """The grade without the checks released after `released`, and what they tell."""
     if grade.score is None:
         return grade
     later = RELEASED[RELEASED.index(released) + 1:]

@@ -25,9 +25,15 @@ SHOWN = 5
 """Findings listed per check and category in a submission's report."""
 
 
+class Lab(str):
+    """A line of the lab's own text (its clause), printed as it is: not data to escape."""
+
+
 def text_of(lines: Sequence[str]) -> str:
-    """Lines of a report as text: each on one line, escaped (`one_line`)."""
-    return "".join(one_line(line) + "\n" for line in lines)
+    """Lines of a report as text: each on one line, escaped (`one_line`), but the lab's own
+    (`Lab`), printed as Prolog prints them (only what a terminal would act on escaped)."""
+    return "".join((escaped(line) if isinstance(line, Lab) else one_line(line)) + "\n"
+                   for line in lines)
 
 
 def summary_line(grade: SubmissionGrade) -> str:
@@ -97,41 +103,49 @@ def submission_report(grade: SubmissionGrade) -> str:
     if grade.log:
         said = (f"{grade.printed} questions printed something" if grade.printed
                 else "loading printed something")
-        lines += ["", f"output: {said}; --reports DIR keeps it in DIR/{report_stem(grade)}.log"]
+        lines += ["", f"output: {said}" + (OUTPUT_APART if grade.for_students else
+                                           f"; --reports DIR keeps it in "
+                                           f"DIR/{report_stem(grade)}.log")]
     return text_of(lines)
 
 
 def load_report(grade: SubmissionGrade) -> list[str]:
-    """How the submission loaded: its containment, ok or not, the messages, what was not
-    checked and why."""
-    lines = [f"containment: {grade.load.containment or 'none'}"]
+    """How the submission loaded: its containment (not in a student view), ok or not, the
+    messages, what was not checked and why."""
+    students = grade.for_students
+    lines = [] if students else [f"containment: {grade.load.containment or 'none'}"]
     if grade.policy is not None:
-        lines.append(f"policy: {policy_words(grade.policy)}")
+        lines.append(f"policy: {policy_words(grade.policy, options=not students)}")
     if grade.judged in JUDGED_WORDS:
         said = JUDGED_WORDS[grade.judged]
         if PLAY in grade.checks and grade.judged != "whole":
             said = said[:said.index("), and the whole") + 1] + PLAY_WORDS
-        lines.append(f"judged: {said}")
+        lines.append(f"judged: {said.replace(WHOLE_OPTION, '') if students else said}")
     if grade.load.problem is not None:
         lines.append(f"load: FAILED: {grade.load.problem}")
     else:
         lines.append("load: ok" if grade.load.ok else "load: with problems")
     for message in grade.load.messages:  # SWI-Prolog's messages go on over indented lines
-        first, *rest = message.text.splitlines() or [""]  # (a file's name stays on its line)
-        lines += [f"  {message.heading()}: {first}", *(f"    {line.strip()}" for line in rest)]
+        heading, text = message.said()
+        first, *rest = text.splitlines() or [""]  # (a file's name stays on its line)
+        lines += [f"  {heading}: {first}", *(f"    {line.strip()}" for line in rest)]
     lines += [f"  note: {note}" for note in grade.load.notes]
     return lines + [f"  not checked: {reason}" for reason in grade.not_checked]
 
 
+OUTPUT_APART = " (kept apart from this report)"
+"""Where a student view's report says the program's output is."""
+WHOLE_OPTION = "; --judged whole asks the whole program"
+"""The option `judged:` names for the teacher, not in a student view."""
 JUDGED_WORDS = {
     "clauses": "on its own clauses (each question's calls on the successors of its board got "
-               "the lab's answers; --judged whole asks the whole program), and the whole "
+               f"the lab's answers{WHOLE_OPTION}), and the whole "
                "program end to end on a sample (the lab's cases, boards of each number of "
                "blanks)",
     "whole": "the whole program, every call below a question answered by its own code",
     "functions": "on its own functions (each question's calls to the recursive functions its "
-                 "mapping names, on the successors of its board, got the lab's answers; "
-                 "--judged whole asks the whole program), and the whole program end to end on "
+                 "mapping names, on the successors of its board, got the lab's answers"
+                 f"{WHOLE_OPTION}), and the whole program end to end on "
                  "a sample (the lab's cases, boards of each number of blanks), asked first",
 }
 """What `judged:` says of a grade's mode: a Prolog program's (`clauses`, `whole`), or a
@@ -145,6 +159,8 @@ def wrong_call_report(wrong: WrongCall) -> list[str]:
     """Where the smallest wrong answer goes wrong: the first wrong call with its board, the
     calls below it (all right), the lab's clause to read beside it (for Prolog)."""
     call = wrong.call
+    if call.position is None and not call.detail:  # a student view that names only where
+        return [f"  first wrong call: in {call.asked}"]
     lines = [f"  first wrong call: {call.asked}: {call.detail}", *drawn(call)]
     if wrong.below:
         lines.append("    the calls it makes below are right:")
@@ -156,7 +172,7 @@ def wrong_call_report(wrong: WrongCall) -> list[str]:
     else:
         lines.append("    so it goes wrong there itself"
                      + ("; the lab's clause:" if wrong.clause else ""))
-    lines += [f"      {line}" for line in wrong.clause.split("\n") if line]
+    lines += [Lab(f"      {line}") for line in wrong.clause.split("\n") if line]
     return lines
 
 
@@ -214,6 +230,9 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
         lines.append(decisions_words(result))
     if result.first_wrong is not None:
         lines += wrong_call_report(result.first_wrong)
+        elsewhere = (result.first_wrong.call.asked or check).split("(", 1)[0]
+        if elsewhere != check:
+            lines.append(elsewhere_words(check, elsewhere, result))
     asked = sum(result.counts.values())
     for category, count in result.counts.most_common():
         if category != Category.RIGHT:
@@ -240,6 +259,19 @@ def check_report(check: str, result: CheckResult, grade: SubmissionGrade) -> lis
         if shown[finding.category] == 1:  # the first of each category drawn
             lines += drawn(finding)
     return lines
+
+
+def elsewhere_words(check: str, elsewhere: str, result: CheckResult) -> str:
+    """Why `check` lost points for a bug its first wrong call found in `elsewhere`, a
+    predicate it calls (`max_value` answers on a finished board by `terminal_state`)."""
+    faults = [category for category in result.counts if category.kind is Kind.FAULT]
+    if faults and all(result.finished[category] == result.counts[category]
+                      for category in faults):
+        return (f"    (every wrong answer of {check} is on a finished board, where it answers "
+                f"by calling {elsewhere}: its points are taken for {elsewhere}'s bug, where its "
+                "first wrong call is)")
+    return (f"    ({check} calls {elsewhere}, where its first wrong call is: some of its wrong "
+            f"answers may come from {elsewhere}'s bug)")
 
 
 def decisions_words(result: CheckResult) -> str:

@@ -31,10 +31,20 @@ class Verdict:
     """The move judged, where the answer is a move: what it marks, the reference's values."""
     cell: int | None = None
     """The cell the answer's move marks, where it keeps a successor (`max_value`'s sv)."""
+    lab: str = ""
+    """The end of `detail` that tells the lab's answer (`; the value is 1`): a student view
+    leaves it out below the hint level `expected`."""
 
     @property
     def right(self) -> bool:
         return self.category is Category.RIGHT
+
+
+def told(category: Category, said: str, lab: str, judgement: Judgement | None = None
+         ) -> Verdict:
+    """A verdict whose detail is what the program answered (`said`), then what the lab's
+    answer is (`lab`), kept apart for a student view."""
+    return Verdict(category, said + lab, judgement=judgement, lab=lab)
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,9 @@ class Finding:
     asked: str | None = None
     moves: tuple[tuple[str, int], ...] = ()
     """A game's moves from its position, each a mark and a cell (the play check's)."""
+    lab: str | None = ""
+    """The end of `detail` that tells the lab's answer (None: not known, as in a JSON written
+    before it was kept apart)."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +151,8 @@ class CheckResult:
         """Count a question's verdict; a wrong one is a finding at `position`, `asked` as the
         submission was asked."""
         finding = None if verdict.right else Finding(verdict.category, position,
-                                                     verdict.detail, asked=asked)
+                                                     verdict.detail, asked=asked,
+                                                     lab=verdict.lab)
         self.judged(verdict.category, verdict.notes, finding, finished)
 
     def fault(self, finding: Finding) -> None:
@@ -185,6 +199,9 @@ class SubmissionGrade:
     """How its questions were judged, for Prolog (for a Python program whose mapping names
     its recursive functions, `functions` for `clauses`): `clauses` (each on the program's own
     clauses, the calls below answered as the lab does, and a sample end to end) or `whole`."""
+    for_students: bool = False
+    """True for a student view (`compare.grader.students`): its text names no option and
+    says nothing of how the grader contains a program."""
 
     @property
     def faulty(self) -> bool:

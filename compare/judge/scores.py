@@ -26,6 +26,28 @@ class Visibility(StrEnum):
     HIDDEN = "hidden"
 
 
+class Hints(StrEnum):
+    """How much a student view says of a check's wrong answers, each level with all before
+    it: what is wrong (the check, the kind of fault, how often), where (the questions asked,
+    their boards drawn, the program's own answers, the first wrong call), what was expected
+    (the lab's value or move), and the lab's clause (docs/grading.md, "Hint levels")."""
+
+    WHAT = "what"
+    WHERE = "where"
+    EXPECTED = "expected"
+    CLAUSE = "clause"
+
+    def gives(self, level: Hints) -> bool:
+        """True when this level says what `level` says."""
+        order = list(Hints)
+        return order.index(self) >= order.index(level)
+
+
+DEFAULT_HINTS = Hints.WHERE
+"""What a student view says where the teacher chose no level: where the program goes wrong,
+never the lab's answer."""
+
+
 def above_base(share: float, base: float) -> float:
     """The share of right answers counted above `base`, the share one constant answer gets
     right: 0 at or below it, 1 for every answer right (docs/grading.md, "Scores")."""
@@ -45,6 +67,8 @@ class Rule:
     credit: Credit = Credit.PROPORTIONAL
     thresholds: tuple[tuple[float, float], ...] = ()
     visibility: Visibility = Visibility.VISIBLE
+    hints: Hints | None = None
+    """What students are told of its wrong answers (None: the assignment's level)."""
 
     def earned(self, right: int, questions: int, base: float = 0.0) -> float:
         """The points earned for `right` of `questions`, counted above `base` (the share of
@@ -66,17 +90,19 @@ class Rule:
         """The check's score for `right` of `questions` (the judged and the `not_asked`),
         counted above `base`."""
         return CheckScore(check, self.earned(right, questions, base), self.points, right,
-                          questions, self.visibility, not_asked=not_asked, base=base)
+                          questions, self.visibility, not_asked=not_asked, base=base,
+                          hints=self.hints or DEFAULT_HINTS)
 
     def unchecked(self, check: str) -> CheckScore:
         """The score of a check that was not graded: none of its points."""
-        return CheckScore(check, 0.0, self.points, 0, 0, self.visibility, "not checked")
+        return CheckScore(check, 0.0, self.points, 0, 0, self.visibility, "not checked",
+                          hints=self.hints or DEFAULT_HINTS)
 
     def unasked(self, check: str) -> CheckScore:
         """The score of a check the run did not ask (left out by `--predicates`): its points
         are out of the maximum, not lost."""
         return CheckScore(check, 0.0, self.points, 0, 0, self.visibility, "not asked",
-                          asked=False)
+                          asked=False, hints=self.hints or DEFAULT_HINTS)
 
 
 @dataclass(frozen=True)
@@ -98,6 +124,8 @@ class CheckScore:
     earns points."""
     asked: bool = True
     """False for a check the run did not ask (`--predicates`): neither passed nor failed."""
+    hints: Hints = DEFAULT_HINTS
+    """What a student view says of its wrong answers."""
 
     @property
     def counted(self) -> str:

@@ -60,12 +60,16 @@ class Policy:
         return {"ties": self.ties.value, "values": self.values.value}
 
 
-def policy_words(policy: Policy) -> str:
-    """The policy as a report says it, with the option that changes it."""
-    ties = ("any optimal move is right (--ties lowest: only the lab's lowest optimal cell)"
+def policy_words(policy: Policy, options: bool = True) -> str:
+    """The policy as a report says it, with the option that changes it (unless not
+    `options`: a student cannot give one)."""
+    ties = ("any optimal move is right" + (" (--ties lowest: only the lab's lowest optimal "
+                                           "cell)" if options else "")
             if policy.ties is Ties.ANY else
-            "the lab's tie rule, the lowest optimal cell (--ties any: any optimal move)")
-    values = "values graded" if policy.graded else "moves only (--values none)"
+            "the lab's tie rule, the lowest optimal cell"
+            + (" (--ties any: any optimal move)" if options else ""))
+    values = ("values graded" if policy.graded
+              else "moves only" + (" (--values none)" if options else ""))
     return f"{ties}; {values}"
 
 
@@ -167,18 +171,25 @@ def _truth(objective: Objective, policy: Policy) -> Truth:
 def lab_words(judgement: Judgement) -> str:
     """Why a move disagrees, in the lab's notation: `answered [x,3] value 1; that move is
     worth 0; the best move, [x,5], is worth 1`."""
+    said, lab = lab_parts(judgement)
+    return said + lab
+
+
+def lab_parts(judgement: Judgement) -> tuple[str, str]:
+    """`lab_words` in two: what the program answered (and why it cannot be, a cell taken),
+    then what the lab's answer is."""
     answer, expected = judgement.answer, judgement.expected
     values, player = judgement.move_values, answer.position[1]
     said = f"answered [{player},{answer.cell}]"
     if judgement.graded:
         said += f" value {answer.value}"
     if judgement.category is Category.ILLEGAL_MOVE:
-        why = f"cell {answer.cell} is taken"
-    elif judgement.category is Category.SUBOPTIMAL:
+        return f"{said}; cell {answer.cell} is taken", ""
+    if judgement.category is Category.SUBOPTIMAL:
         why = (f"that move is worth {values[answer.cell]}; the best move, {expected.action}, "
                f"is worth {expected.value}")
     elif judgement.category is Category.WRONG_VALUE:
         why = f"that move is optimal and worth {values[answer.cell]}"
     else:
         why = f"optimal too, but the lowest optimal cell is {expected.action.cell}"
-    return f"{said}; {why}"
+    return said, f"; {why}"

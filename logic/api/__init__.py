@@ -420,21 +420,24 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
           inference_budget: float | None = None, cpu_seconds: float | None = None,
           cpu_budget: float | None = None, unsandboxed: bool | None = None, jobs: int = 1,
           shard: tuple[int, int] | None = None, feedback: str | None = None,
-          student_view: bool = False, roster: str | None = None, **named: object) -> Grade:
+          student_view: bool = False, hints: str | None = None,
+          roster: str | None = None, **named: object) -> Grade:
     """Grade submissions (a file, or a folder of one student's files; or several) as
     `minimax-lab grade` does, each in its own contained process, with the same options by the
     same names: the interface (prolog, cs50 or function) and its own options (`answers=3`,
     `python=PATH`, `definitions_only=True`, `mapping=FILE`, `mapping_set=["KEY=VALUE"]` for
     `--set`...), `unsandboxed=True` to grade where bwrap cannot contain the submissions (else
-    refused, as the command refuses), `roster=FILE` (`--roster`), and the outputs, named as
-    the command's options are (`csv="gradebook.csv"`, `reports="reports"`,
-    `gradescope="results"`...; docs/grading.md).
+    refused, as the command refuses), `hints` (what students are told: what, where, expected
+    or clause), `roster=FILE` (`--roster`), and the outputs, named as the command's options
+    are (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...;
+    docs/grading.md).
     Errors are `LabError`s."""
     from minimax_lab.compare.grader.config import Settings
     from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
     from minimax_lab.compare.grader.registry import interface_options
     from minimax_lab.compare.grader.text import submission_report, summary
     from minimax_lab.compare.grader.writers import WRITERS
+    from minimax_lab.compare.judge.scores import Hints
     from minimax_lab.compare.judge.truth import Ties, Values
 
     unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
@@ -449,6 +452,7 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
         load_timeout=load_timeout, query_timeout=query_timeout, budget=budget,
         inference_ratio=inference_ratio, inference_budget=inference_budget,
         cpu_seconds=cpu_seconds, cpu_budget=cpu_budget, unsandboxed=unsandboxed,
+        hints=None if hints is None else _choice(Hints, hints, "hints"),
         own={name: tuple(value) if isinstance(value, list) else value
              for name, value in named.items() if name not in WRITERS})
     outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}

@@ -15,7 +15,14 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from minimax_lab.compare.grader.config import DEFAULT_GUARDS, DEFAULT_WORK, Own, Settings, flag
+from minimax_lab.compare.grader.config import (
+    DEFAULT_GUARDS,
+    DEFAULT_WORK,
+    HINTS_HELP,
+    Own,
+    Settings,
+    flag,
+)
 from minimax_lab.compare.grader.configure import UnknownCheck
 from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.interface import Interface
@@ -24,6 +31,7 @@ from minimax_lab.compare.grader.registry import INTERFACES, interface_options
 from minimax_lab.compare.grader.text import progress_line, summary
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.compare.judge.truth import Ties, Values
 from minimax_lab.logic.commands.cli import PROG, UsageError
 from minimax_lab.logic.commands.options import jobs, ratio, seconds
@@ -133,6 +141,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         parser.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
     parser.add_argument("--roster", metavar="FILE", help=ROSTER_HELP)
+    parser.add_argument("--hints", choices=list(Hints), default=None, metavar="LEVEL",
+                        help=f"{HINTS_HELP} (default: the assignment's)")
     parser.add_argument("--student-view", action="store_true",
                         help="print and write only what students may see now (a check whose "
                         "visibility is not visible is left out, with its points), as in a CI "
@@ -284,5 +294,6 @@ def settings_from(args: argparse.Namespace) -> Settings:
         inference_ratio=args.inference_ratio, inference_budget=args.inference_budget,
         cpu_seconds=args.cpu_seconds, cpu_budget=args.cpu_budget,
         unsandboxed=True if args.unsandboxed else None,
+        hints=None if args.hints is None else Hints(args.hints),
         own={name: tuple(value) if isinstance(value, list) else value
              for name, value in own.items()})

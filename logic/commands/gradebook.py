@@ -1,6 +1,8 @@
 """`minimax-lab gradebook merge PART.json...`: one class's gradebook from the JSON reports of
 its shards (`grade --shard K/N --json`), as one run would have written it
-(`compare.grader.merge`)."""
+(`compare.grader.merge`); `minimax-lab gradebook release CLASS.json --hints LEVEL`: the
+students' outputs written again from a class's JSON at a fuller hint level
+(`compare.grader.release`)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from minimax_lab.compare.grader.config import HINTS_HELP
 from minimax_lab.compare.grader.merge import merge
-from minimax_lab.compare.grader.text import merged_summary
+from minimax_lab.compare.grader.release import release
+from minimax_lab.compare.grader.text import class_summary, merged_summary
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic.commands.grade import ROSTER_HELP
 
 
@@ -41,12 +46,29 @@ def register(commands: argparse._SubParsersAction) -> None:
         merged.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
     merged.add_argument("--roster", metavar="FILE", help=ROSTER_HELP)
+    released = actions.add_parser(
+        "release", help="write the students' outputs again from a class's --json, telling "
+        "more", description="Write the students' outputs (the platforms' files, JUnit XML, "
+        "the reports, the CSV, the JSON) again from the --json of grade, without grading "
+        "again, every check's wrong answers told at the hint level given.")
+    released.add_argument("report", metavar="CLASS.json", help="the --json report of grade")
+    released.add_argument("--hints", choices=list(Hints), required=True, metavar="LEVEL",
+                          help=HINTS_HELP)
+    for writer in WRITERS.values():
+        released.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
+                              dest=writer.name)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Join the parts, write what was asked; print the count of submissions right everywhere
-    and the class's bugs."""
+    """Join the parts (or release a class), write what was asked; print the count of
+    submissions right everywhere and the class's bugs."""
+    if args.action == "release":
+        chosen = {writer.name: Path(getattr(args, writer.name)) for writer in WRITERS.values()
+                  if getattr(args, writer.name) is not None}
+        graded = release(args.report, Hints(args.hints), chosen)
+        sys.stdout.write(class_summary(graded.shown))
+        return graded.status
     outputs = {writer.name: Path(getattr(args, writer.name)) for writer in merged_writers()
                if getattr(args, writer.name) is not None}
     graded = merge(args.parts, outputs, args.roster)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic.commands.cli import EXIT_OK
 from minimax_lab.logic.site.build import build_site
 from minimax_lab.logic.site.parts import default_cache
@@ -30,14 +31,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--offline", action="store_true",
                         help="fetch nothing: build from the parts in the cache, or say which "
                         "are missing")
+    parser.add_argument("--hints", choices=list(Hints), default=DEFAULT_HINTS.value,
+                        metavar="LEVEL", help="what the check tells a student of a wrong "
+                        "answer: what, where, expected or clause, as grade --hints "
+                        f"(default: {DEFAULT_HINTS.value})")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the site, a line per part on standard error as it is fetched or taken from the
     cache; say where, and its size."""
-    written = build_site(Path(args.folder), args.cache, offline=args.offline,
-                         report=sys.stderr)
+    written = build_site(Path(args.folder), args.cache, Hints(args.hints),
+                         offline=args.offline, report=sys.stderr)
     megabytes = 1 / 1e6
     print(f"wrote {written.folder}: {len(written.sizes)} files, "
           f"{written.total() * megabytes:.1f} MB")

@@ -12,6 +12,7 @@ the next one, up to `MOST_STARTS` starts.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -87,6 +88,10 @@ class Reply:
     shows more than they could take)."""
 
 
+_PLACE = re.compile(r"(\d+(?::\d+)?): ")
+"""A line, and maybe a column, as SWI-Prolog's message puts them after the file's name."""
+
+
 @dataclass(frozen=True)
 class LoadMessage:
     """An error or warning while loading, where it was."""
@@ -97,12 +102,22 @@ class LoadMessage:
     text: str
 
     def heading(self) -> str:
-        """`kind at file:line`."""
+        """`kind at file:line`, or `kind at file:line:column` where the text starts with that
+        place (SWI-Prolog's syntax errors), said once."""
+        return self.said()[0]
+
+    def said(self) -> tuple[str, str]:
+        """Its heading and its text, the place given once."""
+        if self.file and self.text.startswith(f"{self.file}:"):
+            found = _PLACE.match(self.text, len(self.file) + 1)
+            if found:
+                return (f"{self.kind} at {self.file}:{found[1]}",
+                        self.text[found.end():])
         where = f" at {self.file}" + (f":{self.line}" if self.line else "") if self.file else ""
-        return f"{self.kind}{where}"
+        return f"{self.kind}{where}", self.text
 
     def __str__(self) -> str:
-        return f"{self.heading()}: {self.text}"
+        return ": ".join(self.said())
 
 
 @dataclass

@@ -11,7 +11,14 @@ from importlib import resources
 from typing import Any, Protocol
 
 from minimax_lab.compare.grader.hosted import Every, Progress, Sample, check_hosted
-from minimax_lab.compare.grader.text import output_log, report_stem, submission_report, summary_line
+from minimax_lab.compare.grader.students import student_view
+from minimax_lab.compare.grader.text import (
+    OUTPUT_APART,
+    output_log,
+    submission_report,
+    summary_line,
+)
+from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import api
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
@@ -118,20 +125,21 @@ def file_name(picked: str) -> str:
 
 
 def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
-          progress: Progress | None = None) -> str:
+          progress: Progress | None = None, hints: str | None = None) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
-    "right"}."""
+    "right"}, as a student view tells it (`compare.grader.students`) at the hint level
+    `hints` (the site's: `minimax-lab site --hints`; the default where none is given)."""
     name = file_name(picked)
     host = WasmHost(prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
                          Every() if per_check == 0 else Sample(per_check), progress,
                          budget_seconds=1800.0)
-    report = submission_report(grade)
-    kept = f"--reports DIR keeps it in DIR/{report_stem(grade)}.log"
-    return _json(report=report.replace(kept, "it is shown below the report"),
-                 summary=summary_line(grade), right=grade.clean, log=output_log(grade))
+    shown = student_view(grade, hints=Hints(hints) if hints else None)
+    report = submission_report(shown).replace(OUTPUT_APART, " (shown below the report)")
+    return _json(report=report, summary=summary_line(shown), right=shown.clean,
+                 log=output_log(shown))
 
 
 def _json(**fields: object) -> str:

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
+from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.site import parts
 
@@ -38,11 +39,11 @@ class Written:
         return sum(size for path, size in self.sizes.items() if path.startswith(prefix))
 
 
-def build_site(folder: Path, cache: Path | None = None, *, offline: bool = False,
-               report: TextIO | None = None) -> Written:
+def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_HINTS, *,
+               offline: bool = False, report: TextIO | None = None) -> Written:
     """Write the site into `folder` (new, empty, or a site written before), fetching the parts
     missing from `cache` (none if `offline`: then every part must be there), a line per part
-    on `report`."""
+    on `report`; its check tells a student's wrong answers at the hint level `hints`."""
     _check_folder(folder)
     cache = cache or parts.default_cache()
     if offline:
@@ -60,6 +61,7 @@ def build_site(folder: Path, cache: Path | None = None, *, offline: bool = False
     files[MARK] = json.dumps({
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],
+        "hints": hints.value,
         "parts": {part.name: part.version for part in parts.NPM_PARTS}
         | {parts.PYDATALOG.name: parts.PYDATALOG.version},
     }, indent=1).encode()

@@ -45,7 +45,7 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
         if grade.load.problem is not None:
             counts["errors"] += 1
             _say(loading, "error", one_line(grade.load.problem),
-                 [*load_report(grade), *problems_report(grade)])
+                 text_of([*load_report(grade), *problems_report(grade)]))
         checks = grade.score.checks if grade.score is not None else ()
         if grade.score is not None:
             _property(properties, "score", points(grade.score.score))
@@ -63,7 +63,7 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
             counts["tests"] += 1
             if check.passed:
                 continue
-            lines = check_text(grade, check.check).splitlines()
+            lines = check_text(grade, check.check)
             result = grade.checks.get(check.check)
             if result is not None and result.correct == result.checked and check.not_asked:
                 counts["skipped"] += 1
@@ -71,7 +71,7 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
                      lines)
                 continue
             counts["failures"] += 1
-            _say(case, "failure", check.counted, [*lines, *told])
+            _say(case, "failure", check.counted, lines + text_of(told))
             told = []
         for check in grade.score.unasked if grade.score is not None else ():
             case = ElementTree.SubElement(
@@ -79,7 +79,7 @@ def junit_xml(grades: Sequence[SubmissionGrade]) -> str:
             counts["tests"] += 1
             counts["skipped"] += 1
             _say(case, "skipped", f"not asked in this grading: its {points(check.max_score)} "
-                 "points are out of the maximum", [])
+                 "points are out of the maximum", "")
         if told:  # no failure to carry it
             ElementTree.SubElement(suite, "system-out").text = text_of(told)
         suite.set("time", f"{grade.seconds:.3f}")
@@ -97,11 +97,11 @@ def _property(properties: ElementTree.Element, name: str, value: str) -> None:
     ElementTree.SubElement(properties, "property", name=one_line(name), value=value)
 
 
-def _say(case: ElementTree.Element, tag: str, message: str, lines: list[str]) -> None:
+def _say(case: ElementTree.Element, tag: str, message: str, text: str) -> None:
     element = ElementTree.SubElement(case, tag, message=one_line(message))
     if tag != "skipped":
         element.set("type", tag)
-    element.text = text_of(lines)
+    element.text = text
 
 
 def write(graded: Graded, path: Path) -> list[str]:

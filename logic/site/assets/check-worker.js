@@ -42,5 +42,5 @@ async function freshProlog() {
 serve(Promise.all([startPython(), prologFiles]).then(([lab]) => lab),
       async (lab, {args}, tell) => {
         const [name, text, perCheck] = args;
-        return lab.check(await freshProlog(), name, text, perCheck, tell);
+        return lab.check(await freshProlog(), name, text, perCheck, tell, self.site.hints);
       });

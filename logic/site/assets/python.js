@@ -1,6 +1,7 @@
 // Pyodide with the lab's Python, in a worker: the site's own files only (site.json lists them).
 async function startPython() {
   const site = await (await fetch("site.json")).json();
+  self.site = site;  // what the site was written with (its check's hint level)
   importScripts("pyodide/pyodide.js");
   const py = await loadPyodide({indexURL: "pyodide/"});
   for (const archive of site.archives) {
