@@ -208,6 +208,11 @@ SITE_CASES = ("wrong_side", "no_draw", "lost_max_value", "lab_style")
 a budget that runs out leaves unasked), and the lab's solution."""
 
 
+SLOW_SECONDS = 1800
+"""Bound on grading them all with every question, or judged whole (about 10 minutes on a loaded
+2-core machine)."""
+
+
 def site_bugs(folder: Path) -> dict[str, str | None]:
     """The bug the site's check names for each of `SITE_CASES`, on its smallest sample, the
     page's SWI-Prolog a `swipl` process of its own."""
@@ -232,8 +237,9 @@ def grade_bugs(folder: Path, options: list[str]) -> dict[str, str | None]:
 @needs_swipl
 @pytest.mark.parametrize("options", [
     ["--inference-budget", "0.001"],
-    pytest.param([], marks=pytest.mark.slow),
-    pytest.param(["--judged", "whole", "--inference-budget", "0.001"], marks=pytest.mark.slow),
+    pytest.param([], marks=[pytest.mark.slow, pytest.mark.timeout(SLOW_SECONDS)]),
+    pytest.param(["--judged", "whole", "--inference-budget", "0.001"],
+                 marks=[pytest.mark.slow, pytest.mark.timeout(SLOW_SECONDS)]),
 ], ids=["budget-ran-out", "default", "whole"])
 def test_the_same_file_is_the_same_bug_in_the_sites_check_and_in_grade(tmp_path, options):
     """The site's check (a sample, no play check) and `grade` (every question, or a budget
