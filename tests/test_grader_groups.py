@@ -1,26 +1,36 @@
 """A class's bugs grouped: copies of one bug share a group whatever their names, other bugs
 and right programs do not, groups with mostly the same wrong answers are related, and the
-teacher's explanation of a bug reaches every member's report and the platforms' outputs."""
+teacher's explanation of a bug reaches every member's report and the platforms' outputs; a
+bug is named by its answers to the probe questions, so the site's check and `grade` name the
+same file's bug alike."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hosts import SwiplHost
 from hypothesis import given
 from hypothesis import strategies as st
 from marks import needs_swipl
 from quiet import quietly
 
 from minimax_lab.compare.grader.groups import FeedbackError, fingerprint, group_class, read_feedback
+from minimax_lab.compare.grader.hosted import Sample, check_hosted
+from minimax_lab.compare.grader.play import PLAY
+from minimax_lab.compare.grader.probes import PROBES
+from minimax_lab.compare.grader.prolog import Judged, Question, judged_questions
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
+from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verdict
+from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.state import EMPTY, marks_made
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -33,14 +43,21 @@ grade a test compares is judged the same way."""
 
 
 def graded(answers: dict[str, list[Category]], name: str = "ada") -> SubmissionGrade:
-    """A submission whose checks were answered as `answers` says, question by question."""
-    checks = {}
+    """A submission whose checks were answered as `answers` says, question by question, its
+    bug named as if every question were a probe."""
+    checks, answered = {}, {}
     for check, categories in answers.items():
         result = CheckResult()
-        for category in categories:
+        asked = [question for question in judged_questions((check,), Judged.WHOLE, None)
+                 if marks_made(question.state) >= 2][:len(categories)]
+        for question, category in zip(asked, categories, strict=True):
             result.judged(category)
+            answered.setdefault(check, []).append((question, Verdict(category)))
         checks[check] = result
-    return SubmissionGrade(name, LoadReport(), checks=checks)
+    grade = SubmissionGrade(name, LoadReport(), checks=checks)
+    grade.bug = fingerprint(grade, answered, {question for pairs in answered.values()
+                                              for question, _ in pairs})
+    return grade
 
 
 RIGHT, WRONG = Category.RIGHT, Category.WRONG_VALUE
@@ -50,9 +67,42 @@ def test_the_same_wrong_answers_make_the_same_fingerprint_whatever_the_name_or_c
     one = graded({"max_value": [RIGHT, WRONG, RIGHT, WRONG]}, "ada")
     two = graded({"max_value": [RIGHT, Category.NO_ANSWER, RIGHT, WRONG]}, "bob")
     other = graded({"max_value": [WRONG, RIGHT, RIGHT, WRONG]}, "cy")
-    assert fingerprint(one) == fingerprint(two) != fingerprint(other)
-    assert fingerprint(one).startswith("bug-") and len(fingerprint(one)) == 12
-    assert fingerprint(graded({"max_value": [RIGHT, RIGHT]})) is None
+    assert one.bug == two.bug != other.bug
+    assert one.bug is not None and re.fullmatch(r"bug-[0-9a-f]{8}", one.bug)
+    assert graded({"max_value": [RIGHT, RIGHT]}).bug is None
+
+
+def named(answered: dict[str, list[tuple[Question, Category]]],
+          probed: set[Question]) -> str | None:
+    """The bug of a submission that answered each check's questions as `answered` says,
+    `probed` its probes."""
+    grade = SubmissionGrade("ada", LoadReport(), policy=Policy())
+    return fingerprint(grade, {check: [(question, Verdict(category))
+                                       for question, category in pairs]
+                               for check, pairs in answered.items()}, probed)
+
+
+def test_only_the_probes_name_a_bug_and_machines_and_games_do_not():
+    """Wrong answers beyond the probes, limits of time, a program that died and the play
+    check's games leave the name as it is; another wrong probe changes it; with no probe
+    answered wrong, every wrong answer names it."""
+    asked = [question for question in judged_questions(("max_value",), Judged.WHOLE, None)
+             if marks_made(question.state) >= 2][:6]
+    probed = set(asked[:3])
+    base = [(asked[0], WRONG), (asked[1], RIGHT), (asked[2], RIGHT)]
+    bug = named({"max_value": base}, probed)
+    assert bug is not None
+    game = Question("minimax_decision", EMPTY, "x", Judged.WHOLE, played=True)
+    for more in ({"max_value": [*base, (asked[3], WRONG)]},
+                 {"max_value": [*base, (asked[4], Category.CPU_LIMIT)]},
+                 {"max_value": [*base, (asked[3], Category.TIME_LIMIT), (asked[5], Category.DIED)]},
+                 {"max_value": base, PLAY: [(game, Category.INFERENCE_LIMIT)]}):
+        assert named(more, probed) == bug, more
+    assert named({"max_value": [(asked[0], WRONG), (asked[1], WRONG)]}, probed) != bug
+    assert named({"max_value": [(asked[0], Category.CPU_LIMIT)]}, probed) is None
+    beyond = named({"max_value": [(asked[0], RIGHT), (asked[3], WRONG)]}, probed)
+    assert beyond is not None
+    assert beyond != named({"max_value": [(asked[0], RIGHT), (asked[4], WRONG)]}, probed)
 
 
 def test_groups_with_mostly_the_same_wrong_answers_are_related_never_merged():
@@ -151,3 +201,52 @@ def test_a_feedback_file_that_cannot_be_read_is_a_usage_error(tmp_path, capsys):
     assert errors[0].endswith(
         "'bug-1' must be text: bug-1 = \"what the bug is, and how to fix it\"")
     assert "cannot read the feedback" in errors[1] and len(errors) == 2
+
+
+SITE_CASES = ("wrong_side", "no_draw", "lost_max_value", "lab_style")
+"""Two known bugs of the corpus, one no model knows (named by its wrong probes, some on boards
+a budget that runs out leaves unasked), and the lab's solution."""
+
+
+SLOW_SECONDS = 1800
+"""Bound on grading them all with every question, or judged whole (about 10 minutes on a loaded
+2-core machine)."""
+
+
+def site_bugs(folder: Path) -> dict[str, str | None]:
+    """The bug the site's check names for each of `SITE_CASES`, on its smallest sample, the
+    page's SWI-Prolog a `swipl` process of its own."""
+    bugs = {}
+    for name in SITE_CASES:
+        host = SwiplHost(SUBMISSIONS / f"{name}.pl", folder)
+        try:
+            bugs[name] = check_hosted(name, host, Sample(PROBES)).bug
+        finally:
+            host.close()
+    return bugs
+
+
+def grade_bugs(folder: Path, options: list[str]) -> dict[str, str | None]:
+    """The bug `grade` names for each of `SITE_CASES`, given `options`."""
+    quietly(["grade", *(str(SUBMISSIONS / f"{name}.pl") for name in SITE_CASES), *options,
+             "--jobs", "2", "--json", str(folder / "class.json")])
+    report = json.loads((folder / "class.json").read_text())
+    return {sub["name"]: sub["bug"] for sub in report["submissions"]}
+
+
+@needs_swipl
+@pytest.mark.parametrize("options", [
+    ["--inference-budget", "0.001"],
+    pytest.param([], marks=[pytest.mark.slow, pytest.mark.timeout(SLOW_SECONDS)]),
+    pytest.param(["--judged", "whole", "--inference-budget", "0.001"],
+                 marks=[pytest.mark.slow, pytest.mark.timeout(SLOW_SECONDS)]),
+], ids=["budget-ran-out", "default", "whole"])
+def test_the_same_file_is_the_same_bug_in_the_sites_check_and_in_grade(tmp_path, options):
+    """The site's check (a sample, no play check) and `grade` (every question, or a budget
+    that ran out, the play check asked; judged on its own clauses or whole) name each file's
+    bug alike: each bug apart, the lab's solution none."""
+    site = site_bugs(tmp_path)
+    assert grade_bugs(tmp_path, options) == site
+    bugs = [site[name] for name in SITE_CASES if name != "lab_style"]
+    assert None not in bugs and len(set(bugs)) == len(bugs)
+    assert site["lab_style"] is None

@@ -79,6 +79,7 @@ def the_class() -> list[SubmissionGrade]:
     faulty.checks["terminal_state"].first_wrong = WrongCall(
         Finding(Category.NO_ANSWER, DRAW, "no answer", asked="terminal_state(...)"), (), 1,
         clause="terminal_state(State, Player, 0) :- ...")
+    faulty.bug = "bug-00000b0b"  # as grading names it (compare.grader.groups.fingerprint)
     short = graded("cy", terminal_state=result(6, 0, 4))
     broken = SubmissionGrade("dee", LoadReport(
         messages=[LoadMessage("error", "dee.pl", 3, "syntax error: operator expected")],

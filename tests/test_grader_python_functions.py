@@ -19,7 +19,6 @@ from marks import few_by_default
 
 from minimax_lab.compare.grader.assignment import default_assignment
 from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.groups import fingerprint
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.mappings import Mapping, MappingError, checked_mapping
 from minimax_lab.compare.grader.play import PLAY
@@ -136,7 +135,7 @@ def test_functions_that_read_the_player_from_the_board_are_asked_where_they_appl
     cache, each question searches its whole tree in Python: minutes.)"""
     grade = graded("cs50_style", "clauses", 1, WorkLimits())
     assert grade.clean, submission_report(grade)
-    assert fingerprint(grade) is None and not grade.problems
+    assert grade.bug is None and not grade.problems
     score = default_assignment("function", list(grade.checks)).score(grade)
     assert score.score == score.max_score == 300
     states = reachable_states("x")

@@ -27,6 +27,7 @@ from marks import needs_swipl
 from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.hosted import Every, HostedSession, Sample
 from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.probes import PROBES, probes
 from minimax_lab.compare.grader.prolog import PREDICATES, Judged, judged_questions
 from minimax_lab.compare.grader.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.run import grade_submission
@@ -669,13 +670,15 @@ def test_a_hosted_session_sends_the_questions_it_asks_and_tells_how_far_it_got(s
 
 @pytest.mark.parametrize("per_check", [9, 20, 40])
 def test_the_sample_asks_every_kind_of_board_and_no_more_than_asked(per_check):
-    """The check's sample takes `per_check` questions of each check, a kind of board at a time
-    (blanks, won, drawn or open), so a drawn full board, rare among them, is always asked."""
+    """The check's sample takes `per_check` questions of each check (never fewer than the
+    probes), a kind of board at a time (blanks, won, drawn or open), so a drawn full board,
+    rare among them, is always asked; a larger sample holds a smaller one, the probes that
+    name a bug as `grade` names it among them."""
     asked = judged_questions(("terminal_state", "max_value"), Judged.CLAUSES, 1)
     chosen = Sample(per_check).select(asked)
     for check in ("terminal_state", "max_value"):
         mine = [question for question in chosen if question.check == check and not question.sample]
-        assert len(mine) == per_check == len(set(mine))
+        assert len(mine) == max(per_check, PROBES) == len(set(mine))
         assert all(marks_made(question.state) >= 2 for question in mine)
     drawn = [question for question in chosen
              if question.check == "terminal_state" and result(question.state) == "draw"]
@@ -684,6 +687,7 @@ def test_the_sample_asks_every_kind_of_board_and_no_more_than_asked(per_check):
         question for question in asked if question.sample and marks_made(question.state) >= 2]
     order = {question: number for number, question in enumerate(asked)}
     assert [order[question] for question in chosen] == sorted(order[q] for q in chosen)
+    assert probes(asked) <= set(chosen) <= set(Sample(per_check + 20).select(asked))
 
 
 # --- the pages' input surfaces, without a browser ---------------------------------------------

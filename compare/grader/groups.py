@@ -1,18 +1,24 @@
 """A class's bugs, grouped so that a teacher explains each once: two submissions share a bug
-when they answer wrong the same questions of the same checks (the fingerprint of their wrong
-answers); groups whose wrong answers are mostly the same are related, never merged; a
-feedback file gives each group the teacher's explanation (docs/grading.md, "Bugs grouped").
+when they answer the probe questions (`compare.grader.probes`) alike, wrong on the same ones
+or as the same known bug; groups whose wrong answers are mostly the same are related, never
+merged; a feedback file gives each group the teacher's explanation (docs/grading.md, "Bugs
+grouped").
 """
 
 from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from minimax_lab.compare.judge.results import SubmissionGrade
+from minimax_lab.compare.grader.play import PLAY
+from minimax_lab.compare.grader.probes import key
+from minimax_lab.compare.grader.signatures import SIGNATURES, Answered
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.results import SubmissionGrade, Verdict
+from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 
@@ -41,25 +47,59 @@ class Group:
     """The known bugs its wrong answers look like."""
 
 
-def fingerprint(grade: SubmissionGrade) -> str | None:
-    """`bug-` and 8 hex digits naming the submission's wrong answers, the same on every run and
-    machine; None for a submission with none (or one that did not load)."""
+MACHINE = frozenset({Category.CPU_LIMIT, Category.TIME_LIMIT, Category.DIED})
+"""Faults of the machine and the moment (a limit of time, a process that died) as much as of
+the program: they name no bug."""
+UNDEFINED = frozenset({Category.UNDEFINED, Category.UNDEFINED_FUNCTION})
+"""A check the program does not define: its questions are never asked, and it names the bug."""
+
+
+def fingerprint(grade: SubmissionGrade, answered: Answered,
+                probed: Collection[object]) -> str | None:
+    """`bug-` and 8 hex digits naming the submission's wrong answers to the probe questions
+    `probed` (of its questions `answered`, each with its verdict): the known bugs whose models
+    fit those answers, and the wrong ones of the checks no such model covers; the same on
+    every machine, in every run, whatever else was asked. Where no probe is answered wrong,
+    every wrong answer names it. None for a submission with no wrong answer (or one that did
+    not load); the play check's games count for none."""
     if grade.load.problem is not None:
         return None
-    wrong = {check: result.wrong for check, result in grade.checks.items() if result.wrong}
-    if not wrong:
-        return None
-    text = ";".join(f"{check}:{mask:x}" for check, mask in sorted(wrong.items()))
-    return "bug-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    asked = {check: [(question, verdict) for question, verdict in pairs if question in probed]
+             for check, pairs in answered.items() if check != PLAY}
+    said: list[str] = []
+    covered: set[str] = set()
+    for signature in SIGNATURES:
+        fit = signature.fit(asked, grade.policy or Policy())
+        if fit is not None and fit.holds:
+            said.append(f"known bug: {signature.name}")
+            covered.update(fit.checks)
+    said += [key(question) for check, pairs in asked.items() if check not in covered
+             for question, verdict in pairs if _wrong(verdict)]
+    said += [f"{check}: undefined" for check, result in grade.checks.items()
+             if check != PLAY and check not in answered
+             and any(result.counts[category] for category in UNDEFINED)]
+    if said:
+        return _named(said)
+    wrong = [key(question) for check, pairs in answered.items() if check != PLAY
+             for question, verdict in pairs if _wrong(verdict)]
+    return _named(["beyond the probes", *wrong]) if wrong else None
+
+
+def _named(said: list[str]) -> str:
+    return "bug-" + hashlib.sha256("\n".join(sorted(said)).encode()).hexdigest()[:8]
+
+
+def _wrong(verdict: Verdict) -> bool:
+    return verdict.category.kind is Kind.FAULT and verdict.category not in MACHINE
 
 
 def group_class(grades: Sequence[SubmissionGrade],
                 feedback: dict[str, str] | None = None) -> list[Group]:
-    """The class's bugs, the most common first; each grade's `bug` and `feedback` set."""
+    """The class's bugs (each grade's `bug`, named when it was graded), the most common
+    first; each grade's `feedback` set."""
     feedback = feedback or {}
     members: dict[str, list[SubmissionGrade]] = {}
     for grade in grades:
-        grade.bug = fingerprint(grade)
         if grade.bug is not None:
             members.setdefault(grade.bug, []).append(grade)
             grade.feedback = feedback.get(grade.bug, "")
@@ -113,7 +153,7 @@ def groups_report(groups: Sequence[Group]) -> list[str]:
     if not groups:
         return []
     lines = ["", f"== bugs: {len(groups)} ==",
-             "(each group answers wrong the same questions; --feedback FILE explains one to "
+             "(each group answers the probe questions alike; --feedback FILE explains one to "
              "all its members)"]
     for group in groups:
         wrong = ", ".join(f"{check} wrong on {count}" for check, count in group.wrong.items())

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from minimax_lab.compare.grader.groups import group_class
 from minimax_lab.compare.grader.interface import Options, Session
 from minimax_lab.compare.grader.play import PLAY
+from minimax_lab.compare.grader.probes import kinds, probes, spread
 from minimax_lab.compare.grader.prolog import Question
 from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
 from minimax_lab.compare.grader.run import grade_submission
@@ -25,7 +26,7 @@ from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import Reply
 from minimax_lab.logic.contain.hosted import Host, HostedProgram
-from minimax_lab.logic.state import Player, State, marks_made, result
+from minimax_lab.logic.state import Player, State, marks_made
 
 
 class Selection(Protocol):
@@ -46,41 +47,19 @@ class Sample:
     """`per_check` questions of each check on boards with at least `fewest_marks` marks (the
     emptier boards cost most), spread over every kind of board (by its blanks, and whether it
     is won, drawn or open) so that a rare kind (a drawn full board) is asked too, in `grade`'s
-    order; and the questions of the end-to-end sample on such boards."""
+    order; the probe questions (`compare.grader.probes`), which name a bug as `grade` names
+    it, among them; and the questions of the end-to-end sample on such boards."""
 
     per_check: int = 40
     fewest_marks: int = 2
 
     def select(self, questions: Sequence[Question]) -> list[Question]:
-        full = [question for question in questions
-                if marks_made(question.state) >= self.fewest_marks]
-        chosen = [question for question in full if question.sample]
-        for check in dict.fromkeys(question.check for question in full if not question.sample):
-            kinds: dict[tuple[int, str], list[Question]] = {}
-            for question in full:
-                if question.check == check and not question.sample:
-                    kind = (question.state.count("-"), result(question.state) or "open")
-                    kinds.setdefault(kind, []).append(question)
-            chosen += _spread(list(kinds.values()), self.per_check)
-        order = {question: number for number, question in enumerate(questions)}
-        return sorted(chosen, key=order.__getitem__)
-
-
-def _spread(kinds: list[list[Question]], most: int) -> list[Question]:
-    """`most` questions (or all, if fewer) taken a kind at a time in turn, each kind's evenly
-    spread over it."""
-    share = [0] * len(kinds)
-    left = min(most, sum(map(len, kinds)))
-    while left:
-        for index, kind in enumerate(kinds):
-            if left and share[index] < len(kind):
-                share[index] += 1
-                left -= 1
-    taken = []
-    for kind, count in zip(kinds, share, strict=True):
-        step = (len(kind) - 1) / max(1, count - 1)
-        taken += [kind[round(number * step)] for number in range(count)]
-    return taken
+        chosen = set(probes(questions))
+        chosen.update(question for question in questions if question.sample
+                      and marks_made(question.state) >= self.fewest_marks)
+        for check in dict.fromkeys(question.check for question in questions):
+            chosen.update(spread(kinds(questions, check, self.fewest_marks), self.per_check))
+        return [question for question in questions if question in chosen]
 
 
 Progress = Callable[[int, int], object]
@@ -100,11 +79,18 @@ class HostedSession(PrologSession):
         self.selection = selection
         self.progress = progress
         self.asked, self.planned, self._told = 0, 0, 0.0
+        self._probes: frozenset[Question] = frozenset()
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
-        chosen = self.follow(self.selection.select(super().questions(checks)))
+        every = super().questions(checks)
+        self._probes = probes(every)
+        chosen = self.follow(self.selection.select(every))
         self.planned = len(chosen)
         return chosen
+
+    def probes(self, questions: Sequence[Question]) -> frozenset[Question]:
+        """Those of every question `grade` would ask, which a selection keeps."""
+        return self._probes
 
     def decision(self, state: State, player: Player) -> Question | None:
         """None: a host cannot start the program afresh, and the play check's searches are

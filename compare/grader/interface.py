@@ -21,6 +21,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 
 from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits
 from minimax_lab.compare.grader.play import Start, fitting, starts
+from minimax_lab.compare.grader.probes import probes
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, SubmissionGrade, Verdict
 from minimax_lab.compare.judge.scores import Score
@@ -235,6 +236,11 @@ class Session(Generic[Q, R]):
         the checks in report order."""
         asked = [question for check in checks for question in self.checks[check].questions()]
         return sorted(asked, key=lambda question: fullest_first(question.state))
+
+    def probes(self, questions: Sequence[Q]) -> frozenset[Q]:
+        """The probe questions of a run that asks `questions`, every question of its checks:
+        they name its bug (`compare.grader.groups`), and are asked whatever the budget."""
+        return probes(questions)
 
     def base(self, check: str, policy: Policy) -> float:
         """The share of the check's questions one constant answer gets right."""

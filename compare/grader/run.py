@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from minimax_lab.compare.grader.diagnosis import first_wrong_call
+from minimax_lab.compare.grader.groups import fingerprint
 from minimax_lab.compare.grader.interface import Options, Program, Question, Session
 from minimax_lab.compare.grader.play import PLAY, Decided, lab_decisions, play
 from minimax_lab.compare.grader.signatures import hypotheses
@@ -61,8 +62,9 @@ def grade_submission(
         if grade.load.output:
             log_output(grade, options.interface.load_label, grade.load.output,
                        len(grade.load.output), question=False)
-        answered = ask_all(session, grade, options, start, running)
+        answered, probed = ask_all(session, grade, options, start, running)
     grade.hypotheses = hypotheses(grade, answered)
+    grade.bug = fingerprint(grade, answered, probed)
     grade.seconds = time.monotonic() - start
     return grade
 
@@ -72,13 +74,13 @@ Answered = dict[str, list[tuple[Any, Verdict]]]
 
 
 def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options,
-            start: float, running: Running) -> Answered:
+            start: float, running: Running) -> tuple[Answered, frozenset[Any]]:
     """Ask every question of the submission's checks, the cheapest first, within the limits
     of work (per question, and the budget each counts in: the submission's, or its check's
     own, as the session says; one the program answered already, sent ahead, is judged) and
     the wall-clock guards; judge each reply, asking again where a random answer would show;
     keep what it printed and count its problems by kind. Each check's questions asked, with
-    their verdicts."""
+    their verdicts, and the probe questions, which are asked whatever the budget of work."""
     answered: Answered = {}
     defined = set(grade.load.defined)
     asked, grade.not_checked = session.plan(options.checks, defined)
@@ -95,6 +97,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
     if PLAY in asked and PLAY not in undefined:
         play_all(session, grade, options, deadline, running, loaded)
     questions = session.questions(asked)
+    probed = session.probes(questions)
     session.will_ask({check for check in asked if check not in undefined} if loaded else set())
     shares: dict[str, list[Any]] = {}
     for question in questions:
@@ -104,14 +107,15 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
     first_wrong: dict[str, tuple[Any, Verdict]] = {}
     for question in questions:
         if running.cancelled.is_set():
-            return answered
+            return answered, probed
         result = grade.checks[question.check]
         left = time_to_ask(question, result, grade, options, deadline,
                            undefined.get(question.check))
         if left is None:
             continue
         budget = session.budget_of(question)
-        if spent[budget] >= budgets[budget] and not session.answered(question):
+        if (spent[budget] >= budgets[budget] and not session.answered(question)
+                and question not in probed):
             whose = f"{budget}'s" if budget else "the"
             why = f"{whose} budget of {budgets[budget]:.4g} {session.work_unit} ran out"
             _add(result, question, Verdict(Category.NOT_ASKED, why))
@@ -155,7 +159,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
             work = walked.take()
             grade.checks[check].first_wrong = replace(wrong, work=work)
             grade.checks[check].work += work
-    return answered
+    return answered, probed
 
 
 def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options,
