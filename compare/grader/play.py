@@ -15,7 +15,7 @@ from functools import cache
 
 from minimax_lab.compare.grader.sample import LAB_CASES
 from minimax_lab.compare.judge.categories import Category, Kind
-from minimax_lab.compare.judge.results import Verdict
+from minimax_lab.compare.judge.results import Verdict, told
 from minimax_lab.logic import reference
 from minimax_lab.logic.state import BLANK, EMPTY, Player, State, is_terminal, mark
 
@@ -134,8 +134,8 @@ def _ended(state: State, agent: Player, value: int, moves: tuple[Move, ...]) -> 
     assert outcome is not None
     if outcome >= value:
         return Verdict(Category.RIGHT)
-    return Verdict(Category.LOST_GAME, f"{said(moves)}: ends in {OUTCOME[outcome]} for "
-                   f"{agent}, where the game was {OUTCOME[value]} for {agent} from its start")
+    return told(Category.LOST_GAME, f"{said(moves)}: ends in {OUTCOME[outcome]} for {agent}",
+                f", where the game was {OUTCOME[value]} for {agent} from its start")
 
 
 def _stopped(verdict: Verdict, moves: tuple[Move, ...]) -> Verdict:
@@ -143,7 +143,8 @@ def _stopped(verdict: Verdict, moves: tuple[Move, ...]) -> Verdict:
     if verdict.category.kind is Kind.UNASKED:
         return verdict
     said_ = f"after {said(moves)}: no move to play" if moves else "no move to play at the start"
-    return Verdict(verdict.category, f"{said_}: {verdict.detail}" if verdict.detail else said_)
+    return Verdict(verdict.category, f"{said_}: {verdict.detail}" if verdict.detail else said_,
+                   lab=verdict.lab)
 
 
 def said(moves: Sequence[Move]) -> str:

@@ -204,7 +204,8 @@ def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Option
         where = (game.start.state, game.start.agent)
         said = f"a game as {game.start.agent} from {to_prolog(game.start.state)}"
         finding = None if game.verdict.right else Finding(
-            game.verdict.category, where, game.verdict.detail, asked=said, moves=game.moves)
+            game.verdict.category, where, game.verdict.detail, asked=said, moves=game.moves,
+            lab=game.verdict.lab)
         result.judged(game.verdict.category, game.verdict.notes, finding)
 
 
