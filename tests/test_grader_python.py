@@ -15,6 +15,7 @@ from marks import needs_bwrap
 from quiet import grade_quietly
 
 from minimax_lab.compare.grader.assignment import default_assignment
+from minimax_lab.compare.grader.config import WorkLimits
 from minimax_lab.compare.grader.interface import Options
 from minimax_lab.compare.grader.mappings import (
     CS50,
@@ -752,3 +753,22 @@ def test_a_declared_function_that_returns_a_value_has_no_play_check():
     session = PythonSession(Stub(), {"f": DeclaredFunction(moves), PLAY: function_play(moves)})
     assert session.plan((), set()) == (("f", PLAY), [])
     assert session.decision(EMPTY, "x") == Question("f", EMPTY, "x", played=True)
+
+
+@needs_bwrap
+def test_a_function_that_loops_spends_its_own_share_of_the_budget(tmp_path):
+    """CS50's `player` loops on every board: its share of the CPU budget runs out, said so,
+    and every other function is asked every question and keeps its points."""
+    looping = tmp_path / "tictactoe.py"
+    looping.write_text((CORPUS / "cs50_right.py").read_text() + (
+        "\n\ndef player(board):\n    while True:\n        pass\n"))
+    checks = ("player", "winner", "terminal", "utility")
+    grade = grade_submission("looping", looping, Options(
+        CS50Interface(), checks, budget_seconds=600,
+        work=WorkLimits(cpu_seconds=0.2, cpu_budget=2.0)))
+    player = grade.checks["player"]
+    assert player.counts[Category.CPU_LIMIT] > 0 and player.counts[Category.NOT_ASKED] > 0
+    assert "player's budget of 0.5 CPU seconds ran out" in player.unasked
+    for check in checks[1:]:
+        result = grade.checks[check]
+        assert result.correct == result.checked > 0 and not result.counts[Category.NOT_ASKED]

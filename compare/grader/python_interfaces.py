@@ -242,6 +242,8 @@ class PythonSession(Session[Question, Called]):
         self.given = False
         """True once the process has been given an answer of the lab's."""
         self._below: dict[State, list[list[object]]] = {}
+        self._sharing = 1
+        """How many functions share the submission's budget of CPU time (`will_ask`)."""
 
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, the fullest boards first; judged on its own functions,
@@ -260,8 +262,17 @@ class PythonSession(Session[Question, Called]):
     def work_limit(self, question: Question) -> float:
         return self.work.cpu_seconds
 
+    def will_ask(self, checks: set[str]) -> None:
+        self._sharing = len(checks - {PLAY})
+
+    def budget_of(self, question: Question) -> str:
+        """Each function's own: a loop in one spends its share, never another function's."""
+        return question.check
+
     def work_budget(self, questions: Sequence[Question]) -> float:
-        return self.work.cpu_budget
+        """An even share of the submission's `--cpu-budget` for each function asked (the
+        play check's decisions, another such share)."""
+        return self.work.cpu_budget / max(1, self._sharing)
 
     def plan(self, checks: tuple[str, ...], defined: set[str]) -> tuple[tuple[str, ...],
                                                                          list[str]]:

@@ -94,11 +94,11 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
                     for check in asked}
     problems: dict[str, Problem] = {}
     deadline = start + options.budget_seconds
+    session.will_ask({check for check in asked if check not in undefined} if loaded else set())
     if PLAY in asked and PLAY not in undefined:
         play_all(session, grade, options, deadline, running, loaded)
     questions = session.questions(asked)
     probed = session.probes(questions)
-    session.will_ask({check for check in asked if check not in undefined} if loaded else set())
     shares: dict[str, list[Any]] = {}
     for question in questions:
         shares.setdefault(session.budget_of(question), []).append(question)
