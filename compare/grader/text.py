@@ -118,8 +118,10 @@ def load_report(grade: SubmissionGrade) -> list[str]:
         lines.append(f"policy: {policy_words(grade.policy, options=not students)}")
     if grade.judged in JUDGED_WORDS:
         said = JUDGED_WORDS[grade.judged]
-        if PLAY in grade.checks and grade.judged != "whole":
-            said = said[:said.index("), and the whole") + 1] + PLAY_WORDS
+        if grade.judged != "whole" and not any(result.end_to_end
+                                                for result in grade.checks.values()):
+            said = said[:said.index("), and the whole") + 1]  # no sample was asked
+            said += PLAY_WORDS if PLAY in grade.checks else ""
         lines.append(f"judged: {said.replace(WHOLE_OPTION, '') if students else said}")
     if grade.load.problem is not None:
         lines.append(f"load: FAILED: {grade.load.problem}")
