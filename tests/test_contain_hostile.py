@@ -312,7 +312,7 @@ def test_a_hostile_class_costs_each_its_own_grade_and_leaves_nothing_behind(tmp_
         assert [line.split(":")[0] for line in lines[:summary]] == ["alice", *hostile]
         members = [name for line in lines[summary:] if line.startswith("-- bug-")
                    for name in line.split(" of the class: ")[1].split(", ")]
-        assert sorted(members) == sorted(hostile)  # alice is right: in no bug's group
+        assert members and set(members) <= set(hostile)  # alice is right: in no bug's group
         assert lines[0].startswith("alice: load ok; winner 5478/5478; all right")
         rows = {row["name"]: row for row in csv.DictReader(io.StringIO(book.read_text()))}
         assert rows["reads_other_submissions"]["winner_correct"] == "0"

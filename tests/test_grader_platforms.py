@@ -8,6 +8,8 @@ grading with every option of its assignment; PrairieLearn's info.json from the d
 from __future__ import annotations
 
 import base64
+import csv
+import io
 import json
 import os
 import shutil
@@ -305,8 +307,9 @@ def test_a_check_right_on_every_question_asked_is_skipped_not_failed_in_junit(tm
     skipped = case.find("skipped")
     assert case.find("failure") is None and skipped is not None
     right = skipped.get("message").split("right on all ")[1].split(" asked")[0]
-    row = (tmp_path / "g.csv").read_text().splitlines()[1].split(",")
-    assert right == row[2] == row[3] and int(row[4]) > 0  # right = checked; not asked: a column
+    row = next(csv.DictReader(io.StringIO((tmp_path / "g.csv").read_text())))
+    assert right == row["max_value_correct"] == row["max_value_checked"]  # right = checked
+    assert int(row["max_value_not_asked"]) > 0  # not asked: a column of its own
     assert f"{row[4]} not asked" in skipped.get("message")
     assert skipped.get("message").startswith(f"right on all {right} asked; {right} of "
                                               f"{int(right) + int(row[4])} right; ")

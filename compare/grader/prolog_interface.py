@@ -199,9 +199,11 @@ class PrologSession(Session[Question, Reply]):
         room[question.check] = room.get(question.check, float("inf")) - limit
         kind = asks[0].kind
         for following in self._order[index + 1:index + BATCH]:
-            if following.check not in self._asking or following.check in spent:
+            limit_of = round(self.work_limit(following))
+            if (following.check not in self._asking or following.check in spent
+                    or (following, limit_of) in self._ahead):  # sent already: its reply kept
                 continue
-            ask = self._ask(following, round(self.work_limit(following)))
+            ask = self._ask(following, limit_of)
             size += ask.size
             room[following.check] = room.get(following.check, float("inf")) - (
                 ask.inferences or 0)
@@ -212,9 +214,9 @@ class PrologSession(Session[Question, Reply]):
             asks.append(ask)
             batch.append(following)
         replies = self.student.ask_many(asks, seconds)
-        self._ahead = {(asked, int(ask.inferences or 0)): reply
-                       for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
-                                                    strict=False)}
+        self._ahead.update({(asked, int(ask.inferences or 0)): reply  # those sent before kept
+                            for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
+                                                         strict=False)})
         return replies[0]
 
     def _ask(self, question: Question, limit: int) -> Ask:
