@@ -43,3 +43,37 @@ def test_the_commands_exit_status_is_its_own_and_no_command_is_a_usage_error():
     done = without()
     assert done.returncode == 2
     assert done.stderr == "usage: .ci/without-tools COMMAND [ARGUMENT...]\n"
+
+
+BESIDE = ROOT / ".ci" / "beside-hogs"
+WATCHED = """\
+import json, os
+pids = [int(pid) for pid in os.environ["MINIMAX_LAB_HOGS"].split()]
+def state(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0]
+print(json.dumps({"cores": os.cpu_count(), "pids": pids, "states": [state(p) for p in pids]}))
+"""
+
+
+def beside(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BESIDE), *argv], capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_the_command_runs_beside_two_busy_hogs_per_core_and_they_stop_with_it():
+    done = beside("python3", "-c", WATCHED)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert len(seen["pids"]) == 2 * len(__import__("os").sched_getaffinity(0))
+    assert set(seen["states"]) == {"R"}  # busy while the command ran (R: running or runnable)
+    for pid in seen["pids"]:  # and gone, reaped, once it returned
+        assert not Path(f"/proc/{pid}").exists()
+
+
+def test_beside_hogs_keeps_the_commands_exit_status_and_no_command_is_a_usage_error():
+    assert beside("sh", "-c", "exit 3").returncode == 3
+    done = beside()
+    assert done.returncode == 2
+    assert done.stderr == "usage: .ci/beside-hogs COMMAND [ARGUMENT...]\n"
