@@ -42,7 +42,7 @@ from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain.harness import Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.swipl import require
-from minimax_lab.logic.state import EMPTY, Player, State
+from minimax_lab.logic.state import Player, State
 
 PLAY_SLACK = 3
 """The play check's budget, as a multiple of what the budget ratio gives the lab's own
@@ -125,7 +125,7 @@ class PrologSession(Session[Question, Reply]):
         """Every question of `checks`, judged as the session is; judged on its own clauses,
         followed by the end-to-end sample, unless the play check is asked (which plays the
         lab's cases and every board the program meets, of the whole program)."""
-        sampled = None if PLAY in checks and self.decision(EMPTY, "x") else self.end_to_end
+        sampled = None if PLAY in checks and self.play_starts() else self.end_to_end
         return self.follow(judged_questions(checks, Judged(self.judged), sampled))
 
     def follow(self, order: list[Question]) -> list[Question]:

@@ -153,7 +153,7 @@ JUDGED_WORDS = {
 """What `judged:` says of a grade's mode: a Prolog program's (`clauses`, `whole`), or a
 Python program's whose mapping names its recursive functions (`functions`, `whole`)."""
 PLAY_WORDS = (", and the whole program, in a process never given a lab answer, played every "
-              "game from the empty board as x and as o and from the lab's cases, asked first")
+              "game it can be asked from the empty board and from the lab's cases, asked first")
 """How the whole program was judged where the play check stands for the end-to-end sample."""
 
 
