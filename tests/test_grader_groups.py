@@ -161,6 +161,7 @@ def the_class(tmp_path_factory):
 
 
 @needs_swipl
+@pytest.mark.slow
 def test_copies_of_one_bug_share_a_group_and_the_summary_says_so(the_class):
     folder, out, _, subs = the_class
     assert subs["ada"]["bug"] == subs["bob"]["bug"] is not None
@@ -172,6 +173,7 @@ def test_copies_of_one_bug_share_a_group_and_the_summary_says_so(the_class):
 
 
 @needs_swipl
+@pytest.mark.slow
 def test_feedback_reaches_every_member_and_the_platforms(the_class, tmp_path):
     folder, _, err, subs = the_class
     bug = subs["ada"]["bug"]
@@ -188,6 +190,33 @@ def test_feedback_reaches_every_member_and_the_platforms(the_class, tmp_path):
     for written in (tmp_path / "gs" / "results.json", tmp_path / "pl" / "results.json",
                     tmp_path / "gh.json", tmp_path / "j.xml"):
         assert "add the clause." in written.read_text(), written
+
+
+COPIES = {"ada": "no_draw", "bob": "no_draw", "dee": "lab_style"}
+"""Two copies of one bug and the lab's solution, checked on `terminal_state` alone (where the
+bug is): the default run's class; the slow one above grades more bugs on more predicates."""
+
+
+@needs_swipl
+def test_copies_share_a_group_and_its_feedback_and_the_right_program_none(tmp_path):
+    for name, program in COPIES.items():
+        shutil.copy(SUBMISSIONS / f"{program}.pl", tmp_path / f"{name}.pl")
+    quick = ["--predicates", "terminal_state", "--judged", "whole", "--jobs", "2"]
+    quietly(["grade", str(tmp_path / "bob.pl"), *quick, "--json", str(tmp_path / "bob.json")])
+    bug = json.loads((tmp_path / "bob.json").read_text())["submissions"][0]["bug"]
+    (tmp_path / "feedback.toml").write_text(f'{bug} = "{FEEDBACK}"\n')
+    _, out = quietly(["grade", *sorted(map(str, tmp_path.glob("*.pl"))), *quick,
+                      "--feedback", str(tmp_path / "feedback.toml"),
+                      "--reports", str(tmp_path / "reports"), "--json", str(tmp_path / "c.json")])
+    subs = {sub["name"]: sub
+            for sub in json.loads((tmp_path / "c.json").read_text())["submissions"]}
+    assert subs["ada"]["bug"] == subs["bob"]["bug"] == bug is not None
+    assert subs["dee"]["bug"] is None
+    assert "== bugs: 1 ==" in out and f"-- {bug}: 2 of the class: ada, bob" in out
+    for name in ("ada", "bob"):
+        report = (tmp_path / "reports" / f"{name}.txt").read_text()
+        assert f"bug: {bug}\n" in report and f"\nfeedback: {FEEDBACK}" in report
+    assert "feedback:" not in (tmp_path / "reports" / "dee.txt").read_text()
 
 
 def test_a_feedback_file_that_cannot_be_read_is_a_usage_error(tmp_path, capsys):

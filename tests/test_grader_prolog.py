@@ -816,7 +816,7 @@ def _programs(draw: st.DrawFn) -> tuple[str, list[tuple[str, int]]]:
 
 
 @given(_programs())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_a_clause_defines_its_head_and_nothing_its_body_or_a_directive_calls(program):
     text, heads = program
     assert clause_heads(text) == heads
