@@ -199,13 +199,8 @@ OPTIONS: tuple[Option, ...] = (
            "rule", choices=Ties),
     Option("values", Kind.CHOICE, "all: an answer's value is graded too; none: moves only, "
            "for programs that give no value", choices=Values),
-    _seconds("load_timeout", 30.0, "CPU time for loading a submission, all its processes "
-             "together; the wall clock guards it at ten times that"),
-    _seconds("query_timeout", 600.0, "wall-clock limit for one question, a guard against a "
-             "program that waits"),
-    _seconds("budget", 3600.0, "wall-clock limit for one submission, a guard; what is left "
-             "is reported as not asked",
-             where=EVERYWHERE | {Where.SITE, Where.AUTOGRADER}, defaults={Where.SITE: 1800.0}),
+    Option("unsandboxed", Kind.SWITCH, "grade even where bwrap cannot contain the submissions "
+           "(process limits alone): for programs you trust, never a class's"),
     _ratio("inference_ratio", 10.0, "Prolog: the inferences one question may take, as a "
            "multiple of the lab's own solution's"),
     _ratio("inference_budget", 1.0, "Prolog: the inferences one submission may take, as a "
@@ -214,8 +209,13 @@ OPTIONS: tuple[Option, ...] = (
     _seconds("cpu_seconds", 60.0, "Python: the CPU time one call may take"),
     _seconds("cpu_budget", 900.0, "Python: the CPU time one submission may take; what is left "
              "is reported as not asked"),
-    Option("unsandboxed", Kind.SWITCH, "grade even where bwrap cannot contain the submissions "
-           "(process limits alone): for programs you trust, never a class's"),
+    _seconds("query_timeout", 600.0, "wall-clock limit for one question, a guard against a "
+             "program that waits"),
+    _seconds("budget", 3600.0, "wall-clock limit for one submission, a guard; what is left "
+             "is reported as not asked",
+             where=EVERYWHERE | {Where.SITE, Where.AUTOGRADER}, defaults={Where.SITE: 1800.0}),
+    _seconds("load_timeout", 30.0, "CPU time for loading a submission, all its processes "
+             "together; the wall clock guards it at ten times that"),
     Option("hints", Kind.CHOICE, HINTS_HELP, choices=Hints, metavar="LEVEL"),
 )
 """Every option of `grade` but an interface's own, in the command line's order."""
@@ -235,10 +235,10 @@ def defaults_at(where: Where) -> dict[str, Any]:
             if option.default_for(where) is not None}
 
 
-def file_schema(interfaces: Sequence[str], own: Mapping[str, bool]) -> dict[str, Any]:
+def file_schema(interfaces: Sequence[str], own: Sequence[str]) -> dict[str, Any]:
     """The JSON Schema of an assignment file: the options it may set (a group's in a table of
-    its own), an interface's own options (`own`: each key, and whether it is a table; checked
-    by the interface), the assignment's name, its Python packages, its rules (checked by
+    its own), the keys of the interfaces' own options (`own`, checked by the interface), the
+    assignment's name, its Python packages, its rules (checked by
     `compare.grader.assignment`)."""
     top: dict[str, Any] = {"name": {"type": "string"},
                            "python-packages": {"type": "array"},
@@ -248,7 +248,7 @@ def file_schema(interfaces: Sequence[str], own: Mapping[str, bool]) -> dict[str,
     for option in options_at(Where.FILE):
         (groups.setdefault(option.group, {}) if option.group else top)[option.key] = \
             option.schema(interfaces)
-    top.update({key: {"type": "object"} if table else {} for key, table in own.items()})
+    top.update({key: {} for key in own})
     for group, keys in groups.items():
         top[group] = {"type": "object", "properties": keys, "additionalProperties": False}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",

@@ -49,7 +49,7 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   PYTHON=python3.11
 fi
 "$PYTHON" -m venv /autograder/venv
-/autograder/venv/bin/pip install -q 'pyDatalog>=0.22,<0.23'
+/autograder/venv/bin/pip install -q 'pyDatalog>=0.22,<0.23' 'jsonschema>=4'
 COURSE
 # The grader's packages hold the lab's solution: only root, the grader, may read them.
 chmod -R go-rwx /autograder/source
