@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from minimax_lab.logic.api.views import (
     Board,
@@ -444,7 +444,7 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
                        f"{', '.join(interface_options())}, the outputs {', '.join(WRITERS)}")
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     keywords = locals()
-    chosen: dict[str, object] = {}
+    chosen: dict[str, Any] = {}
     for option in OPTIONS:
         value = keywords[option.argument] if Where.API in option.where else None
         if value is not None and option.kind in (Kind.CHOICE, Kind.NAMES):
