@@ -467,4 +467,3 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
                  None if one is None or one.score is None else one.score.score,
                  None if one is None or one.score is None else one.score.max_score,
                  graded.status, tuple(told.said), graded)
-
