@@ -611,10 +611,10 @@ KNOWN_CATEGORIES = set(Category)
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
     from minimax_lab.compare.grader.configure import UnknownCheck, checks_of
-    from minimax_lab.logic.commands.grade import predicate_names
+    from minimax_lab.compare.grader.options import OPTION
 
     try:
-        chosen = checks_of(predicate_names(text), PrologInterface)
+        chosen = checks_of(OPTION["checks"].read(text), PrologInterface)
     except UnknownCheck as error:
         assert "\n" not in str(error)
         return
