@@ -61,7 +61,7 @@ def one_run(judged: str, checks: tuple[str, ...], sample: bool) -> tuple[int, fl
         prolog.LAB_CASES = ()
     try:
         options = Options(PrologInterface(judged=judged, end_to_end=1 if sample else 0),
-                          checks, budget_seconds=100_000)
+                          checks, budget=100_000)
         PROGRAM_CPU.clear()
         before = cpu()
         grade = grade_submission("lab_style", SOLUTION, options)

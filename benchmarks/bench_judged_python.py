@@ -70,7 +70,7 @@ def uncached(folder: Path) -> Path:
 
 def one_run(path: Path, judged: str) -> tuple[int, float, float]:
     """Questions asked, the grader's CPU seconds and the program's, for one grade."""
-    options = Options(FunctionInterface(judged=judged), budget_seconds=100_000,
+    options = Options(FunctionInterface(judged=judged), budget=100_000,
                       work=WorkLimits(cpu_seconds=600, cpu_budget=100_000))
     PROGRAM_CPU.clear()
     before = cpu()

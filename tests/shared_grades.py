@@ -38,14 +38,14 @@ class Corpus:
     def prolog(self, name: str, checks: tuple[str, ...] = PREDICATES) -> SubmissionGrade:
         """The Prolog program `name` asked as a whole (every question of the whole program)
         on `checks`, within `QUICK`."""
-        options = Options(PrologInterface(judged="whole"), checks, budget_seconds=300,
+        options = Options(PrologInterface(judged="whole"), checks, budget=300,
                           work=QUICK)
         return self._shared(f"prolog-{name}-{'-'.join(checks)}".replace("/", "+"),
                             lambda: grade_submission(name, SUBMISSIONS / f"{name}.pl", options))
 
     def cs50(self, name: str) -> SubmissionGrade:
         """The CS50 program `name` on every function, within `QUICK_CPU`."""
-        options = Options(CS50Interface(), CS50Interface.checks, budget_seconds=120,
+        options = Options(CS50Interface(), CS50Interface.checks, budget=120,
                           work=QUICK_CPU)
         path = SUBMISSIONS / "python" / f"{name}.py"
         return self._shared(f"cs50-{name}", lambda: grade_submission(name, path, options))

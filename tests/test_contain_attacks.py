@@ -64,13 +64,13 @@ CS50_RIGHT = (PYTHON / "cs50_right.py").read_text()
 
 
 def prolog(checks: tuple[str, ...], **options: object) -> Options:
-    return Options(PrologInterface(), checks=checks, budget_seconds=120, **options)
+    return Options(PrologInterface(), checks=checks, budget=120, **options)
 
 
 def sampled(checks: tuple[str, ...]) -> Options:
     """As `prolog`, asking only the even spread of questions a host's check asks (`Sample`),
     where what a test shows holds of every question asked."""
-    return Options(SampledPrologInterface(), checks=checks, budget_seconds=120)
+    return Options(SampledPrologInterface(), checks=checks, budget=120)
 
 
 SMALL_BUDGET = WorkLimits(budget_ratio=0.01)
@@ -79,7 +79,7 @@ alike."""
 
 
 def cs50(checks: tuple[str, ...], **options: object) -> Options:
-    return Options(CS50Interface(), checks=checks, budget_seconds=120, **options)
+    return Options(CS50Interface(), checks=checks, budget=120, **options)
 
 
 def notes(grade) -> str:
@@ -759,7 +759,7 @@ def test_a_program_that_fills_its_question_pipe_stalls_nothing(tmp_path):
     program.write_text(STALLS + CS50_RIGHT.replace("def player(board):\n",
                                                    "def player(board):\n    stall()\n", 1))
     grade = grade_submission("stalls", program, Options(
-        CS50Interface(), checks=("player",), query_seconds=1, budget_seconds=4))
+        CS50Interface(), checks=("player",), query_timeout=1, budget=4))
     player = grade.checks["player"]
     assert player.correct == 0 and player.checked > 0  # pytest-timeout bounds a stall
 
@@ -821,7 +821,7 @@ def test_a_restart_is_held_to_what_is_left_of_the_submissions_time(tmp_path):
     program = tmp_path / "tictactoe.py"
     program.write_text("import time\ntime.sleep(9)\n" + CS50_RIGHT.replace(
         "def player(board):\n", "def player(board):\n    import os\n    os._exit(3)\n", 1))
-    options = Options(CS50Interface(), checks=("player",), budget_seconds=11, load_seconds=1)
+    options = Options(CS50Interface(), checks=("player",), budget=11, load_timeout=1)
     grade = grade_submission("slow", program, options)
     restarted = [finding.detail for finding in grade.checks["player"].findings
                  if "did not finish within" in finding.detail]
@@ -845,7 +845,7 @@ def test_the_first_wrong_call_walk_is_held_to_the_submissions_time_budget(tmp_pa
         "        return None\n"), 1))
     started = time.monotonic()
     grade = grade_submission("stalls", program, Options(
-        CS50Interface(), checks=("minimax",), budget_seconds=40))
+        CS50Interface(), checks=("minimax",), budget=40))
     took = time.monotonic() - started
     first = grade.checks["minimax"].first_wrong
     assert first is not None and not first.concluded and "time budget" in first.why

@@ -113,7 +113,7 @@ def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
         opened_to_the_grader):
     program = HOSTILE / "peeks_at_the_solution.pl"
     grade = grade_submission("peeks", program, Options(
-        PrologInterface(), checks=("terminal_state", "minimax_decision"), budget_seconds=120))
+        PrologInterface(), checks=("terminal_state", "minimax_decision"), budget=120))
     decisions = grade.checks["minimax_decision"]
     assert decisions.checked == 9040 + decisions.end_to_end and decisions.correct == 0
     states = grade.checks["terminal_state"]
@@ -122,7 +122,7 @@ def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
 
     opened_to_the_grader()  # where the grader's files are seen, SWI-Prolog's sandbox holds
     stolen = grade_submission("peeks", program, Options(  # its 9052 questions, not 17066
-        PrologInterface(), checks=("minimax_decision",), budget_seconds=120))
+        PrologInterface(), checks=("minimax_decision",), budget=120))
     assert stolen.checks["minimax_decision"].correct == 0
 
 
@@ -130,7 +130,7 @@ def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
 def test_a_python_submission_that_imports_the_graders_reference_scores_nothing(
         opened_to_the_grader):
     program = HOSTILE / "imports_the_reference.py"
-    options = Options(CS50Interface(), checks=("minimax",), budget_seconds=120)
+    options = Options(CS50Interface(), checks=("minimax",), budget=120)
     grade = grade_submission("imports", program, options)
     assert grade.checks["minimax"].checked == 5478
     assert grade.checks["minimax"].correct == 0
@@ -156,7 +156,7 @@ def test_the_graders_own_packages_are_hidden_wherever_they_are_installed():
 @pytest.mark.slow
 @needs_swipl
 def test_a_forged_reply_costs_the_forger_alone_and_the_class_goes_on():
-    options = Options(PrologInterface(), checks=("terminal_state",), budget_seconds=60)
+    options = Options(PrologInterface(), checks=("terminal_state",), budget=60)
     right = SUBMISSIONS / "lab_style.pl"
     alone = grade_submission("lab_style", right, options)
     forger, lab_style = grade_class([HOSTILE / "forges_a_reply.pl", right], options, jobs=2)
@@ -193,7 +193,7 @@ def test_the_harness_looks_up_no_name_once_it_has_made_its_tools():
 def test_a_result_that_hides_its_mutation_from_the_harness_is_seen_to_change_its_argument():
     """Its module replaces json.dumps, copy.deepcopy and the harness's own dump: what it changes
     is found as often as where the program hides nothing."""
-    options = Options(CS50Interface(), checks=("result",), budget_seconds=120)
+    options = Options(CS50Interface(), checks=("result",), budget=120)
     hides, mutates = grade_class([HOSTILE / "hides_its_mutation.py",
                                   PYTHON / "cs50_result_mutates.py"], options, jobs=2)
     assert hides.checks["result"].counts[Category.MUTATES] == 16167
@@ -224,7 +224,7 @@ def test_output_past_a_cap_the_program_lifted_is_cut_by_the_grader_and_changes_n
     finally:
         floods.close()
     grade = grade_submission("floods", program, Options(CS50Interface(), checks=("player",),
-                                                         budget_seconds=120))
+                                                         budget=120))
     assert grade.checks["player"].correct == grade.checks["player"].checked == 4520
     assert grade.printed == 4520
     kept = [entry.split("\n", 1)[1].partition("\n")[0] for entry in grade.log]
@@ -330,7 +330,7 @@ def test_a_hostile_class_costs_each_its_own_grade_and_leaves_nothing_behind(tmp_
 def test_a_prolog_daemon_does_not_outlive_its_grading():
     grade = grade_submission("daemon", HOSTILE / "outlives_the_run.pl",
                              Options(PrologInterface(), checks=("terminal_state",),
-                                     budget_seconds=5))
+                                     budget=5))
     assert grade.load.problem is None
     assert gone_within(10.0)  # killed at once; a loaded machine may take a moment to reap it
 

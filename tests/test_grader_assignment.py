@@ -255,12 +255,12 @@ def test_grade_takes_the_interface_and_its_options_from_the_assignment(tmp_path)
     options = configure(settings_from(args), args.assignment)
     assert options.interface.name == "cs50" and options.checks == ("minimax",)
     assert (options.policy.ties, options.main) == ("lowest", "game")
-    assert (options.budget_seconds, options.query_seconds) == (120.0, 30.0)
+    assert (options.budget, options.query_timeout) == (120.0, 30.0)
     assert options.interface.definitions_only
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(path),
                                              "--ties", "any", "--budget", "60"])
     options = configure(settings_from(args), args.assignment)
-    assert (options.policy.ties, options.budget_seconds) == ("any", 60.0)
+    assert (options.policy.ties, options.budget) == ("any", 60.0)
     bad = tmp_path / "bad.toml"
     bad.write_text('interface = "lisp"\n')
     args = build_parser("grade").parse_args(["grade", "x.py", "--assignment", str(bad)])

@@ -47,7 +47,7 @@ BUGS = ("min_moves_agent", "no_draw", "wrong_side", "no_guard", "last_optimal", 
 def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK,
            checks: tuple[str, ...] = prolog.PREDICATES):
     options = Options(PrologInterface(judged=judged, end_to_end=sample), checks,
-                      budget_seconds=300, work=work)
+                      budget=300, work=work)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
 
 
@@ -149,7 +149,7 @@ def test_the_sample_catches_a_program_right_on_a_spread_of_its_clauses_but_wrong
                                        selection=Sample(fewest_marks=0))
     name = "right_clause_by_clause"
     grade = grade_submission(name, SUBMISSIONS / f"{name}.pl", Options(
-        interface, prolog.PREDICATES, budget_seconds=300, work=WorkLimits()))
+        interface, prolog.PREDICATES, budget=300, work=WorkLimits()))
     caught_by_the_sample(grade)
     spread = interface.selection.select(judged_questions(prolog.PREDICATES,
                                                          Judged.CLAUSES, 1))
@@ -418,7 +418,7 @@ def test_a_program_that_asks_the_lab_for_its_own_board_scores_nothing_on_any_kin
     interface = SampledPrologInterface(judged="clauses", end_to_end=0,
                                        selection=Sample(fewest_marks=0))
     grade = grade_submission("asks_the_lab", SUBMISSIONS / "hostile" / "asks_the_lab.pl",
-                             Options(interface, RECURSIVE, budget_seconds=300,
+                             Options(interface, RECURSIVE, budget=300,
                                      work=WorkLimits()))
     spread = interface.selection.select(judged_questions(RECURSIVE, Judged.CLAUSES, 0))
     for check in RECURSIVE:

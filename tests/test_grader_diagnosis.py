@@ -104,7 +104,7 @@ def test_the_calls_below_are_the_labs_clauses_calls():
 def test_a_walk_that_cannot_conclude_says_so_within_its_bound(monkeypatch):
     monkeypatch.setattr(diagnosis, "MOST_CALLS", 2)
     # each question loops to its limit: the lab's own cost, not ten times it, in a small budget
-    options = Options(PrologInterface(judged="whole"), ("minimax_decision",), budget_seconds=120,
+    options = Options(PrologInterface(judged="whole"), ("minimax_decision",), budget=120,
                       work=WorkLimits(ratio=1, budget_ratio=0.001))
     grade = grade_submission("loops", SUBMISSIONS / "loops.pl", options)
     wrong = grade.checks["minimax_decision"].first_wrong
@@ -121,7 +121,7 @@ def cs50_walked(corpus: Corpus, name: str, check: str):
     function where the corpus has it, else graded on `check` alone."""
     if name in CS50_GRADED_WHOLE:
         return corpus.cs50(name).checks[check]
-    options = Options(CS50Interface(), (check,), budget_seconds=120,
+    options = Options(CS50Interface(), (check,), budget=120,
                       work=WorkLimits(cpu_budget=5.0))
     return grade_submission(name, SUBMISSIONS / "python" / f"{name}.py", options).checks[check]
 

@@ -134,7 +134,7 @@ def test_a_process_given_the_labs_answers_is_never_asked_a_whole_question():
 @cache
 def graded(name: str, checks: tuple[str, ...] = PLAY_ONLY):
     grade = grade_submission(name, SUBMISSIONS / f"{name}.pl",
-                             Options(PrologInterface(), checks, budget_seconds=600))
+                             Options(PrologInterface(), checks, budget=600))
     grade.score = default_assignment("prolog", tuple(CHECKS)).score(grade)
     return grade
 
@@ -186,7 +186,7 @@ def test_a_tabled_program_wrong_as_a_whole_gains_nothing(tmp_path):
     tabled.write_text(":- table max_value/3, min_value/3.\n"
                       + (SUBMISSIONS / "right_clause_by_clause.pl").read_text())
     grade = grade_submission("tabled", tabled, Options(
-        PrologInterface(), ("max_value", "min_value", "play"), budget_seconds=600))
+        PrologInterface(), ("max_value", "min_value", "play"), budget=600))
     assert grade.checks["max_value"].correct == grade.checks["max_value"].checked
     assert grade.checks["play"].correct < grade.checks["play"].checked
 

@@ -63,12 +63,12 @@ STATES = sorted(reachable_states(PLAYERS[0]) | reachable_states(PLAYERS[1]))
 
 
 def graded(name: str, *predicates: str, budget: float = 4.0, **options) -> object:
-    chosen = Options(WHOLE, checks=predicates, budget_seconds=budget, **options)
+    chosen = Options(WHOLE, checks=predicates, budget=budget, **options)
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", chosen)
 
 
 def graded_path(path: Path, *predicates: str, budget: float = 60.0) -> object:
-    chosen = Options(WHOLE, checks=predicates, budget_seconds=budget)
+    chosen = Options(WHOLE, checks=predicates, budget=budget)
     return grade_submission(path.name, path, chosen)
 
 
@@ -175,7 +175,7 @@ def test_a_loop_spends_its_own_checks_budget_and_takes_no_other_checks_points():
     work = WorkLimits(ratio=2, budget_ratio=0.2)  # each loop spends twice the lab's cost
     checks = ("terminal_state", "max_value", "min_value")
     grade = grade_submission("loops", SUBMISSIONS / "loops.pl",
-                             Options(PrologInterface(), checks, budget_seconds=600, work=work))
+                             Options(PrologInterface(), checks, budget=600, work=work))
     score = default_assignment("prolog", PrologInterface.checks).score(grade)
     for check in ("terminal_state", "min_value"):
         result = grade.checks[check]
@@ -195,7 +195,7 @@ def test_a_loop_spends_its_own_checks_budget_and_takes_no_other_checks_points():
 def test_a_program_that_waits_is_stopped_by_the_wall_clock_guard(tmp_path):
     waits = tmp_path / "waits.pl"
     waits.write_text(":- [minimax_helper].\nmax_value(_, _, _) :- sleep(60).\n")
-    options = Options(WHOLE, ("max_value",), query_seconds=0.5, budget_seconds=3)
+    options = Options(WHOLE, ("max_value",), query_timeout=0.5, budget=3)
     grade = grade_submission("waits", waits, options)
     result = grade.checks["max_value"]
     assert result.counts[Category.TIME_LIMIT] >= 1
@@ -311,7 +311,7 @@ def test_a_question_that_never_reaches_a_predicate_lost_to_a_syntax_error_is_ans
         assert raised.end == "error" and "max_value/3" in (raised.error or "")
     for interface in (WHOLE, PrologInterface()):
         grade = grade_submission("lost_max_value", SUBMISSIONS / "lost_max_value.pl",
-                                 Options(interface, ("min_value",), budget_seconds=120))
+                                 Options(interface, ("min_value",), budget=120))
         result = grade.checks["min_value"]
         assert result.correct == result.finished[""] == result.finished[Category.RIGHT] > 0
         assert result.counts[Category.EXCEPTION] == result.checked - result.correct
@@ -344,7 +344,7 @@ def test_a_file_that_reads_standard_input_when_loaded_is_refused_the_read():
 
 
 def test_a_file_that_never_finishes_loading_is_a_load_problem_and_nothing_is_asked():
-    grade = graded("never_loads", "terminal_state", load_seconds=1.0)
+    grade = graded("never_loads", "terminal_state", load_timeout=1.0)
     assert grade.load.problem == "loading used more than 1 s of CPU time"
     result = grade.checks["terminal_state"]
     assert result.checked == 0 and result.counts[Category.NOT_ASKED] == 2 * len(STATES)
@@ -357,7 +357,7 @@ def test_a_program_that_computes_meets_its_cpu_limit_however_short_the_wall_cloc
     goal that waits is stopped by the guard."""
     monkeypatch.setattr(contained, "LOAD_GUARD", 0.1)  # 0.1 s of the wall clock for 1 s of CPU
     monkeypatch.setattr(contained, "GUARD_STRETCH", 10_000)
-    grade = graded("never_loads", "terminal_state", load_seconds=1.0)
+    grade = graded("never_loads", "terminal_state", load_timeout=1.0)
     assert grade.load.problem == "loading used more than 1 s of CPU time"
     with StudentProgram([SUBMISSIONS / "lab_style.pl"]) as program:
         assert program.load().ok
@@ -405,7 +405,7 @@ def test_a_program_that_runs_out_of_memory_costs_its_question_only(tmp_path):
         "terminal_state(State, Player, Value) :-\n", 1)
         + ":- dynamic kept/1.\ngrow(L) :- assertz(kept(L)), grow(L).\n")  # to its memory's end
     grade = grade_submission("dies", dies, Options(WHOLE, checks=("terminal_state",),
-                                                   budget_seconds=60,
+                                                   budget=60,
                                                    limits=Limits(memory_bytes=384 * 2**20)))
     result = grade.checks["terminal_state"]
     wrong = [(finding.position, finding.category) for finding in result.findings
@@ -446,7 +446,7 @@ def test_a_submission_cannot_touch_files_outside_its_folder(tmp_path, monkeypatc
     before = _sleepers()
     grade = grade_submission("hostile", student, Options(WHOLE,
                                                          checks=("terminal_state",),
-                                                         budget_seconds=2))
+                                                         budget=2))
     assert grade.load.problem is None
     assert victim.read_text() == "the grader's report\n"
     assert not beside.exists()
@@ -611,10 +611,10 @@ KNOWN_CATEGORIES = set(Category)
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
     from minimax_lab.compare.grader.configure import UnknownCheck, checks_of
-    from minimax_lab.logic.commands.grade import predicate_names
+    from minimax_lab.compare.grader.options import OPTION
 
     try:
-        chosen = checks_of(predicate_names(text), PrologInterface)
+        chosen = checks_of(OPTION["checks"].read(text), PrologInterface)
     except UnknownCheck as error:
         assert "\n" not in str(error)
         return

@@ -764,7 +764,7 @@ def test_a_function_that_loops_spends_its_own_share_of_the_budget(tmp_path):
         "\n\ndef player(board):\n    while True:\n        pass\n"))
     checks = ("player", "winner", "terminal", "utility")
     grade = grade_submission("looping", looping, Options(
-        CS50Interface(), checks, budget_seconds=600,
+        CS50Interface(), checks, budget=600,
         work=WorkLimits(cpu_seconds=0.2, cpu_budget=2.0)))
     player = grade.checks["player"]
     assert player.counts[Category.CPU_LIMIT] > 0 and player.counts[Category.NOT_ASKED] > 0

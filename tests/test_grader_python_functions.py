@@ -58,7 +58,7 @@ QUICK = WorkLimits(cpu_budget=0.5)  # the fullest boards first: their faults com
 @cache
 def graded(name: str, judged: str, sample: int = 0, work: WorkLimits = QUICK):
     options = Options(FunctionInterface(judged=judged, end_to_end=sample),
-                      budget_seconds=600, work=work)
+                      budget=600, work=work)
     return grade_submission(name, RECURSIVE / name, options)
 
 

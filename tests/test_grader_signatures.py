@@ -154,7 +154,7 @@ def test_no_guess_for_a_winner_its_model_contradicts(tmp_path):
     assert old in text
     program = tmp_path / "blank_line.py"
     program.write_text(text.replace(old, WINNER_TREATS_A_BLANK_LINE_AS_A_LINE))
-    options = Options(CS50Interface(), ("winner",), budget_seconds=120,
+    options = Options(CS50Interface(), ("winner",), budget=120,
                       work=WorkLimits(cpu_budget=60.0))
     grade = grade_submission("blank_line", program, options)
     winner = grade.checks["winner"]
@@ -170,7 +170,7 @@ def test_the_last_optimal_move_is_guessed_for_a_declared_function_of_any_name(tm
     program.write_text(text + "\n\ndef choose_move(board):\n    return minimax(board)\n")
     mapping = tmp_path / "minimax-lab.toml"
     mapping.write_text('function = "choose_move"\nblank = "None"\nargs = ["board"]\n')
-    options = Options(FunctionInterface(mapping=str(mapping)), (), budget_seconds=120,
+    options = Options(FunctionInterface(mapping=str(mapping)), (), budget=120,
                       policy=Policy("lowest", "all"), work=WorkLimits(cpu_budget=60.0))
     grade = grade_submission("pick", program, options)
     assert grade.checks["choose_move"].counts[Category.OTHER_OPTIMAL] > 0

@@ -172,6 +172,22 @@ def test_compares_subpackages_meet_only_in_the_judge():
         assert not sideways, (name, sorted(sideways))
 
 
+def test_the_option_table_is_low_and_read_by_every_door():
+    """`compare.grader.options` imports no other module of the grader (only the judge's words
+    for its choices), so every layer can read it; the grader's settings and the doors that
+    set options (the command line, the API, the site, the autograder's zip) read it."""
+    known = modules()
+    table = f"{COMPARE}.grader.options"
+    below = {other for other in imports(known[table], known)
+             if other.startswith(f"{COMPARE}.") and not other.startswith(f"{COMPARE}.judge")}
+    assert not below, sorted(below)
+    readers = (f"{COMPARE}.grader.config", f"{COMPARE}.grader.assignment",
+               f"{COMPARE}.grader.interface", f"{LOGIC}.commands.grade", f"{LOGIC}.api",
+               f"{LOGIC}.site.browser", f"{COMPARE}.grader.platforms.gradescope_autograder")
+    for reader in readers:
+        assert table in imports(known[reader], known), reader
+
+
 CLAUSE_START = re.compile(r"^#\s*[a-z_]+\([^:]*\)( :-|\.)$")
 LAB_PREDICATES = ("list_replace", "successor", "winning_config", "terminal_state", "max_value",
                   "min_value", "minimax_decision", "get_action")

@@ -519,7 +519,7 @@ def graded_here(name: str):
     """`grade`'s grade of a file of the corpus, on the command line's grader, judged on its own
     clauses (the fullest boards first, within a small budget: their faults come early)."""
     options = Options(PrologInterface(judged="clauses", end_to_end=0), PREDICATES,
-                      budget_seconds=300, work=WorkLimits(budget_ratio=0.005))
+                      budget=300, work=WorkLimits(budget_ratio=0.005))
     return grade_submission(name, SUBMISSIONS / f"{name}.pl", options)
 
 

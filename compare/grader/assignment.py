@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from minimax_lab.compare.grader.config import Settings, file_key
-from minimax_lab.compare.grader.registry import interface_options, takers
+from minimax_lab.compare.grader.options import (
+    OPTION,
+    OPTIONS,
+    Option,
+    Where,
+    file_schema,
+    options_at,
+)
+from minimax_lab.compare.grader.registry import INTERFACES, interface_options, takers
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import (
@@ -26,27 +34,25 @@ from minimax_lab.compare.judge.scores import (
     Score,
     Visibility,
 )
-from minimax_lab.compare.judge.truth import TIES, VALUES, Ties, Values
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 
 SHIPPED = Path(__file__).resolve().parent / "assignments"
 """The default assignment of each interface, `NAME.toml`."""
 RULE_KEYS = ("points", "credit", "thresholds", "visibility", "hints")
-LIMITS = ("inference-ratio", "inference-budget", "cpu-seconds", "cpu-budget", "load-timeout",
-          "query-timeout", "budget")
-"""The keys of `[limits]`: the limits of work, named as `grade`'s options, then loading's
-CPU time and the wall-clock guards."""
-SETTINGS = ("ties", "values", "main", "unsandboxed", "hints")
-"""The grading options of every interface an assignment sets at its top level; each
-interface's own are its too (`compare.grader.config.Own`)."""
+OTHER_KEYS = {"name": "`name` must be a string",
+              "python-packages": "python-packages must be a list of package names: "
+                                 "[\"numpy\"]",
+              "default": "[default] must be a table",
+              "checks": "`checks` must be a table: [checks.NAME]"}
+"""The keys of an assignment file that are not grading options, and what each must be."""
 
 
-def file_keys() -> tuple[str, ...]:
-    """The keys an assignment file may have."""
+def schema() -> dict[str, Any]:
+    """The JSON Schema of an assignment file, made from the options (`options.file_schema`)
+    and the interfaces' own."""
     own = [file_key(name, how) for name, how in interface_options().items()]
-    return ("name", "interface", *SETTINGS, *(key for key in own if key), "python-packages",
-            "default", "checks", "limits")
+    return file_schema(tuple(INTERFACES), [key for key in own if key])
 
 
 class AssignmentError(LabError, ValueError):
@@ -138,12 +144,13 @@ def interface_of(path: str | None, given: str | None, known: Sequence[str]) -> s
     return str(named)
 
 
-def load_assignment(path: str, interface: str, known: Sequence[str]) -> Assignment:
+def load_assignment(path: str, interface: str, known: Sequence[str],
+                    validate: bool = True) -> Assignment:
     """The assignment in the TOML file at `path`, for `interface`, whose checks are `known`
-    (any name, when `known` is empty)."""
+    (any name, when `known` is empty); held to the schema unless not `validate`."""
     table = read_table(path)
     try:
-        return assignment_from(table, interface, known)
+        return assignment_from(table, interface, known, validate)
     except AssignmentError as error:
         raise AssignmentError(f"assignment {quoted(path)}: {error}") from None
 
@@ -153,12 +160,16 @@ def default_assignment(interface: str, known: Sequence[str]) -> Assignment:
     shipped = SHIPPED / f"{interface}.toml"
     if not shipped.is_file():
         return Assignment(interface, {check: Rule() for check in known}, Rule())
-    return load_assignment(str(shipped), interface, known)
+    return load_assignment(str(shipped), interface, known, validate=False)  # tested
 
 
-def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str]) -> Assignment:
-    """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`."""
-    _only(table, file_keys(), "the file")
+def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str],
+                    validate: bool = True) -> Assignment:
+    """An assignment from its parsed TOML: `name`, `interface`, `[default]`, `[checks.NAME]`,
+    the grading options; held to the file's schema first (`schema`), unless not `validate`
+    (a shipped file, which the tests hold to it: jsonschema is slow to import)."""
+    if validate:
+        _validate(table)
     wanted = table.get("interface", interface)
     if wanted != interface:
         raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
@@ -173,18 +184,7 @@ def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str])
     default = table.get("default")
     order = [name for name in known if name in checks] + [n for n in checks if n not in known]
     name = table.get("name", interface)
-    if not isinstance(name, str):
-        raise AssignmentError("`name` must be a string")
-    limits = table.get("limits", {})
-    if not isinstance(limits, dict):
-        raise AssignmentError("[limits] must be a table")
-    _only(limits, LIMITS, "[limits]")
-    for key, value in limits.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                0 < value <= 1_000_000):
-            raise AssignmentError(f"[limits] {key} must be a number above 0")
-    settings: dict[str, Any] = {_option(key): float(value) for key, value in limits.items()}
-    settings.update(_settings(table, interface), own=_own(table, interface))
+    settings = {**_settings(table), "own": _own(table, interface)}
     packages = table.get("python-packages", [])
     if not (isinstance(packages, list) and all(isinstance(item, str) and item.strip()
                                                and not item.startswith("-")
@@ -202,33 +202,59 @@ def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str])
                       Settings(**settings), interface, tuple(packages))
 
 
-def _option(key: str) -> str:
-    """The `Settings` field a key of the file sets: `load-timeout`, `load_timeout`."""
-    return key.replace("-", "_")
-
-
-def _settings(table: dict[str, Any], interface: str) -> dict[str, Any]:
-    """The top-level grading options, each checked."""
+def _settings(table: dict[str, Any]) -> dict[str, Any]:
+    """The grading options the file sets, each as its option holds it (`Option.check`, the
+    one check; the schema has said it already, but for what JSON has not, such as nan)."""
     settings: dict[str, Any] = {}
-    for key in SETTINGS:
-        if key not in table:
-            continue
-        value = table[key]
-        if key in ("ties", "values"):
-            choices = TIES if key == "ties" else VALUES
-            if value not in choices:
-                raise AssignmentError(f"{key} must be one of {', '.join(choices)}, not "
-                                      f"{quoted(str(value))}")
-            value = Ties(value) if key == "ties" else Values(value)
-        elif key == "hints":
-            value = _choice(value, Hints, "hints")
-        elif key == "unsandboxed":
-            if not isinstance(value, bool):
-                raise AssignmentError("unsandboxed must be true or false")
-        elif not (isinstance(value, str) and value.strip()):
-            raise AssignmentError(f"{key} must be a file name (text)")
-        settings[key] = value
+    for option in options_at(Where.FILE):
+        held = table.get(option.group, {}) if option.group else table
+        if option.key in held and option.name != "interface":  # read apart: `interface_of`
+            try:
+                settings[option.name] = option.check(held[option.key])
+            except ValueError as why:
+                raise AssignmentError(_must(option, option.group, held[option.key],
+                                            str(why))) from None
     return settings
+
+
+def _validate(table: dict[str, Any]) -> None:
+    """`table` held to the assignment file's schema (`schema`): its first fault, in one line
+    saying what the key must be."""
+    from jsonschema import Draft202012Validator  # slow to import: only for a file read
+
+    faults = sorted(Draft202012Validator(schema()).iter_errors(table),
+                    key=lambda fault: [str(part) for part in fault.absolute_path])
+    if not faults:
+        return
+    fault = faults[0]
+    path = [str(part) for part in fault.absolute_path]
+    if fault.validator == "additionalProperties":
+        allowed = fault.schema["properties"]
+        unknown = [key for key in fault.instance if key not in allowed]
+        where = f"[{path[0]}]" if path else "the file"
+        raise AssignmentError(f"unknown key {quoted(unknown[0])} in {where}; the keys are "
+                              f"{', '.join(allowed)}")
+    if len(path) == 1 and path[0] in OTHER_KEYS:
+        raise AssignmentError(OTHER_KEYS[path[0]])
+    group, key = (path[0], path[1]) if len(path) > 1 else ("", path[0])
+    if group and group not in OPTION_GROUPS:
+        raise AssignmentError(OTHER_KEYS.get(group, f"[{group}] is not as expected"))
+    if not group and key in OPTION_GROUPS:
+        raise AssignmentError(f"[{key}] must be a table")
+    option = OPTION[key.replace("-", "_")]
+    words = fault.schema.get("enum")  # the interfaces, which the option does not know
+    expected = option.expected if words is None else f"one of {', '.join(words)}"
+    raise AssignmentError(_must(option, group, fault.instance, expected))
+
+
+OPTION_GROUPS = {option.group for option in OPTIONS if option.group}
+"""The assignment file's tables of options: `[limits]`."""
+
+
+def _must(option: Option, group: str, value: object, expected: str) -> str:
+    """What the option's key must be, in one line."""
+    where = f"[{group}] " if group else ""
+    return f"{where}{option.key} must be {expected}, not {quoted(str(value))}"
 
 
 def _own(table: dict[str, Any], interface: str) -> dict[str, object]:

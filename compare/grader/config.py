@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
+from minimax_lab.compare.grader.options import OPTION, OPTIONS
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.compare.judge.truth import Ties, Values
 from minimax_lab.logic.errors import LabError
@@ -21,35 +22,17 @@ class WorkLimits:
     """Limits that count a program's work, not the time a machine takes, so that a submission
     gets the same grade on an idle machine, a loaded one and a slow one (docs/grading.md,
     "Limits"). Prolog: inferences, `ratio` times the lab's own cost per question and
-    `budget_ratio` times it for the whole submission. Python: CPU seconds."""
+    `budget_ratio` times it for the whole submission (`--inference-ratio`,
+    `--inference-budget`). Python: CPU seconds (`--cpu-seconds`, `--cpu-budget`). Their
+    defaults are the options' (`compare.grader.options`)."""
 
-    ratio: float = 10.0
-    budget_ratio: float = 1.0
-    cpu_seconds: float = 60.0
-    cpu_budget: float = 900.0
+    ratio: float = OPTION["inference_ratio"].default
+    budget_ratio: float = OPTION["inference_budget"].default
+    cpu_seconds: float = OPTION["cpu_seconds"].default
+    cpu_budget: float = OPTION["cpu_budget"].default
 
 
 DEFAULT_WORK = WorkLimits()
-
-
-@dataclass(frozen=True)
-class Guards:
-    """The wall-clock guards against a program that waits (a question's, a submission's) and
-    the CPU time loading may take, in seconds."""
-
-    query_seconds: float = 600.0
-    budget_seconds: float = 3600.0
-    load_seconds: float = 30.0
-
-
-DEFAULT_GUARDS = Guards()
-
-
-NUMBERS = ("load_timeout", "query_timeout", "budget", "inference_ratio", "inference_budget",
-           "cpu_seconds", "cpu_budget")
-"""The options that are a number of seconds or a ratio of the lab's cost."""
-MOST = 1e6
-"""The largest of them (about 11 days, or a million times the lab's cost)."""
 
 
 class SettingsError(LabError, ValueError):
@@ -79,23 +62,20 @@ class Settings:
     """Grade even where bwrap cannot contain the submissions (process limits alone): for
     programs the teacher trusts, never a class's."""
     hints: Hints | None = None
-    """What a student view says of every check's wrong answers (`HINTS_HELP`), over the
+    """What a student view says of every check's wrong answers (`options.HINTS_HELP`), over the
     assignment's levels."""
     own: Mapping[str, object] = field(default_factory=dict, hash=False)
     """An interface's own options given, by name (`answers`, `python`, `mapping`...)."""
 
     def __post_init__(self) -> None:
-        for name in NUMBERS:
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(
-                    value, int | float) or not 0 < value <= MOST):
-                raise SettingsError(f"{name} = {value!r}: expected a number above 0 and at "
-                                    f"most {MOST:g}")
-        if self.unsandboxed is not None and not isinstance(self.unsandboxed, bool):
-            raise SettingsError(f"unsandboxed = {self.unsandboxed!r}: expected true or false")
-        if self.hints is not None and not isinstance(self.hints, Hints):
-            raise SettingsError(f"hints = {self.hints!r}: expected one of "
-                                f"{', '.join(Hints)}")
+        for option in OPTIONS:
+            value = getattr(self, option.name)
+            if value is None:
+                continue
+            try:
+                option.check(value)
+            except ValueError as why:
+                raise SettingsError(f"{option.name} = {value!r}: expected {why}") from None
 
     def over(self, other: Settings) -> Settings:
         """These settings, and `other`'s where these give none."""
@@ -106,31 +86,19 @@ class Settings:
         return {item.name: getattr(self, item.name) for item in fields(self)
                 if getattr(self, item.name) is not None}
 
-    @property
-    def guards(self) -> Guards:
-        """The guards set, else the defaults."""
-        return Guards(_or(self.query_timeout, DEFAULT_GUARDS.query_seconds),
-                      _or(self.budget, DEFAULT_GUARDS.budget_seconds),
-                      _or(self.load_timeout, DEFAULT_GUARDS.load_seconds))
+    def chosen(self, name: str) -> Any:
+        """The option `name` as set, else its default (`compare.grader.options`)."""
+        value = getattr(self, name)
+        return OPTION[name].default if value is None else value
 
     @property
     def work(self) -> WorkLimits:
         """The limits of work set, else the defaults."""
-        return WorkLimits(_or(self.inference_ratio, DEFAULT_WORK.ratio),
-                          _or(self.inference_budget, DEFAULT_WORK.budget_ratio),
-                          _or(self.cpu_seconds, DEFAULT_WORK.cpu_seconds),
-                          _or(self.cpu_budget, DEFAULT_WORK.cpu_budget))
+        return WorkLimits(*(self.chosen(name) for name in WORK))
 
 
-HINTS_HELP = ("what students are told of a wrong answer, each level with those before it: "
-              "what (the predicate, the kind of fault), where (the question, its board "
-              "drawn, the first wrong call), expected (the lab's value or move), clause (the "
-              "lab's clause); default where. The teacher's own reports say everything")
-"""The hint levels, as `grade --hints`, the API and `gradebook release` say them."""
-
-
-def _or(value: float | None, default: float) -> float:
-    return default if value is None else value
+WORK = ("inference_ratio", "inference_budget", "cpu_seconds", "cpu_budget")
+"""The options that make `WorkLimits`, in its order."""
 
 
 OWN = "own option"

@@ -22,6 +22,9 @@ from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 
+GUARDS = ("query_timeout", "budget", "load_timeout")
+"""The options `Options` holds as they are (`compare.grader.options`)."""
+
 
 class UnknownCheck(LabError, ValueError):
     """A check asked for that the interface does not know."""
@@ -48,9 +51,7 @@ def configure(given: Settings, assignment: str | None = None,
     chosen = settled(given, scoring)
     interface = configured(kind, chosen)
     interface.ready(paths)
-    guards = chosen.guards
-    return Options(interface, checks, chosen.main, guards.query_seconds, guards.budget_seconds,
-                   guards.load_seconds,
+    return Options(interface, checks, chosen.main, **{name: chosen.chosen(name) for name in GUARDS},
                    policy=Policy(chosen.ties or kind.policy.ties,
                                  chosen.values or kind.policy.values),
                    assignment=scoring, work=chosen.work,

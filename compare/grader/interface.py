@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from minimax_lab.compare.grader.config import DEFAULT_WORK, WorkLimits
+from minimax_lab.compare.grader.options import OPTION
 from minimax_lab.compare.grader.play import Start, fitting, starts
 from minimax_lab.compare.grader.probes import probes
 from minimax_lab.compare.judge.categories import Category
@@ -153,9 +154,9 @@ class Options:
     interface: Interface
     checks: tuple[str, ...] = ()
     main: str | None = None
-    query_seconds: float = 600.0
-    budget_seconds: float = 3600.0
-    load_seconds: float = 30.0
+    query_timeout: float = OPTION["query_timeout"].default
+    budget: float = OPTION["budget"].default
+    load_timeout: float = OPTION["load_timeout"].default
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS
     policy: Policy = Policy()
     assignment: Scoring | None = None

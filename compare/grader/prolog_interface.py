@@ -80,7 +80,7 @@ class PrologInterface(Interface):
         require("grade")
 
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
-        program = StudentProgram([path], options.main, options.limits, options.load_seconds)
+        program = StudentProgram([path], options.main, options.limits, options.load_timeout)
         return PrologSession(program, self.answers, options.work, Judged(self.judged),
                              self.end_to_end)
 

@@ -116,7 +116,7 @@ class PythonInterface(Interface):
                       module_file(copy.folder, path.name, options.main or named,
                                   self.preferred))
             python = interpreter(self.python) if self.python is not None else None
-            program = PythonProgram(copy, module, options.limits, options.load_seconds,
+            program = PythonProgram(copy, module, options.limits, options.load_timeout,
                                     python, self.definitions_only)
         except BaseException:
             remove_tree(copy.folder)

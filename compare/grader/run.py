@@ -93,7 +93,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
     grade.checks = {check: CheckResult(base=session.base(check, options.policy))
                     for check in asked}
     problems: dict[str, Problem] = {}
-    deadline = start + options.budget_seconds
+    deadline = start + options.budget
     session.will_ask({check for check in asked if check not in undefined} if loaded else set())
     if PLAY in asked and PLAY not in undefined:
         play_all(session, grade, options, deadline, running, loaded)
@@ -151,7 +151,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
         grade.problems.append(Problem("given up", session.program.given_up, ""))
     budget_all, spent_all = sum(budgets.values()), sum(spent.values())
     walked = Spent(max(0.0, budget_all - spent_all) + WALK_SHARE * budget_all,
-                   deadline + WALK_SHARE * options.budget_seconds)
+                   deadline + WALK_SHARE * options.budget)
     session.will_ask(set())  # a walk's calls go alone, within what it may spend
     for check, (question, verdict) in first_wrong.items():
         if not running.cancelled.is_set() and session.calls_below(question):
@@ -178,14 +178,14 @@ def play_all(session: Session[Any, Any], grade: SubmissionGrade, options: Option
         question = session.decision(state, player)
         why = (f"not loaded: {grade.load.problem}" if not loaded
                else "the grade was stopped" if running.cancelled.is_set()
-               else f"the time budget of {options.budget_seconds:g} s ran out"
+               else f"the time budget of {options.budget:g} s ran out"
                if time.monotonic() >= deadline
                else f"the budget of {budget:.4g} {session.work_unit} ran out"
                if spent >= budget else session.program.given_up)
         if why is not None:
             return Decided(Verdict(Category.NOT_ASKED, why), None)
         session.budget_left = {session.budget_of(question): budget - spent}
-        left = max(0.1, min(options.query_seconds, deadline - time.monotonic()))
+        left = max(0.1, min(options.query_timeout, deadline - time.monotonic()))
         reply = session.ask(question, left, min(session.work_limit(question), budget - spent))
         verdict = session.judge(question, reply, options.policy)
         spent += reply.work
@@ -243,7 +243,7 @@ def walk(session: Session[Any, Any], question: Question, verdict: Verdict, optio
         why = spent.why_not(session)
         if why is not None:
             return why
-        seconds = max(0.1, min(options.query_seconds, spent.deadline - time.monotonic()))
+        seconds = max(0.1, min(options.query_timeout, spent.deadline - time.monotonic()))
         reply = session.ask(call, seconds, min(session.work_limit(call), spent.left))
         spent.spend(reply.work)
         return reply, session.judge(call, reply, options.policy)
@@ -264,10 +264,10 @@ def time_to_ask(question: Question, result: CheckResult, grade: SubmissionGrade,
         _add(result, question, Verdict(Category.NOT_ASKED, f"not loaded: {grade.load.problem}"))
         return None
     if time.monotonic() >= deadline:
-        why = f"the time budget of {options.budget_seconds:g} s ran out"
+        why = f"the time budget of {options.budget:g} s ran out"
         _add(result, question, Verdict(Category.NOT_ASKED, why))
         return None
-    return max(0.1, min(options.query_seconds, deadline - time.monotonic()))
+    return max(0.1, min(options.query_timeout, deadline - time.monotonic()))
 
 
 def _add(result: CheckResult, question: Question, verdict: Verdict) -> None:

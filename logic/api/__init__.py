@@ -14,10 +14,9 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from minimax_lab.logic.api.views import (
     Board,
@@ -433,28 +432,29 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
     docs/grading.md).
     Errors are `LabError`s."""
     from minimax_lab.compare.grader.config import Settings
+    from minimax_lab.compare.grader.options import OPTIONS, Kind, Where
     from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
     from minimax_lab.compare.grader.registry import interface_options
     from minimax_lab.compare.grader.text import submission_report, summary
     from minimax_lab.compare.grader.writers import WRITERS
-    from minimax_lab.compare.judge.scores import Hints
-    from minimax_lab.compare.judge.truth import Ties, Values
 
     unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
     if unknown:
         raise LabError(f"unknown option {quoted(unknown[0])}; the interfaces' options are "
                        f"{', '.join(interface_options())}, the outputs {', '.join(WRITERS)}")
     given = [paths] if isinstance(paths, str | Path) else list(paths)
-    settings = Settings(
-        interface=interface, checks=None if predicates is None else tuple(predicates),
-        main=main, ties=None if ties is None else _choice(Ties, ties, "ties"),
-        values=None if values is None else _choice(Values, values, "values"),
-        load_timeout=load_timeout, query_timeout=query_timeout, budget=budget,
-        inference_ratio=inference_ratio, inference_budget=inference_budget,
-        cpu_seconds=cpu_seconds, cpu_budget=cpu_budget, unsandboxed=unsandboxed,
-        hints=None if hints is None else _choice(Hints, hints, "hints"),
-        own={name: tuple(value) if isinstance(value, list) else value
-             for name, value in named.items() if name not in WRITERS})
+    keywords = locals()
+    chosen: dict[str, Any] = {}
+    for option in OPTIONS:
+        value = keywords[option.argument] if Where.API in option.where else None
+        if value is not None and option.kind in (Kind.CHOICE, Kind.NAMES):
+            try:
+                value = option.check(value)
+            except ValueError as why:
+                raise LabError(f"{option.argument}={value!r}: expected {why}") from None
+        chosen[option.name] = value  # a number, a switch, a name: checked by Settings
+    settings = Settings(**chosen, own={name: tuple(value) if isinstance(value, list) else value
+                                       for name, value in named.items() if name not in WRITERS})
     outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
     told = Quiet()
     graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
@@ -467,15 +467,3 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
                  None if one is None or one.score is None else one.score.score,
                  None if one is None or one.score is None else one.score.max_score,
                  graded.status, tuple(told.said), graded)
-
-
-Word = TypeVar("Word", bound=StrEnum)
-
-
-def _choice(kind: type[Word], text: str, name: str) -> Word:
-    """`text` as one of `kind`'s words; a `LabError` that names them."""
-    try:
-        return kind(text)
-    except ValueError:
-        raise LabError(f"{name}={text!r}: expected one of "
-                       f"{', '.join(choice.value for choice in kind)}") from None

@@ -15,27 +15,18 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from minimax_lab.compare.grader.config import (
-    DEFAULT_GUARDS,
-    DEFAULT_WORK,
-    HINTS_HELP,
-    Own,
-    Settings,
-    flag,
-)
+from minimax_lab.compare.grader.config import Own, Settings, flag
 from minimax_lab.compare.grader.configure import UnknownCheck
 from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.interface import Interface
+from minimax_lab.compare.grader.options import OPTION, OPTIONS, Kind, Option, Where
 from minimax_lab.compare.grader.pipeline import GradingRun, grade_run
 from minimax_lab.compare.grader.registry import INTERFACES, interface_options
 from minimax_lab.compare.grader.text import progress_line, summary
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.results import SubmissionGrade
-from minimax_lab.compare.judge.scores import Hints
-from minimax_lab.compare.judge.truth import Ties, Values
 from minimax_lab.logic.commands.cli import PROG, UsageError
-from minimax_lab.logic.commands.options import jobs, ratio, seconds
-from minimax_lab.logic.commands.policy import add_policy_options
+from minimax_lab.logic.commands.options import jobs
 from minimax_lab.logic.commands.progress import Progress
 from minimax_lab.logic.quote import quoted, say
 
@@ -71,58 +62,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="a submission: a .pl or .py file, or a folder")
-    parser.add_argument("--interface", choices=INTERFACES, default=None,
-                        help="prolog: the lab's predicates (default, unless --assignment names "
-                        "another); cs50: CS50 AI's tictactoe.py; function: a function declared "
-                        "by --mapping or --set")
-    parser.add_argument("--main", metavar="NAME",
-                        help="the file to load in each submission (default: Prolog, the one "
-                        "that defines minimax_decision/4; cs50, tictactoe.py; else the only one)")
-    parser.add_argument("--predicates", metavar="P,Q,...",
-                        help=f"the predicates (Prolog) or functions (cs50) to check (default: "
-                        f"all: {','.join(INTERFACES['prolog'].checks)}; "
-                        f"{','.join(INTERFACES['cs50'].checks)})")
+    for option in OPTIONS:
+        if Where.LINE in option.where:
+            add_option(parser, option)
     for name, how in interface_options().items():
         add_own_option(parser, name, how)
-    add_policy_options(parser, (_interfaces_own(lambda kind: kind.policy.ties),
-                                _interfaces_own(lambda kind: kind.policy.values)))
-    parser.add_argument("--unsandboxed", action="store_true",
-                        help="grade even where bwrap cannot contain the submissions (process "
-                        "limits alone): for programs you trust, never a class's")
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
                         help="submissions graded at once (default: the machine's cores)")
-    parser.add_argument("--inference-ratio", type=ratio, default=None,
-                        metavar="R",
-                        help="Prolog: the inferences one question may take, as a multiple of "
-                        f"the lab's own solution's (default: the assignment's, else "
-                        f"{DEFAULT_WORK.ratio:g})")
-    parser.add_argument("--inference-budget", type=ratio, default=None,
-                        metavar="R",
-                        help="Prolog: the inferences one submission may take, as a multiple "
-                        "of the lab's own solution's for the same questions; what is left is "
-                        "reported as not asked (default: the assignment's, else "
-                        f"{DEFAULT_WORK.budget_ratio:g})")
-    parser.add_argument("--cpu-seconds", type=seconds, default=None,
-                        metavar="SECONDS",
-                        help="Python: the CPU time one call may take (default: the "
-                        f"assignment's, else {DEFAULT_WORK.cpu_seconds:g})")
-    parser.add_argument("--cpu-budget", type=seconds, default=None,
-                        metavar="SECONDS",
-                        help="Python: the CPU time one submission may take; what is left is "
-                        "reported as not asked (default: the assignment's, else "
-                        f"{DEFAULT_WORK.cpu_budget:g})")
-    parser.add_argument("--query-timeout", type=seconds, default=None, metavar="SECONDS",
-                        help="wall-clock limit for one question, a guard against a program "
-                        f"that waits (default: the assignment's, else "
-                        f"{DEFAULT_GUARDS.query_seconds:g})")
-    parser.add_argument("--budget", type=seconds, default=None, metavar="SECONDS",
-                        help="wall-clock limit for one submission, a guard; what is left is "
-                        f"reported as not asked (default: the assignment's, else "
-                        f"{DEFAULT_GUARDS.budget_seconds:g})")
-    parser.add_argument("--load-timeout", type=seconds, default=None, metavar="SECONDS",
-                        help="CPU time for loading a submission, all its processes together; "
-                        f"the wall clock guards it at ten times that (default: the "
-                        f"assignment's, else {DEFAULT_GUARDS.load_seconds:g})")
     parser.add_argument("--shard", type=shard, metavar="K/N",
                         help="grade the K-th of N equal parts of the submissions (in the order "
                         "of their paths); minimax-lab gradebook merge joins the parts' --json. "
@@ -141,13 +87,49 @@ def register(commands: argparse._SubParsersAction) -> None:
         parser.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)
     parser.add_argument("--roster", metavar="FILE", help=ROSTER_HELP)
-    parser.add_argument("--hints", choices=list(Hints), default=None, metavar="LEVEL",
-                        help=f"{HINTS_HELP} (default: the assignment's)")
     parser.add_argument("--student-view", action="store_true",
                         help="print and write only what students may see now (a check whose "
                         "visibility is not visible is left out, with its points), as in a CI "
                         "log a student reads; the platforms' files always are")
     parser.set_defaults(run=run)
+
+
+SAID_DEFAULTS: dict[str, str] = {
+    "checks": f"all: {','.join(INTERFACES['prolog'].checks)}; "
+              f"{','.join(INTERFACES['cs50'].checks)}",
+    "ties": _interfaces_own(lambda kind: kind.policy.ties),
+    "values": _interfaces_own(lambda kind: kind.policy.values),
+    "hints": "the assignment's",
+}
+"""The default of an option, as the help says it, where it is not a number's."""
+
+
+def add_option(parser: argparse.ArgumentParser, option: Option) -> None:
+    """One of `grade`'s options (`compare.grader.options`) on the command line, read and
+    checked by the option itself."""
+    help = option.help
+    if option.default is not None:
+        help += f" (default: the assignment's, else {option.default:g})"
+    elif option.name in SAID_DEFAULTS:
+        help += f" (default: {SAID_DEFAULTS[option.name]})"
+    if option.kind is Kind.SWITCH:
+        parser.add_argument(option.option, action="store_true", default=None,
+                            dest=option.name, help=help)
+        return
+    if option.kind in (Kind.CHOICE, Kind.INTERFACE):
+        words = option.words or tuple(INTERFACES)
+        parser.add_argument(option.option, choices=words, default=None, dest=option.name,
+                            metavar=option.metavar, help=help)
+        return
+
+    def read(text: str) -> object:
+        try:
+            return option.read(text)
+        except ValueError as why:
+            raise argparse.ArgumentTypeError(f"expected {why}, not {text!r}") from None
+
+    parser.add_argument(option.option, type=read, default=None, dest=option.name,
+                        metavar=option.metavar, help=help)
 
 
 def add_own_option(parser: argparse.ArgumentParser, name: str, how: Own) -> None:
@@ -232,11 +214,6 @@ def _indexed_shard(parts: int, environ: Mapping[str, str]) -> tuple[int, int]:
     return int(index) + 1, parts
 
 
-def predicate_names(text: str | None) -> tuple[str, ...] | None:
-    """The names `--predicates` gives, comma-separated."""
-    return None if text is None else tuple(name.strip() for name in text.split(","))
-
-
 def run(args: argparse.Namespace) -> int:
     """Grade every submission (`compare.grader.pipeline`); print the summary (a lone
     submission's whole report); write the outputs asked for. 0 if all are right everywhere,
@@ -283,17 +260,12 @@ class Told:
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The grading options the command line gives (None where not given)."""
+    """The grading options the command line gives (None where not given), each as its
+    option holds it."""
     own = {name: getattr(args, name) for name, how in interface_options().items()
            if how.line and getattr(args, name) is not None}
-    return Settings(
-        interface=args.interface, checks=predicate_names(args.predicates), main=args.main,
-        ties=None if args.ties is None else Ties(args.ties),
-        values=None if args.values is None else Values(args.values),
-        load_timeout=args.load_timeout, query_timeout=args.query_timeout, budget=args.budget,
-        inference_ratio=args.inference_ratio, inference_budget=args.inference_budget,
-        cpu_seconds=args.cpu_seconds, cpu_budget=args.cpu_budget,
-        unsandboxed=True if args.unsandboxed else None,
-        hints=None if args.hints is None else Hints(args.hints),
-        own={name: tuple(value) if isinstance(value, list) else value
-             for name, value in own.items()})
+    given = {option.name: getattr(args, option.name) for option in OPTIONS
+             if Where.LINE in option.where and getattr(args, option.name) is not None}
+    return Settings(**{name: OPTION[name].check(value) for name, value in given.items()},
+                    own={name: tuple(value) if isinstance(value, list) else value
+                         for name, value in own.items()})

@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from minimax_lab.compare.grader.config import HINTS_HELP
 from minimax_lab.compare.grader.merge import merge
+from minimax_lab.compare.grader.options import HINTS_HELP
 from minimax_lab.compare.grader.release import release
 from minimax_lab.compare.grader.text import class_summary, merged_summary
 from minimax_lab.compare.grader.writer import Reach, Writer

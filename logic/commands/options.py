@@ -80,14 +80,3 @@ def seconds(text: str) -> float:
         )
     return value
 
-
-def ratio(text: str) -> float:
-    """A multiple of the lab's own cost: a number above 0 and at most 1000."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value <= 1000:
-        raise argparse.ArgumentTypeError(
-            f"expected a ratio above 0 and at most 1000, not {text!r}")
-    return value

@@ -11,6 +11,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from minimax_lab.compare.grader.hosted import Every, Progress, Sample, check_hosted
+from minimax_lab.compare.grader.options import Where, defaults_at
 from minimax_lab.compare.grader.students import student_view
 from minimax_lab.compare.grader.text import (
     OUTPUT_APART,
@@ -135,7 +136,7 @@ def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
     host = WasmHost(prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
                          Every() if per_check == 0 else Sample(per_check), progress,
-                         budget_seconds=1800.0)
+                         **defaults_at(Where.SITE))
     shown = student_view(grade, hints=Hints(hints) if hints else None)
     report = submission_report(shown).replace(OUTPUT_APART, " (shown below the report)")
     return _json(report=report, summary=summary_line(shown), right=shown.clean,

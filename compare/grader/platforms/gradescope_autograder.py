@@ -19,8 +19,8 @@ from minimax_lab.compare.grader.assignment import (
     interface_of,
     load_assignment,
 )
-from minimax_lab.compare.grader.config import DEFAULT_GUARDS
 from minimax_lab.compare.grader.groups import read_feedback
+from minimax_lab.compare.grader.options import OPTION, Where
 from minimax_lab.compare.grader.registry import INTERFACES
 from minimax_lab.compare.grader.run import WALK_SHARE
 from minimax_lab.logic.contain.sandbox import grader_folders
@@ -49,7 +49,7 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   PYTHON=python3.11
 fi
 "$PYTHON" -m venv /autograder/venv
-/autograder/venv/bin/pip install -q 'pyDatalog>=0.22,<0.23'
+/autograder/venv/bin/pip install -q 'pyDatalog>=0.22,<0.23' 'jsonschema>=4'
 COURSE
 # The grader's packages hold the lab's solution: only root, the grader, may read them.
 chmod -R go-rwx /autograder/source
@@ -76,7 +76,7 @@ if [ -f "$ROOT/source/feedback.toml" ]; then
 fi
 # -P: the working directory is not searched; only the grader's own minimax_lab is imported.
 PYTHONPATH="$ROOT/source/minimax-lab" "$PYTHON" -P -m minimax_lab grade "$ROOT/submission" \\
-  --interface INTERFACE --assignment "$ROOT/source/assignment.toml" --jobs 1 BUDGET\\
+  --interface INTERFACE --assignment "$ROOT/source/assignment.toml" --jobs 1 OPTIONS\\
   ${FEEDBACK[@]+"${FEEDBACK[@]}"} --gradescope "$ROOT/results"
 status=$?
 # 0 (right everywhere) and 1 (faults found) are grades; anything else is the grader's failure.
@@ -91,7 +91,7 @@ def budget(assignment: Assignment | None, timeout: int) -> float | None:
     None where the assignment's fits."""
     allowed = round((timeout * 60 - MARGIN) / (1 + WALK_SHARE))
     given = assignment.settings.budget if assignment is not None else None
-    wanted = given if given is not None else DEFAULT_GUARDS.budget_seconds
+    wanted = given if given is not None else OPTION["budget"].default_for(Where.AUTOGRADER)
     return None if wanted <= allowed else float(allowed)
 
 
@@ -122,7 +122,7 @@ def build(out: Path, interface: str, assignment: Path | None,
     setup = SETUP.replace("COURSE\n", _course(read))
     cut = budget(read, timeout)
     run = RUN.replace("INTERFACE", interface).replace(
-        "BUDGET", "" if cut is None else f"--budget {cut:g} ")
+        "OPTIONS", "" if cut is None else f"{OPTION['budget'].option} {cut:g} ")
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         _add(archive, "setup.sh", setup)
         _add(archive, "run_autograder", run)

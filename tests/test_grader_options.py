@@ -1,0 +1,194 @@
+"""`grade`'s option table (`compare.grader.options`): every option reaches each place it may be
+set (the command line, the assignment file's schema, the API, the site, the autograder) with
+one name, one default and one check; a bad value is refused in one line wherever it is given."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import tomllib
+from dataclasses import fields
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from minimax_lab.compare.grader.assignment import (
+    SHIPPED,
+    AssignmentError,
+    assignment_from,
+    schema,
+)
+from minimax_lab.compare.grader.config import DEFAULT_WORK, Settings, SettingsError
+from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.options import OPTION, OPTIONS, Kind, Option, Where, defaults_at
+from minimax_lab.compare.grader.platforms import gradescope_autograder
+from minimax_lab.compare.grader.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.logic import api
+from minimax_lab.logic.commands.cli import UsageError, build_parser
+
+LAB = INTERFACES["prolog"].checks
+
+
+def _parser_actions() -> dict[str, object]:
+    grade = build_parser("grade").commands.choices["grade"]
+    return {action.dest: action for action in grade._actions}
+
+
+def _at(where: Where) -> list[Option]:
+    return [option for option in OPTIONS if where in option.where]
+
+
+# --- every option reaches every place it may be set ------------------------------------------
+
+@pytest.mark.parametrize("option", _at(Where.LINE), ids=lambda option: option.name)
+def test_every_command_line_option_reaches_argparse_under_its_name(option):
+    action = _parser_actions()[option.name]
+    assert action.option_strings == [option.option]
+    assert action.default is None  # not given: the assignment's, else the table's default
+    if option.default is not None:
+        assert f"else {option.default:g})" in action.help
+
+
+@pytest.mark.parametrize("option", _at(Where.FILE), ids=lambda option: option.name)
+def test_every_file_option_is_in_the_assignment_schema(option):
+    properties = schema()["properties"]
+    held = properties[option.group]["properties"] if option.group else properties
+    assert held[option.key] == option.schema(tuple(INTERFACES))
+
+
+@pytest.mark.parametrize("option", _at(Where.API), ids=lambda option: option.name)
+def test_every_api_option_is_a_keyword_of_grade(option):
+    parameter = inspect.signature(api.grade).parameters[option.argument]
+    assert parameter.default is None
+
+
+def test_settings_holds_the_table_and_nothing_else():
+    assert {item.name for item in fields(Settings)} == {option.name for option in OPTIONS} | {
+        "own"}
+
+
+def test_the_defaults_are_the_tables():
+    chosen = Options(PrologInterface())
+    assert (chosen.query_timeout, chosen.budget, chosen.load_timeout) == tuple(
+        OPTION[name].default for name in ("query_timeout", "budget", "load_timeout"))
+    assert (DEFAULT_WORK.ratio, DEFAULT_WORK.budget_ratio, DEFAULT_WORK.cpu_seconds,
+            DEFAULT_WORK.cpu_budget) == tuple(OPTION[name].default for name in (
+                "inference_ratio", "inference_budget", "cpu_seconds", "cpu_budget"))
+    assert Settings().work == DEFAULT_WORK
+    assert Settings(budget=7.0).chosen("budget") == 7.0
+    assert Settings().chosen("budget") == OPTION["budget"].default
+
+
+def test_the_site_and_the_autograder_take_the_budget_from_the_table():
+    assert defaults_at(Where.SITE) == {"budget": 1800.0}
+    roomy = (OPTION["budget"].default + gradescope_autograder.MARGIN) / 60 * 3
+    assert gradescope_autograder.budget(None, math.ceil(roomy)) is None
+    cut = gradescope_autograder.budget(None, 5)
+    assert cut is not None and cut < OPTION["budget"].default
+
+
+# --- one check, one line, wherever the value comes from --------------------------------------
+
+BAD: dict[Kind, list[object]] = {
+    Kind.NUMBER: [0, -1, "ten", True, math.nan, 2e6],
+    Kind.CHOICE: ["nope", 1, ""],
+    Kind.SWITCH: ["yes", 1],
+    Kind.TEXT: ["", "  ", 3],
+    Kind.INTERFACE: ["lisp", 3],
+}
+BAD_FILE = [(option, value) for option in _at(Where.FILE) for value in BAD[option.kind]]
+
+
+@pytest.mark.parametrize(("option", "value"), BAD_FILE,
+                         ids=lambda item: item.name if isinstance(item, Option) else repr(item))
+def test_the_assignment_file_refuses_each_bad_value_in_one_line(option, value):
+    table: dict[str, object] = {option.key: value}
+    if option.group:
+        table = {option.group: table}
+    with pytest.raises(AssignmentError) as refused:
+        assignment_from(table, "prolog", LAB)
+    said = str(refused.value)
+    assert "\n" not in said
+    where = f"[{option.group}] " if option.group else ""
+    assert said.startswith(f"{where}{option.key} must be ")
+    if option.kind is not Kind.INTERFACE:
+        assert option.expected in said
+
+
+@pytest.mark.parametrize("option", _at(Where.FILE), ids=lambda option: option.name)
+def test_the_assignment_file_takes_each_option_in_its_range(option):
+    good = {Kind.NUMBER: option.most, Kind.CHOICE: (option.words or ("",))[-1],
+            Kind.SWITCH: True, Kind.TEXT: "game.pl", Kind.INTERFACE: "prolog"}[option.kind]
+    table: dict[str, object] = {option.key: good}
+    settings = assignment_from({option.group: table} if option.group else table, "prolog",
+                               LAB).settings
+    if option.name != "interface":
+        assert getattr(settings, option.name) == good
+
+
+BAD_LINE = [(option, value) for option in _at(Where.LINE) if option.kind is Kind.NUMBER
+            for value in ("0", "-1", "ten", "nan", "inf", "2e6")]
+
+
+@pytest.mark.parametrize(("option", "value"), BAD_LINE,
+                         ids=lambda item: item.name if isinstance(item, Option) else item)
+def test_the_command_line_refuses_the_same_values_in_one_line(option, value):
+    with pytest.raises(UsageError) as refused:
+        build_parser("grade").parse_args(["grade", "x.pl", option.option, value])
+    said = str(refused.value)
+    assert "\n" not in said and f"argument {option.option}: expected {option.noun} above 0" \
+        in said
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    (option, value) for option in _at(Where.API) for value in BAD.get(option.kind, [])
+    if option.kind is not Kind.INTERFACE], ids=lambda item: getattr(item, "name", repr(item)))
+def test_settings_refuse_the_same_values_in_one_line(option, value):
+    with pytest.raises(SettingsError) as refused:
+        Settings(**{option.name: value})
+    said = str(refused.value)
+    assert "\n" not in said and said.startswith(f"{option.name} = {value!r}: expected ")
+
+
+def test_a_ratio_has_one_range_everywhere():
+    most = OPTION["inference_ratio"].most
+    with pytest.raises(UsageError):
+        build_parser("grade").parse_args(["grade", "x.pl", "--inference-ratio", f"{most * 2:g}"])
+    with pytest.raises(AssignmentError):
+        assignment_from({"limits": {"inference-ratio": most * 2}}, "prolog", LAB)
+    with pytest.raises(SettingsError):
+        Settings(inference_ratio=most * 2)
+    assert Settings(inference_ratio=most).inference_ratio == most
+
+
+def test_the_shipped_assignments_meet_the_schema():
+    validator = Draft202012Validator(schema())
+    for path in sorted(SHIPPED.glob("*.toml")):
+        assert not list(validator.iter_errors(tomllib.loads(path.read_text()))), path.name
+
+
+# --- the assignment file as an input surface -------------------------------------------------
+
+KEYS = [option.key for option in _at(Where.FILE) if not option.group]
+LIMITS = [option.key for option in _at(Where.FILE) if option.group == "limits"]
+anything = st.none() | st.booleans() | st.integers(-5, 10**7) | st.floats() | st.text(
+    max_size=8) | st.sampled_from(["lowest", "any", "all", "none", "where", "prolog", "a.pl"])
+
+
+@given(st.dictionaries(st.sampled_from([*KEYS, "nope"]), anything, max_size=4),
+       st.dictionaries(st.sampled_from([*LIMITS, "nope"]), anything | st.lists(anything),
+                       max_size=3) | anything)
+def test_any_options_give_settings_in_range_or_one_line(top, limits):
+    table = {**top, "limits": limits}
+    try:
+        settings = assignment_from(table, "prolog", LAB).settings
+    except AssignmentError as error:
+        assert "\n" not in str(error)
+    else:
+        for option in OPTIONS:
+            value = getattr(settings, option.name)
+            if value is not None and option.kind is Kind.NUMBER:
+                assert 0 < value <= option.most
