@@ -1,9 +1,10 @@
-"""A class beyond one machine, on the engines that run such classes, as docs/grading.md gives
-them: a Slurm job array grades the parts and a job that depends on it merges them, on a
-one-node cluster the test starts (slow); each pod of a Kubernetes Indexed Job grades the part
-its index names, and the merge Job joins them (no cluster: their commands run here). The
-scripts and Jobs are read from the page and run as they are, with a `minimax-lab` first on
-the PATH that adds quick options to `grade`; the merged gradebook is one run's."""
+"""A class beyond one machine, on the engines that run such classes, as
+docs/grading-reference.md gives them: a Slurm job array grades the parts and a job that depends
+on it merges them, on a one-node cluster the test starts (slow); each pod of a Kubernetes
+Indexed Job grades the part its index names, and the merge Job joins them (no cluster: their
+commands run here). The scripts and Jobs are read from the page and run as they are, with a
+`minimax-lab` first on the PATH that adds quick options to `grade`; the merged gradebook is one
+run's."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from quiet import quietly
 
 pytestmark = needs_swipl
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs" / "grading.md"
+DOCS = ROOT / "docs" / "grading-reference.md"
 CLASS = ("lab_style", "no_draw", "never_loads", "misspelt")
 QUICK = ("--predicates", "terminal_state,max_value", "--inference-budget", "0.001",
          "--load-timeout", "1", "--jobs", "1")
@@ -39,9 +40,9 @@ SLURM = ("munged", "slurmctld", "slurmd", "sbatch", "scontrol", "scancel", "sinf
 
 
 def recipes(language: str) -> list[str]:
-    """The `language` blocks of docs/grading.md's "Beyond one machine", in order."""
+    """The `language` blocks of docs/grading-reference.md's "Beyond one machine", in order."""
     text = DOCS.read_text()
-    section = text[text.index("## Beyond one machine"):text.index("## Containment")]
+    section = text[text.index("## Beyond one machine"):text.index("## Course platforms")]
     return re.findall(rf"```{language}\n(.*?)```", section, re.DOTALL)
 
 

@@ -1,5 +1,5 @@
-"""Hint levels (docs/grading.md, "Hint levels"): a constant program graded once, then every
-student output (each platform's, the student view's report, a release from the saved JSON)
+"""Hint levels (docs/grading-reference.md, "Hint levels"): a constant program graded once, then
+every student output (each platform's, the student view's report, a release from the saved JSON)
 at each level says what that level gives and nothing beyond it, and names no option and
 nothing of the sandbox; the teacher's report keeps everything."""
 

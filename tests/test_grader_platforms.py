@@ -460,7 +460,7 @@ def test_the_zip_cuts_the_budget_to_gradescopes_timeout_and_sets_up_any_ubuntu(t
 # --- PrairieLearn's question, as the docs give it ----------------------------------------------
 
 def test_the_docs_prairielearn_info_json_meets_prairielearns_schema():
-    text = (ROOT / "docs" / "grading.md").read_text()
+    text = (ROOT / "docs" / "grading-reference.md").read_text()
     section = text[text.index("### PrairieLearn"):text.index("### GitHub Classroom")]
     info = json.loads(section.split("```json\n")[1].split("```")[0])
     validate(info, PRAIRIELEARN_EXTERNAL)
@@ -487,7 +487,7 @@ LEVELS = {"none": 0, "read": 1, "write": 2}
 def test_the_docs_classroom_workflow_grants_what_the_reporter_calls():
     import yaml
 
-    text = (ROOT / "docs" / "grading.md").read_text()
+    text = (ROOT / "docs" / "grading-reference.md").read_text()
     section = text[text.index("### GitHub Classroom"):text.index("### JUnit XML")]
     workflow = yaml.safe_load(section.split("```text\n")[1].split("```")[0])
     granted = workflow["permissions"]

@@ -436,7 +436,7 @@ def test_a_submission_cannot_touch_files_outside_its_folder(tmp_path, monkeypatc
         pytest.skip("bwrap cannot make a sandbox here (Debian package bubblewrap)")
     if not bwrap and os.geteuid() != 0:
         pytest.skip("without bwrap only a grader run by root keeps files safe (a user of "
-                    "its own); see docs/grading.md")
+                    "its own); see docs/grading-reference.md")
     monkeypatch.setattr(sandbox, "bwrap_works", lambda: bwrap)
     victim, beside = tmp_path / "report.json", tmp_path / "planted.txt"
     victim.write_text("the grader's report\n")

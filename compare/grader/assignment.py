@@ -1,6 +1,6 @@
 """An assignment: each check's points, how partial credit is given and when students see it,
 the limits of work and every other grading option (the tie rule, the main file, the course's
-Python, a declared function's mapping), read from a TOML file (docs/grading.md, "Scores");
+Python, a declared function's mapping), read from a TOML file (docs/grading-reference.md, "Scores");
 each interface ships a default (`compare/grader/assignments/`). Every key is checked here, at
 the boundary, into `Settings`, and `settled` is the one place where the options given to a
 front end and the file's meet.

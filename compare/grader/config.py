@@ -20,7 +20,7 @@ from minimax_lab.logic.quote import quoted
 @dataclass(frozen=True)
 class WorkLimits:
     """Limits that count a program's work, not the time a machine takes, so that a submission
-    gets the same grade on an idle machine, a loaded one and a slow one (docs/grading.md,
+    gets the same grade on an idle machine, a loaded one and a slow one (docs/grading-reference.md,
     "Limits"). Prolog: inferences, `ratio` times the lab's own cost per question and
     `budget_ratio` times it for the whole submission (`--inference-ratio`,
     `--inference-budget`). Python: CPU seconds (`--cpu-seconds`, `--cpu-budget`). Their

@@ -2,7 +2,7 @@
 walked with the reference as the oracle (algorithmic debugging). The calls its clause makes
 below a wrong call are asked of the program and judged; the walk descends into the first
 wrong one, until a call is wrong while every call below it is right: there the program's
-clause goes wrong (docs/grading.md, "The first wrong call").
+clause goes wrong (docs/grading-reference.md, "The first wrong call").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A class's bugs, grouped so that a teacher explains each once: two submissions share a bug
 when they answer the probe questions (`compare.grader.probes`) alike, wrong on the same ones
 or as the same known bug; groups whose wrong answers are mostly the same are related, never
-merged; a feedback file gives each group the teacher's explanation (docs/grading.md, "Bugs
+merged; a feedback file gives each group the teacher's explanation (docs/grading-reference.md, "Bugs
 grouped").
 """
 

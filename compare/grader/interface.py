@@ -6,7 +6,7 @@ lab's clause. The ask-all loop (`compare.grader.run`) drives every interface;
 
 A new interface is one module with its checks, a session (a subclass of `Session`, which
 writes only what differs) and an interface class, and one line in the registry
-(docs/grading.md, "Adding an interface").
+(docs/grading-reference.md, "Adding an interface").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """How a Python program states the game: CS50 AI's `tictactoe.py`, or a declared mapping for a
-function of its own (docs/grading.md). Boards, players and moves translated both ways.
+function of its own (docs/grading-reference.md). Boards, players and moves translated both ways.
 
 A mapping is read from a TOML file and `--set KEY=VALUE` options; every key is checked here,
 at the boundary, so that grading never meets a mapping it cannot follow.

@@ -48,7 +48,7 @@ def no_bwrap(trouble: str | None = None) -> str:
             + (f": {trouble}" if installed else "") + "; they "
             "would read every file any user may read (classmates' and the grader's own "
             "solution)" + ("" if os.geteuid() == 0 else " and act as you, on the grader itself")
-            + ("; let it (docs/grading.md, On other machines), " if installed
+            + ('; let it (docs/grading-reference.md, "On other machines"), ' if installed
                else "; install bubblewrap, ")
             + "or give --unsandboxed for programs you trust")
 

@@ -1,7 +1,7 @@
 """The play check: the whole program plays the game against every reply of its opponent, its
 whole strategy tree, from the empty board for x and for o and from the lab's cases; each of its
 decisions is judged as `minimax_decision` is, and a game that ends worse for it than the game's
-value from where it started is lost (docs/grading.md, "The agent judged by how it plays").
+value from where it started is lost (docs/grading-reference.md, "The agent judged by how it plays").
 
 The tree is the program's own: which boards it meets depends on the moves it makes, so the
 questions are asked as the games go, each board and player once.

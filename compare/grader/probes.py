@@ -1,6 +1,6 @@
 """The probe questions: a fixed set of each check's questions that every way of asking asks
 (`grade` whatever its budget, a shard, the site's check whatever its sample), so that a bug is
-named by its answers to the same questions everywhere (docs/grading.md, "Bugs grouped").
+named by its answers to the same questions everywhere (docs/grading-reference.md, "Bugs grouped").
 
 They are `PROBES` questions of each check on boards with at least `FEWEST_MARKS` marks, spread
 over every kind of board (its blanks, and whether it is won, drawn or open), as the site's

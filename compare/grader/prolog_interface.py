@@ -46,7 +46,7 @@ from minimax_lab.logic.state import Player, State
 
 PLAY_SLACK = 3
 """The play check's budget, as a multiple of what the budget ratio gives the lab's own
-decisions in it (docs/grading.md, "The agent judged by how it plays")."""
+decisions in it (docs/grading-reference.md, "The agent judged by how it plays")."""
 BATCH = 200
 BATCH_BYTES = 32_768
 """Questions, and bytes of questions, sent to a program at once, at most: fewer round trips,

@@ -200,7 +200,7 @@ class Actions(CS50Function):
 class Result(CS50Function):
     """`result(board, action)`: the new board, the one passed in unchanged; for a taken cell,
     an exception, credited only on a board where `result` returned for every legal action
-    asked (docs/grading.md). One per session: it keeps, per board, whether that held."""
+    asked (docs/grading-reference.md). One per session: it keeps, per board, whether that held."""
 
     name = "result"
 

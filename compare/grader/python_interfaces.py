@@ -181,7 +181,8 @@ class FunctionInterface(PythonInterface):
                 for path in paths):
             raise MappingError(f"--interface function needs the function declared: --mapping "
                                f"FILE, --set function=NAME, an assignment's [mapping], or a "
-                               f"{MAPPING_FILE} beside each program (see docs/grading.md)")
+                               f"{MAPPING_FILE} beside each program (see "
+                               f"docs/grading-reference.md)")
         else:  # the function may come from each submission's own file: check the rest
             read_mapping(None, [*self.mapping_set, *([] if named else ['function="f"'])])
 
@@ -248,7 +249,7 @@ class PythonSession(Session[Question, Called]):
     def questions(self, checks: tuple[str, ...]) -> list[Question]:
         """Every question of `checks`, the fullest boards first; judged on its own functions,
         after the end-to-end sample of the declared function, asked first: while it is asked
-        the program has been given no answer of the lab's it could keep (docs/grading.md).
+        the program has been given no answer of the lab's it could keep (docs/grading-reference.md).
         Where the play check is asked, it stands for the sample."""
         asked = super().questions(checks)
         if self.mode is not Judged.CLAUSES or self.recursive is None:

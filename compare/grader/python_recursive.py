@@ -1,7 +1,7 @@
 """A Python program's recursive value functions, as its mapping names them (`max_value` and
 `min_value`, as the lab's; or one `negamax`): their checks, and the lab's answers to the calls
 on the successors of a question's board, for a program judged on its own functions
-(docs/grading.md, "Judged on its own functions").
+(docs/grading-reference.md, "Python: judged on its own functions").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A class's student outputs written again from its saved JSON (`grade --json`), at a fuller
 hint level, without grading again (`gradebook release`): after the deadline, the teacher
-tells every check's wrong answers further (docs/grading.md, "Hint levels")."""
+tells every check's wrong answers further (docs/grading-reference.md, "Hint levels")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The result model as JSON (`grade --json`, docs/grading.md) and back: `class_json` and
+"""The result model as JSON (`grade --json`, docs/grading-reference.md) and back: `class_json` and
 `class_from_json` are each other's inverse, and so are `grade_json` and `grade_from_json`.
 What a program printed (kept in the reports' logs) and the names it defines are not carried;
 everything else is, exactly (seconds to the millisecond). Reading what was never written is a

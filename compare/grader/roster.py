@@ -2,7 +2,7 @@
 allowed) whose first line names its columns, `folder`, `id` and `name`, and `email` if
 wanted, in any order; then a line per student: the submission's name (its folder's name, or
 its file's stem), the identifier the course's gradebook matches rows on, the student's name,
-and an email address (docs/grading.md, "The roster"). Anything else is refused in one line
+and an email address (docs/grading-reference.md, "The roster"). Anything else is refused in one line
 that names the file and the line (`RosterError`, exit status 2).
 """
 

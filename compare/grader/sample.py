@@ -1,7 +1,7 @@
 """How a grade judges a program: on its own clauses (Prolog) or functions (Python), each
 question's calls on the successors of its board answered as the lab answers them, or as a
 whole; and the end-to-end sample, the questions asked of the whole program in a grade judged
-on its own clauses (docs/grading.md, "Judged on its own clauses")."""
+on its own clauses (docs/grading-reference.md, "Judged on its own clauses")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 bug of the lab or of CS50's functions with a model of the answers it gives, offered as a
 hypothesis ("this looks like ...") only when the model explains every wrong answer of the
 checks it models and contradicts none of their right ones, and said with that fit; never a
-verdict (docs/grading.md, "Known bugs").
+verdict (docs/grading-reference.md, "Known bugs").
 
 A model predicts, for each question, whether the bug answers it wrong and how (its verdict's
 category, the move it would mark). The lab's bugs are modelled as the lab's own recursion with

@@ -2,11 +2,11 @@
 visibility is not `visible` (the assignment's, in Gradescope's words) is left out with its
 points, and so is everything drawn from every check's answers (the bug, its feedback, the
 guesses) while any check is held back, and a shown check's first wrong call when its walk
-asked a check held back (docs/grading.md, "Hidden checks").
+asked a check held back (docs/grading-reference.md, "Hidden checks").
 
 A student view also tells each check's wrong answers only as far as its hint level allows
-(the assignment's `hints`; docs/grading.md, "Hint levels"), and names no option and nothing of
-the sandbox.
+(the assignment's `hints`; docs/grading-reference.md, "Hint levels"), and names no option and
+nothing of the sandbox.
 
 Gradescope applies each test's visibility itself, so its results keep every check, each with
 its visibility; the other platforms and `grade --student-view` show the student view.

@@ -30,7 +30,7 @@ class Hints(StrEnum):
     """How much a student view says of a check's wrong answers, each level with all before
     it: what is wrong (the check, the kind of fault, how often), where (the questions asked,
     their boards drawn, the program's own answers, the first wrong call), what was expected
-    (the lab's value or move), and the lab's clause (docs/grading.md, "Hint levels")."""
+    (the lab's value or move), and the lab's clause (docs/grading-reference.md, "Hint levels")."""
 
     WHAT = "what"
     WHERE = "where"
@@ -50,7 +50,7 @@ never the lab's answer."""
 
 def above_base(share: float, base: float) -> float:
     """The share of right answers counted above `base`, the share one constant answer gets
-    right: 0 at or below it, 1 for every answer right (docs/grading.md, "Scores")."""
+    right: 0 at or below it, 1 for every answer right (docs/grading-reference.md, "Scores")."""
     if share >= 1.0:
         return 1.0
     if base >= 1.0:

@@ -429,7 +429,7 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
     refused, as the command refuses), `hints` (what students are told: what, where, expected
     or clause), `roster=FILE` (`--roster`), and the outputs, named as the command's options
     are (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...;
-    docs/grading.md).
+    docs/grading-reference.md).
     Errors are `LabError`s."""
     from minimax_lab.compare.grader.config import Settings
     from minimax_lab.compare.grader.options import OPTIONS, Kind, Where

@@ -1,5 +1,6 @@
 """`minimax-lab autograder gradescope`: the zip a teacher uploads to Gradescope, which grades
-each submission with `grade` and gives Gradescope its results (docs/grading.md, "Gradescope").
+each submission with `grade` and gives Gradescope its results (docs/grading-reference.md,
+"Gradescope").
 """
 
 from __future__ import annotations
@@ -61,5 +62,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {quoted(args.out)}: {', '.join(own)} and the grader "
           f"({len(names) - len(own)} files); upload it as the autograder of a Gradescope "
           f"programming assignment and set its timeout to {args.timeout} minutes "
-          "(docs/grading.md, Gradescope)")
+          "(docs/grading-reference.md, \"Gradescope\")")
     return EXIT_OK

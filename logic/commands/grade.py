@@ -82,7 +82,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="the TOML file that gives each check its points, its partial "
                         "credit and when students see it, and any grading option (the "
                         "interface, ties, main, python, limits...; an option given here wins) "
-                        "(default: the interface's own; see docs/grading.md, Scores)")
+                        "(default: the interface's own; see docs/grading-reference.md, \"Scores\")")
     for writer in WRITERS.values():
         parser.add_argument(writer.option, metavar=writer.metavar, help=writer.help,
                             dest=writer.name)

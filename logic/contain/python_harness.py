@@ -13,7 +13,7 @@ The program runs in this process and may replace any name: a module's (`json.dum
 `sys.stdout`, `copy.deepcopy`), a built-in's (`isinstance`, `repr`) or this script's own. So
 once the program is imported the harness runs only closures that `hardened` made before it,
 over what it bound then: built-ins, the built-in types' own methods, `os.write` and the
-descriptors' numbers; none looks a name up (docs/grading.md, "The harness's channel").
+descriptors' numbers; none looks a name up (docs/grading-reference.md, "The harness's channel").
 """
 
 import _signal  # type: ignore[import-not-found]  # typeshed: no stub for signal's C module

@@ -264,7 +264,8 @@ def import_problem(loaded: Mapping[str, object], definitions_only: bool) -> str:
     top = reply_field(loaded, "top_line", int)
     if missing is not None:
         return (problem + f"; the submissions' Python has no module {quoted(missing)}: give "
-                "grade --python PATH, a Python with the course's packages (docs/grading.md)")
+                "grade --python PATH, a Python with the course's packages "
+                "(docs/grading-reference.md)")
     if top is not None and not definitions_only:
         ran = f"line {top}" + (f", which ran line {line}," if line and line != top else "")
         return (problem + f"; {ran} runs when the module is imported, as a demo at its top "

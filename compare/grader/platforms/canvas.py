@@ -1,10 +1,10 @@
 """Canvas's gradebook import (Grades, Import): a CSV file whose first columns are `Student`,
 `ID`, `SIS User ID`, `SIS Login ID` and `Section`, then a column per assignment, and a
-`Points Possible` row first (docs/grading.md, "Canvas and Moodle"). Canvas matches a row to a
-student by `ID` (Canvas's own number, which the grader cannot know: left empty), else by `SIS
-User ID` (the roster's id), else by `SIS Login ID` (the roster's email). The assignment's
-column is named after the assignment file's `name`: Canvas creates an assignment for a name it
-does not know, or fills the one whose `Name (ID)` the column is renamed to.
+`Points Possible` row first (docs/grading-reference.md, "Canvas and Moodle"). Canvas matches a
+row to a student by `ID` (Canvas's own number, which the grader cannot know: left empty), else
+by `SIS User ID` (the roster's id), else by `SIS Login ID` (the roster's email). The
+assignment's column is named after the assignment file's `name`: Canvas creates an assignment
+for a name it does not know, or fills the one whose `Name (ID)` the column is renamed to.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The JSON result GitHub Classroom's grading reporter reads from a runner (base64 in the
 step's `result` output): one test per check with its score, and partial credit
-(docs/grading.md, "GitHub Classroom").
+(docs/grading-reference.md, "GitHub Classroom").
 
 The reporter (classroom-resources/autograding-grading-reporter) prints a test's `message` only
 for the status `error`, and its `test_code` for every test: a check's findings go there. Its

@@ -1,6 +1,6 @@
 """Gradescope's `results.json`: one test per check with its score, the first findings drawn
 as boards in its output, its visibility from the assignment; and a test for loading, so a
-submission that does not load still gets its results (docs/grading.md, "Gradescope").
+submission that does not load still gets its results (docs/grading-reference.md, "Gradescope").
 
 Gradescope applies each test's visibility itself. A test's output says nothing of a check
 released after it (its first wrong call is left out if the walk asked one), and what is not

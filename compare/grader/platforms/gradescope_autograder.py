@@ -2,7 +2,7 @@
 the course's Python if the assignment names its packages), `run_autograder` (grades
 `/autograder/submission` into `/autograder/results/results.json` with every option the
 assignment sets, within Gradescope's timeout), the assignment file, the teacher's feedback
-file if any, and this grader's own packages (docs/grading.md, "Gradescope").
+file if any, and this grader's own packages (docs/grading-reference.md, "Gradescope").
 """
 
 from __future__ import annotations

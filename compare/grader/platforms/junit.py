@@ -1,7 +1,7 @@
 """JUnit XML, as CI systems and CodeGrade read it: a test suite per submission (its scores as
 properties), a test case per check, a failure with the check's first findings, a skipped case
 for a check right on every question asked but not asked them all, an error for a submission
-that does not load (docs/grading.md, "JUnit XML").
+that does not load (docs/grading-reference.md, "JUnit XML").
 
 GitLab shows a case's text only for a failure, an error or a skip, and reads no properties: the
 score is also the name of a `score` case, and the bug, its guesses and feedback follow the

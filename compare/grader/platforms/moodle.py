@@ -1,8 +1,8 @@
 """Moodle's grade import from a CSV file (Grades, Import, CSV file): a header line, a column
 Moodle maps to its users (`ID number`, the roster's id; `Email address`, where the roster
 gives emails) and a column per grade item, mapped on the import page to an item or made a new
-one (docs/grading.md, "Canvas and Moodle"). A cell Moodle would not read as a grade is left
-empty.
+one (docs/grading-reference.md, "Canvas and Moodle"). A cell Moodle would not read as a grade
+is left empty.
 """
 
 from __future__ import annotations

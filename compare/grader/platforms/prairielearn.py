@@ -1,8 +1,9 @@
 """PrairieLearn's `results.json`: the score as a share from 0 to 1, one test per check with
 its points, message and output, the first wrong board as an image; a submission that does not
 load is `gradable: false` with its `format_errors`, so the student keeps the attempt
-(docs/grading.md, "PrairieLearn"). PrairieLearn has no visibility of its own: what it gets is
-the student view (`compare.grader.students`), a check held back left out with its points.
+(docs/grading-reference.md, "PrairieLearn"). PrairieLearn has no visibility of its own: what
+it gets is the student view (`compare.grader.students`), a check held back left out with its
+points.
 """
 
 from __future__ import annotations
