@@ -365,6 +365,24 @@ def test_a_program_that_computes_meets_its_cpu_limit_however_short_the_wall_cloc
     assert waits.end == "time"
 
 
+def test_a_program_that_computes_is_running_and_one_that_waits_is_not():
+    """However little of a core a loaded machine gives it, a computing program is runnable
+    (state R) and the wall-clock guard waits on; a sleeping one is not."""
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    waits = subprocess.Popen(["sh", "-c", "sleep 60 & wait"])
+    try:
+        assert sandbox.running(busy)
+        looked = time.monotonic() + 30  # a bound: the shell and its sleep started
+        while not sandbox.descendants(waits.pid) and time.monotonic() < looked:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        assert sandbox.descendants(waits.pid) and not sandbox.running(waits)
+    finally:
+        for process in (busy, waits):
+            process.kill()
+            process.wait(timeout=30)
+
+
 def test_a_batch_is_weighed_the_same_however_late_the_grader_reads_its_answers(monkeypatch):
     """A cheap question sent with a costly one: read at once, or only after the costly one is
     done (as on a loaded machine), its work is its count, the same both ways."""

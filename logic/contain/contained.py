@@ -45,8 +45,8 @@ MOST_STARTS = 5
 """Starts of a program at most: one that died that often is asked nothing more."""
 COMPUTING = 0.01
 """The share of the wall clock a program's CPU time must reach, since its question was sent,
-for it to count as computing: the wall-clock guard then waits on (a machine so loaded that a
-computing program gets less than this is not one a grade can be trusted on)."""
+for it to count as computing (as does a process of it running or waiting for a core now,
+`sandbox.running`): the wall-clock guard then waits on."""
 GUARD_STRETCH = 10
 """How far the wall-clock guard waits on for a program that is computing, as a multiple of
 its own period: past it, `Late` whatever the program does."""
@@ -190,7 +190,8 @@ class ContainedProgram:
             except reading.Late:
                 now = time.monotonic()
                 if now >= deadline:
-                    if now < last and computing(self.cpu_used(), now - begun):
+                    if now < last and (computing(self.cpu_used(), now - begun)
+                                       or sandbox.running(self.process)):
                         deadline = min(last, now + _POLL)  # computing: its CPU limit decides
                         continue
                     raise

@@ -234,6 +234,19 @@ def cpu_seconds(process: subprocess.Popen[Any]) -> float:
     return sum(_process_cpu(pid) for pid in {process.pid, *pids})
 
 
+def running(process: subprocess.Popen[Any]) -> bool:
+    """True when a process of a contained program's tree is running or waiting for a core
+    (state R) now: computing, however little of the wall clock a loaded machine gives it."""
+    return any(_state(pid) == "R" for pid in {process.pid, *descendants(process.pid)})
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
 def descendants(root: int) -> list[int]:
     """The processes below `root` now: its children, theirs, and so on."""
     below: dict[int, list[int]] = {}
