@@ -28,7 +28,7 @@ from minimax_lab.compare.judge.results import (
 )
 from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
-from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
 
 texts = st.text(max_size=12)
 counts = st.integers(0, 10**6)

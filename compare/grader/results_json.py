@@ -25,7 +25,7 @@ from minimax_lab.compare.judge.results import (
 )
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, CheckScore, Hints, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy
-from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
 from minimax_lab.logic.engines import Turn
 from minimax_lab.logic.files import write_whole
 
@@ -38,9 +38,7 @@ CATEGORIES = {category.key: category for category in Category}
 
 def load_status(grade: SubmissionGrade) -> str:
     """`ok`, `problems` (it loaded, with errors or warnings) or `failed` (it did not load)."""
-    if grade.load.problem is not None:
-        return "failed"
-    return "ok" if grade.load.ok else "problems"
+    return grade.load.status
 
 
 # --- writing ---------------------------------------------------------------------------------

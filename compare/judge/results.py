@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.scores import Score
 from minimax_lab.compare.judge.truth import Answer, Judgement, Policy
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.engines import Turn
 from minimax_lab.logic.terms import Decision
 
