@@ -1,6 +1,7 @@
-"""What judging gives: a verdict on one question, a finding placed at its position, the
-result of one check (a predicate or a function) over every question asked of it, and one
-submission's results.
+"""What judging gives, the result model: a verdict on one question, a finding placed at its
+position, the result of one check (a predicate or a function) over every question asked of it,
+and one submission's results. What `grade --json` writes of each field is declared on the
+field (`logic.json_fields`).
 """
 
 from __future__ import annotations
