@@ -1,10 +1,12 @@
 """Shared fixtures: the two engines, loaded once per test session; a headless Chromium for the
-pages tried in a browser."""
+pages tried in a browser; every class `grade --json` writes in a test held to its schema."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from functools import cache
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,37 @@ def reference_engine() -> Engine:
 def engine(request, logic_engine, reference_engine) -> Engine:
     """Each engine in turn: every test that takes it runs on both."""
     return {"logic": logic_engine, "reference": reference_engine}[request.param]
+
+
+# --- the JSON of grade --json ----------------------------------------------------------------
+
+@cache
+def grade_schema() -> Any:
+    """The validator of the schema the package ships for `grade --json`."""
+    from jsonschema import Draft202012Validator
+
+    from minimax_lab.compare.grader import results_json
+    return Draft202012Validator(results_json.schema())
+
+
+@pytest.fixture(autouse=True)
+def grade_json_meets_its_schema(monkeypatch):
+    """Every class a test has `grade --json` (or any writer of it) write in this process meets
+    the JSON Schema shipped with the package: the test fails otherwise."""
+    from minimax_lab.compare.grader import results_json
+
+    unmet: list[str] = []
+    written = results_json.class_json
+
+    def checked(graded: Any) -> dict[str, Any]:
+        report = written(graded)
+        unmet.extend(f"{list(error.absolute_path)}: {error.message}"
+                     for error in grade_schema().iter_errors(report))
+        return report
+
+    monkeypatch.setattr(results_json, "class_json", checked)
+    yield
+    assert not unmet, f"grade --json wrote what its schema refuses: {unmet[:3]}"
 
 
 # --- a browser ---------------------------------------------------------------------------

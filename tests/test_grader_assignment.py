@@ -27,7 +27,7 @@ from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
 from minimax_lab.compare.judge.scores import Credit, Rule, Visibility
 from minimax_lab.logic.commands.cli import EXIT_USAGE, build_parser, main
 from minimax_lab.logic.commands.grade import settings_from
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.quote import quoted
 
 LAB = INTERFACES["prolog"].checks

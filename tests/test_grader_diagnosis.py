@@ -22,7 +22,7 @@ from minimax_lab.compare.grader.run import grade_submission
 from minimax_lab.compare.grader.text import check_report
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic import reference
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.contain.python_program import sandboxed_python
 from minimax_lab.logic.state import is_terminal
 

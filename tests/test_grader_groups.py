@@ -29,7 +29,7 @@ from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verdict
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.state import EMPTY, marks_made
 
 ROOT = Path(__file__).resolve().parent.parent

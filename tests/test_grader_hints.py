@@ -34,7 +34,8 @@ from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import EXIT_USAGE, build_parser, main
 from minimax_lab.logic.commands.grade import settings_from
-from minimax_lab.logic.contain.harness import LoadMessage, LoadReport, Proof, Reply
+from minimax_lab.logic.contain.harness import Proof, Reply
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.site import browser
 from minimax_lab.logic.state import to_prolog

@@ -46,7 +46,7 @@ from minimax_lab.compare.judge.results import (
 )
 from minimax_lab.compare.judge.scores import CheckScore
 from minimax_lab.logic.commands.cli import build_parser
-from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
 
 DRAW = ("xoxxoooxx", "x")  # a full board with no line: a draw
 CHECKS = (*PREDICATES[:4], "play")

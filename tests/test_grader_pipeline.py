@@ -23,7 +23,7 @@ from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verdict
 from minimax_lab.logic.contain import cgroups, sandbox
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 

@@ -1,6 +1,7 @@
 """The result model as JSON and back (`compare.grader.results_json`): writing and reading are
-each other's inverse on any class of constructed grades, both ways; anything else read is a
-`ValueError`, never another exception."""
+each other's inverse on any class of constructed grades, both ways, and on real grades; what
+is written meets the JSON Schema shipped with the package, which names the model's own
+categories and choices; anything else read is a `ValueError`, never another exception."""
 
 from __future__ import annotations
 
@@ -8,9 +9,14 @@ import json
 from collections import Counter
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+from marks import needs_swipl
+from shared_grades import Corpus
 
+from minimax_lab.compare.grader import results_json
 from minimax_lab.compare.grader.graded import Graded, Shard
 from minimax_lab.compare.grader.results_json import (
     class_from_json,
@@ -26,9 +32,11 @@ from minimax_lab.compare.judge.results import (
     SubmissionGrade,
     WrongCall,
 )
-from minimax_lab.compare.judge.scores import CheckScore, Score, Visibility
+from minimax_lab.compare.judge.scores import CheckScore, Hints, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
-from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
+
+SCHEMA = Draft202012Validator(results_json.schema())
 
 texts = st.text(max_size=12)
 counts = st.integers(0, 10**6)
@@ -41,14 +49,17 @@ positions = st.tuples(states, st.sampled_from(["x", "o"]))
 CATEGORIES = st.sampled_from(list(Category))
 
 
-def findings(category=CATEGORIES):
+MOVES = st.lists(st.tuples(st.sampled_from(["x", "o"]), st.integers(1, 9)), max_size=3)
+
+
+def findings(category=CATEGORIES, moves=MOVES):
     return st.builds(Finding, category=category, position=positions | st.none(), detail=texts,
-                     asked=texts | st.none())
+                     asked=texts | st.none(), moves=moves.map(tuple), lab=texts | st.none())
 
 
 wrong_calls = st.builds(
-    WrongCall, call=findings(), below=st.lists(findings(st.just(Category.RIGHT)),
-                                               max_size=3).map(tuple),
+    WrongCall, call=findings(moves=st.just([])),
+    below=st.lists(findings(st.just(Category.RIGHT), st.just([])), max_size=3).map(tuple),
     asked=counts, concluded=st.booleans(), why=texts, clause=texts,
     checks=st.none() | st.lists(texts, max_size=3).map(tuple), work=amounts)
 
@@ -65,8 +76,10 @@ FINDING_LISTS = st.lists(findings(), max_size=4)
 def check_results(draw) -> CheckResult:
     result = CheckResult(checked=draw(counts), correct=draw(counts), work=draw(amounts),
                          wrong=draw(WRONG_SETS), base=draw(shares),
-                         first_wrong=draw(FIRST_WRONG))
+                         first_wrong=draw(FIRST_WRONG), end_to_end=draw(counts),
+                         end_to_end_right=draw(counts), unasked=draw(texts))
     result.counts = Counter(draw(CATEGORY_COUNTS))
+    result.decisions = Counter(draw(CATEGORY_COUNTS))
     result.notes = Counter(draw(CATEGORY_COUNTS))
     result.finished = Counter(draw(FINISHED))
     result.findings = draw(FINDING_LISTS)
@@ -76,7 +89,8 @@ def check_results(draw) -> CheckResult:
 check_scores = st.builds(CheckScore, check=texts, score=amounts, max_score=amounts,
                          right=counts, questions=counts,
                          visibility=st.sampled_from(list(Visibility)), why=texts,
-                         not_asked=counts, base=shares)
+                         not_asked=counts, base=shares, asked=st.booleans(),
+                         hints=st.sampled_from(list(Hints)))
 loads = st.builds(LoadReport, messages=st.lists(st.builds(LoadMessage, texts, texts, counts,
                                                           texts), max_size=2),
                   problem=texts | st.none(), containment=texts,
@@ -92,9 +106,11 @@ def grades(policy: Policy):
         problems=st.lists(st.builds(Problem, texts, texts, texts, counts), max_size=2),
         printed=counts, seconds=st.integers(0, 10**8).map(lambda ms: ms / 1000),
         not_checked=st.lists(texts, max_size=2),
-        score=st.none() | st.lists(check_scores, max_size=3).map(lambda made: Score(tuple(made))),
+        score=st.none() | st.lists(check_scores, max_size=3).map(lambda made: Score(
+            tuple(check for check in made if check.asked),
+            tuple(check for check in made if not check.asked))),
         bug=st.none() | texts, feedback=texts, hypotheses=st.lists(texts, max_size=2).map(tuple),
-        policy=st.just(policy))
+        policy=st.just(policy), judged=st.sampled_from(["", "clauses", "whole", "functions"]))
 
 
 @cache
@@ -111,13 +127,14 @@ def classes(draw) -> Graded:
         parts = draw(st.integers(1, 5))
         shard = Shard(draw(st.integers(1, parts)), parts,
                       tuple(draw(st.lists(counts, min_size=len(made), max_size=len(made)))))
-    return Graded(made, policy, shard=shard)
+    return Graded(made, policy, shard=shard, title=draw(texts))
 
 
 @given(classes())
 @settings(max_examples=200, deadline=None)
 def test_a_class_read_back_is_the_class_written(graded):
     written = json.loads(json.dumps(class_json(graded), allow_nan=False))
+    assert not [error.message for error in SCHEMA.iter_errors(written)]
     assert class_from_json(written) == graded
     assert class_json(class_from_json(written)) == written
 
@@ -155,3 +172,44 @@ def test_anything_else_read_is_a_value_error(value):
         assert str(error).startswith("not a report grade --json writes")
     else:
         assert class_from_json(class_json(graded)) == graded
+
+
+def test_the_schema_names_the_models_own_categories_and_choices():
+    defined = results_json.schema()["$defs"]
+    assert defined["category"]["enum"] == [category.key for category in Category]
+    assert defined["check_score"]["properties"]["visibility"]["enum"] == list(Visibility)
+    assert defined["check_score"]["properties"]["hints"]["enum"] == list(Hints)
+    policy = results_json.schema()["properties"]["policy"]["properties"]
+    assert (policy["ties"]["enum"], policy["values"]["enum"]) == (list(Ties), list(Values))
+
+
+def test_the_schema_refuses_a_key_the_model_never_writes_or_one_missing():
+    written = class_json(Graded([SubmissionGrade("ada", LoadReport())]))
+    assert SCHEMA.is_valid(written)
+    written["submissions"][0]["load"]["loaded"] = True
+    assert not SCHEMA.is_valid(written)
+    del written["submissions"][0]["load"]["loaded"], written["submissions"][0]["clean"]
+    assert not SCHEMA.is_valid(written)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Corpus:
+    return Corpus(tmp_path_factory)
+
+
+REAL = [("prolog", "min_moves_agent"), ("prolog", "syntax_error"), ("prolog", "never_loads"),
+        ("cs50", "cs50_winner_no_anti_diagonal")]
+"""Real grades: wrong answers walked to their first wrong call, a program loaded with errors,
+one that never loads, a Python program."""
+
+
+@needs_swipl
+@pytest.mark.parametrize(("kind", "name"), REAL)
+def test_a_real_grade_meets_the_schema_and_reads_back_as_written(corpus, kind, name):
+    grade = getattr(corpus, kind)(name)
+    policy = grade.policy or Policy()
+    written = json.loads(json.dumps(class_json(Graded([grade], policy)), allow_nan=False))
+    assert not [error.message for error in SCHEMA.iter_errors(written)]
+    read = class_from_json(written)
+    assert class_json(read) == written
+    assert grade_json(read.grades[0]) == grade_json(grade)

@@ -34,7 +34,7 @@ from minimax_lab.compare.judge.results import (
     WrongCall,
 )
 from minimax_lab.logic.contain import cgroups, sandbox
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 
 START = ("---------", "x")
 LEFT = ("x--------", "o")

@@ -188,6 +188,28 @@ def test_the_option_table_is_low_and_read_by_every_door():
         assert table in imports(known[reader], known), reader
 
 
+RESULT_MODEL = {
+    **dict.fromkeys(("LoadReport", "LoadMessage"), f"{LOGIC}.contain.loading"),
+    **dict.fromkeys(("Verdict", "Finding", "WrongCall", "CheckResult", "Problem",
+                     "SubmissionGrade"), f"{COMPARE}.judge.results")}
+"""Where each class of the result model a grade is made of is declared."""
+
+
+def test_the_result_model_is_declared_once_where_every_layer_can_read_it():
+    """Each class of a grade in one module; the load's below every harness and the grader,
+    needing only the JSON converter, which needs no module of the project."""
+    known = modules()
+    declared: dict[str, list[str]] = {}
+    for name, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.name in RESULT_MODEL:
+                declared.setdefault(node.name, []).append(name)
+    assert declared == {cls: [home] for cls, home in RESULT_MODEL.items()}
+    converter = f"{LOGIC}.json_fields"
+    assert imports(known[f"{LOGIC}.contain.loading"], known) <= {NAME, LOGIC, converter}
+    assert not imports(known[converter], known)
+
+
 CLAUSE_START = re.compile(r"^#\s*[a-z_]+\([^:]*\)( :-|\.)$")
 LAB_PREDICATES = ("list_replace", "successor", "winning_config", "terminal_state", "max_value",
                   "min_value", "minimax_decision", "get_action")

@@ -28,7 +28,7 @@ from minimax_lab.compare.judge.results import Problem, SubmissionGrade, Verdict
 from minimax_lab.compare.judge.scores import Score
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain import sandbox
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.positions import fullest_first
 from minimax_lab.logic.state import BLANK, Player, State
 

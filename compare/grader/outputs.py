@@ -11,7 +11,7 @@ from minimax_lab.compare.grader.graded import Graded
 from minimax_lab.compare.grader.writer import Reach, Writer
 from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.results import SubmissionGrade
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.files import check_writable, make_folder
 from minimax_lab.logic.quote import quoted

@@ -30,7 +30,7 @@ from minimax_lab.compare.judge.results import (
     Verdict,
     WrongCall,
 )
-from minimax_lab.logic.contain.harness import LoadReport
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.state import Player, State, is_terminal, to_prolog
 

@@ -5,8 +5,10 @@ submission's score, check by check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+
+from minimax_lab.logic.json_fields import DEFAULT, key
 
 
 class Credit(StrEnum):
@@ -124,8 +126,9 @@ class CheckScore:
     earns points."""
     asked: bool = True
     """False for a check the run did not ask (`--predicates`): neither passed nor failed."""
-    hints: Hints = DEFAULT_HINTS
-    """What a student view says of its wrong answers."""
+    hints: Hints = field(default=DEFAULT_HINTS, metadata=key(absent=DEFAULT))
+    """What a student view says of its wrong answers (in JSON written before it was kept,
+    the default)."""
 
     @property
     def counted(self) -> str:

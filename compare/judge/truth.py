@@ -55,10 +55,6 @@ class Policy:
         """True when values are graded, not moves alone."""
         return self.values is Values.ALL
 
-    def as_json(self) -> dict[str, str]:
-        """The policy as the JSON reports write it."""
-        return {"ties": self.ties.value, "values": self.values.value}
-
 
 def policy_words(policy: Policy, options: bool = True) -> str:
     """The policy as a report says it, with the option that changes it (unless not

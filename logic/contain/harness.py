@@ -12,7 +12,6 @@ the next one, up to `MOST_STARTS` starts.
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from minimax_lab.logic.contain.contained import (
     reply_field,
     text_or_none,
 )
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
 from minimax_lab.logic.contain.reading import Late
 from minimax_lab.logic.contain.swipl import SWIPL, require
 from minimax_lab.logic.quote import quoted
@@ -86,58 +86,6 @@ class Reply:
     counted: float = 0.0
     """The inferences the harness counted (`work` is more where the CPU time measured outside
     shows more than they could take)."""
-
-
-_PLACE = re.compile(r"(\d+(?::\d+)?): ")
-"""A line, and maybe a column, as SWI-Prolog's message puts them after the file's name."""
-
-
-@dataclass(frozen=True)
-class LoadMessage:
-    """An error or warning while loading, where it was."""
-
-    kind: str
-    file: str
-    line: int
-    text: str
-
-    def heading(self) -> str:
-        """`kind at file:line`, or `kind at file:line:column` where the text starts with that
-        place (SWI-Prolog's syntax errors), said once."""
-        return self.said()[0]
-
-    def said(self) -> tuple[str, str]:
-        """Its heading and its text, the place given once."""
-        if self.file and self.text.startswith(f"{self.file}:"):
-            found = _PLACE.match(self.text, len(self.file) + 1)
-            if found:
-                return (f"{self.kind} at {self.file}:{found[1]}",
-                        self.text[found.end():])
-        where = f" at {self.file}" + (f":{self.line}" if self.line else "") if self.file else ""
-        return f"{self.kind}{where}", self.text
-
-    def __str__(self) -> str:
-        return ": ".join(self.said())
-
-
-@dataclass
-class LoadReport:
-    """How loading went: messages, the predicates the program defines, and any problem that
-    stopped it (it halted, never finished, or could not start)."""
-
-    messages: list[LoadMessage] = field(default_factory=list)
-    defined: list[str] = field(default_factory=list)
-    output: str = ""
-    problem: str | None = None
-    containment: str = ""
-    notes: list[str] = field(default_factory=list)
-    """What was decided about the submission's files that is no problem of its own (a backup
-    left out)."""
-
-    @property
-    def ok(self) -> bool:
-        """True when the program loaded with no error, warning or problem."""
-        return self.problem is None and not self.messages
 
 
 def main_file(folder: Path, main: str | None = None, name: str = "the submission") -> Path:

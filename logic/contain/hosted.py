@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from minimax_lab.logic.contain.contained import Died, new_id
-from minimax_lab.logic.contain.harness import Ask, LoadReport, Reply, read_loaded, read_reply
+from minimax_lab.logic.contain.harness import Ask, Reply, read_loaded, read_reply
+from minimax_lab.logic.contain.loading import LoadReport
 
 
 class Host(Protocol):

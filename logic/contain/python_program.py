@@ -37,7 +37,7 @@ from minimax_lab.logic.contain.contained import (
     reply_field,
     text_or_none,
 )
-from minimax_lab.logic.contain.harness import LoadMessage, LoadReport
+from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
 from minimax_lab.logic.contain.python_harness import MAX_ITEMS, MAX_TEXT, decode, encode
 from minimax_lab.logic.contain.reading import Late
 from minimax_lab.logic.quote import quoted

@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from minimax_lab.logic.contain.harness import (
-    LoadReport,
-    ProgramError,
-    Proof,
-    Reply,
-    StudentProgram,
-    is_integer,
-)
+from minimax_lab.logic.contain.harness import ProgramError, Proof, Reply, StudentProgram, is_integer
 from minimax_lab.logic.contain.lab_goals import lab_goal, read_decision, read_states, read_sv
+from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.engines.base import Engine, EngineError
 from minimax_lab.logic.objective import LAB, Objective
 from minimax_lab.logic.quote import quoted
