@@ -291,3 +291,19 @@ def test_every_package_is_installed_under_the_one_name():
     assert set(setuptools["packages"]) == folders
     assert setuptools["package-dir"] == {NAME: "logic/_root", LOGIC: "logic", COMPARE: "compare",
                                          f"{NAME}.facts": "facts"}
+
+
+def test_the_built_ins_are_below_the_solver_and_the_session():
+    """The families of built-ins import the registry, the helpers they share and the families
+    they build on, never the solver, the session, or the help and the `:` commands made from
+    the registries; the registry imports no family."""
+    known = modules()
+    package = f"{LOGIC}.toplevel.builtins"
+    above = {f"{LOGIC}.toplevel.{name}" for name in ("solve", "repl", "help", "session_commands",
+                                                      "answers", "terminal")}
+    families = {name for name in known if name.startswith(package + ".")}
+    assert {f"{package}.{family}" for family in ("registry", "session", "lists")} <= families
+    for name in (package, *families):
+        assert not imports(known[name], known) & above, name
+    registry = imports(known[f"{package}.registry"], known)
+    assert not registry & families - {f"{package}.registry"}

@@ -10,7 +10,6 @@ on; only `:quit` (or `halt.`), end of file, SIGTERM and SIGHUP end it.
 from __future__ import annotations
 
 import sys
-import textwrap
 import time
 from contextlib import AbstractContextManager, closing, nullcontext
 from pathlib import Path
@@ -32,11 +31,18 @@ from minimax_lab.logic.state import (
 from minimax_lab.logic.tools.explain import draw_move_values
 from minimax_lab.logic.tools.prolog_trace import trace_program
 from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
-from minimax_lab.logic.toplevel import builtins
 from minimax_lab.logic.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
+from minimax_lab.logic.toplevel.builtins import ENTRIES
 from minimax_lab.logic.toplevel.consulted import Consulted
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
 from minimax_lab.logic.toplevel.grammar import needs_more, parse_query, without_comment
+from minimax_lab.logic.toplevel.help import (
+    argument_completions,
+    completions,
+    help_on_builtin,
+    wrapped,
+)
+from minimax_lab.logic.toplevel.help import help_text as _help_text
 from minimax_lab.logic.toplevel.listing import listing
 from minimax_lab.logic.toplevel.predicates import PREDICATES, board_of, player_of
 from minimax_lab.logic.toplevel.prolog_terms import (
@@ -48,7 +54,7 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     Term,
     format_term,
 )
-from minimax_lab.logic.toplevel.solve import CONTROL
+from minimax_lab.logic.toplevel.session_commands import CommandTable
 from minimax_lab.logic.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
@@ -60,60 +66,13 @@ TRACED = ("max_value", "min_value", "minimax_decision")
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
-WIDTH = 79
-"""The widest line `:help` writes: an 80-column terminal breaks no word."""
-COMMANDS = {
-    ":help": "the predicates, the built-ins, the commands, the keys (SWI-Prolog's help. too)",
-    ":board STATE": "draw any board, blanks showing their cell numbers",
-    ":explain STATE PLAYER": "every legal move's value for PLAYER, the decision in [brackets]",
-    ":engine [NAME]": f"show or switch the engine ({', '.join(engine_names())})",
-    ":listing PRED": "the lab's predicate PRED in Prolog, in pyDatalog and in Python "
-                     "(listing(PRED). too)",
-    ":time [GOAL]": "show how long each answer takes (again: stop showing it); with a goal, "
-                    "time that goal alone",
-    ":trace [N|off]": "trace the next goal's calls of max_value, min_value and terminal_state "
-                      "(N levels deep; off: do not); trace. too",
-    ":quit": "leave; so do end of file (Ctrl-D) and halt.",
-}
-BUILTIN_WORDS = sorted({name for name, _ in [*builtins.BUILTINS, *CONTROL]
-                        if name.isidentifier()})
-COMPLETIONS = sorted([*(f"{name}(" for name in [*PREDICATES, *BUILTIN_WORDS]),
-                      *(command.split()[0] + " " for command in COMMANDS)])
-"""What Tab completes: a predicate with its parenthesis, a command with its space."""
+COMMANDS: CommandTable[Session] = CommandTable()
+"""The `:` commands, each registered above its handler in `Session`."""
 
 
 def help_text() -> str:
-    """What `:help` prints: each predicate with its arguments and an example, the Prolog the
-    top level answers, the commands, the keys; no line wider than `WIDTH`."""
-    lines = ["The lab's predicates; a state is [o,-,x,-,-,-,-,-,-] or o-x------ (cell 1 "
-             "first):"]
-    for predicate in PREDICATES.values():
-        lines += [f"  {predicate.signature}",
-                  *_wrapped(predicate.meaning, "      "), f"      ?- {predicate.example}"]
-    lines += [
-        "The lab's helpers answer too (winning_config/2, list_replace/4, find_max_sv/2, "
-        "find_min_sv/2, line/3, blank/1), and a player left open is answered as the lab's "
-        "clauses answer it.",
-        "Prolog: variables start with a capital or _; ',' and ';' join goals; '.' is "
-        "optional; !, ( -> ; ), \\+, =, \\=, ==, is, <, =:=, between/3, findall/3, "
-        "forall/2, member/2, length/2, append/3, nth1/3, msort/2, format/2 and SWI-Prolog's "
-        "other common built-ins, each answered as SWI-Prolog answers it.",
-        "SWI-Prolog's own words: help. listing(max_value). trace. halt. [file]. "
-        "consult(file). make. ([file]. loads your own program in a sandbox, as grade "
-        "does; its predicates then answer before the lab's.)",
-        "Commands:",
-        *(line for command, meaning in COMMANDS.items()
-          for line in _wrapped(meaning, " " * 25, f"  {command:<22} ")),
-        "On a terminal: ; (or space) for the next answer, Enter to stop; Ctrl-C stops a query.",
-    ]
-    return "\n".join(line for block in lines for line in (
-        [block] if len(block) <= WIDTH else _wrapped(block, "  ")))
-
-
-def _wrapped(text: str, indent: str, first: str | None = None) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first,
-                         subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False)
+    """What `:help` prints (`help.help_text`)."""
+    return _help_text(COMMANDS)
 
 
 class Keys(Protocol):
@@ -132,7 +91,7 @@ class Session:
     """One top-level session: its engines, the current one, a student's program if one is
     loaded, whether answers are timed. With `keys`, it waits for a key after each answer but
     the last; without, it prints all. It does what SWI-Prolog's `help.`, `listing/1`,
-    `trace.`, `[file].` and `make.` ask (`logic.toplevel.solve.Commands`)."""
+    `trace.`, `[file].` and `make.` ask (`logic.toplevel.context.Commands`)."""
 
     trace_more = ":trace N shows N levels; minimax-lab trace STATE PLAYER --max-calls N shows " \
                  "more calls"
@@ -259,11 +218,13 @@ class Session:
         name = _name_of(topic)
         if name in PREDICATES:
             predicate = PREDICATES[name]
-            self.write("\n".join([predicate.signature, *_wrapped(predicate.meaning, "    "),
+            self.write("\n".join([predicate.signature, *wrapped(predicate.meaning, "    "),
                                   f"    ?- {predicate.example}"]))
-        elif any(key[0] == name for key in [*builtins.BUILTINS, *CONTROL]):
-            self.write(f"% {name} is SWI-Prolog's built-in, answered as SWI-Prolog answers it "
-                       "(docs/query.md lists the built-ins the top level answers)")
+        elif name is not None and any(key[0] == name for key in ENTRIES):
+            self.write("\n".join([
+                f"% {name} is SWI-Prolog's built-in, answered as SWI-Prolog answers it "
+                "(docs/query.md lists the built-ins the top level answers)",
+                *(f"%   {line}" for line in help_on_builtin(name))]))
         else:
             raise ToplevelError(f"no help on {format_term(topic)}; :help lists the "
                                 "predicates and built-ins")
@@ -333,45 +294,28 @@ class Session:
     def command(self, text: str) -> bool:
         """Run a `:` command; False for `:quit`."""
         name, _, rest = text.partition(" ")
-        rest = rest.strip()
-        if name == ":quit":
-            return False
-        if name == ":help":
-            self.write(help_text())
-        elif name == ":board":
-            state = parse_state(self.needs(rest, ":board STATE, e.g. :board o-x------"))
-            self.write(draw_board(state))
-            try:
-                check_legal(state)
-            except StateError as error:
-                self.write(f"% no game reaches this board: {str(error).split(': ', 1)[-1]}")
-        elif name == ":explain":
-            self.explain(rest)
-        elif name == ":engine":
-            if rest and rest not in self.engines:
-                self.engines[rest] = make_engine(rest)
-            self.engine_name = rest or self.engine_name
-            self.write(f"% engine: {self.engine_name}")
-        elif name == ":listing":
-            self.write(listing(self.needs(rest, ":listing PRED, e.g. :listing max_value")))
-        elif name == ":trace":
-            self.set_trace(rest)
-        elif name == ":time" and rest:  # `:time GOAL`: that goal alone, timed
-            timing, self.timing = self.timing, True
-            try:
-                return self.handle(rest)
-            finally:
-                self.timing = timing
-        elif name == ":time":
-            self.timing = not self.timing
-            self.write(f"% timing {'on' if self.timing else 'off'}")
-        else:
-            raise ToplevelError(
-                f"unknown command {name}; the commands are "
-                + ", ".join(command.split()[0] for command in COMMANDS)
-            )
-        return True
+        command = COMMANDS.get(name)
+        if command is None:
+            raise ToplevelError(f"unknown command {name}; the commands are "
+                                + ", ".join(command.name for command in COMMANDS))
+        return command.run(self, rest.strip()) is not False
 
+    @COMMANDS(":help", "", "the predicates, the built-ins, the commands, the keys (SWI-Prolog's "
+              "help. too)")
+    def help_command(self, rest: str) -> None:
+        self.write(help_text())
+
+    @COMMANDS(":board", "STATE", "draw any board, blanks showing their cell numbers")
+    def board(self, rest: str) -> None:
+        state = parse_state(self.needs(rest, ":board STATE, e.g. :board o-x------"))
+        self.write(draw_board(state))
+        try:
+            check_legal(state)
+        except StateError as error:
+            self.write(f"% no game reaches this board: {str(error).split(': ', 1)[-1]}")
+
+    @COMMANDS(":explain", "STATE PLAYER", "every legal move's value for PLAYER, the decision in "
+              "[brackets]")
     def explain(self, rest: str) -> None:
         """`:explain STATE PLAYER`: the value of each legal move on the board, and the decision."""
         usage = ":explain STATE PLAYER, e.g. :explain o-x------ o"
@@ -387,6 +331,34 @@ class Session:
         self.write(draw_move_values(state, values, decision.action.cell))
         self.write(str(decision))
 
+    @COMMANDS(":engine", "[NAME]", f"show or switch the engine ({', '.join(engine_names())})",
+              lambda: [f"{name} " for name in engine_names()])
+    def engine_command(self, rest: str) -> None:
+        if rest and rest not in self.engines:
+            self.engines[rest] = make_engine(rest)
+        self.engine_name = rest or self.engine_name
+        self.write(f"% engine: {self.engine_name}")
+
+    @COMMANDS(":listing", "PRED", "the lab's predicate PRED in Prolog, in pyDatalog and in Python "
+              "(listing(PRED). too)", lambda: [*PREDICATES])
+    def listing_command(self, rest: str) -> None:
+        self.write(listing(self.needs(rest, ":listing PRED, e.g. :listing max_value")))
+
+    @COMMANDS(":time", "[GOAL]", "show how long each answer takes (again: stop showing it); with "
+              "a goal, time that goal alone")
+    def time_command(self, rest: str) -> bool:
+        if rest:  # `:time GOAL`: that goal alone, timed
+            timing, self.timing = self.timing, True
+            try:
+                return self.handle(rest)
+            finally:
+                self.timing = timing
+        self.timing = not self.timing
+        self.write(f"% timing {'on' if self.timing else 'off'}")
+        return True
+
+    @COMMANDS(":trace", "[N|off]", "trace the next goal's calls of max_value, min_value and "
+              "terminal_state (N levels deep; off: do not); trace. too")
     def set_trace(self, rest: str) -> None:
         """`:trace` (the next goal), `:trace N` (N levels of calls), `:trace off`."""
         if rest == "off":
@@ -431,6 +403,10 @@ class Session:
                        f"answers below are the {self.engine_name} engine's (minimax-lab trace "
                        "--engine prolog shows SWI-Prolog's own tracer)")
 
+    @COMMANDS(":quit", "", "leave; so do end of file (Ctrl-D) and halt.")
+    def quit_command(self, rest: str) -> bool:
+        return False
+
     @staticmethod
     def needs(argument: str, usage: str) -> str:
         """`argument`, or an error showing the command's usage if it is missing."""
@@ -460,8 +436,7 @@ def run(engine_name: str, stdin: TextIO | None = None, stdout: TextIO | None = N
     session = Session(engine_name, stdout, TerminalKeys() if interactive else None, program)
     try:
         if interactive:
-            enable_line_editing(COMPLETIONS, {":engine": [f"{name} " for name in engine_names()],
-                                              ":listing": [*PREDICATES]})
+            enable_line_editing(completions(COMMANDS), argument_completions(COMMANDS))
             session.write(
                 f"minimax-lab: the lab's predicates in Prolog, answered by the {engine_name} "
                 "engine. :help (or help.) for help, :quit (or halt.) to leave."

@@ -1,9 +1,9 @@
 """Answer a goal depth-first, left to right, as Prolog does.
 
 A goal is a term. The control constructs (`,`, `;`, `->`, `*->`, `\\+`, `!`, `call/N`,
-`findall/3`, `forall/2`, ...) are run here, cut included; SWI-Prolog's built-ins the top level
-offers in `logic/toplevel/builtins.py`. A predicate a student's loaded program defines
-is asked of that program, in its sandbox. The lab's predicates, asked with a board and a
+`forall/2`, ...) are run here, cut included; SWI-Prolog's built-ins the top level offers in
+`logic/toplevel/builtins/`, one module per family. A predicate a student's loaded program
+defines is asked of that program, in its sandbox. The lab's predicates, asked with a board and a
 player, are answered by the engine (`predicates.py`); asked any other way (a player left
 open, a board that is not one), by the lab's own clauses run here (`clauses.py`), so that
 every goal answers as SWI-Prolog running the lab answers it.
@@ -16,6 +16,7 @@ from difflib import get_close_matches
 
 from minimax_lab.logic.toplevel import builtins
 from minimax_lab.logic.toplevel.arithmetic import instantiation_error, type_error
+from minimax_lab.logic.toplevel.builtins.registry import Family
 from minimax_lab.logic.toplevel.clauses import Database, lab_program, library
 from minimax_lab.logic.toplevel.context import Context, Cut, Program
 from minimax_lab.logic.toplevel.errors import PrologError, UnknownPredicateError
@@ -59,7 +60,7 @@ class Solver:
         program's, the lab's, the library's."""
         key = (name, arity)
         program = self.context.program
-        return (key in CONTROL or key in builtins.BUILTINS or key in builtins.SESSION
+        return (key in CONTROL or key in builtins.BUILTINS
                 or (program is not None and program.defines(name, arity))
                 or lab_program().clauses(name, arity) is not None
                 or library().clauses(name, arity) is not None)
@@ -91,7 +92,7 @@ class Solver:
             if goal == NIL:
                 yield substitution
                 return
-            yield from self.session("consult", goal, substitution)
+            yield from builtins.BUILTINS["consult", 1](self, (goal,), substitution)
             return
         args: tuple[Term, ...] = ()
         if isinstance(goal, Atom):
@@ -115,10 +116,6 @@ class Solver:
         builtin = builtins.BUILTINS.get(key)
         if builtin is not None:
             yield from builtin(self, args, substitution)
-            return
-        if key in builtins.SESSION:
-            yield from self.session(name, Struct(name, args) if args else Atom(name),
-                                    substitution)
             return
         program = self.context.program
         if program is not None and program.defines(name, len(args)):
@@ -154,11 +151,6 @@ class Solver:
             if inner.done:
                 return
 
-    def session(self, name: str, goal: Term, substitution: Substitution
-                ) -> Iterator[Substitution]:
-        """`help.`, `listing(P).`, `trace.`, `[file].`, `make.`, `halt.`: done by the session."""
-        yield from builtins.session_goal(self, name, goal, substitution)
-
     def first(self, goal: Term, substitution: Substitution) -> Substitution | None:
         """The first answer of `goal` (a cut in it is local to it), or None."""
         answers = self.solve(goal, substitution, Cut())
@@ -171,8 +163,22 @@ class Solver:
 # --- control constructs ------------------------------------------------------------------------
 
 Control = Callable[[Solver, tuple[Term, ...], Substitution, Cut], Iterator[Substitution]]
+CONTROL: dict[tuple[str, int], Control] = {}
+"""The control constructs: run by the solver itself, as they take the cut."""
+_FAMILY = Family("control")
 
 
+def control(name: str, arity: int, help: str) -> Callable[[Control], Control]:
+    """Registers a control construct, with its help line (`builtins.registry`)."""
+    def register(function: Control) -> Control:
+        _FAMILY.describe(name, arity, help)
+        CONTROL[name, arity] = function
+        return function
+    return register
+
+
+
+@control(",", 2, "Goal1, Goal2: Goal1, then Goal2")
 def _conjunction(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
                  ) -> Iterator[Substitution]:
     for first in solver.solve(args[0], s, cut):
@@ -181,6 +187,8 @@ def _conjunction(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: C
             return
 
 
+@control(";", 2, "Goal1 ; Goal2: Goal1, or else Goal2 (If -> Then ; Else: Then if If "
+                 "holds, else Else)")
 def _disjunction(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
                  ) -> Iterator[Substitution]:
     left = walk(args[0], s)
@@ -207,6 +215,7 @@ def _disjunction(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: C
     yield from solver.solve(args[1], s, cut)
 
 
+@control("->", 2, "If -> Then: Then with If's first answer, if If has one")
 def _if_then(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
              ) -> Iterator[Substitution]:
     condition = solver.first(args[0], s)
@@ -214,6 +223,7 @@ def _if_then(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
         yield from solver.solve(args[1], condition, cut)
 
 
+@control("*->", 2, "If *-> Then: Then with each answer of If")
 def _soft_if_then(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
                   ) -> Iterator[Substitution]:
     for condition in solver.solve(args[0], s, Cut()):
@@ -222,23 +232,30 @@ def _soft_if_then(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: 
             return
 
 
+@control("!", 0, "!: the cut: no other clause or answer of what came before it")
 def _cut(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
          ) -> Iterator[Substitution]:
     yield s
     cut.done = True
 
 
+@control("otherwise", 0, "otherwise: succeeds, as true")
+@control("true", 0, "true: succeeds")
 def _true(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
           ) -> Iterator[Substitution]:
     yield s
 
 
+@control("false", 0, "false: fails")
+@control("fail", 0, "fail: fails")
 def _fail(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
           ) -> Iterator[Substitution]:
     return
     yield
 
 
+@control("not", 1, "not(Goal): as \\+ Goal")
+@control("\\+", 1, "\\+ Goal: Goal has no answer")
 def _not(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
          ) -> Iterator[Substitution]:
     if solver.first(args[0], s) is None:
@@ -263,6 +280,12 @@ def _call(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
     yield from solver.solve(goal, s, Cut())
 
 
+for _arity in range(1, 9):
+    control("call", _arity, "call(Goal, Arg, ...): Goal, the arguments Arg, ... added to its own"
+            )(_call)
+
+
+@control("once", 1, "once(Goal): Goal's first answer alone")
 def _once(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
           ) -> Iterator[Substitution]:
     found = solver.first(args[0], s)
@@ -270,12 +293,14 @@ def _once(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
         yield found
 
 
+@control("ignore", 1, "ignore(Goal): Goal's first answer, or true if it has none")
 def _ignore(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
             ) -> Iterator[Substitution]:
     found = solver.first(args[0], s)
     yield s if found is None else found
 
 
+@control("forall", 2, "forall(Cond, Action): Action holds for each answer of Cond")
 def _forall(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
             ) -> Iterator[Substitution]:
     for condition in solver.solve(args[0], s, Cut()):
@@ -284,6 +309,8 @@ def _forall(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
     yield s
 
 
+@control("catch", 3, "catch(Goal, Catcher, Recovery): Goal; an error it raises that "
+                  "unifies with Catcher runs Recovery")
 def _catch(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
            ) -> Iterator[Substitution]:
     answers = solver.solve(args[0], s, Cut())
@@ -300,26 +327,6 @@ def _catch(solver: Solver, args: tuple[Term, ...], s: Substitution, cut: Cut
             yield from solver.solve(args[2], caught, cut)
             return
         yield answer
-
-
-CONTROL: dict[tuple[str, int], Control] = {
-    (",", 2): _conjunction,
-    (";", 2): _disjunction,
-    ("->", 2): _if_then,
-    ("*->", 2): _soft_if_then,
-    ("!", 0): _cut,
-    ("true", 0): _true,
-    ("otherwise", 0): _true,
-    ("fail", 0): _fail,
-    ("false", 0): _fail,
-    ("\\+", 1): _not,
-    ("not", 1): _not,
-    **{("call", arity): _call for arity in range(1, 9)},
-    ("once", 1): _once,
-    ("ignore", 1): _ignore,
-    ("forall", 2): _forall,
-    ("catch", 3): _catch,
-}
 
 
 # --- unknown predicates -------------------------------------------------------------------------
@@ -357,7 +364,6 @@ def unknown_predicate(name: str, arity: int, program: Program | None) -> Unknown
             f"unknown predicate {indicator}; the lab's {name} is {lab.indicator}: "
             f"{lab.signature}", formal)
     names = sorted({*(key[0] for key in CONTROL), *(key[0] for key in builtins.BUILTINS),
-                    *(key[0] for key in builtins.SESSION),
                     *(key[0] for key in lab_program().predicates),
                     *(key[0] for key in library().predicates if not key[0].endswith("_"))})
     close = get_close_matches(name, names, n=1, cutoff=0.75)
@@ -373,5 +379,5 @@ def unknown_predicate(name: str, arity: int, program: Program | None) -> Unknown
 
 
 def _all_keys() -> list[tuple[str, int]]:
-    return [*CONTROL, *builtins.BUILTINS, *builtins.SESSION, *lab_program().predicates,
+    return [*CONTROL, *builtins.BUILTINS, *lab_program().predicates,
             *library().predicates]

@@ -1,0 +1,104 @@
+"""The session family: SWI-Prolog's own words for the top level's commands (`help.`,
+`listing/1`, `trace.`, `[file].`, `make.`, `halt.`), done by the session the context holds
+(`context.Commands`); outside an interactive session, a permission error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from minimax_lab.logic.toplevel.arithmetic import instantiation_error
+from minimax_lab.logic.toplevel.builtins.registry import Family
+from minimax_lab.logic.toplevel.context import Commands, Solving
+from minimax_lab.logic.toplevel.errors import Halt, PrologError
+from minimax_lab.logic.toplevel.prolog_terms import (
+    Atom,
+    ListTerm,
+    Struct,
+    Substitution,
+    Term,
+    Var,
+    as_list,
+    resolve,
+)
+
+register = Family("the session")
+
+
+def commands(solver: Solving, name: str) -> Commands:
+    """The session's commands; an error where there is no session (`query`, a notebook's)."""
+    found = solver.context.commands
+    if found is None:
+        raise PrologError(f"{name} works in the interactive top level (minimax-lab repl)",
+                          Struct("permission_error", (Atom("call"), Atom(name))))
+    return found
+
+
+@register("help", 0, "help: this help, as :help")
+def _help(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    commands(solver, "help").help(None)
+    yield s
+
+
+@register("help", 1, "help(Name): the help on the predicate or built-in Name")
+def _help_on(solver: Solving, args: tuple[Term, ...], s: Substitution
+             ) -> Iterator[Substitution]:
+    commands(solver, "help").help(resolve(args[0], s))
+    yield s
+
+
+@register("listing", 0, "listing: the predicates of your loaded program")
+def _listing_all(solver: Solving, args: tuple[Term, ...], s: Substitution
+                 ) -> Iterator[Substitution]:
+    commands(solver, "listing").listing(None)
+    yield s
+
+
+@register("listing", 1, "listing(Name): a predicate of your program, or the lab's three ways "
+                        "(as :listing)")
+def _listing(solver: Solving, args: tuple[Term, ...], s: Substitution
+             ) -> Iterator[Substitution]:
+    commands(solver, "listing").listing(resolve(args[0], s))
+    yield s
+
+
+def _tracing(on: bool, name: str) -> None:
+    @register(name, 0, f"{name}: {'trace the next goal, as :trace' if on else 'as :trace off'}")
+    def trace(solver: Solving, args: tuple[Term, ...], s: Substitution
+              ) -> Iterator[Substitution]:
+        commands(solver, name).trace(on)
+        yield s
+
+
+_tracing(True, "trace")
+_tracing(False, "notrace")
+_tracing(False, "nodebug")
+
+
+def _consulting(name: str, help: str) -> None:
+    @register(name, 1, help)
+    def consult(solver: Solving, args: tuple[Term, ...], s: Substitution
+                ) -> Iterator[Substitution]:
+        session = commands(solver, name)
+        files = resolve(args[0], s)
+        if isinstance(files, Var) or (isinstance(files, ListTerm) and files.tail is not None):
+            raise instantiation_error()
+        session.consult(list(as_list(files).items) if isinstance(files, ListTerm) else [files])
+        yield s
+
+
+_consulting("consult", "consult(File): load your program, contained as grade loads it "
+                       "([File]. too)")
+_consulting("ensure_loaded", "ensure_loaded(File): as consult/1")
+
+
+@register("make", 0, "make: load your program again, as its file now is")
+def _make(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    commands(solver, "make").make()
+    yield s
+
+
+@register("halt", 0, "halt: leave the top level, as :quit")
+@register("halt", 1, "halt(Status): as halt")
+def _halt(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    raise Halt
+    yield s
