@@ -3,7 +3,8 @@
 Each section matches a section of `logic/reference.py`, in the same order, under the lab's
 names; the lab's Prolog clause stands in a comment above each rule. pyDatalog has no compound
 terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`, and the action
-`[Player, Position]` becomes its Position (the player is already an argument).
+`[Player, Position]` becomes its Position (the player is already an argument). The lab's
+predicates are named and described by their records (`logic/predicates.py`).
 
 `--engine logic-plain` runs this program (`logic/engines/datalog.py`);
 `logic/engines/fast_rules.py` is the same program made fast, which `--engine logic` runs.

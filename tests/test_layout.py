@@ -253,3 +253,17 @@ def test_every_package_is_installed_under_the_one_name():
     assert set(setuptools["packages"]) == folders
     assert setuptools["package-dir"] == {NAME: "logic/_root", LOGIC: "logic", COMPARE: "compare",
                                          f"{NAME}.facts": "facts"}
+
+
+def test_the_lab_predicates_records_are_on_the_ground_floor():
+    """`logic/predicates.py`, the one record per lab predicate that every layer reads, imports
+    nothing of the project (its reference function is imported when asked for), and the
+    layers that list the lab's predicates read it."""
+    known = modules()
+    records = f"{LOGIC}.predicates"
+    assert imports(known[records], known) == set()
+    readers = ("rules", "engines.fast_rules", "toplevel.predicates", "toplevel.repl", "api",
+               "tools.listing", "contain.lab_goals")
+    for reader in readers:
+        assert records in imports(known[f"{LOGIC}.{reader}"], known), reader
+    assert records in imports(known[f"{COMPARE}.grader.prolog"], known)

@@ -8,7 +8,7 @@ What each optimisation changes, against the plain program:
   thousands of states;
 - values across questions: a session; a question solves the classes below its board not yet
   solved, at once (`solution/5`), and asserts their values (`solved_max`, `solved_min`), which
-  later questions look up: each class derived at most once in a session;
+  later questions look up: each class derived at most once in a session (`Session.solved`);
 - `winning_config`: not a join with the `line/3` facts but the state's lines read side by side
   as slices (`x-o|-x-|...`, `logic/slices.py`), searched for `P P P`;
 - an image under a symmetry: one rule per `symmetry/10` fact, its cells read as a few slices;
