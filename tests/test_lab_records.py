@@ -12,6 +12,7 @@ from pyDatalog.pyDatalog import Logic
 
 from minimax_lab.compare.grader import prolog, signatures
 from minimax_lab.logic import api, reference, rules
+from minimax_lab.logic.commands import trace as trace_command
 from minimax_lab.logic.contain.lab_goals import lab_goal
 from minimax_lab.logic.engines import fast_rules, make_engine
 from minimax_lab.logic.predicates import LAB_PREDICATES, Answered, lab_predicates
@@ -97,7 +98,7 @@ def test_listing_lists_the_records():
 def test_trace_follows_the_records_traced_in_the_api_and_the_top_level():
     traced = set(lab_predicates(traced=True))
     assert traced == {"max_value", "min_value", "minimax_decision"}
-    assert set(api.TRACED) == set(repl.TRACED) == traced
+    assert set(api.TRACED) == set(repl.TRACED) == set(trace_command.GOALS) == traced
     for name in traced:
         assert api.trace(BOARD, "x" if name != "min_value" else "o", goal=name, levels=1)
     with pytest.raises(api.TraceError):
