@@ -3,7 +3,8 @@
 Each section matches a section of `logic/reference.py`, in the same order, under the lab's
 names; the lab's Prolog clause stands in a comment above each rule. pyDatalog has no compound
 terms, so the lab's `sv(Next, V)` becomes two arguments `Next, V`, and the action
-`[Player, Position]` becomes its Position (the player is already an argument).
+`[Player, Position]` becomes its Position (the player is already an argument). The lab's
+predicates are named and described by their records (`logic/predicates.py`).
 
 `--engine logic-plain` runs this program (`logic/engines/datalog.py`);
 `logic/engines/fast_rules.py` is the same program made fast, which `--engine logic` runs.
@@ -18,16 +19,21 @@ from pyDatalog.pyParser import Term
 
 from minimax_lab.facts import read_facts
 from minimax_lab.logic.objective import DEPTH_BASE, LAB, Objective
+from minimax_lab.logic.predicates import LAB_PREDICATES
 
-PREDICATES = (
-    "player", "other_player", "blank", "cell", "line", "objective", "depth_base",
-    "list_replace", "successor",
-    "winning_config", "some_line", "has_blank", "ongoing", "terminal_state",
+RELATIONS = (
+    "player", "blank", "cell", "line", "objective", "depth_base",
+    "list_replace",
+    "winning_config", "some_line", "has_blank", "ongoing",
     "utility", "marks",
-    "max_value", "min_value", "max_successor", "min_successor", "find_max_sv", "find_min_sv",
-    "minimax_decision", "asked", "decision",
-    "get_action",
+    "max_successor", "min_successor", "find_max_sv", "find_min_sv",
+    "asked", "decision",
 )
+"""The program's relations beside the lab's predicates: the game's facts, the lab's helpers,
+the objective's, a table's."""
+PREDICATES = (*LAB_PREDICATES, *RELATIONS)
+"""Every predicate of the program: the lab's, one record each (`logic/predicates.py`), then
+its own relations."""
 
 
 class Program:
@@ -35,9 +41,6 @@ class Program:
 
     def __init__(self, predicates: dict[str, Any]) -> None:
         self._predicates = predicates
-        self.solved: set[tuple[str, str]] = set()
-        """The symmetry classes (state, player to move) whose values a session of the logic
-        engine has solved and kept as facts (`logic/engines/datalog.py`)."""
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -51,13 +54,14 @@ def load_program(goal: Objective = LAB) -> Program:
     pyDatalog.clear()
     predicates = {name: Term(name) for name in PREDICATES}
     (
-        player, other_player, blank, cell, line, objective, depth_base,
-        list_replace, successor,
-        winning_config, some_line, has_blank, ongoing, terminal_state,
-        utility, marks,
-        max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv,
-        minimax_decision, asked, decision,
+        minimax_decision, min_value, max_value, terminal_state, successor, other_player,
         get_action,
+        player, blank, cell, line, objective, depth_base,
+        list_replace,
+        winning_config, some_line, has_blank, ongoing,
+        utility, marks,
+        max_successor, min_successor, find_max_sv, find_min_sv,
+        asked, decision,
     ) = predicates.values()
     S, P, O, N, C, V, B, D, G, T, U, Z, K, A, E = (Term(name) for name in "SPONCVBDGTUZKAE")
     min_, len_ = Term("min_"), Term("len_")

@@ -307,3 +307,17 @@ def test_the_built_ins_are_below_the_solver_and_the_session():
         assert not imports(known[name], known) & above, name
     registry = imports(known[f"{package}.registry"], known)
     assert not registry & families - {f"{package}.registry"}
+
+
+def test_the_lab_predicates_records_are_on_the_ground_floor():
+    """`logic/predicates.py`, the one record per lab predicate that every layer reads, imports
+    nothing of the project (its reference function is imported when asked for), and the
+    layers that list the lab's predicates read it."""
+    known = modules()
+    records = f"{LOGIC}.predicates"
+    assert imports(known[records], known) == set()
+    readers = ("rules", "engines.fast_rules", "toplevel.predicates", "toplevel.repl", "api",
+               "tools.listing", "contain.lab_goals")
+    for reader in readers:
+        assert records in imports(known[f"{LOGIC}.{reader}"], known), reader
+    assert records in imports(known[f"{COMPARE}.grader.prolog"], known)

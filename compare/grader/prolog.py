@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from typing import ClassVar
 
 from minimax_lab.compare.grader import sample
@@ -35,6 +34,7 @@ from minimax_lab.logic.positions import (
     game_tree_size,
     reachable_states,
 )
+from minimax_lab.logic.predicates import LAB_PREDICATES
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, is_terminal, to_prolog
 from minimax_lab.logic.terms import SV, whole
 
@@ -140,20 +140,6 @@ def lab_terminal(state: State, player: Player) -> int | None:
 
 
 @cache
-def lab_clauses(predicate: str) -> str:
-    """The lab's clauses for `predicate`, as this project states the lab in Prolog
-    (`logic/prolog/lab.pl`): from its first clause to the blank line after its last."""
-    lab = resources.files("minimax_lab.logic.prolog") / "lab.pl"
-    lines = lab.read_text(encoding="utf-8").split("\n")
-    start = next((number for number, line in enumerate(lines)
-                  if line.startswith(f"{predicate}(")), len(lines))
-    end = start
-    while end < len(lines) and lines[end].strip():
-        end += 1
-    return "\n".join(lines[start:end])
-
-
-@cache
 def _states() -> tuple[tuple[State, tuple[Player, ...]], ...]:
     """Every reachable state, either player first, the fullest first, with the players who
     may move there."""
@@ -168,18 +154,18 @@ def _states() -> tuple[tuple[State, tuple[Player, ...]], ...]:
 class PrologCheck(Check[Question, Reply]):
     """One of the lab's predicates, as the grader asks it."""
 
-    arity: ClassVar[int] = 3
     backtracking: ClassVar[bool] = True
     """Whether its answers on backtracking are judged."""
 
     @property
     def clause(self) -> str:
-        return lab_clauses(self.name)
+        """The lab's clauses, as its record gives them (`logic/predicates.py`)."""
+        return LAB_PREDICATES[self.name].clause
 
     @property
     def indicator(self) -> str:
         """`name/arity`."""
-        return f"{self.name}/{self.arity}"
+        return LAB_PREDICATES[self.name].indicator
 
     def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
         """Who it is asked with on `state`, where `movers` may move."""
@@ -344,7 +330,6 @@ class MinimaxDecision(PrologCheck):
     on the 9040 positions."""
 
     name = "minimax_decision"
-    arity = 4
 
     def players(self, state: State, movers: tuple[Player, ...]) -> Sequence[Player]:
         return () if is_terminal(state) else movers
@@ -451,7 +436,8 @@ CHECKS: dict[str, PrologCheck] = {check.name: check for check in (
 """What a submission is checked on, in the order they are reported: the lab's predicates, and
 the play check."""
 PREDICATES = tuple(name for name in CHECKS if name != PLAY)
-"""The lab's predicates."""
+"""The lab's predicates graded, in the order they are reported: those whose record says so
+(`logic/predicates.py`; tests/test_predicates.py holds the two alike)."""
 
 
 def questions(predicates: tuple[str, ...]) -> list[Question]:

@@ -33,6 +33,7 @@ from minimax_lab.logic.engines.minimax import count_nodes
 from minimax_lab.logic.engines.search import SearchEngine
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.objective import LAB, Objective
+from minimax_lab.logic.predicates import lab_predicates
 from minimax_lab.logic.quote import escaped, quoted
 from minimax_lab.logic.state import (
     BLANK,
@@ -69,7 +70,8 @@ __all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues",
 
 Position = Board | str | Sequence
 """A board, or any notation `board` reads."""
-TRACED = ("minimax_decision", "max_value", "min_value")
+TRACED = lab_predicates(traced=True)
+"""The goals `trace` follows (`logic/predicates.py`)."""
 
 
 # --- positions -------------------------------------------------------------------------------

@@ -5,18 +5,15 @@ answers read back from the harness's JSON: the one wording of both, for the grad
 from __future__ import annotations
 
 from minimax_lab.logic.contain.harness import answer_state, is_integer
+from minimax_lab.logic.predicates import LAB_PREDICATES
 from minimax_lab.logic.state import Player, State, to_prolog
 
 
 def lab_goal(predicate: str, state: State, player: Player) -> str:
     """The goal asking the lab's `predicate` of `state` with `player`: successor's answers as
-    one list, in order (`findall`), minimax_decision's as `Action-Value`."""
-    board = to_prolog(state)
-    if predicate == "successor":
-        return f"findall(N, successor({board}, {player}, N), A)"
-    if predicate == "minimax_decision":
-        return f"minimax_decision({board}, {player}, Action, Value), A = Action-Value"
-    return f"{predicate}({board}, {player}, A)"
+    one list, in order (`findall`), minimax_decision's as `Action-Value`: the record's goal
+    (`logic/predicates.py`)."""
+    return LAB_PREDICATES[predicate].goal.format(state=to_prolog(state), player=player)
 
 
 def _arguments(term: object, name: str) -> list[object] | None:

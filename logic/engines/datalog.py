@@ -119,7 +119,14 @@ class LogicEngine(_DatalogEngine):
         super().__init__(objective)
         self.state_program()
 
-    def session(self, state: State, mover: Player) -> Program:
+    @property
+    def program(self) -> fast_rules.Session:
+        """The fast program for this engine's objective, with its session's classes solved."""
+        program = self.state_program()
+        assert isinstance(program, fast_rules.Session)
+        return program
+
+    def session(self, state: State, mover: Player) -> fast_rules.Session:
         """The program, with the values of `state` with `mover` to move, and of every position
         below it, solved and kept as facts: a question beyond the classes solved solves those
         below its board, each class derived at most once in the session."""
@@ -181,7 +188,7 @@ class LogicEngine(_DatalogEngine):
         return _decision(self.objective, state, player, cell, utility)
 
 
-def _solve(program: Program, classes: Collection[Turn]) -> None:
+def _solve(program: fast_rules.Session, classes: Collection[Turn]) -> None:
     """Ask the program for the values of the symmetry classes among `classes` not yet solved, at
     once (deriving those below them not yet solved); keep the answers as facts."""
     wanted = set(classes) - program.solved

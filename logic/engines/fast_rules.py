@@ -8,7 +8,7 @@ What each optimisation changes, against the plain program:
   thousands of states;
 - values across questions: a session; a question solves the classes below its board not yet
   solved, at once (`solution/5`), and asserts their values (`solved_max`, `solved_min`), which
-  later questions look up: each class derived at most once in a session;
+  later questions look up: each class derived at most once in a session (`Session.solved`);
 - `winning_config`: not a join with the `line/3` facts but the state's lines read side by side
   as slices (`x-o|-x-|...`, `logic/slices.py`), searched for `P P P`;
 - an image under a symmetry: one rule per `symmetry/10` fact, its cells read as a few slices;
@@ -29,42 +29,55 @@ from pyDatalog.pyParser import Term
 
 from minimax_lab.facts import Constant, Fact, FactsError, read_facts
 from minimax_lab.logic.objective import DEPTH_BASE, LAB, Objective
+from minimax_lab.logic.predicates import LAB_PREDICATES
 from minimax_lab.logic.rules import Program
 from minimax_lab.logic.slices import LINE_SEPARATOR, read_cells, read_lines
 
-_PREDICATES = (
-    "player, other_player, blank, cell, line, symmetry, objective, depth_base, "
-    "list_replace, successor, "
-    "winning_config, three, some_line, has_blank, terminal_state, ongoing, "
+_RELATIONS = (
+    "player, blank, cell, line, symmetry, objective, depth_base, "
+    "list_replace, "
+    "winning_config, three, some_line, has_blank, ongoing, "
     "utility, marks, "
     "image, canon, class_max, class_min, known_max, known_min, solved_max, solved_min, "
     "to_solve, solution, "
-    "max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv, "
-    "minimax_decision, asked, decision, "
-    "maps, class_asked, best_move, member_move, member_cell, class_decision, "
-    "get_action"
+    "max_successor, min_successor, find_max_sv, find_min_sv, "
+    "asked, decision, "
+    "maps, class_asked, best_move, member_move, member_cell, class_decision"
 )
+"""The program's relations beside the lab's predicates (`logic/predicates.py`)."""
 _VARIABLES = "L, S, P, O, N, C, V, W, B, D, E, H, M, T, U, G, Z, K, Y, I"
 _CELLS = "I1, I2, I3, I4, I5, I6, I7, I8, I9"
 _AGGREGATES = "min_, len_"
 
-def load_program(goal: Objective = LAB) -> Program:
+class Session(Program):
+    """The fast program, and what a session of the logic engine has solved in it
+    (`logic/engines/datalog.py`)."""
+
+    def __init__(self, predicates: dict[str, Term]) -> None:
+        super().__init__(predicates)
+        self.solved: set[tuple[str, str]] = set()
+        """The symmetry classes (state, player to move) whose values the session has solved
+        and kept as facts (`solved_max`, `solved_min`)."""
+
+
+def load_program(goal: Objective = LAB) -> Session:
     """Clear this thread's pyDatalog database and state the program in it, playing for `goal`."""
     pyDatalog.clear()
     facts = read_facts()
     lines, symmetries = _shapes(facts)
-    predicates = {name: Term(name) for name in _names(_PREDICATES)}
+    predicates = {name: Term(name) for name in (*LAB_PREDICATES, *_names(_RELATIONS))}
     (
-        player, other_player, blank, cell, line, symmetry, objective, depth_base,
-        list_replace, successor,
-        winning_config, three, some_line, has_blank, terminal_state, ongoing,
+        minimax_decision, min_value, max_value, terminal_state, successor, other_player,
+        get_action,
+        player, blank, cell, line, symmetry, objective, depth_base,
+        list_replace,
+        winning_config, three, some_line, has_blank, ongoing,
         utility, marks,
         image, canon, class_max, class_min, known_max, known_min, solved_max, solved_min,
         to_solve, solution,
-        max_value, min_value, max_successor, min_successor, find_max_sv, find_min_sv,
-        minimax_decision, asked, decision,
+        max_successor, min_successor, find_max_sv, find_min_sv,
+        asked, decision,
         maps, class_asked, best_move, member_move, member_cell, class_decision,
-        get_action,
     ) = predicates.values()
     L, S, P, O, N, C, V, W, B, D, E, H, M, T, U, G, Z, K, Y, I = _terms(_VARIABLES)
     I1, I2, I3, I4, I5, I6, I7, I8, I9 = _terms(_CELLS)
@@ -190,7 +203,7 @@ def load_program(goal: Objective = LAB) -> Program:
     # get_action(From, To, [P, Pos]): To is From with cell Pos marked by P.
     get_action(S, N, P, C) <= list_replace(S, P, C, N)
 
-    return Program(predicates)
+    return Session(predicates)
 
 
 def _shapes(

@@ -9,6 +9,7 @@ import re
 from importlib import resources
 
 from minimax_lab.logic.errors import LabError
+from minimax_lab.logic.predicates import LAB_PREDICATES
 
 _SECTION = re.compile(r"^\s*# --- (.*?) -+$")
 _END_OF_RULES = "return Program(predicates)"
@@ -17,8 +18,7 @@ SOURCES = (("the lab in Prolog", "minimax_lab.logic.prolog", "lab.pl"),
            ("the game's facts", "minimax_lab.facts", "game.pl"))
 
 
-LISTED = {"minimax_decision": 4, "min_value": 3, "max_value": 3, "terminal_state": 3,
-          "successor": 3, "other_player": 2, "get_action": 3}
+LISTED = {predicate.name: predicate.arity for predicate in LAB_PREDICATES.values()}
 """The lab's predicates, each with its arity: what can be listed three ways."""
 
 

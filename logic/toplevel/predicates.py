@@ -11,11 +11,11 @@ clauses (`clauses.py`), which the top level runs itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cache
 
 from minimax_lab.logic.engines import Engine, make_engine
 from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.predicates import LAB_PREDICATES, Answered, LabPredicate
 from minimax_lab.logic.state import (
     BLANK,
     PLAYERS,
@@ -38,26 +38,6 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     state_term,
     sv_term,
 )
-
-
-@dataclass(frozen=True)
-class Predicate:
-    """A lab predicate: its arguments, what it means, an example goal, and how it is answered."""
-
-    name: str
-    arguments: tuple[str, ...]
-    meaning: str
-    example: str
-
-    @property
-    def indicator(self) -> str:
-        """Prolog's name/arity, e.g. `successor/3`."""
-        return f"{self.name}/{len(self.arguments)}"
-
-    @property
-    def signature(self) -> str:
-        """The predicate with its argument names, e.g. `successor(State, Player, Next)`."""
-        return f"{self.name}({', '.join(self.arguments)})"
 
 
 def board_of(term: Term) -> State | None:
@@ -106,15 +86,16 @@ def fast_answers(engine: Engine, name: str, args: tuple[Term, ...],
     `get_action`, two boards), one ground term per argument; None when it is asked otherwise."""
     resolved = tuple(resolve(arg, substitution) for arg in args)
     state = board_of(resolved[0])
-    if state is None:
+    answered = LAB_PREDICATES[name].answered
+    if state is None or answered is Answered.CLAUSES:
         return None
-    if name == "get_action":
+    if answered is Answered.BOARDS:
         to_state = board_of(resolved[1])
         if to_state is None:
             return None
         return ((state_term(state), state_term(to_state), action_term(action))
                 for action in lab_actions(state, to_state))
-    player = player_of(resolved[1]) if name != "other_player" else None
+    player = player_of(resolved[1])
     if player is None:
         return None
     return _ANSWERS[name](engine, state, player)
@@ -154,6 +135,7 @@ _ANSWERS: dict[str, Callable[[Engine, State, Player], Iterator[tuple[Term, ...]]
     "successor": _successor, "terminal_state": _terminal_state, "max_value": _max_value,
     "min_value": _min_value, "minimax_decision": _minimax_decision,
 }
+"""How each predicate answered below (`Answered.BELOW`) is asked of the engine."""
 
 
 def lab_actions(from_state: State, to_state: State) -> Iterator[Action]:
@@ -164,44 +146,5 @@ def lab_actions(from_state: State, to_state: State) -> Iterator[Action]:
             yield Action(after, cell)
 
 
-PREDICATES: dict[str, Predicate] = {
-    predicate.name: predicate
-    for predicate in (
-        Predicate(
-            "minimax_decision", ("State", "Player", "Action", "Value"),
-            "the optimal Action = [Player,Position] for Player to move, and the Value it secures",
-            "minimax_decision(o-x------, o, Action, Value).",
-        ),
-        Predicate(
-            "min_value", ("State", "Player", "sv(Next, Value)"),
-            "Player's adversary moves: the successor with the lowest value, from Player's side",
-            "min_value(xx-oo----, o, sv(Next, Value)).",
-        ),
-        Predicate(
-            "max_value", ("State", "Player", "sv(Next, Value)"),
-            "Player moves: the successor with the highest value (State itself when it is over)",
-            "max_value(xx-oo----, x, sv(Next, Value)).",
-        ),
-        Predicate(
-            "terminal_state", ("State", "Player", "Value"),
-            "State is over: 1 if Player has a line, -1 if the other player has, 0 full board",
-            "terminal_state(xxxoo----, Player, Value).",
-        ),
-        Predicate(
-            "successor", ("State", "Player", "Next"),
-            "Next is State with one blank cell marked by Player, in cell order",
-            "successor(x--------, o, Next).",
-        ),
-        Predicate(
-            "other_player", ("Player", "Other"),
-            "the adversary of Player",
-            "other_player(x, Other).",
-        ),
-        Predicate(
-            "get_action", ("From", "To", "Action"),
-            "the action [Player,Position] that turns From into To",
-            "get_action(x--------, xo-------, Action).",
-        ),
-    )
-}
-"""The lab's predicates, in the order the lab presents them."""
+PREDICATES: dict[str, LabPredicate] = LAB_PREDICATES
+"""The lab's predicates, in the order the lab presents them (`logic/predicates.py`)."""

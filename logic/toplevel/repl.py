@@ -19,6 +19,7 @@ from minimax_lab.logic import interrupts
 from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
 from minimax_lab.logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
 from minimax_lab.logic.interrupts import Terminated
+from minimax_lab.logic.predicates import lab_predicates
 from minimax_lab.logic.quote import escaped, quoted
 from minimax_lab.logic.state import (
     StateError,
@@ -62,7 +63,7 @@ from minimax_lab.logic.toplevel.terminal import (
     remember,
 )
 
-TRACED = ("max_value", "min_value", "minimax_decision")
+TRACED = lab_predicates(traced=True)
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
