@@ -26,6 +26,10 @@ first: thousands of questions, where a typical bug's faults show early."""
 QUICK_CPU = WorkLimits(cpu_budget=2.0)
 """Python: two seconds of the program's CPU time, the fullest boards first."""
 
+LOAD_SECONDS = 5.0
+"""Prolog: the CPU time loading may take, far more than any program of the corpus that loads
+needs (`never_loads` spends it all)."""
+
 _kept: dict[str, SubmissionGrade] = {}
 
 
@@ -37,9 +41,9 @@ class Corpus:
 
     def prolog(self, name: str, checks: tuple[str, ...] = PREDICATES) -> SubmissionGrade:
         """The Prolog program `name` asked as a whole (every question of the whole program)
-        on `checks`, within `QUICK`."""
+        on `checks`, within `QUICK`, its loading within `LOAD_SECONDS` of CPU time."""
         options = Options(PrologInterface(judged="whole"), checks, budget=300,
-                          work=QUICK)
+                          work=QUICK, load_timeout=LOAD_SECONDS)
         return self._shared(f"prolog-{name}-{'-'.join(checks)}".replace("/", "+"),
                             lambda: grade_submission(name, SUBMISSIONS / f"{name}.pl", options))
 
