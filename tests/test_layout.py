@@ -72,7 +72,7 @@ def test_the_front_ends_are_above_the_core():
 
 
 def test_the_core_never_sees_argparse():
-    """The core is configured by typed values (`compare.grader.config`), never by a parsed
+    """The core is configured by typed values (`compare.grader.options.config`), never by a parsed
     command line: no module of `compare` imports argparse."""
     for path in (ROOT / "compare").rglob("*.py"):
         tree = ast.parse(path.read_text())
@@ -173,17 +173,17 @@ def test_compares_subpackages_meet_only_in_the_judge():
 
 
 def test_the_option_table_is_low_and_read_by_every_door():
-    """`compare.grader.options` imports no other module of the grader (only the judge's words
-    for its choices), so every layer can read it; the grader's settings and the doors that
+    """`compare.grader.options.options` imports no other module of the grader (only the judge's
+    words for its choices), so every layer can read it; the grader's settings and the doors that
     set options (the command line, the API, the site, the autograder's zip) read it."""
     known = modules()
-    table = f"{COMPARE}.grader.options"
+    table = f"{COMPARE}.grader.options.options"
     below = {other for other in imports(known[table], known)
              if other.startswith(f"{COMPARE}.") and not other.startswith(f"{COMPARE}.judge")}
     assert not below, sorted(below)
-    readers = (f"{COMPARE}.grader.config", f"{COMPARE}.grader.assignment",
-               f"{COMPARE}.grader.interface", f"{LOGIC}.commands.grade", f"{LOGIC}.api",
-               f"{LOGIC}.site.browser", f"{COMPARE}.grader.platforms.gradescope_autograder")
+    readers = (f"{COMPARE}.grader.options.config", f"{COMPARE}.grader.assignments.assignment",
+               f"{COMPARE}.grader.interfaces.interface", f"{LOGIC}.commands.grade", f"{LOGIC}.api",
+               f"{LOGIC}.site.browser", f"{COMPARE}.grader.outputs.platforms.gradescope_autograder")
     for reader in readers:
         assert table in imports(known[reader], known), reader
 
@@ -320,4 +320,4 @@ def test_the_lab_predicates_records_are_on_the_ground_floor():
                "tools.listing", "contain.lab_goals")
     for reader in readers:
         assert records in imports(known[f"{LOGIC}.{reader}"], known), reader
-    assert records in imports(known[f"{COMPARE}.grader.prolog"], known)
+    assert records in imports(known[f"{COMPARE}.grader.interfaces.prolog"], known)
