@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "tests" / "submissions" / "lab_style.pl"
 sys.path.insert(0, str(ROOT))
 
-from minimax_lab.compare.grader.prolog import PREDICATES, questions  # noqa: E402
+from minimax_lab.compare.grader.interfaces.prolog import PREDICATES, questions  # noqa: E402
 
 YARDSTICK = """
 :- initialization(main, main).

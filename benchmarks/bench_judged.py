@@ -28,9 +28,9 @@ SOLUTION = ROOT / "tests" / "submissions" / "lab_style.pl"
 sys.path.insert(0, str(ROOT))
 
 from minimax_lab.compare.grader import prolog  # noqa: E402
-from minimax_lab.compare.grader.interface import Options  # noqa: E402
-from minimax_lab.compare.grader.prolog_interface import PrologInterface  # noqa: E402
-from minimax_lab.compare.grader.run import grade_submission  # noqa: E402
+from minimax_lab.compare.grader.interfaces.interface import Options  # noqa: E402
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface  # noqa: E402
+from minimax_lab.compare.grader.running.run import grade_submission  # noqa: E402
 from minimax_lab.logic.contain.harness import StudentProgram  # noqa: E402
 
 CHECKS = ("terminal_state", "max_value", "min_value", "minimax_decision")

@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "tests" / "submissions" / "python" / "recursive" / "lab_style"
 sys.path.insert(0, str(ROOT))
 
-from minimax_lab.compare.grader.config import WorkLimits  # noqa: E402
-from minimax_lab.compare.grader.interface import Options  # noqa: E402
-from minimax_lab.compare.grader.python_interfaces import FunctionInterface  # noqa: E402
-from minimax_lab.compare.grader.run import grade_submission  # noqa: E402
+from minimax_lab.compare.grader.interfaces.interface import Options  # noqa: E402
+from minimax_lab.compare.grader.interfaces.python_interfaces import FunctionInterface  # noqa: E402
+from minimax_lab.compare.grader.options.config import WorkLimits  # noqa: E402
+from minimax_lab.compare.grader.running.run import grade_submission  # noqa: E402
 from minimax_lab.logic.contain.python_program import PythonProgram  # noqa: E402
 
 PROGRAM_CPU: list[float] = []

@@ -127,10 +127,10 @@ def command_line_run(sample: int, whole: bool) -> dict[str, float]:
 NATIVE_CHECK = """
 import sys
 from pathlib import Path
-from minimax_lab.compare.grader.hosted import Sample
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.running.hosted import Sample
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.running.run import grade_submission
 
 class Sampled(PrologInterface):
     def open(self, path, options):

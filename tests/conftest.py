@@ -36,7 +36,7 @@ def grade_schema() -> Any:
     """The validator of the schema the package ships for `grade --json`."""
     from jsonschema import Draft202012Validator
 
-    from minimax_lab.compare.grader import results_json
+    from minimax_lab.compare.grader.outputs import results_json
     return Draft202012Validator(results_json.schema())
 
 
@@ -44,8 +44,7 @@ def grade_schema() -> Any:
 def grade_json_meets_its_schema(monkeypatch):
     """Every class a test has `grade --json` (or any writer of it) write in this process meets
     the JSON Schema shipped with the package: the test fails otherwise."""
-    from minimax_lab.compare.grader import results_json
-
+    from minimax_lab.compare.grader.outputs import results_json
     unmet: list[str] = []
     written = results_json.class_json
 

@@ -1,4 +1,4 @@
-"""A host for `compare.grader.hosted` without a browser: the harness's `host_load/4` and
+"""A host for `compare.grader.running.hosted` without a browser: the harness's `host_load/4` and
 `host_answer/2` called in a `swipl` process, a line in and a line out, as the site's page
 calls them in SWI-Prolog compiled to WebAssembly (`logic.site.browser.WasmHost`)."""
 

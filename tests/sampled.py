@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from minimax_lab.compare.grader.hosted import Sample
-from minimax_lab.compare.grader.interface import Options, Session
-from minimax_lab.compare.grader.prolog import Judged, Question
-from minimax_lab.compare.grader.prolog_interface import PrologInterface, PrologSession
+from minimax_lab.compare.grader.interfaces.interface import Options, Session
+from minimax_lab.compare.grader.interfaces.prolog import Judged, Question
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface, PrologSession
+from minimax_lab.compare.grader.running.hosted import Sample
 
 
 class SampledSession(PrologSession):

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import PREDICATES
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.python_interfaces import CS50Interface
-from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog import PREDICATES
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.results import SubmissionGrade
 
 SUBMISSIONS = Path(__file__).parent / "submissions"

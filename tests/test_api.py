@@ -434,7 +434,7 @@ def test_grade_runs_as_the_command_line_runs_with_the_same_options(monkeypatch, 
     """Each family of `grade`'s options, given to the API by name, makes the run the command
     line makes (the run itself stood in for)."""
     from minimax_lab.compare.grader import pipeline
-    from minimax_lab.compare.grader.graded import Graded
+    from minimax_lab.compare.grader.outputs.graded import Graded
     from minimax_lab.logic.commands import grade as command
     from minimax_lab.logic.commands.cli import main
 

@@ -25,14 +25,14 @@ from installed import install_grader
 from marks import needs_bwrap, needs_swipl
 from sampled import SampledPrologInterface
 
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.hosted import Sample
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import CHECKS
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.python_interfaces import CS50Interface
-from minimax_lab.compare.grader.run import grade_class, grade_submission
-from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog import CHECKS
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.text import submission_report
+from minimax_lab.compare.grader.running.hosted import Sample
+from minimax_lab.compare.grader.running.run import grade_class, grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.contain import cgroups, sandbox, submission

@@ -9,8 +9,8 @@ from boards import LAB_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minimax_lab.compare.grader import prolog
-from minimax_lab.compare.grader.sample import Judged
+from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.sample import Judged
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.harness import Ask
 from minimax_lab.logic.contain.lab_goals import lab_goal, read_decision, read_states, read_sv

@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 from installed import install_grader
 from marks import needs_bwrap, needs_swipl
 
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.python_interfaces import CS50Interface
-from minimax_lab.compare.grader.run import grade_class, grade_submission
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.running.run import grade_class, grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain import python_harness, reading, sandbox

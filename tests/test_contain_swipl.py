@@ -135,7 +135,7 @@ def test_without_swipl_every_user_says_so_in_the_one_wording(monkeypatch, tmp_pa
     from minimax_lab.logic.contain.harness import StudentProgram
     with pytest.raises(ProgramError) as grading:
         StudentProgram([program])
-    from minimax_lab.compare.grader.prolog_interface import PrologInterface
+    from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
     with pytest.raises(LabError) as grade:
         PrologInterface().ready([program])
     said = {str(error.value) for error in (engine, tracer, grading, grade)}

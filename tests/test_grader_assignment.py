@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minimax_lab.compare.grader.assignment import (
+from minimax_lab.compare.grader.assignments.assignment import (
     SHIPPED,
     Assignment,
     AssignmentError,
@@ -19,9 +19,9 @@ from minimax_lab.compare.grader.assignment import (
     load_assignment,
     settled,
 )
-from minimax_lab.compare.grader.config import Settings, WorkLimits
-from minimax_lab.compare.grader.configure import configure
-from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.compare.grader.assignments.configure import configure
+from minimax_lab.compare.grader.interfaces.registry import INTERFACES
+from minimax_lab.compare.grader.options.config import Settings, WorkLimits
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
 from minimax_lab.compare.judge.scores import Credit, Rule, Visibility

@@ -17,21 +17,21 @@ from marks import few_by_default, needs_swipl
 from sampled import SampledPrologInterface
 from shared_grades import Corpus
 
-from minimax_lab.compare.grader import prolog
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.hosted import Sample
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import (
+from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog import (
     Judged,
     Question,
     end_to_end,
     judged_questions,
     lab_below,
 )
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
-from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.results_json import grade_from_json, grade_json
+from minimax_lab.compare.grader.outputs.text import submission_report
+from minimax_lab.compare.grader.running.hosted import Sample
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.harness import Ask, StudentProgram

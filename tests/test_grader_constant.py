@@ -13,12 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from marks import needs_bwrap, needs_swipl
 
-from minimax_lab.compare.grader.assignment import default_assignment
-from minimax_lab.compare.grader.interface import constant_share
-from minimax_lab.compare.grader.prolog import CHECKS
-from minimax_lab.compare.grader.python import cs50_functions
-from minimax_lab.compare.grader.python_interfaces import CS50Interface
-from minimax_lab.compare.grader.text import points
+from minimax_lab.compare.grader.assignments.assignment import default_assignment
+from minimax_lab.compare.grader.interfaces.interface import constant_share
+from minimax_lab.compare.grader.interfaces.prolog import CHECKS
+from minimax_lab.compare.grader.interfaces.python import cs50_functions
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.outputs.text import points
 from minimax_lab.compare.judge.scores import Credit, Rule, above_base
 from minimax_lab.compare.judge.truth import Policy, Ties
 from minimax_lab.logic import api as lab

@@ -10,16 +10,17 @@ import pytest
 from marks import few_by_default, needs_swipl
 from shared_grades import Corpus
 
-from minimax_lab.compare.grader import diagnosis, prolog
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.prolog import Question
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.python import Question as Call
-from minimax_lab.compare.grader.python import cs50_calls_below
-from minimax_lab.compare.grader.python_interfaces import CS50Interface
-from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.text import check_report
+from minimax_lab.compare.grader.findings import diagnosis
+from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog import Question
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.interfaces.python import Question as Call
+from minimax_lab.compare.grader.interfaces.python import cs50_calls_below
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.text import check_report
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic import reference
 from minimax_lab.logic.contain.loading import LoadReport

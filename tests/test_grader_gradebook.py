@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from marks import needs_swipl
 from quiet import quietly
 
-from minimax_lab.compare.grader.results_json import class_from_json, class_json
+from minimax_lab.compare.grader.outputs.results_json import class_from_json, class_json
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.commands.grade import shard
 from minimax_lab.logic.quote import quoted

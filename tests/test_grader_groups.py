@@ -20,11 +20,16 @@ from hypothesis import strategies as st
 from marks import needs_swipl
 from quiet import quietly
 
-from minimax_lab.compare.grader.groups import FeedbackError, fingerprint, group_class, read_feedback
-from minimax_lab.compare.grader.hosted import Sample, check_hosted
-from minimax_lab.compare.grader.play import PLAY
-from minimax_lab.compare.grader.probes import PROBES
-from minimax_lab.compare.grader.prolog import Judged, Question, judged_questions
+from minimax_lab.compare.grader.findings.groups import (
+    FeedbackError,
+    fingerprint,
+    group_class,
+    read_feedback,
+)
+from minimax_lab.compare.grader.interfaces.play import PLAY
+from minimax_lab.compare.grader.interfaces.probes import PROBES
+from minimax_lab.compare.grader.interfaces.prolog import Judged, Question, judged_questions
+from minimax_lab.compare.grader.running.hosted import Sample, check_hosted
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verdict
 from minimax_lab.compare.judge.truth import Policy

@@ -16,18 +16,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marks import needs_swipl
 
-from minimax_lab.compare.grader import prolog
-from minimax_lab.compare.grader.assignment import AssignmentError, assignment_from
-from minimax_lab.compare.grader.config import Settings
-from minimax_lab.compare.grader.configure import configure
-from minimax_lab.compare.grader.graded import Graded
-from minimax_lab.compare.grader.platforms import github_classroom, gradescope, prairielearn
-from minimax_lab.compare.grader.platforms.junit import junit_xml
-from minimax_lab.compare.grader.release import at_level
-from minimax_lab.compare.grader.results_json import class_json
-from minimax_lab.compare.grader.run import grade_class
-from minimax_lab.compare.grader.students import student_view
-from minimax_lab.compare.grader.text import check_report, submission_report
+from minimax_lab.compare.grader.assignments.assignment import AssignmentError, assignment_from
+from minimax_lab.compare.grader.assignments.configure import configure
+from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.options.config import Settings
+from minimax_lab.compare.grader.outputs.graded import Graded
+from minimax_lab.compare.grader.outputs.platforms import github_classroom, gradescope, prairielearn
+from minimax_lab.compare.grader.outputs.platforms.junit import junit_xml
+from minimax_lab.compare.grader.outputs.release import at_level
+from minimax_lab.compare.grader.outputs.results_json import class_json
+from minimax_lab.compare.grader.outputs.students import student_view
+from minimax_lab.compare.grader.outputs.text import check_report, submission_report
+from minimax_lab.compare.grader.running.run import grade_class
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, Finding, SubmissionGrade, WrongCall
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints

@@ -1,5 +1,5 @@
-"""The grader's interface (`compare.grader.interface`) is enough: a fourth interface, written
-here in a few lines on the shared Python session and added to the registry, is graded by the
+"""The grader's interface (`compare.grader.interfaces.interface`) is enough: a fourth interface,
+written here in a few lines on the shared Python session and added to the registry, is graded by the
 one ask-all loop, scored and reported by `grade` like the other three."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import pytest
 from marks import needs_bwrap
 
-from minimax_lab.compare.grader.config import own, text
-from minimax_lab.compare.grader.python import PythonCheck, Question
-from minimax_lab.compare.grader.python_interfaces import PythonInterface
-from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.compare.grader.interfaces.python import PythonCheck, Question
+from minimax_lab.compare.grader.interfaces.python_interfaces import PythonInterface
+from minimax_lab.compare.grader.interfaces.registry import INTERFACES
+from minimax_lab.compare.grader.options.config import own, text
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.positions import fullest_first, reachable_states, to_move
 from minimax_lab.logic.state import PLAYERS, winner

@@ -1,5 +1,5 @@
-"""`grade`'s option table (`compare.grader.options`): every option reaches each place it may be
-set (the command line, the assignment file's schema, the API, the site, the autograder) with
+"""`grade`'s option table (`compare.grader.options.options`): every option reaches each place it may
+be set (the command line, the assignment file's schema, the API, the site, the autograder) with
 one name, one default and one check; a bad value is refused in one line wherever it is given."""
 
 from __future__ import annotations
@@ -14,18 +14,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from minimax_lab.compare.grader.assignment import (
+from minimax_lab.compare.grader.assignments.assignment import (
     SHIPPED,
     AssignmentError,
     assignment_from,
     schema,
 )
-from minimax_lab.compare.grader.config import DEFAULT_WORK, Settings, SettingsError
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.options import OPTION, OPTIONS, Kind, Option, Where, defaults_at
-from minimax_lab.compare.grader.platforms import gradescope_autograder
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.interfaces.registry import INTERFACES
+from minimax_lab.compare.grader.options.config import DEFAULT_WORK, Settings, SettingsError
+from minimax_lab.compare.grader.options.options import (
+    OPTION,
+    OPTIONS,
+    Kind,
+    Option,
+    Where,
+    defaults_at,
+)
+from minimax_lab.compare.grader.outputs.platforms import gradescope_autograder
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import UsageError, build_parser
 

@@ -23,19 +23,19 @@ from platforms import (
     validate,
 )
 
-from minimax_lab.compare.grader import writers
-from minimax_lab.compare.grader.assignment import default_assignment
-from minimax_lab.compare.grader.graded import Graded, Shard
-from minimax_lab.compare.grader.groups import group_class
-from minimax_lab.compare.grader.merge import MergeError, merge, merged
-from minimax_lab.compare.grader.outputs import OutputsError, checked_outputs, write_outputs
-from minimax_lab.compare.grader.prolog import PREDICATES
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.results_json import class_from_json, class_json
-from minimax_lab.compare.grader.roster import Roster, Student
-from minimax_lab.compare.grader.text import check_report, summary, summary_line
-from minimax_lab.compare.grader.writer import Reach, Writer
-from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.compare.grader.assignments.assignment import default_assignment
+from minimax_lab.compare.grader.findings.groups import group_class
+from minimax_lab.compare.grader.interfaces.prolog import PREDICATES
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.outputs import writers
+from minimax_lab.compare.grader.outputs.graded import Graded, Shard
+from minimax_lab.compare.grader.outputs.merge import MergeError, merge, merged
+from minimax_lab.compare.grader.outputs.outputs import OutputsError, checked_outputs, write_outputs
+from minimax_lab.compare.grader.outputs.results_json import class_from_json, class_json
+from minimax_lab.compare.grader.outputs.roster import Roster, Student
+from minimax_lab.compare.grader.outputs.text import check_report, summary, summary_line
+from minimax_lab.compare.grader.outputs.writer import Reach, Writer
+from minimax_lab.compare.grader.outputs.writers import WRITERS
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import (
     CheckResult,
@@ -79,7 +79,7 @@ def the_class() -> list[SubmissionGrade]:
     faulty.checks["terminal_state"].first_wrong = WrongCall(
         Finding(Category.NO_ANSWER, DRAW, "no answer", asked="terminal_state(...)"), (), 1,
         clause="terminal_state(State, Player, 0) :- ...")
-    faulty.bug = "bug-00000b0b"  # as grading names it (compare.grader.groups.fingerprint)
+    faulty.bug = "bug-00000b0b"  # as grading names it (compare.grader.findings.groups.fingerprint)
     short = graded("cy", terminal_state=result(6, 0, 4))
     broken = SubmissionGrade("dee", LoadReport(
         messages=[LoadMessage("error", "dee.pl", 3, "syntax error: operator expected")],

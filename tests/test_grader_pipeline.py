@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from minimax_lab.compare.grader import pipeline
-from minimax_lab.compare.grader.config import Settings
-from minimax_lab.compare.grader.graded import Graded
-from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface
+from minimax_lab.compare.grader.options.config import Settings
+from minimax_lab.compare.grader.outputs.graded import Graded
 from minimax_lab.compare.grader.pipeline import GradingError, GradingRun, Quiet, grade_run
-from minimax_lab.compare.grader.python_interfaces import CS50Interface
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade, Verdict
 from minimax_lab.logic.contain import cgroups, sandbox
@@ -308,7 +308,7 @@ def test_the_api_refuses_without_bwrap_and_grades_when_told_unsandboxed(tmp_path
 
 def test_a_redirected_run_writes_each_submission_as_it_is_graded(tmp_path, monkeypatch, cs50):
     """Standard error a file: ada's line is in it, flushed, before bob's grading ends."""
-    from minimax_lab.compare.grader import run as running
+    from minimax_lab.compare.grader.running import run as running
     from minimax_lab.logic.commands.cli import main
 
     log = tmp_path / "grade.log"

@@ -1,6 +1,6 @@
-"""The play check (`compare.grader.play`): the whole program plays every game of its strategy
-tree from the empty board (as x, and as o) and the lab's cases, each board asked once; a game
-that ends worse than its start's value is lost; the check runs in a process never given a lab
+"""The play check (`compare.grader.interfaces.play`): the whole program plays every game of its
+strategy tree from the empty board (as x, and as o) and the lab's cases, each board asked once; a
+game that ends worse than its start's value is lost; the check runs in a process never given a lab
 answer, so a program that keeps or tables what it is told gains nothing; right programs keep
 its points, the typical whole-program bugs lose them."""
 
@@ -14,14 +14,21 @@ import pytest
 from boards import board
 from marks import needs_swipl
 
-from minimax_lab.compare.grader.assignment import default_assignment
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.play import Decided, Start, boards, lab_decisions, play, starts
-from minimax_lab.compare.grader.prolog import CHECKS, MEMO, lab_below
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
-from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.compare.grader.assignments.assignment import default_assignment
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.play import (
+    Decided,
+    Start,
+    boards,
+    lab_decisions,
+    play,
+    starts,
+)
+from minimax_lab.compare.grader.interfaces.prolog import CHECKS, MEMO, lab_below
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.outputs.results_json import grade_from_json, grade_json
+from minimax_lab.compare.grader.outputs.text import submission_report
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.logic import reference

@@ -22,15 +22,15 @@ from hypothesis import strategies as st
 from marks import needs_swipl
 from shared_grades import Corpus
 
-from minimax_lab.compare.grader import prolog
-from minimax_lab.compare.grader.assignment import default_assignment
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.play import Decided, play, starts
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.sample import Judged
-from minimax_lab.compare.grader.text import submission_report, summary_line
+from minimax_lab.compare.grader.assignments.assignment import default_assignment
+from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.play import Decided, play, starts
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.interfaces.sample import Judged
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.text import submission_report, summary_line
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.logic import reference
@@ -629,8 +629,8 @@ KNOWN_CATEGORIES = set(Category)
 
 @given(st.text(max_size=60))
 def test_any_predicates_option_is_a_list_of_the_labs_predicates_or_one_error(text):
-    from minimax_lab.compare.grader.configure import UnknownCheck, checks_of
-    from minimax_lab.compare.grader.options import OPTION
+    from minimax_lab.compare.grader.assignments.configure import UnknownCheck, checks_of
+    from minimax_lab.compare.grader.options.options import OPTION
 
     try:
         chosen = checks_of(OPTION["checks"].read(text), PrologInterface)
@@ -710,7 +710,7 @@ def test_a_solution_that_prints_on_every_call_answers_right_at_its_own_cost(tmp_
     275 000): it is right, within the lab's own cost in inferences and the guard of CPU time
     that follows from it (a capture that copied what was printed at each line would pass that
     guard by far), and what is kept of its output is bounded."""
-    from minimax_lab.compare.grader.prolog import Question, lab_cost
+    from minimax_lab.compare.grader.interfaces.prolog import Question, lab_cost
 
     question = Question("minimax_decision", "---------", "x")
     limit = lab_cost(question)  # --inference-ratio 1: the CPU guard is limit / SLOWEST_LIPS

@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 from marks import needs_bwrap
 from quiet import grade_quietly
 
-from minimax_lab.compare.grader.assignment import default_assignment
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.mappings import (
+from minimax_lab.compare.grader.assignments.assignment import default_assignment
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.mappings import (
     CS50,
     Mapping,
     MappingError,
@@ -25,8 +24,8 @@ from minimax_lab.compare.grader.mappings import (
     move_cell,
     read_mapping,
 )
-from minimax_lab.compare.grader.play import PLAY, Decided, fitting, play, starts
-from minimax_lab.compare.grader.python import (
+from minimax_lab.compare.grader.interfaces.play import PLAY, Decided, fitting, play, starts
+from minimax_lab.compare.grader.interfaces.python import (
     DeclaredFunction,
     Question,
     cs50_functions,
@@ -35,12 +34,13 @@ from minimax_lab.compare.grader.python import (
     function_play,
     function_questions,
 )
-from minimax_lab.compare.grader.python_interfaces import (
+from minimax_lab.compare.grader.interfaces.python_interfaces import (
     CS50Interface,
     FunctionInterface,
     PythonSession,
 )
-from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Verdict
 from minimax_lab.compare.judge.truth import Answer, Policy, Ties, Truth

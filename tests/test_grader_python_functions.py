@@ -17,22 +17,26 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marks import few_by_default
 
-from minimax_lab.compare.grader.assignment import default_assignment
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.mappings import Mapping, MappingError, checked_mapping
-from minimax_lab.compare.grader.play import PLAY
-from minimax_lab.compare.grader.python import Question
-from minimax_lab.compare.grader.python_interfaces import (
+from minimax_lab.compare.grader.assignments.assignment import default_assignment
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.mappings import Mapping, MappingError, checked_mapping
+from minimax_lab.compare.grader.interfaces.play import PLAY
+from minimax_lab.compare.grader.interfaces.python import Question
+from minimax_lab.compare.grader.interfaces.python_interfaces import (
     CS50Interface,
     FunctionInterface,
     PythonSession,
 )
-from minimax_lab.compare.grader.python_recursive import lab_below, sampled, value_questions
-from minimax_lab.compare.grader.results_json import grade_from_json, grade_json
-from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.sample import LAB_CASES, Judged
-from minimax_lab.compare.grader.text import submission_report
+from minimax_lab.compare.grader.interfaces.python_recursive import (
+    lab_below,
+    sampled,
+    value_questions,
+)
+from minimax_lab.compare.grader.interfaces.sample import LAB_CASES, Judged
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.results_json import grade_from_json, grade_json
+from minimax_lab.compare.grader.outputs.text import submission_report
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main

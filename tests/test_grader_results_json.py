@@ -1,5 +1,5 @@
-"""The result model as JSON and back (`compare.grader.results_json`): writing and reading are
-each other's inverse on any class of constructed grades, both ways, and on real grades; what
+"""The result model as JSON and back (`compare.grader.outputs.results_json`): writing and reading
+are each other's inverse on any class of constructed grades, both ways, and on real grades; what
 is written meets the JSON Schema shipped with the package, which names the model's own
 categories and choices; anything else read is a `ValueError`, never another exception."""
 
@@ -16,9 +16,9 @@ from jsonschema import Draft202012Validator
 from marks import needs_swipl
 from shared_grades import Corpus
 
-from minimax_lab.compare.grader import results_json
-from minimax_lab.compare.grader.graded import Graded, Shard
-from minimax_lab.compare.grader.results_json import (
+from minimax_lab.compare.grader.outputs import results_json
+from minimax_lab.compare.grader.outputs.graded import Graded, Shard
+from minimax_lab.compare.grader.outputs.results_json import (
     class_from_json,
     class_json,
     grade_from_json,

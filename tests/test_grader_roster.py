@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minimax_lab.compare.grader.roster import (
+from minimax_lab.compare.grader.outputs.roster import (
     COLUMNS,
     RosterError,
     Student,

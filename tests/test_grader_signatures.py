@@ -16,15 +16,15 @@ from boards import LAB_CASES, TACTICS, TERMINAL
 from marks import few_by_default, needs_swipl
 from shared_grades import Corpus
 
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.graded import Graded
-from minimax_lab.compare.grader.groups import group_class, groups_report
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.python_interfaces import CS50Interface, FunctionInterface
-from minimax_lab.compare.grader.results_json import class_from_json, class_json
-from minimax_lab.compare.grader.run import grade_submission
-from minimax_lab.compare.grader.signatures import SIGNATURES, BuggedLab, lab_terminal
-from minimax_lab.compare.grader.text import bug_report
+from minimax_lab.compare.grader.findings.groups import group_class, groups_report
+from minimax_lab.compare.grader.findings.signatures import SIGNATURES, BuggedLab, lab_terminal
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface, FunctionInterface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.graded import Graded
+from minimax_lab.compare.grader.outputs.results_json import class_from_json, class_json
+from minimax_lab.compare.grader.outputs.text import bug_report
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category, Kind
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic import reference

@@ -1,4 +1,4 @@
-"""What students may see (`compare.grader.students`), from grades built here (no swipl, no
+"""What students may see (`compare.grader.outputs.students`), from grades built here (no swipl, no
 sandbox): a check held back is invisible everywhere a student looks, its questions, answers and
 results included where a shown check's first wrong call walked into it; the exit status of a
 student view counts only what it shows."""
@@ -12,19 +12,19 @@ from pathlib import Path
 import pytest
 
 from minimax_lab.compare.grader import pipeline
-from minimax_lab.compare.grader.assignment import assignment_from
-from minimax_lab.compare.grader.config import Settings
-from minimax_lab.compare.grader.gradebook import gradebook_csv
-from minimax_lab.compare.grader.graded import Graded
-from minimax_lab.compare.grader.interface import Options
+from minimax_lab.compare.grader.assignments.assignment import assignment_from
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.prolog import PREDICATES
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.options.config import Settings
+from minimax_lab.compare.grader.outputs.gradebook import gradebook_csv
+from minimax_lab.compare.grader.outputs.graded import Graded
+from minimax_lab.compare.grader.outputs.platforms import github_classroom, gradescope, prairielearn
+from minimax_lab.compare.grader.outputs.platforms.junit import junit_xml
+from minimax_lab.compare.grader.outputs.results_json import class_json
+from minimax_lab.compare.grader.outputs.students import student_view
+from minimax_lab.compare.grader.outputs.text import check_text, submission_report, summary
 from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
-from minimax_lab.compare.grader.platforms import github_classroom, gradescope, prairielearn
-from minimax_lab.compare.grader.platforms.junit import junit_xml
-from minimax_lab.compare.grader.prolog import PREDICATES
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.results_json import class_json
-from minimax_lab.compare.grader.students import student_view
-from minimax_lab.compare.grader.text import check_text, submission_report, summary
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import (
     CheckResult,

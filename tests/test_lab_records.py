@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from pyDatalog.pyDatalog import Logic
 
-from minimax_lab.compare.grader import prolog, signatures
+from minimax_lab.compare.grader.findings import signatures
+from minimax_lab.compare.grader.interfaces import prolog
 from minimax_lab.logic import api, reference, rules
 from minimax_lab.logic.commands import trace as trace_command
 from minimax_lab.logic.contain.lab_goals import lab_goal

@@ -72,7 +72,7 @@ def test_the_front_ends_are_above_the_core():
 
 
 def test_the_core_never_sees_argparse():
-    """The core is configured by typed values (`compare.grader.config`), never by a parsed
+    """The core is configured by typed values (`compare.grader.options.config`), never by a parsed
     command line: no module of `compare` imports argparse."""
     for path in (ROOT / "compare").rglob("*.py"):
         tree = ast.parse(path.read_text())
@@ -173,17 +173,17 @@ def test_compares_subpackages_meet_only_in_the_judge():
 
 
 def test_the_option_table_is_low_and_read_by_every_door():
-    """`compare.grader.options` imports no other module of the grader (only the judge's words
-    for its choices), so every layer can read it; the grader's settings and the doors that
+    """`compare.grader.options.options` imports no other module of the grader (only the judge's
+    words for its choices), so every layer can read it; the grader's settings and the doors that
     set options (the command line, the API, the site, the autograder's zip) read it."""
     known = modules()
-    table = f"{COMPARE}.grader.options"
+    table = f"{COMPARE}.grader.options.options"
     below = {other for other in imports(known[table], known)
              if other.startswith(f"{COMPARE}.") and not other.startswith(f"{COMPARE}.judge")}
     assert not below, sorted(below)
-    readers = (f"{COMPARE}.grader.config", f"{COMPARE}.grader.assignment",
-               f"{COMPARE}.grader.interface", f"{LOGIC}.commands.grade", f"{LOGIC}.api",
-               f"{LOGIC}.site.browser", f"{COMPARE}.grader.platforms.gradescope_autograder")
+    readers = (f"{COMPARE}.grader.options.config", f"{COMPARE}.grader.assignments.assignment",
+               f"{COMPARE}.grader.interfaces.interface", f"{LOGIC}.commands.grade", f"{LOGIC}.api",
+               f"{LOGIC}.site.browser", f"{COMPARE}.grader.outputs.platforms.gradescope_autograder")
     for reader in readers:
         assert table in imports(known[reader], known), reader
 
@@ -320,4 +320,61 @@ def test_the_lab_predicates_records_are_on_the_ground_floor():
                "tools.listing", "contain.lab_goals")
     for reader in readers:
         assert records in imports(known[f"{LOGIC}.{reader}"], known), reader
-    assert records in imports(known[f"{COMPARE}.grader.prolog"], known)
+    assert records in imports(known[f"{COMPARE}.grader.interfaces.prolog"], known)
+
+
+def grader_floor(name: str) -> int | None:
+    """A grader module's floor: its subpackage's place in `FLOORS` from 1, the top (one more)
+    for the grader's own modules, None for the grader package itself (every import of a grader
+    module imports it; it declares only the floors) or a module outside the grader."""
+    from minimax_lab.compare.grader import FLOORS
+
+    grader = f"{COMPARE}.grader"
+    if not name.startswith(grader + "."):
+        return None
+    first = name[len(grader) + 1:].split(".")[0]
+    return FLOORS.index(first) + 1 if first in FLOORS else len(FLOORS) + 1
+
+
+def test_the_graders_subpackages_import_only_the_floors_below_them():
+    """options, interfaces, assignments, findings, running, outputs, then `pipeline`: a grader
+    module imports its own floor or one below, at module level or inside a function."""
+    known = modules()
+    graders = {name: floor for name in known if (floor := grader_floor(name)) is not None}
+    assert set(graders.values()) == set(range(1, 8)), graders  # every floor has its modules
+    for name, floor in graders.items():
+        above = {other for other in imports(known[name], known)
+                 if (grader_floor(other) or 0) > floor}
+        assert not above, (name, sorted(above))
+
+
+def test_each_floor_of_the_grader_imports_without_those_above_it():
+    """Importing a floor's modules loads no module of a floor above it."""
+    from minimax_lab.compare.grader import FLOORS
+
+    known = modules()
+    for rank, floor in enumerate(FLOORS, start=1):
+        names = sorted(name for name in known if grader_floor(name) == rank)
+        code = ("import importlib, sys\n"
+                f"for name in {names!r}: importlib.import_module(name)\n"
+                "print('\\n'.join(sys.modules))")
+        loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True, timeout=120).stdout.split()
+        above = sorted(name for name in loaded if (grader_floor(name) or 0) > rank)
+        assert not above, (floor, above)
+
+
+def test_the_graders_floors_are_stated_where_they_are_read():
+    """Each floor's package says its place, and docs/architecture.md's layout lists the floors
+    in their order."""
+    from minimax_lab.compare.grader import FLOORS
+
+    table = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    rows = [table.index(f"| `compare/grader/{floor}/` | floor {rank}:")
+            for rank, floor in enumerate(FLOORS, start=1)]
+    assert rows == sorted(rows)
+    ordinals = ("first", "second", "third", "fourth", "fifth", "sixth")
+    for floor, ordinal in zip(FLOORS, ordinals, strict=True):
+        docstring = ast.get_docstring(ast.parse(
+            (ROOT / "compare" / "grader" / floor / "__init__.py").read_text("utf-8")))
+        assert docstring and docstring.startswith(f"The grader's {ordinal} floor"), floor

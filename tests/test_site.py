@@ -24,13 +24,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marks import needs_swipl
 
-from minimax_lab.compare.grader.config import WorkLimits
-from minimax_lab.compare.grader.hosted import Every, HostedSession, Sample
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.probes import PROBES, probes
-from minimax_lab.compare.grader.prolog import PREDICATES, Judged, judged_questions
-from minimax_lab.compare.grader.prolog_interface import PrologInterface
-from minimax_lab.compare.grader.run import grade_submission
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.probes import PROBES, probes
+from minimax_lab.compare.grader.interfaces.prolog import PREDICATES, Judged, judged_questions
+from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.running.hosted import Every, HostedSession, Sample
+from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import main

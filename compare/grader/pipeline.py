@@ -12,21 +12,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from minimax_lab.compare.grader.config import Settings
-from minimax_lab.compare.grader.configure import configure
-from minimax_lab.compare.grader.graded import Graded, Shard
-from minimax_lab.compare.grader.groups import group_class, read_feedback
-from minimax_lab.compare.grader.interface import Options
-from minimax_lab.compare.grader.outputs import (
+from minimax_lab.compare.grader.assignments.configure import configure
+from minimax_lab.compare.grader.findings.groups import group_class, read_feedback
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.options.config import Settings
+from minimax_lab.compare.grader.outputs.graded import Graded, Shard
+from minimax_lab.compare.grader.outputs.outputs import (
     Outputs,
     checked_outputs,
     missing,
     write_outputs,
     write_unstarted,
 )
-from minimax_lab.compare.grader.roster import Roster, read_roster
-from minimax_lab.compare.grader.run import grade_class, submission_names, submissions
-from minimax_lab.compare.grader.students import student_view
+from minimax_lab.compare.grader.outputs.roster import Roster, read_roster
+from minimax_lab.compare.grader.outputs.students import student_view
+from minimax_lab.compare.grader.running.run import grade_class, submission_names, submissions
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.logic.contain import cgroups, sandbox
 from minimax_lab.logic.errors import LabError

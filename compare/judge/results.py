@@ -292,7 +292,7 @@ class SubmissionGrade:
     its recursive functions, `functions` for `clauses`): `clauses` (each on the program's own
     clauses, the calls below answered as the lab does, and a sample end to end) or `whole`."""
     for_students: bool = field(default=False, metadata=NOT_CARRIED)
-    """True for a student view (`compare.grader.students`): its text names no option and
+    """True for a student view (`compare.grader.outputs.students`): its text names no option and
     says nothing of how the grader contains a program."""
 
     def json_derived(self, written: dict[str, Any]) -> None:

@@ -61,7 +61,7 @@ from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
 from minimax_lab.logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 
 if TYPE_CHECKING:
-    from minimax_lab.compare.grader.graded import Graded
+    from minimax_lab.compare.grader.outputs.graded import Graded
 
 __all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
            "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
@@ -399,7 +399,7 @@ class Grade(Display):
     """A grade as `minimax-lab grade` gives it: its report (one submission's whole report, or
     a class's summary and bugs), whether all is right, the score (one submission's), the exit
     status the command would end with, the notes it would print, and every grade (`graded`,
-    `compare.grader.graded.Graded`)."""
+    `compare.grader.outputs.graded.Graded`)."""
 
     report: str
     clean: bool
@@ -433,12 +433,12 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
     are (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...;
     docs/grading-reference.md).
     Errors are `LabError`s."""
-    from minimax_lab.compare.grader.config import Settings
-    from minimax_lab.compare.grader.options import OPTIONS, Kind, Where
+    from minimax_lab.compare.grader.interfaces.registry import interface_options
+    from minimax_lab.compare.grader.options.config import Settings
+    from minimax_lab.compare.grader.options.options import OPTIONS, Kind, Where
+    from minimax_lab.compare.grader.outputs.text import submission_report, summary
+    from minimax_lab.compare.grader.outputs.writers import WRITERS
     from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
-    from minimax_lab.compare.grader.registry import interface_options
-    from minimax_lab.compare.grader.text import submission_report, summary
-    from minimax_lab.compare.grader.writers import WRITERS
 
     unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
     if unknown:

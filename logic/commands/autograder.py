@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from minimax_lab.compare.grader.platforms import gradescope_autograder
-from minimax_lab.compare.grader.registry import INTERFACES
+from minimax_lab.compare.grader.interfaces.registry import INTERFACES
+from minimax_lab.compare.grader.outputs.platforms import gradescope_autograder
 from minimax_lab.logic.commands.cli import EXIT_OK
 from minimax_lab.logic.quote import quoted
 

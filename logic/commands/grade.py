@@ -15,15 +15,15 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from minimax_lab.compare.grader.config import Own, Settings, flag
-from minimax_lab.compare.grader.configure import UnknownCheck
-from minimax_lab.compare.grader.graded import Graded
-from minimax_lab.compare.grader.interface import Interface
-from minimax_lab.compare.grader.options import OPTION, OPTIONS, Kind, Option, Where
+from minimax_lab.compare.grader.assignments.configure import UnknownCheck
+from minimax_lab.compare.grader.interfaces.interface import Interface
+from minimax_lab.compare.grader.interfaces.registry import INTERFACES, interface_options
+from minimax_lab.compare.grader.options.config import Own, Settings, flag
+from minimax_lab.compare.grader.options.options import OPTION, OPTIONS, Kind, Option, Where
+from minimax_lab.compare.grader.outputs.graded import Graded
+from minimax_lab.compare.grader.outputs.text import progress_line, summary
+from minimax_lab.compare.grader.outputs.writers import WRITERS
 from minimax_lab.compare.grader.pipeline import GradingRun, grade_run
-from minimax_lab.compare.grader.registry import INTERFACES, interface_options
-from minimax_lab.compare.grader.text import progress_line, summary
-from minimax_lab.compare.grader.writers import WRITERS
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.logic.commands.cli import PROG, UsageError
 from minimax_lab.logic.commands.options import jobs
@@ -105,7 +105,7 @@ SAID_DEFAULTS: dict[str, str] = {
 
 
 def add_option(parser: argparse.ArgumentParser, option: Option) -> None:
-    """One of `grade`'s options (`compare.grader.options`) on the command line, read and
+    """One of `grade`'s options (`compare.grader.options.options`) on the command line, read and
     checked by the option itself."""
     help = option.help
     if option.default is not None:
@@ -133,7 +133,7 @@ def add_option(parser: argparse.ArgumentParser, option: Option) -> None:
 
 
 def add_own_option(parser: argparse.ArgumentParser, name: str, how: Own) -> None:
-    """An option of an interface's own (`compare.grader.config.Own`), as it says it is
+    """An option of an interface's own (`compare.grader.options.config.Own`), as it says it is
     given on the command line."""
     if not how.line:
         return

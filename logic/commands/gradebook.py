@@ -1,8 +1,8 @@
 """`minimax-lab gradebook merge PART.json...`: one class's gradebook from the JSON reports of
 its shards (`grade --shard K/N --json`), as one run would have written it
-(`compare.grader.merge`); `minimax-lab gradebook release CLASS.json --hints LEVEL`: the
+(`compare.grader.outputs.merge`); `minimax-lab gradebook release CLASS.json --hints LEVEL`: the
 students' outputs written again from a class's JSON at a fuller hint level
-(`compare.grader.release`)."""
+(`compare.grader.outputs.release`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from minimax_lab.compare.grader.merge import merge
-from minimax_lab.compare.grader.options import HINTS_HELP
-from minimax_lab.compare.grader.release import release
-from minimax_lab.compare.grader.text import class_summary, merged_summary
-from minimax_lab.compare.grader.writer import Reach, Writer
-from minimax_lab.compare.grader.writers import WRITERS
+from minimax_lab.compare.grader.options.options import HINTS_HELP
+from minimax_lab.compare.grader.outputs.merge import merge
+from minimax_lab.compare.grader.outputs.release import release
+from minimax_lab.compare.grader.outputs.text import class_summary, merged_summary
+from minimax_lab.compare.grader.outputs.writer import Reach, Writer
+from minimax_lab.compare.grader.outputs.writers import WRITERS
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic.commands.grade import ROSTER_HELP
 

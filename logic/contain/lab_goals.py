@@ -1,6 +1,7 @@
 """The lab's predicates asked of a student's program, as goals whose answer is `A`, and their
 answers read back from the harness's JSON: the one wording of both, for the grader's questions
-(`compare.grader.prolog`) and the student's program as an engine (`logic.engines.student`)."""
+(`compare.grader.interfaces.prolog`) and the student's program as an engine
+(`logic.engines.student`)."""
 
 from __future__ import annotations
 

@@ -10,15 +10,15 @@ import re
 from importlib import resources
 from typing import Any, Protocol
 
-from minimax_lab.compare.grader.hosted import Every, Progress, Sample, check_hosted
-from minimax_lab.compare.grader.options import Where, defaults_at
-from minimax_lab.compare.grader.students import student_view
-from minimax_lab.compare.grader.text import (
+from minimax_lab.compare.grader.options.options import Where, defaults_at
+from minimax_lab.compare.grader.outputs.students import student_view
+from minimax_lab.compare.grader.outputs.text import (
     OUTPUT_APART,
     output_log,
     submission_report,
     summary_line,
 )
+from minimax_lab.compare.grader.running.hosted import Every, Progress, Sample, check_hosted
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import api
 from minimax_lab.logic.errors import LabError
@@ -130,7 +130,7 @@ def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
-    "right"}, as a student view tells it (`compare.grader.students`) at the hint level
+    "right"}, as a student view tells it (`compare.grader.outputs.students`) at the hint level
     `hints` (the site's: `minimax-lab site --hints`; the default where none is given)."""
     name = file_name(picked)
     host = WasmHost(prolog, name, text)

@@ -1,0 +1,54 @@
+"""The first wrong call: for a wrong answer of a recursive check, the program's own computation
+walked with the reference as the oracle (algorithmic debugging). The calls its clause makes
+below a wrong call are asked of the program and judged; the walk descends into the first
+wrong one, until a call is wrong while every call below it is right: there the program's
+clause goes wrong (docs/grading-reference.md, "The first wrong call").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minimax_lab.compare.grader.interfaces.interface import Question, Session
+from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.results import Finding, Verdict, WrongCall
+
+MOST_CALLS = 100
+"""Questions one walk asks at most; past them it says it could not conclude."""
+
+
+def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Question,
+                     ask: Callable[[Question], tuple[Any, Verdict] | str]) -> WrongCall:
+    """Walk down from `question`, whose answer was judged wrong (`wrong`), asking each call
+    with `ask` (which says why instead when nothing more may be asked); the first call wrong
+    with every call below it right."""
+    current, asked = wrong, 0
+    checks: dict[str, None] = {}
+    while True:
+        below: list[Finding] = []
+        deeper = None
+        for call in session.calls_below(question):
+            if asked >= MOST_CALLS:
+                return WrongCall(current, tuple(below), asked, False,
+                                 f"stopped after {MOST_CALLS} calls",
+                                 session.clause(question.check), tuple(checks))
+            checks[call.check] = None
+            answered = ask(call)
+            if isinstance(answered, str):
+                return WrongCall(current, tuple(below), asked, False, f"stopped: {answered}",
+                                 session.clause(question.check), tuple(checks))
+            reply, verdict = answered
+            asked += 1
+            position = (call.state, call.player)
+            if verdict.category.kind is not Kind.RIGHT:
+                deeper = Finding(verdict.category, position, verdict.detail, asked=str(call),
+                                 lab=verdict.lab)
+                question = call
+                break
+            below.append(Finding(Category.RIGHT, position, session.said(reply),
+                                 asked=str(call)))
+        if deeper is None:
+            return WrongCall(current, tuple(below), asked,
+                             clause=session.clause(question.check), checks=tuple(checks))
+        current = deeper
