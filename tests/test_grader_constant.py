@@ -110,6 +110,20 @@ def test_credit_is_nothing_at_the_base_all_for_all_right_and_grows_with_the_righ
 # --- the red team's stubs, and right programs -------------------------------------------------
 
 @needs_swipl
+def test_a_prolog_stub_scores_nothing_on_a_check_and_a_right_check_keeps_its_points():
+    """The stub on terminal_state (the slow sibling asks every check): none of its points,
+    though a constant answer is right on some of its questions."""
+    asked = ("terminal_state",)
+    stub = lab.grade(SUBMISSIONS / "constant.pl", predicates=asked, jobs=1)
+    assert stub.score == 0
+    assert "points count the right answers above" in stub.report
+    right = lab.grade(SUBMISSIONS / "lab_style.pl", predicates=asked, jobs=1)
+    rules = default_assignment("prolog", tuple(CHECKS)).checks
+    assert right.score == sum(rules[name].points for name in asked) > 0
+
+
+@pytest.mark.slow  # by default, on two checks
+@needs_swipl
 def test_a_prolog_stub_scores_nothing_and_a_right_check_keeps_full_marks(tmp_path):
     stub = lab.grade(SUBMISSIONS / "constant.pl", jobs=1)
     assert stub.score == 0 and stub.max_score == 100

@@ -255,28 +255,21 @@ register("string_concat", 3,
     _concat(String))
 
 
-@register("upcase_atom", 2, "upcase_atom(Text, Upper): Upper is Text in capitals, an atom")
-def _upcase_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
-                 ) -> Iterator[Substitution]:
-    yield from unified(args[1], Atom(text_of(args[0], s).upper()), s)
+def _recased(change: Callable[[str], str], make: Callable[[str], Term]) -> Builtin:
+    def recased(solver: Solving, args: tuple[Term, ...], s: Substitution
+                ) -> Iterator[Substitution]:
+        yield from unified(args[1], make(change(text_of(args[0], s))), s)
+    return recased
 
 
-@register("downcase_atom", 2, "downcase_atom(Text, Lower): Lower is Text in small letters, an atom")
-def _downcase_atom(solver: Solving, args: tuple[Term, ...], s: Substitution
-                   ) -> Iterator[Substitution]:
-    yield from unified(args[1], Atom(text_of(args[0], s).lower()), s)
-
-
-@register("string_upper", 2, "string_upper(Text, Upper): Upper is Text in capitals, a string")
-def _string_upper(solver: Solving, args: tuple[Term, ...], s: Substitution
-                  ) -> Iterator[Substitution]:
-    yield from unified(args[1], String(text_of(args[0], s).upper()), s)
-
-
-@register("string_lower", 2, "string_lower(Text, Lower): Lower is Text in small letters, a string")
-def _string_lower(solver: Solving, args: tuple[Term, ...], s: Substitution
-                  ) -> Iterator[Substitution]:
-    yield from unified(args[1], String(text_of(args[0], s).lower()), s)
+register("upcase_atom", 2, "upcase_atom(Text, Upper): Upper is Text in capitals, an atom")(
+    _recased(str.upper, Atom))
+register("downcase_atom", 2, "downcase_atom(Text, Lower): Lower is Text in small letters, an atom")(
+    _recased(str.lower, Atom))
+register("string_upper", 2, "string_upper(Text, Upper): Upper is Text in capitals, a string")(
+    _recased(str.upper, String))
+register("string_lower", 2, "string_lower(Text, Lower): Lower is Text in small letters, a string")(
+    _recased(str.lower, String))
 
 
 @register("atomic_list_concat", 2, "atomic_list_concat(List, Atom): Atom is List's items joined")

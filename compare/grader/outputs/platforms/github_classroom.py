@@ -12,21 +12,12 @@ It has no visibility of its own: what it gets is the student view
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from minimax_lab.compare.grader.outputs.graded import Graded
-from minimax_lab.compare.grader.outputs.students import held_back_words, student_view
-from minimax_lab.compare.grader.outputs.text import (
-    bug_report,
-    check_text,
-    load_report,
-    points,
-    problems_report,
-    text_of,
-    unasked_words,
-)
+from minimax_lab.compare.grader.outputs.platforms.shown import shown
+from minimax_lab.compare.grader.outputs.text import check_text, text_of
 from minimax_lab.compare.grader.outputs.writer import Reach, Writer
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import Score
@@ -35,18 +26,14 @@ from minimax_lab.logic.files import write_whole
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     """The submission's result as the reporter reads it: the student view."""
-    whole = replace(grade, score=score)
-    grade = student_view(whole)
-    score = grade.score or score
+    view = shown(grade, score)
+    grade, score, loading = view.grade, view.score, view.loading
     tests: list[dict[str, Any]] = []
-    loading = [*load_report(grade), *problems_report(grade)]
     if grade.load.problem is not None:
         tests.append({"name": "loading", "status": "error", "score": 0,
                       "message": text_of(loading), "line_no": 0})
-    head = [f"score {points(score.score)} of {points(score.max_score)} (the points GitHub "
-            "Classroom records; the reporter's table counts the checks right in full, not "
-            "points)", *([held_back_words(whole)] if held_back_words(whole) else []),
-            *unasked_words(score), *bug_report(grade),
+    head = [*view.summary(" (the points GitHub Classroom records; the reporter's table counts "
+                          "the checks right in full, not points)"),
             *([] if grade.load.problem is not None else loading), ""]
     for number, check in enumerate(score.checks):
         tests.append({

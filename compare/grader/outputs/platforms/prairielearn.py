@@ -8,19 +8,10 @@ points.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from minimax_lab.compare.grader.outputs.students import held_back_words, student_view
-from minimax_lab.compare.grader.outputs.text import (
-    bug_report,
-    check_text,
-    load_report,
-    points,
-    problems_report,
-    text_of,
-    unasked_words,
-)
+from minimax_lab.compare.grader.outputs.platforms.shown import shown
+from minimax_lab.compare.grader.outputs.text import check_text, text_of
 from minimax_lab.compare.grader.outputs.writer import Reach, Writer, results_json
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.scores import CheckScore, Score
@@ -33,20 +24,16 @@ from minimax_lab.logic.tools.board_svg import board_svg, data_url
 
 def results(grade: SubmissionGrade, score: Score) -> dict[str, Any]:
     """The submission's results as PrairieLearn reads them: the student view."""
-    whole = replace(grade, score=score)
-    grade = student_view(whole)
-    score = grade.score or score
-    loading = [*load_report(grade), *problems_report(grade)]
+    view = shown(grade, score)
+    grade, score = view.grade, view.score
     if grade.load.problem is not None:
         return {"gradable": False, "format_errors": [one_line(grade.load.problem)],
-                "output": text_of(loading)}
+                "output": text_of(view.loading)}
     return {
         "gradable": True,
         "score": round(score.fraction, 4),
-        "message": text_of([f"score {points(score.score)} of {points(score.max_score)}",
-                            *([held_back_words(whole)] if held_back_words(whole) else []),
-                            *unasked_words(score), *bug_report(grade)]).rstrip("\n"),
-        "output": text_of(loading),
+        "message": text_of(view.summary()).rstrip("\n"),
+        "output": text_of(view.loading),
         "tests": [_test(grade, check) for check in score.checks],
     }
 
