@@ -213,7 +213,7 @@ def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_defau
         given, file, expected, tmp_path):
     assignment = assignment_from(file, "cs50", INTERFACES["cs50"].checks)
     chosen = settled(Settings(**given), assignment)
-    assert (chosen.ties or INTERFACES["cs50"].policy.ties) == expected
+    assert (chosen.given_value("ties") or INTERFACES["cs50"].policy.ties) == expected
     written = tmp_path / "a.toml"
     written.write_text('interface = "cs50"\n' + "".join(f'{key} = "{value}"\n'
                                                          for key, value in file.items()))

@@ -18,7 +18,6 @@ from minimax_lab.compare.grader.interfaces.registry import INTERFACES, interface
 from minimax_lab.compare.grader.options.config import Settings, file_key
 from minimax_lab.compare.grader.options.options import (
     OPTION,
-    OPTIONS,
     Option,
     Where,
     file_schema,
@@ -237,9 +236,9 @@ def _validate(table: dict[str, Any]) -> None:
     if len(path) == 1 and path[0] in OTHER_KEYS:
         raise AssignmentError(OTHER_KEYS[path[0]])
     group, key = (path[0], path[1]) if len(path) > 1 else ("", path[0])
-    if group and group not in OPTION_GROUPS:
+    if group and group not in _option_groups():
         raise AssignmentError(OTHER_KEYS.get(group, f"[{group}] is not as expected"))
-    if not group and key in OPTION_GROUPS:
+    if not group and key in _option_groups():
         raise AssignmentError(f"[{key}] must be a table")
     option = OPTION[key.replace("-", "_")]
     words = fault.schema.get("enum")  # the interfaces, which the option does not know
@@ -247,8 +246,9 @@ def _validate(table: dict[str, Any]) -> None:
     raise AssignmentError(_must(option, group, fault.instance, expected))
 
 
-OPTION_GROUPS = {option.group for option in OPTIONS if option.group}
-"""The assignment file's tables of options: `[limits]`."""
+def _option_groups() -> set[str]:
+    """The assignment file's tables of options: `[limits]`."""
+    return {option.group for option in options_at(Where.FILE) if option.group}
 
 
 def _must(option: Option, group: str, value: object, expected: str) -> str:

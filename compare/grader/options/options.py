@@ -2,7 +2,8 @@
 default, its help, and where it may be set. `OPTIONS` is the one table; the command line's
 options, the assignment file's JSON Schema, the API's keywords, the site's and the
 autograder's values are made from it, and its `check` is the one check of a value, wherever
-it comes from. An interface's own options are declared on the interface
+it comes from. Every reader reads the table when it is used (`OPTION`, `options_at`), so a line
+added to it is an option everywhere. An interface's own options are declared on the interface
 (`compare.grader.options.config.own`).
 """
 
@@ -104,6 +105,12 @@ class Option:
         if self.kind is Kind.INTERFACE:
             return "an interface's name"
         return "a file name (text)"
+
+    @property
+    def annotation(self) -> str:
+        """Its type in the API's signature."""
+        return {Kind.NUMBER: "float", Kind.SWITCH: "bool",
+                Kind.NAMES: "Sequence[str]"}.get(self.kind, "str") + " | None"
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -221,12 +228,12 @@ OPTIONS: tuple[Option, ...] = (
 """Every option of `grade` but an interface's own, in the command line's order."""
 
 OPTION: dict[str, Option] = {option.name: option for option in OPTIONS}
-"""Each option by its name."""
+"""Each option by its name, in the table's order: what every reader reads."""
 
 
 def options_at(where: Where) -> tuple[Option, ...]:
     """The options that may be set at `where`."""
-    return tuple(option for option in OPTIONS if where in option.where)
+    return tuple(option for option in OPTION.values() if where in option.where)
 
 
 def defaults_at(where: Where) -> dict[str, Any]:
