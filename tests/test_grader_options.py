@@ -246,3 +246,31 @@ def test_any_options_give_settings_in_range_or_one_line(top, limits):
             value = settings.given_value(option.name)
             if value is not None and option.kind is Kind.NUMBER:
                 assert 0 < value <= option.most
+
+
+# --- `--judged`, made from its enum ----------------------------------------------------------
+
+def test_judged_is_declared_once_on_its_enum():
+    from minimax_lab.compare.grader.interfaces.sample import JUDGED_DEFAULT, Judged, judged_check
+
+    action = _parser_actions()["judged"]
+    for judged in Judged:
+        assert f"{judged.value} ({judged.said})" in action.help and judged.said
+        assert judged_check(judged.value) == judged
+    assert action.help.endswith(f"(default: the assignment's, else {JUDGED_DEFAULT.value})")
+    for interface in INTERFACES.values():
+        if hasattr(interface, "judged"):
+            assert interface().judged == JUDGED_DEFAULT  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match=f"^{' or '.join(judged.value for judged in Judged)}$"):
+        judged_check("nope")
+
+
+@given(st.text(max_size=10) | st.sampled_from(["clauses", "whole"]))
+def test_judged_takes_its_enums_words_and_refuses_the_rest(word):
+    from minimax_lab.compare.grader.interfaces.sample import Judged, judged_check
+
+    if word in {judged.value for judged in Judged}:
+        assert judged_check(word) == Judged(word)
+    else:
+        with pytest.raises(ValueError):
+            judged_check(word)
