@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
-from minimax_lab.compare.judge.scores import Hints
+from minimax_lab.compare.judge.scores import Hints, Rule
 from minimax_lab.compare.judge.truth import Ties, Values
 
 
@@ -242,15 +242,37 @@ def defaults_at(where: Where) -> dict[str, Any]:
             if option.default_for(where) is not None}
 
 
+PAIRS = {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                                     "items": {"type": "number", "minimum": 0, "maximum": 1}}}
+"""The JSON Schema of a rule's thresholds: pairs of shares, each from 0 to 1."""
+
+
+def rule_schema() -> dict[str, Any]:
+    """The JSON Schema of a check's rule (`[checks.NAME]`, `[default]`), made from `Rule`'s
+    fields: a number 0 or more, a choice's words, the thresholds' pairs, which go with
+    `credit = "thresholds"` and only with it."""
+    properties: dict[str, Any] = {}
+    for item, hint in zip(fields(Rule), get_type_hints(Rule).values(), strict=True):
+        kind = next((part for part in (hint, *get_args(hint)) if isinstance(part, type)
+                     and issubclass(part, StrEnum)), None)
+        properties[item.name] = ({"type": "string", "enum": [word.value for word in kind]}
+                                 if kind is not None else PAIRS if item.name == "thresholds"
+                                 else {"type": "number", "minimum": 0})
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "if": {"properties": {"credit": {"const": "thresholds"}}, "required": ["credit"]},
+            "then": {"required": ["thresholds"], "properties": {"thresholds": {"minItems": 1}}},
+            "else": {"properties": {"thresholds": {"maxItems": 0}}}}
+
+
 def file_schema(interfaces: Sequence[str], own: Sequence[str]) -> dict[str, Any]:
     """The JSON Schema of an assignment file: the options it may set (a group's in a table of
     its own), the keys of the interfaces' own options (`own`, checked by the interface), the
-    assignment's name, its Python packages, its rules (checked by
-    `compare.grader.assignments.assignment`)."""
+    assignment's name, its Python packages, its rules (`rule_schema`: `[default]` and each
+    `[checks.NAME]`)."""
     top: dict[str, Any] = {"name": {"type": "string"},
                            "python-packages": {"type": "array"},
-                           "default": {"type": "object"},
-                           "checks": {"type": "object"}}
+                           "default": rule_schema(),
+                           "checks": {"type": "object", "additionalProperties": rule_schema()}}
     groups: dict[str, dict[str, Any]] = {}
     for option in options_at(Where.FILE):
         (groups.setdefault(option.group, {}) if option.group else top)[option.key] = \
