@@ -34,13 +34,13 @@ from minimax_lab.logic.positions import (
     game_tree_size,
     reachable_states,
 )
-from minimax_lab.logic.predicates import LAB_PREDICATES
+from minimax_lab.logic.predicates import LAB_PREDICATES, lab_program, recursion_top_down
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, is_terminal, to_prolog
 from minimax_lab.logic.terms import SV, whole
 
-HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
-           "find_min_sv/2", "winning_config/2")
-"""The lab's helper predicates, named when a program calls a near name that does not exist."""
+HELPERS = lab_program()
+"""The lab's predicates and helpers (`logic/predicates.py`), named when a program calls a near
+name that does not exist."""
 LAB_BASE = 50_000
 LAB_PER_NODE = 300
 """The lab's own cost of a question, in inferences, at most: `LAB_BASE` plus `LAB_PER_NODE`
@@ -476,8 +476,9 @@ def _judged_questions(predicates: tuple[str, ...], judged: Judged,
     return tuple([replace(question, judged=Judged.CLAUSES) for question in asked] + sampled)
 
 
-SAMPLED = ("minimax_decision", "max_value", "min_value")
-"""The checks the end-to-end sample may ask, the first of them graded."""
+SAMPLED = recursion_top_down()
+"""The checks the end-to-end sample may ask, the first of them graded: the lab's recursion,
+from the top (`logic/predicates.py`)."""
 
 
 def end_to_end(predicates: tuple[str, ...], per_blanks: int) -> list[Question]:
