@@ -51,11 +51,17 @@ class LabPredicate:
     """Its level in the lab's recursion, from the top (0: `minimax_decision`), None outside it:
     `trace` and the top level's `:trace` follow the predicates of the recursion, and a grade's
     end-to-end sample asks the highest of them graded."""
-    graded: bool = False
-    """Whether `grade` checks it in a student's Prolog program."""
+    reported: int | None = None
+    """Its place among the checks of a grade's report, from 0; None: `grade` does not check
+    it in a student's Prolog program."""
     helpers: tuple[str, ...] = ()
     """The lab's helper predicates its clauses call that are not records themselves
     (`list_replace/4`), as name/arity."""
+
+    @property
+    def graded(self) -> bool:
+        """Whether `grade` checks it in a student's Prolog program."""
+        return self.reported is not None
 
     @property
     def traced(self) -> bool:
@@ -107,34 +113,34 @@ LAB_PREDICATES: dict[str, LabPredicate] = {
             "the optimal Action = [Player,Position] for Player to move, and the Value it secures",
             "minimax_decision(o-x------, o, Action, Value).",
             "minimax_decision({state}, {player}, Action, Value), A = Action-Value",
-            Answered.BELOW, recursion=0, graded=True,
+            Answered.BELOW, recursion=0, reported=3,
         ),
         LabPredicate(
             "min_value", ("State", "Player", "sv(Next, Value)"),
             "Player's adversary moves: the successor with the lowest value, from Player's side",
             "min_value(xx-oo----, o, sv(Next, Value)).",
-            _VALUE.format(name="min_value"), Answered.BELOW, recursion=2, graded=True,
+            _VALUE.format(name="min_value"), Answered.BELOW, recursion=2, reported=2,
             helpers=("find_min_sv/2",),
         ),
         LabPredicate(
             "max_value", ("State", "Player", "sv(Next, Value)"),
             "Player moves: the successor with the highest value (State itself when it is over)",
             "max_value(xx-oo----, x, sv(Next, Value)).",
-            _VALUE.format(name="max_value"), Answered.BELOW, recursion=1, graded=True,
+            _VALUE.format(name="max_value"), Answered.BELOW, recursion=1, reported=1,
             helpers=("find_max_sv/2",),
         ),
         LabPredicate(
             "terminal_state", ("State", "Player", "Value"),
             "State is over: 1 if Player has a line, -1 if the other player has, 0 full board",
             "terminal_state(xxxoo----, Player, Value).",
-            _VALUE.format(name="terminal_state"), Answered.BELOW, graded=True,
+            _VALUE.format(name="terminal_state"), Answered.BELOW, reported=0,
             helpers=("winning_config/2",),
         ),
         LabPredicate(
             "successor", ("State", "Player", "Next"),
             "Next is State with one blank cell marked by Player, in cell order",
             "successor(x--------, o, Next).",
-            "findall(N, successor({state}, {player}, N), A)", Answered.BELOW, graded=True,
+            "findall(N, successor({state}, {player}, N), A)", Answered.BELOW, reported=4,
             helpers=("list_replace/4",),
         ),
         LabPredicate(
@@ -170,6 +176,12 @@ def recursion_top_down() -> tuple[str, ...]:
     sample's choice)."""
     return tuple(sorted(lab_predicates(traced=True),
                         key=lambda name: LAB_PREDICATES[name].recursion or 0))
+
+
+def graded_in_report_order() -> tuple[str, ...]:
+    """The names of the predicates `grade` checks, in the order a grade reports them."""
+    return tuple(sorted(lab_predicates(graded=True),
+                        key=lambda name: LAB_PREDICATES[name].reported or 0))
 
 
 def lab_program() -> tuple[str, ...]:

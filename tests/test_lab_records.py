@@ -116,6 +116,15 @@ def test_the_recursion_from_the_top_is_read_from_the_records():
     assert set(top_down) == set(lab_predicates(traced=True))
 
 
+def test_the_grader_reports_its_checks_in_the_records_order():
+    places = {name: predicate.reported for name, predicate in LAB_PREDICATES.items()
+              if predicate.reported is not None}
+    assert prolog.PREDICATES == tuple(sorted(places, key=places.__getitem__))
+    assert len(set(places.values())) == len(places)
+    checks = list(prolog.CHECKS)
+    assert checks.index(prolog.PLAY) == checks.index(trace_command.GOALS[0]) + 1
+
+
 def test_the_near_names_a_program_is_told_are_the_lab_programs():
     """Every record and every helper its clauses call, each helper a predicate the record's
     own clauses call and `logic/prolog/lab.pl` defines."""

@@ -34,7 +34,12 @@ from minimax_lab.logic.positions import (
     game_tree_size,
     reachable_states,
 )
-from minimax_lab.logic.predicates import LAB_PREDICATES, lab_program, recursion_top_down
+from minimax_lab.logic.predicates import (
+    LAB_PREDICATES,
+    graded_in_report_order,
+    lab_program,
+    recursion_top_down,
+)
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, is_terminal, to_prolog
 from minimax_lab.logic.terms import SV, whole
 
@@ -431,8 +436,22 @@ class Successor(PrologCheck):
         return frozenset({tuple(reference.successor(question.state, question.player))})
 
 
-CHECKS: dict[str, PrologCheck] = {check.name: check for check in (
-    TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Play(), Successor())}
+def _in_report_order(checks: tuple[PrologCheck, ...]) -> dict[str, PrologCheck]:
+    """`checks` by name, in the order the records report them (`logic/predicates.py`), the
+    play check after the top of the lab's recursion, whose agent it plays."""
+    named = {check.name: check for check in checks}
+    ordered: dict[str, PrologCheck] = {}
+    for name in graded_in_report_order():
+        ordered[name] = named[name]
+        if name == recursion_top_down()[0]:
+            ordered[PLAY] = named[PLAY]
+    if len(ordered) != len(named):
+        raise ValueError(f"checks with no record graded: {sorted(set(named) - set(ordered))}")
+    return ordered
+
+
+CHECKS: dict[str, PrologCheck] = _in_report_order(
+    (TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Play(), Successor()))
 """What a submission is checked on, in the order they are reported: the lab's predicates, and
 the play check."""
 PREDICATES = tuple(name for name in CHECKS if name != PLAY)
