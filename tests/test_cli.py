@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 from boards import LAB_CASES
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import ROOT, environment, run_shell, started, stop, wait_for_caught
 from processes import run as run_program
@@ -185,6 +185,7 @@ def test_a_short_state_is_read_as_a_state_not_an_option(capsys):
     assert "a state has 9 cells, '-x' has 2" in err
 
 
+@settings(deadline=None)
 @given(st.text("-xoXO", min_size=2, max_size=12).filter(lambda state: state != "--"),
        st.sampled_from(["x", "o", "-o"]),
        st.booleans())

@@ -126,6 +126,7 @@ values = st.recursive(
     max_leaves=12)
 
 
+@settings(deadline=None)  # no timed tests: the first example may import jsonschema
 @given(st.dictionaries(st.sampled_from(["name", "interface", "default", "checks", "extra"]),
                        values, max_size=4))
 def test_any_table_gives_an_assignment_or_an_assignment_error(table):

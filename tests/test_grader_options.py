@@ -9,7 +9,7 @@ import math
 import tomllib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -265,6 +265,7 @@ def test_judged_is_declared_once_on_its_enum():
         judged_check("nope")
 
 
+@settings(deadline=None)
 @given(st.text(max_size=10) | st.sampled_from(["clauses", "whole"]))
 def test_judged_takes_its_enums_words_and_refuses_the_rest(word):
     from minimax_lab.compare.grader.interfaces.sample import Judged, judged_check

@@ -119,7 +119,7 @@ def test_the_recursion_from_the_top_is_read_from_the_records():
 def test_the_grader_reports_its_checks_in_the_records_order():
     places = {name: predicate.reported for name, predicate in LAB_PREDICATES.items()
               if predicate.reported is not None}
-    assert prolog.PREDICATES == tuple(sorted(places, key=places.__getitem__))
+    assert tuple(sorted(places, key=places.__getitem__)) == prolog.PREDICATES
     assert len(set(places.values())) == len(places)
     checks = list(prolog.CHECKS)
     assert checks.index(prolog.PLAY) == checks.index(trace_command.GOALS[0]) + 1
