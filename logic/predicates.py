@@ -3,7 +3,8 @@
 A record says what the predicate is (name, arguments, meaning, an example goal), where the lab
 states it (its clauses in `logic/prolog/lab.pl`, the rule of `logic/rules.py` and the function
 of `logic/reference.py` of its name), how it is asked of a Prolog program (its goal), and
-which tools take it: traced, graded, answered below the top level. Adding a predicate is a
+which tools take it: traced (its level in the lab's recursion), graded, answered below the top
+level; and the lab's helpers its clauses call. Adding a predicate is a
 record here, a rule in `logic/rules.py` and a function in `logic/reference.py`
 (docs/architecture.md, "Adding a lab predicate"). This module imports nothing of the project:
 every layer may read it.
@@ -46,10 +47,27 @@ class LabPredicate:
     """The Prolog goal that asks it of a program, its answer in `A`: a template with
     `{state}` and `{player}` (and `{next}`, get_action's second board)."""
     answered: Answered
-    traced: bool = False
-    """Whether `trace` and the top level's `:trace` follow its recursion."""
-    graded: bool = False
-    """Whether `grade` checks it in a student's Prolog program."""
+    recursion: int | None = None
+    """Its level in the lab's recursion, from the top (0: `minimax_decision`), None outside it:
+    `trace` and the top level's `:trace` follow the predicates of the recursion, and a grade's
+    end-to-end sample asks the highest of them graded."""
+    reported: int | None = None
+    """Its place among the checks of a grade's report, from 0; None: `grade` does not check
+    it in a student's Prolog program."""
+    helpers: tuple[str, ...] = ()
+    """The lab's helper predicates its clauses call that are not records themselves
+    (`list_replace/4`), as name/arity."""
+
+    @property
+    def graded(self) -> bool:
+        """Whether `grade` checks it in a student's Prolog program."""
+        return self.reported is not None
+
+    @property
+    def traced(self) -> bool:
+        """Whether `trace` and the top level's `:trace` follow it: a predicate of the
+        recursion."""
+        return self.recursion is not None
 
     @property
     def arity(self) -> int:
@@ -95,31 +113,35 @@ LAB_PREDICATES: dict[str, LabPredicate] = {
             "the optimal Action = [Player,Position] for Player to move, and the Value it secures",
             "minimax_decision(o-x------, o, Action, Value).",
             "minimax_decision({state}, {player}, Action, Value), A = Action-Value",
-            Answered.BELOW, traced=True, graded=True,
+            Answered.BELOW, recursion=0, reported=3,
         ),
         LabPredicate(
             "min_value", ("State", "Player", "sv(Next, Value)"),
             "Player's adversary moves: the successor with the lowest value, from Player's side",
             "min_value(xx-oo----, o, sv(Next, Value)).",
-            _VALUE.format(name="min_value"), Answered.BELOW, traced=True, graded=True,
+            _VALUE.format(name="min_value"), Answered.BELOW, recursion=2, reported=2,
+            helpers=("find_min_sv/2",),
         ),
         LabPredicate(
             "max_value", ("State", "Player", "sv(Next, Value)"),
             "Player moves: the successor with the highest value (State itself when it is over)",
             "max_value(xx-oo----, x, sv(Next, Value)).",
-            _VALUE.format(name="max_value"), Answered.BELOW, traced=True, graded=True,
+            _VALUE.format(name="max_value"), Answered.BELOW, recursion=1, reported=1,
+            helpers=("find_max_sv/2",),
         ),
         LabPredicate(
             "terminal_state", ("State", "Player", "Value"),
             "State is over: 1 if Player has a line, -1 if the other player has, 0 full board",
             "terminal_state(xxxoo----, Player, Value).",
-            _VALUE.format(name="terminal_state"), Answered.BELOW, graded=True,
+            _VALUE.format(name="terminal_state"), Answered.BELOW, reported=0,
+            helpers=("winning_config/2",),
         ),
         LabPredicate(
             "successor", ("State", "Player", "Next"),
             "Next is State with one blank cell marked by Player, in cell order",
             "successor(x--------, o, Next).",
-            "findall(N, successor({state}, {player}, N), A)", Answered.BELOW, graded=True,
+            "findall(N, successor({state}, {player}, N), A)", Answered.BELOW, reported=4,
+            helpers=("list_replace/4",),
         ),
         LabPredicate(
             "other_player", ("Player", "Other"),
@@ -146,6 +168,27 @@ def lab_predicates(*, traced: bool | None = None, graded: bool | None = None,
                  if (traced is None or predicate.traced == traced)
                  and (graded is None or predicate.graded == graded)
                  and (answered is None or predicate.answered is answered))
+
+
+def recursion_top_down() -> tuple[str, ...]:
+    """The names of the predicates of the lab's recursion, from the top: `minimax_decision`,
+    `max_value`, `min_value` (what `trace --goal` offers, in its order, and the end-to-end
+    sample's choice)."""
+    return tuple(sorted(lab_predicates(traced=True),
+                        key=lambda name: LAB_PREDICATES[name].recursion or 0))
+
+
+def graded_in_report_order() -> tuple[str, ...]:
+    """The names of the predicates `grade` checks, in the order a grade reports them."""
+    return tuple(sorted(lab_predicates(graded=True),
+                        key=lambda name: LAB_PREDICATES[name].reported or 0))
+
+
+def lab_program() -> tuple[str, ...]:
+    """Every predicate of the lab's program as name/arity: the records' and the helpers their
+    clauses call, in the lab's order."""
+    return tuple(dict.fromkeys(indicator for predicate in LAB_PREDICATES.values()
+                               for indicator in (predicate.indicator, *predicate.helpers)))
 
 
 @cache

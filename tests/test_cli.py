@@ -12,10 +12,13 @@ import zipfile
 
 import pytest
 from boards import LAB_CASES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from processes import ROOT, environment, run_shell, started, stop, wait_for_caught
 from processes import run as run_program
 
 from minimax_lab.logic.commands.cli import (
+    _STATE_LIKE,
     COMMANDS,
     EXIT_FALSE,
     EXIT_OK,
@@ -180,6 +183,28 @@ def test_a_short_state_is_read_as_a_state_not_an_option(capsys):
     status, _, err = run(capsys, "decide", "-x", "o")
     assert status == EXIT_USAGE
     assert "a state has 9 cells, '-x' has 2" in err
+
+
+@settings(deadline=None)
+@given(st.text("-xoXO", min_size=2, max_size=12).filter(lambda state: state != "--"),
+       st.sampled_from(["x", "o", "-o"]),
+       st.booleans())
+def test_a_state_starting_with_a_dash_is_an_argument_wherever_it_stands(state, player, first):
+    parser = build_parser("decide")
+    options = ["--engine", "reference"]
+    line = ["decide", state, player, *options] if first else ["decide", *options, state, player]
+    parsed = parser.parse_args(line)
+    assert (parsed.state, parsed.player, parsed.engine) == (state, player, "reference")
+
+
+def test_no_option_of_any_command_looks_like_a_state():
+    """A state starting with `-` is marked as an argument before parsing: no option may be
+    spelt as one, or it would be read as a state."""
+    parser = build_parser()
+    for command in parser.commands.choices.values():
+        for action in command._actions:
+            assert not any(_STATE_LIKE.fullmatch(option) for option in action.option_strings
+                           if option != "--"), action.option_strings
 
 
 @pytest.mark.parametrize(("state", "message"), [

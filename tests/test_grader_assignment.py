@@ -3,11 +3,14 @@ boundary, the shipped defaults, and a submission's score from its check results.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import shutil
 import tomllib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minimax_lab.compare.grader.assignments.assignment import (
@@ -24,7 +27,7 @@ from minimax_lab.compare.grader.interfaces.registry import INTERFACES
 from minimax_lab.compare.grader.options.config import Settings, WorkLimits
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import CheckResult, SubmissionGrade
-from minimax_lab.compare.judge.scores import Credit, Rule, Visibility
+from minimax_lab.compare.judge.scores import Credit, Hints, Rule, Visibility
 from minimax_lab.logic.commands.cli import EXIT_USAGE, build_parser, main
 from minimax_lab.logic.commands.grade import settings_from
 from minimax_lab.logic.contain.loading import LoadReport
@@ -123,6 +126,7 @@ values = st.recursive(
     max_leaves=12)
 
 
+@settings(deadline=None)  # no timed tests: the first example may import jsonschema
 @given(st.dictionaries(st.sampled_from(["name", "interface", "default", "checks", "extra"]),
                        values, max_size=4))
 def test_any_table_gives_an_assignment_or_an_assignment_error(table):
@@ -150,6 +154,49 @@ def test_the_command_line_says_in_one_line_what_is_wrong_with_an_assignment(tmp_
     assert errors[3].startswith("minimax-lab: error: cannot read the assignment "
                                 f"{quoted(str(tmp_path))}: Is a directory")
     assert len(errors) == 4
+
+
+WORDS = {"credit": Credit, "visibility": Visibility, "hints": Hints}
+text = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters="\x7f"),
+               max_size=6)  # what TOML's strings hold unescaped
+junk = (st.integers(-5, 5) | st.booleans() | text
+        | st.lists(st.integers(), max_size=2))
+BAD_RULE = st.one_of(
+    st.tuples(st.just("points"), st.integers(max_value=-1) | st.floats(
+        max_value=-0.01, allow_infinity=False) | text | st.booleans()),
+    *(st.tuples(st.just(key), junk.filter(lambda value, words=words: value not in [
+        word.value for word in words])) for key, words in WORDS.items()),
+    st.tuples(st.just("thresholds"), st.lists(
+        st.lists(st.floats(1.01, 9) | text, min_size=2, max_size=2)
+        | st.lists(st.floats(0, 1), max_size=1), min_size=1, max_size=2)),
+    st.tuples(st.just("thresholds"), st.just([[1, 1]])),  # without credit = "thresholds"
+    st.tuples(st.text("abcxyz_", min_size=1, max_size=5).filter(
+        lambda key: key not in ("points", "credit", "thresholds", "visibility", "hints")),
+        junk))
+
+
+def _toml(value: object) -> str:
+    """`value` as TOML writes it: its arrays, strings, numbers and booleans are JSON's."""
+    return json.dumps(value, allow_nan=False, ensure_ascii=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["checks.max_value", "default"]), BAD_RULE)
+def test_a_bad_rule_is_refused_by_grade_in_one_line_with_status_2(tmp_path_factory, where,
+                                                                   fault):
+    folder = tmp_path_factory.getbasetemp() / "bad-rule"
+    folder.mkdir(exist_ok=True)
+    (folder / "x.pl").write_text("")
+    key, value = fault
+    points = "" if key == "points" else "points = 3\n"
+    (folder / "lab.toml").write_text(f"[{where}]\n{points}{json.dumps(key)} = {_toml(value)}\n")
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        status = main(["grade", str(folder / "x.pl"), "--assignment", str(folder / "lab.toml")])
+    lines = said.getvalue().splitlines()
+    assert status == EXIT_USAGE and len(lines) == 1, lines
+    assert lines[0].startswith("minimax-lab: error: assignment ")
+    assert f"[{where}]" in lines[0] and (key in lines[0] or "thresholds" in lines[0])
 
 
 def test_load_assignment_reads_a_file(tmp_path):
@@ -213,7 +260,7 @@ def test_an_option_given_wins_over_the_file_which_wins_over_the_interfaces_defau
         given, file, expected, tmp_path):
     assignment = assignment_from(file, "cs50", INTERFACES["cs50"].checks)
     chosen = settled(Settings(**given), assignment)
-    assert (chosen.ties or INTERFACES["cs50"].policy.ties) == expected
+    assert (chosen.given_value("ties") or INTERFACES["cs50"].policy.ties) == expected
     written = tmp_path / "a.toml"
     written.write_text('interface = "cs50"\n' + "".join(f'{key} = "{value}"\n'
                                                          for key, value in file.items()))

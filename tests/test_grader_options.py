@@ -7,10 +7,9 @@ from __future__ import annotations
 import inspect
 import math
 import tomllib
-from dataclasses import fields
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -23,6 +22,7 @@ from minimax_lab.compare.grader.assignments.assignment import (
 from minimax_lab.compare.grader.interfaces.interface import Options
 from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.interfaces.registry import INTERFACES
+from minimax_lab.compare.grader.options import options as table
 from minimax_lab.compare.grader.options.config import DEFAULT_WORK, Settings, SettingsError
 from minimax_lab.compare.grader.options.options import (
     OPTION,
@@ -35,6 +35,7 @@ from minimax_lab.compare.grader.options.options import (
 from minimax_lab.compare.grader.outputs.platforms import gradescope_autograder
 from minimax_lab.logic import api
 from minimax_lab.logic.commands.cli import UsageError, build_parser
+from minimax_lab.logic.commands.grade import settings_from
 
 LAB = INTERFACES["prolog"].checks
 
@@ -72,9 +73,55 @@ def test_every_api_option_is_a_keyword_of_grade(option):
     assert parameter.default is None
 
 
+def test_the_apis_signature_is_made_from_the_table():
+    assert inspect.signature(api.grade) == api.grade_signature()
+    for option in _at(Where.API):
+        assert option.argument in (api.grade.__doc__ or "") or option.default is None
+
+
+def test_an_option_is_one_line_of_the_table(monkeypatch, tmp_path):
+    """An option added to the table (a copy of it, as the module makes `OPTION` from it) is
+    on the command line, in the assignment file's schema, in the API's signature and keywords,
+    and in `Settings`, each with its one check."""
+    extra = Option("patience", Kind.NUMBER, "how long to wait", 5.0, 100.0,
+                   "a number of seconds", metavar="SECONDS", group="limits")
+    monkeypatch.setattr(table, "OPTIONS", (*OPTIONS, extra))
+    monkeypatch.setitem(OPTION, extra.name, extra)
+    args = build_parser("grade").parse_args(["grade", "x.pl", "--patience", "3"])
+    assert settings_from(args).given_value("patience") == 3.0
+    with pytest.raises(UsageError, match="argument --patience: expected a number of seconds"):
+        build_parser("grade").parse_args(["grade", "x.pl", "--patience", "101"])
+    assert schema()["properties"]["limits"]["properties"]["patience"] == extra.schema()
+    read = assignment_from({"limits": {"patience": 2}}, "prolog", LAB).settings
+    assert read.given_value("patience") == 2.0
+    with pytest.raises(AssignmentError, match=r"^\[limits\] patience must be a number above"):
+        assignment_from({"limits": {"patience": 0}}, "prolog", LAB)
+    assert api.grade_signature().parameters["patience"].default is None
+    assert Settings(patience=4).chosen("patience") == 4.0
+    assert Settings().chosen("patience") == 5.0
+    with pytest.raises(SettingsError, match="^patience = -1: expected a number above 0"):
+        Settings(patience=-1)
+    from minimax_lab.compare.grader import pipeline
+    from minimax_lab.compare.grader.outputs.graded import Graded
+
+    runs = []
+    monkeypatch.setattr(pipeline, "grade_run", lambda run, told: runs.append(run) or Graded([]))
+    api.grade(tmp_path / "a.pl", patience=7)
+    assert runs[0].settings.given_value("patience") == 7.0
+
+
 def test_settings_holds_the_table_and_nothing_else():
-    assert {item.name for item in fields(Settings)} == {option.name for option in OPTIONS} | {
-        "own"}
+    good = {Kind.NUMBER: 1, Kind.CHOICE: None, Kind.SWITCH: True, Kind.TEXT: "game.pl",
+            Kind.INTERFACE: "prolog", Kind.NAMES: ["successor"]}
+    given = {option.name: good[option.kind] or option.words[0] for option in OPTIONS}
+    settings = Settings(**given)
+    assert settings.given() == {name: OPTION[name].check(value) for name, value in given.items()}
+    assert Settings().given() == {} and Settings().given_value("budget") is None
+    with pytest.raises(SettingsError) as refused:
+        Settings(patience=3)
+    assert str(refused.value).startswith("unknown option 'patience'; the options are ")
+    with pytest.raises(KeyError):
+        Settings().chosen("patience")
 
 
 def test_the_defaults_are_the_tables():
@@ -133,7 +180,7 @@ def test_the_assignment_file_takes_each_option_in_its_range(option):
     settings = assignment_from({option.group: table} if option.group else table, "prolog",
                                LAB).settings
     if option.name != "interface":
-        assert getattr(settings, option.name) == good
+        assert settings.given_value(option.name) == good
 
 
 BAD_LINE = [(option, value) for option in _at(Where.LINE) if option.kind is Kind.NUMBER
@@ -168,7 +215,7 @@ def test_a_ratio_has_one_range_everywhere():
         assignment_from({"limits": {"inference-ratio": most * 2}}, "prolog", LAB)
     with pytest.raises(SettingsError):
         Settings(inference_ratio=most * 2)
-    assert Settings(inference_ratio=most).inference_ratio == most
+    assert Settings(inference_ratio=most).given_value("inference_ratio") == most
 
 
 def test_the_shipped_assignments_meet_the_schema():
@@ -196,6 +243,35 @@ def test_any_options_give_settings_in_range_or_one_line(top, limits):
         assert "\n" not in str(error)
     else:
         for option in OPTIONS:
-            value = getattr(settings, option.name)
+            value = settings.given_value(option.name)
             if value is not None and option.kind is Kind.NUMBER:
                 assert 0 < value <= option.most
+
+
+# --- `--judged`, made from its enum ----------------------------------------------------------
+
+def test_judged_is_declared_once_on_its_enum():
+    from minimax_lab.compare.grader.interfaces.sample import JUDGED_DEFAULT, Judged, judged_check
+
+    action = _parser_actions()["judged"]
+    for judged in Judged:
+        assert f"{judged.value} ({judged.said})" in action.help and judged.said
+        assert judged_check(judged.value) == judged
+    assert action.help.endswith(f"(default: the assignment's, else {JUDGED_DEFAULT.value})")
+    for interface in INTERFACES.values():
+        if hasattr(interface, "judged"):
+            assert interface().judged == JUDGED_DEFAULT  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match=f"^{' or '.join(judged.value for judged in Judged)}$"):
+        judged_check("nope")
+
+
+@settings(deadline=None)
+@given(st.text(max_size=10) | st.sampled_from(["clauses", "whole"]))
+def test_judged_takes_its_enums_words_and_refuses_the_rest(word):
+    from minimax_lab.compare.grader.interfaces.sample import Judged, judged_check
+
+    if word in {judged.value for judged in Judged}:
+        assert judged_check(word) == Judged(word)
+    else:
+        with pytest.raises(ValueError):
+            judged_check(word)

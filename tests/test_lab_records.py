@@ -106,6 +106,38 @@ def test_trace_follows_the_records_traced_in_the_api_and_the_top_level():
         api.trace(BOARD, "x", goal="terminal_state")
 
 
+def test_the_recursion_from_the_top_is_read_from_the_records():
+    """`trace --goal` and the end-to-end sample list the records' recursion by its levels."""
+    levels = {name: predicate.recursion for name, predicate in LAB_PREDICATES.items()
+              if predicate.recursion is not None}
+    top_down = tuple(sorted(levels, key=levels.__getitem__))
+    assert top_down[0] == "minimax_decision" and len(set(levels.values())) == len(levels)
+    assert trace_command.GOALS == prolog.SAMPLED == top_down
+    assert set(top_down) == set(lab_predicates(traced=True))
+
+
+def test_the_grader_reports_its_checks_in_the_records_order():
+    places = {name: predicate.reported for name, predicate in LAB_PREDICATES.items()
+              if predicate.reported is not None}
+    assert tuple(sorted(places, key=places.__getitem__)) == prolog.PREDICATES
+    assert len(set(places.values())) == len(places)
+    checks = list(prolog.CHECKS)
+    assert checks.index(prolog.PLAY) == checks.index(trace_command.GOALS[0]) + 1
+
+
+def test_the_near_names_a_program_is_told_are_the_lab_programs():
+    """Every record and every helper its clauses call, each helper a predicate the record's
+    own clauses call and `logic/prolog/lab.pl` defines."""
+    lab = (Path(rules.__file__).parent / "prolog" / "lab.pl").read_text(encoding="utf-8")
+    for name, predicate in LAB_PREDICATES.items():
+        assert predicate.indicator in prolog.HELPERS, name
+        for helper in predicate.helpers:
+            called = helper.split("/")[0]
+            assert helper in prolog.HELPERS and f"{called}(" in predicate.clause, helper
+            assert f"\n{called}(" in lab, helper
+            assert called not in LAB_PREDICATES, helper
+
+
 def test_the_grader_checks_the_records_graded_asking_their_goals():
     graded = set(lab_predicates(graded=True))
     assert set(prolog.PREDICATES) == graded

@@ -11,12 +11,13 @@ and, in Jupyter, draws itself (`logic.api.views`). Errors are `logic.errors.LabE
 
 from __future__ import annotations
 
+import inspect
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from minimax_lab.logic.api.views import (
     Board,
@@ -413,50 +414,44 @@ class Grade(Display):
         return self.report
 
 
-def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None,
-          predicates: Sequence[str] | None = None, assignment: str | None = None,
-          main: str | None = None, *, ties: str | None = None, values: str | None = None,
-          load_timeout: float | None = None, query_timeout: float | None = None,
-          budget: float | None = None, inference_ratio: float | None = None,
-          inference_budget: float | None = None, cpu_seconds: float | None = None,
-          cpu_budget: float | None = None, unsandboxed: bool | None = None, jobs: int = 1,
-          shard: tuple[int, int] | None = None, feedback: str | None = None,
-          student_view: bool = False, hints: str | None = None,
-          roster: str | None = None, **named: object) -> Grade:
+def grade(paths: str | Path | Sequence[str | Path], *, assignment: str | None = None,
+          jobs: int = 1, shard: tuple[int, int] | None = None, feedback: str | None = None,
+          student_view: bool = False, roster: str | None = None, **named: object) -> Grade:
     """Grade submissions (a file, or a folder of one student's files; or several) as
     `minimax-lab grade` does, each in its own contained process, with the same options by the
-    same names: the interface (prolog, cs50 or function) and its own options (`answers=3`,
+    same names: every option of `grade`'s table (`interface`, `predicates`, `ties`, `budget`,
+    `hints`...: this function's signature lists them, None for the assignment's, else the
+    table's default, said below), the interface's own options (`answers=3`,
     `python=PATH`, `definitions_only=True`, `mapping=FILE`, `mapping_set=["KEY=VALUE"]` for
     `--set`...), `unsandboxed=True` to grade where bwrap cannot contain the submissions (else
-    refused, as the command refuses), `hints` (what students are told: what, where, expected
-    or clause), `roster=FILE` (`--roster`), and the outputs, named as the command's options
-    are (`csv="gradebook.csv"`, `reports="reports"`, `gradescope="results"`...;
-    docs/grading-reference.md).
+    refused, as the command refuses), `roster=FILE` (`--roster`), and the outputs, named as
+    the command's options are (`csv="gradebook.csv"`, `reports="reports"`,
+    `gradescope="results"`...; docs/grading-reference.md).
     Errors are `LabError`s."""
     from minimax_lab.compare.grader.interfaces.registry import interface_options
-    from minimax_lab.compare.grader.options.config import Settings
-    from minimax_lab.compare.grader.options.options import OPTIONS, Kind, Where
+    from minimax_lab.compare.grader.options.config import Settings, SettingsError
+    from minimax_lab.compare.grader.options.options import OPTION, Kind, Where, options_at
     from minimax_lab.compare.grader.outputs.text import submission_report, summary
     from minimax_lab.compare.grader.outputs.writers import WRITERS
     from minimax_lab.compare.grader.pipeline import GradingRun, Quiet, grade_run
 
-    unknown = sorted(set(named) - set(WRITERS) - set(interface_options()))
+    keywords = {option.argument: option.name for option in options_at(Where.API)}
+    unknown = sorted(set(named) - set(keywords) - set(WRITERS) - set(interface_options()))
     if unknown:
         raise LabError(f"unknown option {quoted(unknown[0])}; the interfaces' options are "
                        f"{', '.join(interface_options())}, the outputs {', '.join(WRITERS)}")
     given = [paths] if isinstance(paths, str | Path) else list(paths)
-    keywords = locals()
-    chosen: dict[str, Any] = {}
-    for option in OPTIONS:
-        value = keywords[option.argument] if Where.API in option.where else None
-        if value is not None and option.kind in (Kind.CHOICE, Kind.NAMES):
-            try:
-                value = option.check(value)
-            except ValueError as why:
-                raise LabError(f"{option.argument}={value!r}: expected {why}") from None
-        chosen[option.name] = value  # a number, a switch, a name: checked by Settings
-    settings = Settings(**chosen, own={name: tuple(value) if isinstance(value, list) else value
-                                       for name, value in named.items() if name not in WRITERS})
+    try:
+        settings = Settings(
+            **{keywords[key]: value for key, value in named.items() if key in keywords},
+            own={name: tuple(value) if isinstance(value, list) else value
+                 for name, value in named.items() if name not in keywords | WRITERS.keys()})
+    except SettingsError as error:
+        option = OPTION[error.name]
+        if option.kind in (Kind.CHOICE, Kind.NAMES):  # said as the API's keyword
+            raise LabError(f"{option.argument}={error.value!r}: expected "
+                           f"{error.expected}") from None
+        raise
     outputs = {name: Path(str(value)) for name, value in named.items() if name in WRITERS}
     told = Quiet()
     graded = grade_run(GradingRun(tuple(Path(path) for path in given), settings, assignment,
@@ -469,3 +464,34 @@ def grade(paths: str | Path | Sequence[str | Path], interface: str | None = None
                  None if one is None or one.score is None else one.score.score,
                  None if one is None or one.score is None else one.score.max_score,
                  graded.status, tuple(told.said), graded)
+
+
+def grade_signature() -> inspect.Signature:
+    """`grade`'s signature as `help()` and `inspect.signature` show it: the paths, then each
+    option the API takes from `grade`'s table (`compare.grader.options.options`), by its
+    keyword, default None, then the rest of `grade`'s own parameters."""
+    from minimax_lab.compare.grader.options.options import Where, options_at
+
+    written = _WRITTEN.parameters
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature(
+        [written["paths"],
+         *(inspect.Parameter(option.argument, keyword, default=None,
+                             annotation=option.annotation) for option in options_at(Where.API)),
+         *(parameter for name, parameter in written.items() if name != "paths")],
+        return_annotation="Grade")
+
+
+def _defaults_said() -> str:
+    """The table's defaults of the options that have one, as `grade`'s docstring says them."""
+    from minimax_lab.compare.grader.options.options import Where, options_at
+
+    return ", ".join(f"{option.argument}={option.default!r}" for option in options_at(Where.API)
+                     if option.default is not None)
+
+
+_WRITTEN = inspect.signature(grade)
+"""`grade`'s parameters as written, without the table's."""
+grade.__signature__ = grade_signature()  # type: ignore[attr-defined]
+grade.__doc__ = (f"{grade.__doc__}\n\n    Not given, an option is the assignment's, else: "
+                 f"{_defaults_said()}.")

@@ -40,7 +40,9 @@ class UsageError(LabError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, with one-line errors and compact states such as `---------` read as arguments."""
+    """argparse, with one-line errors and compact states such as `---------` read as arguments:
+    such a state is marked before parsing (`_ARGUMENT`, which no command line can hold), so
+    that argparse reads it as an argument, not an option, and unmarked in what it gives back."""
 
     commands: argparse._SubParsersAction | None = None
 
@@ -54,15 +56,37 @@ class _Parser(argparse.ArgumentParser):
             command.error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+    def parse_known_args(self, args=None, namespace=None):
+        """As argparse's, a state that starts with `-` read as an argument."""
+        given = sys.argv[1:] if args is None else list(args)
+        parsed, extras = super().parse_known_args([_marked(arg) for arg in given], namespace)
+        for name, value in vars(parsed).items():
+            setattr(parsed, name, _unmarked(value))
+        return parsed, _unmarked(extras)
 
-    def _parse_optional(self, arg_string: str):
-        if arg_string != "--" and arg_string not in self._option_string_actions and (
-            _STATE_LIKE.fullmatch(arg_string) or _looks_like_a_board(arg_string)
-        ):
-            return None
-        return super()._parse_optional(arg_string)
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message.replace(_ARGUMENT, '')} (see '{self.prog} --help')")
+
+
+_ARGUMENT = "\0"
+"""The mark of a state that starts with `-`: a NUL, which no argument of a process can hold."""
+
+
+def _marked(arg: str) -> str:
+    """`arg`, marked as an argument when it is a state (or looks like one) starting with `-`."""
+    if arg != "--" and arg.startswith("-") and (_STATE_LIKE.fullmatch(arg)
+                                                or _looks_like_a_board(arg)):
+        return _ARGUMENT + arg
+    return arg
+
+
+def _unmarked(value: object) -> object:
+    """A parsed value (a text, or a list of them) with its marks taken off."""
+    if isinstance(value, str):
+        return value.removeprefix(_ARGUMENT)
+    if isinstance(value, list):
+        return [_unmarked(item) for item in value]
+    return value
 
 
 def _looks_like_a_board(text: str) -> bool:

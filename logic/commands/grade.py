@@ -19,7 +19,7 @@ from minimax_lab.compare.grader.assignments.configure import UnknownCheck
 from minimax_lab.compare.grader.interfaces.interface import Interface
 from minimax_lab.compare.grader.interfaces.registry import INTERFACES, interface_options
 from minimax_lab.compare.grader.options.config import Own, Settings, flag
-from minimax_lab.compare.grader.options.options import OPTION, OPTIONS, Kind, Option, Where
+from minimax_lab.compare.grader.options.options import Kind, Option, Where, options_at
 from minimax_lab.compare.grader.outputs.graded import Graded
 from minimax_lab.compare.grader.outputs.text import progress_line, summary
 from minimax_lab.compare.grader.outputs.writers import WRITERS
@@ -62,9 +62,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="a submission: a .pl or .py file, or a folder")
-    for option in OPTIONS:
-        if Where.LINE in option.where:
-            add_option(parser, option)
+    for option in options_at(Where.LINE):
+        add_option(parser, option)
     for name, how in interface_options().items():
         add_own_option(parser, name, how)
     parser.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
@@ -264,8 +263,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     option holds it."""
     own = {name: getattr(args, name) for name, how in interface_options().items()
            if how.line and getattr(args, name) is not None}
-    given = {option.name: getattr(args, option.name) for option in OPTIONS
-             if Where.LINE in option.where and getattr(args, option.name) is not None}
-    return Settings(**{name: OPTION[name].check(value) for name, value in given.items()},
-                    own={name: tuple(value) if isinstance(value, list) else value
+    given = {option.name: getattr(args, option.name) for option in options_at(Where.LINE)
+             if getattr(args, option.name) is not None}
+    return Settings(**given, own={name: tuple(value) if isinstance(value, list) else value
                          for name, value in own.items()})

@@ -19,10 +19,12 @@ from minimax_lab.logic.commands.cli import (
 )
 from minimax_lab.logic.commands.options import call_levels, call_limit
 from minimax_lab.logic.engines import engine_class_for
+from minimax_lab.logic.predicates import recursion_top_down
 from minimax_lab.logic.state import parse_player, parse_state
 from minimax_lab.logic.tools.trace import MAX_CALLS
 
-GOALS = ("minimax_decision", "max_value", "min_value")
+GOALS = recursion_top_down()
+"""The goals `--goal` offers: the lab's recursion, from the top (`logic/predicates.py`)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:

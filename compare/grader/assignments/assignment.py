@@ -8,17 +8,17 @@ front end and the file's meet.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from minimax_lab.compare.grader.interfaces.registry import INTERFACES, interface_options, takers
 from minimax_lab.compare.grader.options.config import Settings, file_key
 from minimax_lab.compare.grader.options.options import (
     OPTION,
-    OPTIONS,
     Option,
     Where,
     file_schema,
@@ -37,9 +37,11 @@ from minimax_lab.compare.judge.scores import (
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+
 SHIPPED = Path(__file__).resolve().parent
 """The default assignment of each interface, `NAME.toml`."""
-RULE_KEYS = ("points", "credit", "thresholds", "visibility", "hints")
 OTHER_KEYS = {"name": "`name` must be a string",
               "python-packages": "python-packages must be a list of package names: "
                                  "[\"numpy\"]",
@@ -175,8 +177,6 @@ def assignment_from(table: dict[str, Any], interface: str, known: Sequence[str],
         raise AssignmentError(f"it is for --interface {quoted(str(wanted))}, not "
                               f"{quoted(interface)}")
     checks = table.get("checks", {})
-    if not isinstance(checks, dict):
-        raise AssignmentError("`checks` must be a table: [checks.NAME]")
     unknown = [name for name in checks if known and name not in known]
     if unknown:
         raise AssignmentError(f"unknown check {quoted(unknown[0])}; the checks of "
@@ -228,6 +228,8 @@ def _validate(table: dict[str, Any]) -> None:
         return
     fault = faults[0]
     path = [str(part) for part in fault.absolute_path]
+    if path[:1] == ["default"] or (path[:1] == ["checks"] and len(path) > 1):
+        raise AssignmentError(_rule_fault(fault, path))
     if fault.validator == "additionalProperties":
         allowed = fault.schema["properties"]
         unknown = [key for key in fault.instance if key not in allowed]
@@ -237,9 +239,9 @@ def _validate(table: dict[str, Any]) -> None:
     if len(path) == 1 and path[0] in OTHER_KEYS:
         raise AssignmentError(OTHER_KEYS[path[0]])
     group, key = (path[0], path[1]) if len(path) > 1 else ("", path[0])
-    if group and group not in OPTION_GROUPS:
+    if group and group not in _option_groups():
         raise AssignmentError(OTHER_KEYS.get(group, f"[{group}] is not as expected"))
-    if not group and key in OPTION_GROUPS:
+    if not group and key in _option_groups():
         raise AssignmentError(f"[{key}] must be a table")
     option = OPTION[key.replace("-", "_")]
     words = fault.schema.get("enum")  # the interfaces, which the option does not know
@@ -247,8 +249,37 @@ def _validate(table: dict[str, Any]) -> None:
     raise AssignmentError(_must(option, group, fault.instance, expected))
 
 
-OPTION_GROUPS = {option.group for option in OPTIONS if option.group}
-"""The assignment file's tables of options: `[limits]`."""
+def _rule_fault(fault: ValidationError, path: list[str]) -> str:
+    """What is wrong with a rule, `[default]` or `[checks.NAME]`, in one line."""
+    where, rest = ("default", path[1:]) if path[0] == "default" else (f"checks.{path[1]}",
+                                                                      path[2:])
+    key = rest[0] if rest else ""
+    if "then" in fault.schema_path or "else" in fault.schema_path:
+        return f"[{where}] thresholds go with credit = \"thresholds\", and it needs them"
+    if fault.validator == "type" and not rest:
+        return f"[{where}] must be a table"
+    if fault.validator == "additionalProperties":
+        keys = fault.schema["properties"]
+        unknown = [name for name in fault.instance if name not in keys]
+        return f"unknown key {quoted(str(unknown[0]))} in [{where}]; the keys are " \
+               f"{', '.join(keys)}"
+    if key == "thresholds":
+        return PAIRS_SAID.format(where)
+    if "enum" in fault.schema:
+        return (f"[{where}] {key} must be one of {', '.join(fault.schema['enum'])}, not "
+                f"{quoted(str(fault.instance))}")
+    return POINTS_SAID.format(where)
+
+
+POINTS_SAID = "[{}] points must be a number, 0 or more"
+PAIRS_SAID = ("[{}] thresholds must be pairs [share right, share of the points], each from 0 "
+              "to 1: [[1.0, 1.0], [0.9, 0.5]]")
+"""What a rule's points and thresholds must be, at `[WHERE]`."""
+
+
+def _option_groups() -> set[str]:
+    """The assignment file's tables of options: `[limits]`."""
+    return {option.group for option in options_at(Where.FILE) if option.group}
 
 
 def _must(option: Option, group: str, value: object, expected: str) -> str:
@@ -276,54 +307,16 @@ def _own(table: dict[str, Any], interface: str) -> dict[str, object]:
     return own
 
 
-def _rule(table: object, where: str, hints: Hints | None = None) -> Rule:
-    if not isinstance(table, dict):
-        raise AssignmentError(f"[{where}] must be a table")
-    _only(table, RULE_KEYS, f"[{where}]")
+def _rule(table: dict[str, Any], where: str, hints: Hints | None = None) -> Rule:
+    """A check's rule from its table, held to `rule_schema` already; a number JSON takes but
+    a rule cannot (nan), refused here."""
     points = table.get("points", 1)
-    if isinstance(points, bool) or not isinstance(points, int | float) or points < 0:
-        raise AssignmentError(f"[{where}] points must be a number, 0 or more")
-    credit = _choice(table.get("credit", Credit.PROPORTIONAL.value), Credit,
-                     f"[{where}] credit")
-    visibility = _choice(table.get("visibility", Visibility.VISIBLE.value), Visibility,
-                         f"[{where}] visibility")
-    if "hints" in table:
-        hints = _choice(table["hints"], Hints, f"[{where}] hints")
-    thresholds = _thresholds(table.get("thresholds", []), where)
-    if (credit is Credit.THRESHOLDS) != bool(thresholds):
-        raise AssignmentError(f"[{where}] thresholds go with credit = \"thresholds\", and "
-                              "it needs them")
-    return Rule(float(points), credit, thresholds, visibility, hints)
-
-
-def _thresholds(value: object, where: str) -> tuple[tuple[float, float], ...]:
-    pairs = []
-    for pair in value if isinstance(value, list) else [value]:
-        if not (isinstance(pair, list) and len(pair) == 2
-                and all(isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= 1
-                        for x in pair)):
-            raise AssignmentError(f"[{where}] thresholds must be pairs [share right, share of "
-                                  "the points], each from 0 to 1: [[1.0, 1.0], [0.9, 0.5]]")
-        pairs.append((float(pair[0]), float(pair[1])))
-    return tuple(pairs)
-
-
-Choice = TypeVar("Choice", Credit, Visibility, Hints)
-
-
-def _choice(value: object, choices: type[Choice], what: str) -> Choice:
-    try:
-        if not isinstance(value, str):
-            raise ValueError(value)
-        return choices(value)
-    except ValueError:
-        raise AssignmentError(f"{what} must be one of "
-                              f"{', '.join(choice.value for choice in choices)}, not "
-                              f"{quoted(str(value))}") from None
-
-
-def _only(table: dict[str, Any], keys: Sequence[str], where: str) -> None:
-    unknown = [key for key in table if key not in keys]
-    if unknown:
-        raise AssignmentError(f"unknown key {quoted(str(unknown[0]))} in {where}; the keys "
-                              f"are {', '.join(keys)}")
+    thresholds = tuple((float(right), float(given))
+                       for right, given in table.get("thresholds", []))
+    if math.isnan(points):
+        raise AssignmentError(POINTS_SAID.format(where))
+    if any(math.isnan(number) for number in sum(thresholds, ())):
+        raise AssignmentError(PAIRS_SAID.format(where))
+    return Rule(float(points), Credit(table.get("credit", Credit.PROPORTIONAL.value)),
+                thresholds, Visibility(table.get("visibility", Visibility.VISIBLE.value)),
+                Hints(table["hints"]) if "hints" in table else hints)

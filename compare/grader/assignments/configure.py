@@ -35,27 +35,28 @@ def configure(given: Settings, assignment: str | None = None,
     """The options of a class graded with what was `given` and the assignment file at
     `assignment` (the interface's own when None), its submissions at `paths`; a `LabError`
     for anything that cannot be followed."""
-    name = interface_of(assignment, given.interface, tuple(INTERFACES))
+    name = interface_of(assignment, given.given_value("interface"), tuple(INTERFACES))
     if name not in INTERFACES:
         raise LabError(f"unknown interface {quoted(name)}; the interfaces are "
                        f"{', '.join(INTERFACES)}")
     kind = INTERFACES[name]
-    checks = checks_of(given.checks, kind)
+    checks = checks_of(given.given_value("checks"), kind)
     if assignment is None:
         scoring = default_assignment(name, kind.checks)
     else:
         scoring = load_assignment(assignment, name, kind.checks)
-        if given.checks is None and scoring.default is None and kind.checks:
+        if given.given_value("checks") is None and scoring.default is None and kind.checks:
             checks = tuple(check for check in kind.checks if check in scoring.checks)
-    scoring = scoring.hinted(given.hints)
+    scoring = scoring.hinted(given.given_value("hints"))
     chosen = settled(given, scoring)
     interface = configured(kind, chosen)
     interface.ready(paths)
-    return Options(interface, checks, chosen.main, **{name: chosen.chosen(name) for name in GUARDS},
-                   policy=Policy(chosen.ties or kind.policy.ties,
-                                 chosen.values or kind.policy.values),
+    return Options(interface, checks, chosen.given_value("main"),
+                   **{name: chosen.chosen(name) for name in GUARDS},
+                   policy=Policy(chosen.given_value("ties") or kind.policy.ties,
+                                 chosen.given_value("values") or kind.policy.values),
                    assignment=scoring, work=chosen.work,
-                   unsandboxed=bool(chosen.unsandboxed))
+                   unsandboxed=bool(chosen.given_value("unsandboxed")))
 
 
 def checks_of(names: Sequence[str] | None, kind: type[Interface]) -> tuple[str, ...]:

@@ -34,13 +34,18 @@ from minimax_lab.logic.positions import (
     game_tree_size,
     reachable_states,
 )
-from minimax_lab.logic.predicates import LAB_PREDICATES
+from minimax_lab.logic.predicates import (
+    LAB_PREDICATES,
+    graded_in_report_order,
+    lab_program,
+    recursion_top_down,
+)
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, is_terminal, to_prolog
 from minimax_lab.logic.terms import SV, whole
 
-HELPERS = ("successor/3", "other_player/2", "list_replace/4", "get_action/3", "find_max_sv/2",
-           "find_min_sv/2", "winning_config/2")
-"""The lab's helper predicates, named when a program calls a near name that does not exist."""
+HELPERS = lab_program()
+"""The lab's predicates and helpers (`logic/predicates.py`), named when a program calls a near
+name that does not exist."""
 LAB_BASE = 50_000
 LAB_PER_NODE = 300
 """The lab's own cost of a question, in inferences, at most: `LAB_BASE` plus `LAB_PER_NODE`
@@ -431,8 +436,22 @@ class Successor(PrologCheck):
         return frozenset({tuple(reference.successor(question.state, question.player))})
 
 
-CHECKS: dict[str, PrologCheck] = {check.name: check for check in (
-    TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Play(), Successor())}
+def _in_report_order(checks: tuple[PrologCheck, ...]) -> dict[str, PrologCheck]:
+    """`checks` by name, in the order the records report them (`logic/predicates.py`), the
+    play check after the top of the lab's recursion, whose agent it plays."""
+    named = {check.name: check for check in checks}
+    ordered: dict[str, PrologCheck] = {}
+    for name in graded_in_report_order():
+        ordered[name] = named[name]
+        if name == recursion_top_down()[0]:
+            ordered[PLAY] = named[PLAY]
+    if len(ordered) != len(named):
+        raise ValueError(f"checks with no record graded: {sorted(set(named) - set(ordered))}")
+    return ordered
+
+
+CHECKS: dict[str, PrologCheck] = _in_report_order(
+    (TerminalState(), MaxValue(), MinValue(), MinimaxDecision(), Play(), Successor()))
 """What a submission is checked on, in the order they are reported: the lab's predicates, and
 the play check."""
 PREDICATES = tuple(name for name in CHECKS if name != PLAY)
@@ -476,8 +495,9 @@ def _judged_questions(predicates: tuple[str, ...], judged: Judged,
     return tuple([replace(question, judged=Judged.CLAUSES) for question in asked] + sampled)
 
 
-SAMPLED = ("minimax_decision", "max_value", "min_value")
-"""The checks the end-to-end sample may ask, the first of them graded."""
+SAMPLED = recursion_top_down()
+"""The checks the end-to-end sample may ask, the first of them graded: the lab's recursion,
+from the top (`logic/predicates.py`)."""
 
 
 def end_to_end(predicates: tuple[str, ...], per_blanks: int) -> list[Question]:

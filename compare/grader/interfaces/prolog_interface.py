@@ -30,10 +30,8 @@ from minimax_lab.compare.grader.interfaces.prolog import (
 from minimax_lab.compare.grader.interfaces.sample import (
     END_TO_END_HELP,
     END_TO_END_SAID,
-    JUDGED_HELP,
-    JUDGED_SAID,
     Judged,
-    judged_check,
+    judged_option,
     sample_check,
 )
 from minimax_lab.compare.grader.options.config import DEFAULT_WORK, WorkLimits, own, whole
@@ -64,8 +62,7 @@ class PrologInterface(Interface):
                        "answers asked of each question, the first and N-1 on backtracking "
                        "(default: the assignment's, else 3)", answers_check, metavar="N",
                        parse=whole)
-    judged: str = own(Judged.CLAUSES.value, JUDGED_SAID, JUDGED_HELP, judged_check,
-                      metavar="HOW")
+    judged: str = judged_option()
     end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",
                           parse=whole)
 

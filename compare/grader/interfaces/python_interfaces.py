@@ -36,10 +36,8 @@ from minimax_lab.compare.grader.interfaces.python_recursive import ValueFunction
 from minimax_lab.compare.grader.interfaces.sample import (
     END_TO_END_HELP,
     END_TO_END_SAID,
-    JUDGED_HELP,
-    JUDGED_SAID,
     Judged,
-    judged_check,
+    judged_option,
     sample_check,
 )
 from minimax_lab.compare.grader.options.config import (
@@ -155,8 +153,7 @@ class FunctionInterface(PythonInterface):
     mapping_table: TableOf[str, object] | None = own(
         None, "declares a Python function", "the assignment's table of the mapping", table,
         line=False, key="mapping", table=True)
-    judged: str = own(Judged.CLAUSES.value, JUDGED_SAID, JUDGED_HELP, judged_check,
-                      metavar="HOW")
+    judged: str = judged_option()
     end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",
                           parse=whole)
     play: bool = own(

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from minimax_lab.compare.grader.options.config import own
 from minimax_lab.logic.positions import fullest_first
 from minimax_lab.logic.state import BLANK, SIZE, Player, State, is_terminal
 
@@ -17,21 +18,32 @@ class Judged(StrEnum):
     """How a question is judged: on the program's own clauses or functions (`clauses`: the
     calls below it on the successors of its board answered as the lab answers them), or
     `whole`, the program answering every call itself; in a grade judged on its own clauses,
-    the questions of the end-to-end sample are `whole`."""
+    the questions of the end-to-end sample are `whole`. Each member carries its words in
+    `--judged`'s help (`said`); the option's help, words and check are made from them."""
 
-    CLAUSES = "clauses"
-    WHOLE = "whole"
+    said: str
+
+    def __new__(cls, value: str, said: str = "") -> Judged:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.said = said
+        return member
+
+    CLAUSES = ("clauses", "the calls below it on the successors of its board get the lab's "
+               "answers, so each costs one level of the program's recursion: Prolog's "
+               "max_value, min_value and terminal_state, or the recursive functions a Python "
+               "mapping names; the whole program is asked a sample, --end-to-end")
+    WHOLE = "whole", "the program answers every call itself"
 
 
+JUDGED_DEFAULT = Judged.CLAUSES
+"""How a question is judged where neither the option nor the assignment says."""
 JUDGED = tuple(judged.value for judged in Judged)
-
+"""`--judged`'s words."""
 JUDGED_SAID = "is for Prolog submissions and Python functions a mapping names"
-JUDGED_HELP = ("how each question is judged: clauses (the calls below it on the successors of "
-               "its board get the lab's answers, so each costs one level of the program's "
-               "recursion: Prolog's max_value, min_value and terminal_state, or the recursive "
-               "functions a Python mapping names; the whole program is asked a sample, "
-               "--end-to-end) or whole (the program answers every call itself) (default: the "
-               "assignment's, else clauses)")
+JUDGED_HELP = ("how each question is judged: "
+               + " or ".join(f"{judged.value} ({judged.said})" for judged in Judged)
+               + f" (default: the assignment's, else {JUDGED_DEFAULT.value})")
 END_TO_END_SAID = "is for submissions judged on their own clauses"
 END_TO_END_HELP = ("boards of each number of blanks (1 to 8) the whole program is asked "
                    "besides the lab's cases, when judged on its own clauses (default: the "
@@ -40,10 +52,15 @@ END_TO_END_HELP = ("boards of each number of blanks (1 to 8) the whole program i
 
 
 def judged_check(value: object) -> object:
-    """clauses or whole."""
+    """One of `Judged`'s words: clauses or whole."""
     if value not in JUDGED:
         raise ValueError(" or ".join(JUDGED))
     return value
+
+
+def judged_option() -> Any:
+    """The dataclass field of an interface that takes `--judged` (`config.own`)."""
+    return own(JUDGED_DEFAULT.value, JUDGED_SAID, JUDGED_HELP, judged_check, metavar="HOW")
 
 
 def sample_check(value: object) -> object:

@@ -1,18 +1,17 @@
-"""A grading run's options as typed values: `Settings` holds every option as a front end was
-given it (the command line from its arguments, the API from keywords) or as an assignment
-file sets it (from TOML), None where not given; `compare.grader.assignments.assignment.settled` is
+"""A grading run's options as typed values: `Settings` holds the options of the table
+(`compare.grader.options.options.OPTIONS`) given, by name, as a front end was given them (the
+command line from its arguments, the API from keywords) or as an assignment file sets them
+(from TOML); `compare.grader.assignments.assignment.settled` is
 the one place where they meet. The core never sees how they were written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from minimax_lab.compare.grader.options.options import OPTION, OPTIONS
-from minimax_lab.compare.judge.scores import Hints
-from minimax_lab.compare.judge.truth import Ties, Values
+from minimax_lab.compare.grader.options.options import OPTION
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 
@@ -36,59 +35,72 @@ DEFAULT_WORK = WorkLimits()
 
 
 class SettingsError(LabError, ValueError):
-    """An option given that is out of its range."""
+    """An option given that is unknown or out of its range: `name`, the `value` given and
+    what it must be (`expected`; empty for an unknown name)."""
+
+    def __init__(self, message: str, name: str = "", value: object = None,
+                 expected: str = "") -> None:
+        super().__init__(message)
+        self.name, self.value, self.expected = name, value, expected
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False)
 class Settings:
-    """Every grading option, None where it is not given: the interface and its checks, the
-    main file, the policy, the guards, the limits of work, whether a class may be graded
-    where bwrap cannot contain it (`unsandboxed`), and the options of an interface's own
-    (`own`, by name: `compare.grader.options.config.Own`)."""
+    """Every grading option of the table (`OPTION`) given, by name, each checked once as it
+    is given and held as its option holds it (a choice as its enum, a number as a float);
+    the options of an interface's own (`own`, by name: `compare.grader.options.config.Own`).
+    `Settings(ties="any", budget=60)`; an option not given is read as its default
+    (`chosen`)."""
 
-    interface: str | None = None
-    checks: tuple[str, ...] | None = None
-    main: str | None = None
-    ties: Ties | None = None
-    values: Values | None = None
-    load_timeout: float | None = None
-    query_timeout: float | None = None
-    budget: float | None = None
-    inference_ratio: float | None = None
-    inference_budget: float | None = None
-    cpu_seconds: float | None = None
-    cpu_budget: float | None = None
-    unsandboxed: bool | None = None
-    """Grade even where bwrap cannot contain the submissions (process limits alone): for
-    programs the teacher trusts, never a class's."""
-    hints: Hints | None = None
-    """What a student view says of every check's wrong answers (`options.HINTS_HELP`), over the
-    assignment's levels."""
-    own: Mapping[str, object] = field(default_factory=dict, hash=False)
+    options: tuple[tuple[str, Any], ...]
+    """The options given, in the table's order, as (name, value)."""
+    own: Mapping[str, object] = field(hash=False)
     """An interface's own options given, by name (`answers`, `python`, `mapping`...)."""
 
-    def __post_init__(self) -> None:
-        for option in OPTIONS:
-            value = getattr(self, option.name)
-            if value is None:
-                continue
-            try:
-                option.check(value)
-            except ValueError as why:
-                raise SettingsError(f"{option.name} = {value!r}: expected {why}") from None
+    def __init__(self, *, own: Mapping[str, object] | None = None, **options: object) -> None:
+        unknown = sorted(set(options) - set(OPTION))
+        if unknown:
+            raise SettingsError(f"unknown option {quoted(unknown[0])}; the options are "
+                                f"{', '.join(OPTION)}", unknown[0])
+        checked: dict[str, Any] = {}
+        for name, option in OPTION.items():  # the table's order: its first fault is said
+            value = options.get(name)
+            if value is not None:
+                try:
+                    checked[name] = option.check(value)
+                except ValueError as why:
+                    raise SettingsError(f"{name} = {value!r}: expected {why}", name, value,
+                                        str(why)) from None
+        self._hold(checked, own or {})
+
+    def _hold(self, checked: Mapping[str, Any], own: Mapping[str, object]) -> None:
+        object.__setattr__(self, "options", tuple(
+            (name, checked[name]) for name in OPTION if name in checked))
+        object.__setattr__(self, "own", dict(own))
+
+    def __repr__(self) -> str:
+        given = [f"{name}={value!r}" for name, value in self.options]
+        return f"Settings({', '.join([*given, f'own={dict(self.own)!r}'])})"
 
     def over(self, other: Settings) -> Settings:
-        """These settings, and `other`'s where these give none."""
-        return replace(other, **{**self.given(), "own": {**other.own, **self.own}})
+        """These settings, and `other`'s where these give none (values checked already)."""
+        merged = object.__new__(Settings)
+        merged._hold({**other.given(), **self.given()}, {**other.own, **self.own})
+        return merged
 
     def given(self) -> dict[str, Any]:
-        """The options given, by name (an interface's own under `own`)."""
-        return {item.name: getattr(self, item.name) for item in fields(self)
-                if getattr(self, item.name) is not None}
+        """The options given, by name (not an interface's own)."""
+        return dict(self.options)
+
+    def given_value(self, name: str) -> Any:
+        """The option `name` as given, None if not given."""
+        if name not in OPTION:
+            raise KeyError(name)
+        return dict(self.options).get(name)
 
     def chosen(self, name: str) -> Any:
-        """The option `name` as set, else its default (`compare.grader.options.options`)."""
-        value = getattr(self, name)
+        """The option `name` as given, else its default (`compare.grader.options.options`)."""
+        value = self.given_value(name)
         return OPTION[name].default if value is None else value
 
     @property

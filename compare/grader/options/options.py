@@ -2,7 +2,8 @@
 default, its help, and where it may be set. `OPTIONS` is the one table; the command line's
 options, the assignment file's JSON Schema, the API's keywords, the site's and the
 autograder's values are made from it, and its `check` is the one check of a value, wherever
-it comes from. An interface's own options are declared on the interface
+it comes from. Every reader reads the table when it is used (`OPTION`, `options_at`), so a line
+added to it is an option everywhere. An interface's own options are declared on the interface
 (`compare.grader.options.config.own`).
 """
 
@@ -10,11 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
-from minimax_lab.compare.judge.scores import Hints
+from minimax_lab.compare.judge.scores import Hints, Rule
 from minimax_lab.compare.judge.truth import Ties, Values
 
 
@@ -104,6 +105,12 @@ class Option:
         if self.kind is Kind.INTERFACE:
             return "an interface's name"
         return "a file name (text)"
+
+    @property
+    def annotation(self) -> str:
+        """Its type in the API's signature."""
+        return {Kind.NUMBER: "float", Kind.SWITCH: "bool",
+                Kind.NAMES: "Sequence[str]"}.get(self.kind, "str") + " | None"
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -221,12 +228,12 @@ OPTIONS: tuple[Option, ...] = (
 """Every option of `grade` but an interface's own, in the command line's order."""
 
 OPTION: dict[str, Option] = {option.name: option for option in OPTIONS}
-"""Each option by its name."""
+"""Each option by its name, in the table's order: what every reader reads."""
 
 
 def options_at(where: Where) -> tuple[Option, ...]:
     """The options that may be set at `where`."""
-    return tuple(option for option in OPTIONS if where in option.where)
+    return tuple(option for option in OPTION.values() if where in option.where)
 
 
 def defaults_at(where: Where) -> dict[str, Any]:
@@ -235,15 +242,37 @@ def defaults_at(where: Where) -> dict[str, Any]:
             if option.default_for(where) is not None}
 
 
+PAIRS = {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                                     "items": {"type": "number", "minimum": 0, "maximum": 1}}}
+"""The JSON Schema of a rule's thresholds: pairs of shares, each from 0 to 1."""
+
+
+def rule_schema() -> dict[str, Any]:
+    """The JSON Schema of a check's rule (`[checks.NAME]`, `[default]`), made from `Rule`'s
+    fields: a number 0 or more, a choice's words, the thresholds' pairs, which go with
+    `credit = "thresholds"` and only with it."""
+    properties: dict[str, Any] = {}
+    for item, hint in zip(fields(Rule), get_type_hints(Rule).values(), strict=True):
+        kind = next((part for part in (hint, *get_args(hint)) if isinstance(part, type)
+                     and issubclass(part, StrEnum)), None)
+        properties[item.name] = ({"type": "string", "enum": [word.value for word in kind]}
+                                 if kind is not None else PAIRS if item.name == "thresholds"
+                                 else {"type": "number", "minimum": 0})
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "if": {"properties": {"credit": {"const": "thresholds"}}, "required": ["credit"]},
+            "then": {"required": ["thresholds"], "properties": {"thresholds": {"minItems": 1}}},
+            "else": {"properties": {"thresholds": {"maxItems": 0}}}}
+
+
 def file_schema(interfaces: Sequence[str], own: Sequence[str]) -> dict[str, Any]:
     """The JSON Schema of an assignment file: the options it may set (a group's in a table of
     its own), the keys of the interfaces' own options (`own`, checked by the interface), the
-    assignment's name, its Python packages, its rules (checked by
-    `compare.grader.assignments.assignment`)."""
+    assignment's name, its Python packages, its rules (`rule_schema`: `[default]` and each
+    `[checks.NAME]`)."""
     top: dict[str, Any] = {"name": {"type": "string"},
                            "python-packages": {"type": "array"},
-                           "default": {"type": "object"},
-                           "checks": {"type": "object"}}
+                           "default": rule_schema(),
+                           "checks": {"type": "object", "additionalProperties": rule_schema()}}
     groups: dict[str, dict[str, Any]] = {}
     for option in options_at(Where.FILE):
         (groups.setdefault(option.group, {}) if option.group else top)[option.key] = \

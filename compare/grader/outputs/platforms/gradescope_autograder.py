@@ -90,7 +90,7 @@ def budget(assignment: Assignment | None, timeout: int) -> float | None:
     assignment's, or less where that would outlast the timeout (a walk may add its share);
     None where the assignment's fits."""
     allowed = round((timeout * 60 - MARGIN) / (1 + WALK_SHARE))
-    given = assignment.settings.budget if assignment is not None else None
+    given = assignment.settings.given_value("budget") if assignment is not None else None
     wanted = given if given is not None else OPTION["budget"].default_for(Where.AUTOGRADER)
     return None if wanted <= allowed else float(allowed)
 
