@@ -23,6 +23,7 @@ from minimax_lab.logic.state import draw_board
 from minimax_lab.logic.tools.explain import draw_move_values
 from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.toplevel.answers import MORE
+from minimax_lab.logic.toplevel.clauses import Database, lab_program
 from minimax_lab.logic.toplevel.predicates import PREDICATES
 from minimax_lab.logic.toplevel.repl import Session, help_text
 
@@ -575,6 +576,18 @@ def test_time_with_a_goal_times_that_goal_alone():
 def test_swi_prologs_words_do_what_the_matching_commands_do(said, command):
     by_command = piped(f"{command}\n").split("\n", 1)[1]
     assert piped(f"{said}\n") == f"?- {said}\n{by_command}true.\n"
+
+
+def test_listing_with_no_program_loaded_lists_the_labs_program_and_answers_true():
+    said = piped("listing.\n")
+    assert said.startswith("?- listing.\n% the lab's program (")
+    assert said.endswith("\ntrue.\n")
+    listed = Database([("listed", said.split("\n", 2)[2].removesuffix("true.\n"))])
+    lab = lab_program()
+    assert list(listed.predicates) == list(lab.predicates)
+    assert all([(clause.head, clause.body) for clause in listed.predicates[key]]
+               == [(clause.head, clause.body) for clause in lab.predicates[key]]
+               for key in lab.predicates)
 
 
 def test_trace_traces_the_next_goal_as_the_command_does():

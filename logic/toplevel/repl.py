@@ -44,7 +44,7 @@ from minimax_lab.logic.toplevel.help import (
     wrapped,
 )
 from minimax_lab.logic.toplevel.help import help_text as _help_text
-from minimax_lab.logic.toplevel.listing import listing
+from minimax_lab.logic.toplevel.listing import LAB_PROGRAM, lab_listing, listing
 from minimax_lab.logic.toplevel.predicates import PREDICATES, board_of, player_of
 from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
@@ -232,11 +232,12 @@ class Session:
 
     def listing(self, spec: Term | None) -> None:
         """`listing(Name)` is `:listing Name`; a predicate of the loaded program is listed as
-        its file writes it, as SWI-Prolog lists the predicates a file defines."""
+        its file writes it, as SWI-Prolog lists the predicates a file defines. `listing.`
+        lists the loaded program, or with none the lab's, as SWI-Prolog running it does."""
         if spec is None:
             if self.program is None:
-                raise ToplevelError("listing(Name) lists a predicate: "
-                                    f"{', '.join(PREDICATES)}, or one of your program's")
+                self.write(f"% {LAB_PROGRAM}:\n{lab_listing()}")
+                return
             names = sorted({name for name, _ in self.program.own})
             self.write("\n\n".join(self.program.listing(name) for name in names))
             return
