@@ -631,7 +631,7 @@ def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_
     assert play.get_attribute("aria-pressed") == "false" and at_step(browser) == 1
 
 
-def test_zoom_changes_the_boards_size_and_fit_takes_the_width(browser, tmp_path):
+def test_zoom_changes_the_boards_size_and_fit_keeps_a_zoom_that_fits(browser, tmp_path):
     tree = page_tree("---------", "x", {"search": "alphabeta", "plies": 1})
     path = tmp_path / "tree.html"
     path.write_text(tree_html(tree), encoding="utf-8")
@@ -645,6 +645,66 @@ def test_zoom_changes_the_boards_size_and_fit_takes_the_width(browser, tmp_path)
     browser.find_element("id", "smaller").click()
     browser.find_element("id", "smaller").click()
     assert browser.execute_script(measure)[0] < cell
+    assert width <= room or cell >= SMALLEST_CELL_PX  # it opens readable
     browser.find_element("id", "fit").click()
-    assert browser.execute_script(measure)[:2] == [cell, width]
-    assert width <= room or cell >= SMALLEST_CELL_PX
+    fitted_cell, fitted_width, _ = browser.execute_script(measure)
+    assert fitted_width <= room
+    assert fitted_cell == cell if width <= room else fitted_cell < cell
+
+
+LARGEST = {  # the largest trees the page draws: the widest, the tallest, the biggest page
+    "empty board, alpha-beta, 2 plies (the widest within the node limit)": (
+        "---------", "x", {"search": "alphabeta", "plies": 2}),
+    "empty board, alpha-beta 2 plies ahead, the chosen line": STALLED[
+        "empty board, alpha-beta 2 plies ahead, the chosen line"],
+    "empty board, alpha-beta, the chosen line to the end (the tallest)": (
+        "---------", "x", {"search": "alphabeta", "only_best": True}),
+}
+LARGEST_SLOW = {  # minimax's, whose search of the empty board takes seconds
+    "empty board, 2 plies": ("---------", "x", {"search": "minimax", "plies": 2}),
+    "empty board, 3 plies (a page of 1090 boxes)": (
+        "---------", "x", {"search": "minimax", "plies": 3, "limit": 5000}),
+    "empty board, the chosen line to the end": (
+        "---------", "x", {"search": "minimax", "only_best": True}),
+}
+FITTED = """
+const header = document.querySelector('header').getBoundingClientRect().bottom;
+const canvas = document.getElementById('canvas');
+const room = canvas.getBoundingClientRect();
+const drawn = [...document.querySelectorAll('.node, .box')].filter(b => b.offsetParent !== null)
+  .map(b => b.getBoundingClientRect());
+return {drawn: drawn.length, boxes: document.querySelectorAll('.node, .box').length,
+        outside: drawn.filter(b => b.left < room.left - 1 || b.right > room.right + 1 ||
+                                   b.top < header - 1 || b.bottom > window.innerHeight + 1)
+                      .length,
+        scrolls: [canvas.scrollWidth > canvas.clientWidth + 1,
+                  document.documentElement.scrollHeight > window.innerHeight + 1],
+        width: window.innerWidth, height: window.innerHeight};
+"""
+
+
+def assert_fit_shows_the_whole_tree(driver, folder, state, player, options) -> None:
+    """After fit, every box of the tree's page is on the projector's screen, and the page
+    scrolls neither way; one step bigger, some box is not."""
+    tree = build_tree(state, player, **options)
+    path = folder / "tree.html"
+    path.write_text(tree_html(tree), encoding="utf-8")
+    driver.get(path.as_uri())
+    driver.find_element("id", "fit").click()
+    fitted = driver.execute_script(FITTED)
+    assert (fitted["width"], fitted["height"]) == PROJECTOR
+    assert fitted["drawn"] == fitted["boxes"] > len(tree.root.children)
+    assert fitted["outside"] == 0 and fitted["scrolls"] == [False, False], fitted
+    driver.find_element("id", "bigger").click()
+    assert driver.execute_script(FITTED)["outside"] > 0  # fit took all the room there was
+
+
+@pytest.mark.parametrize("name", list(LARGEST))
+def test_fit_shows_the_whole_tree_on_the_projector(browser, tmp_path, name):
+    assert_fit_shows_the_whole_tree(browser, tmp_path, *LARGEST[name])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(LARGEST_SLOW))
+def test_fit_shows_the_whole_of_minimaxs_largest_trees(browser, tmp_path, name):
+    assert_fit_shows_the_whole_tree(browser, tmp_path, *LARGEST_SLOW[name])

@@ -187,7 +187,7 @@ aria-pressed="false">&#9654; play</button>
 <button id="last" title="the end (End)">&#9654;|</button>
 <input id="slider" type="range" min="0" max="{count}" value="{count}" aria-label="step">
 <span class="group"><button id="smaller" title="smaller (-)">&#8722;</button>
-<button id="fit" title="as wide as the window (0)">fit</button>
+<button id="fit" title="the whole tree in the window (0)">fit</button>
 <button id="bigger" title="bigger (+)">+</button></span>
 <span class="group"><button id="unfold">unfold all</button>
 <button id="fold">fold all</button></span>
@@ -259,14 +259,35 @@ _SCRIPT = """
   var slider = document.getElementById("slider"), text = document.getElementById("step-text");
   var canvas = document.getElementById("canvas"), tree = document.getElementById("tree");
   var play = document.getElementById("play"), header = document.querySelector("header");
-  var at = steps.length, timer = null, zoom = 1, MIN_FIT = 0.75;
-  function setZoom(z) {
-    zoom = Math.max(0.3, Math.min(2, Math.round(z * 100) / 100));
+  var at = steps.length, timer = null, zoom = 1, READABLE = 0.75;
+  function setZoom(z) {  // rounded down, so that a zoom that fits still fits
+    zoom = Math.max(0.001, Math.min(2, Math.floor(z * 1000) / 1000));
     tree.style.zoom = zoom;
   }
-  function fitZoom() {  // as wide as the window, but never so small that a board is unreadable
-    tree.style.zoom = 1;
-    return Math.max(MIN_FIT, Math.min(1, (canvas.clientWidth - 24) / tree.scrollWidth));
+  function room() {  // the tree's room, and how much of it the tree takes at this zoom
+    var pad = getComputedStyle(canvas);
+    var across = parseFloat(pad.paddingLeft) + parseFloat(pad.paddingRight);
+    var down = parseFloat(pad.paddingTop) + parseFloat(pad.paddingBottom);
+    return {across: (canvas.clientWidth - across) / (canvas.scrollWidth - across),
+            down: (window.innerHeight - header.getBoundingClientRect().height - down -
+                   (canvas.offsetHeight - canvas.clientHeight)) /
+                  tree.getBoundingClientRect().height};
+  }
+  function fitZoom() {  // the whole tree in the window, however large: shrunk until it fits
+    var z = 1;
+    for (var tries = 0; tries < 8; tries++) {
+      setZoom(z);
+      canvas.scrollLeft = 0;
+      window.scrollTo(0, 0);
+      var r = room(), ratio = Math.min(r.across, r.down);
+      if (ratio >= 1) return zoom;
+      z = zoom * ratio * 0.995;
+    }
+    return zoom;
+  }
+  function openingZoom() {  // as wide as the window, but never so small a board is unreadable
+    setZoom(1);
+    return Math.max(READABLE, Math.min(1, room().across));
   }
   function unfoldAbove(node) {
     var item = node.closest("li.folded");
@@ -364,7 +385,7 @@ _SCRIPT = """
       if (i.querySelector(":scope > ul")) fold(i, true);
     });
   };
-  setZoom(fitZoom());
+  setZoom(openingZoom());
   show(steps.length);
 })();
 """
