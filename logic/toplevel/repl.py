@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, closing, nullcontext
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from minimax_lab.logic import interrupts
+from minimax_lab.logic import interrupts, reference
 from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
 from minimax_lab.logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
 from minimax_lab.logic.interrupts import Terminated
@@ -64,6 +64,10 @@ from minimax_lab.logic.toplevel.terminal import (
 )
 
 TRACED = lab_predicates(traced=True)
+BOTH_LINES_NOTE = ("% both players hold a line: terminal_state answers 1, then -1, as the lab's\n"
+                   "% published solution does; max_value and min_value answer once, with 1,\n"
+                   "% lab.pl's cut keeping the first (docs/lab.md says why)")
+"""What `:board` says of a board where both players hold a line."""
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
@@ -315,6 +319,8 @@ class Session:
             check_legal(state)
         except StateError as error:
             self.write(f"% no game reaches this board: {str(error).split(': ', 1)[-1]}")
+        if len(reference.terminal_values(state, "x")) > 1:
+            self.write(BOTH_LINES_NOTE)
 
     @COMMANDS(":explain", "STATE PLAYER", "every legal move's value for PLAYER, the decision in "
               "[brackets]")
