@@ -64,22 +64,32 @@ def winning_config(state: State, player: str) -> bool:
 
 
 # terminal_state(State, Player, 1) :-
-#     winning_config(State, Player), !.
+#     once(winning_config(State, Player)).
 # terminal_state(State, Player, -1) :-
 #     other_player(Player, Other),
-#     winning_config(State, Other), !.
+#     once(winning_config(State, Other)).
 # terminal_state(State, _, 0) :-
 #     blank(Blank),
-#     \+ memberchk(Blank, State).
+#     \+ memberchk(Blank, State),
+#     \+ winning_config(State, _).
+TERMINAL_VALUES = (1, -1, 0)
+"""The values of `terminal_state`'s clauses, in their order: each clause's answer comes in it."""
+
+
+def terminal_values(state: State, player: str) -> list[int]:
+    """Every answer of the lab's `terminal_state(State, Player, Value)`, in clause order: none
+    where the game goes on, two (1, -1) where both players hold a line (no game reaches it)."""
+    values = [value for value, holder in ((1, player), (-1, other_player(player)))
+              if winning_config(state, holder)]
+    if not values and GAME.blank not in state:
+        values.append(0)
+    return values
+
+
 def terminal_state(state: State, player: str) -> int | None:
-    """The lab's `terminal_state(State, Player, Value)`; None where the game goes on."""
-    if winning_config(state, player):
-        return 1
-    if winning_config(state, other_player(player)):
-        return -1
-    if GAME.blank not in state:
-        return 0
-    return None
+    """The lab's `terminal_state(State, Player, Value)`, its first answer (the one
+    `max_value`'s cut keeps); None where the game goes on."""
+    return next(iter(terminal_values(state, player)), None)
 
 
 # --- utility (the objective) --------------------------------------------------------------

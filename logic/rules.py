@@ -99,21 +99,22 @@ def load_program(goal: Objective = LAB) -> Program:
     winning_config(S, P) <= (
         line(A, D, E) & player(P) & (S[A - 1] == P) & (S[D - 1] == P) & (S[E - 1] == P)
     )
-    # The cuts below, said without a cut: some_line, has_blank and ongoing.
+    # What the clauses below ask, and max_value's cut said without a cut: some_line, has_blank
+    # and ongoing.
     some_line(S) <= winning_config(S, P)
     has_blank(S) <= blank(B) & B.in_(S)
     ongoing(S) <= has_blank(S) & ~some_line(S)
     # terminal_state(State, Player, 1) :-
-    #     winning_config(State, Player), !.
+    #     once(winning_config(State, Player)).
     terminal_state(S, P, 1) <= winning_config(S, P)
     # terminal_state(State, Player, -1) :-
     #     other_player(Player, Other),
-    #     winning_config(State, Other), !.
+    #     once(winning_config(State, Other)).
     terminal_state(S, P, -1) <= other_player(P, O) & winning_config(S, O)
     # terminal_state(State, _, 0) :-
     #     blank(Blank),
-    #     \+ memberchk(Blank, State).
-    # (The cuts above leave this clause to a board with no line.)
+    #     \+ memberchk(Blank, State),
+    #     \+ winning_config(State, _).
     terminal_state(S, P, 0) <= player(P) & ~has_blank(S) & ~some_line(S)
 
     # --- utility (the objective) ------------------------------------------------------------

@@ -122,13 +122,17 @@ Event = tuple[str, str]
 """("out", what was written), ("answer", its text), ("error", the error term)."""
 
 
-def lab_transcripts(goals: list[str], folder: Path) -> list[list[Event]]:
-    """What SWI-Prolog running the lab answers to each goal, as events."""
+LAB = (ROOT / "facts" / "game.pl", ROOT / "logic" / "prolog" / "lab.pl")
+
+
+def lab_transcripts(goals: list[str], folder: Path,
+                    program: tuple[Path, ...] = LAB) -> list[list[Event]]:
+    """What SWI-Prolog running the lab (or another program) answers to each goal, as
+    events."""
     script = folder / "driver.pl"
     script.write_text(DRIVER)
     done = subprocess.run(
-        ["swipl", "-q", str(ROOT / "facts" / "game.pl"),
-         str(ROOT / "logic" / "prolog" / "lab.pl"), str(script)],
+        ["swipl", "-q", *map(str, program), str(script)],
         input="".join(f"{goal} .\n" for goal in goals), capture_output=True, text=True,
         timeout=240, check=True,
     )
@@ -422,7 +426,8 @@ def test_the_goal_where_both_players_have_a_line_answers_as_the_lab(tmp_path):
     goal = "successor([-,x,x,-,-,-,o,o,o], x, N), terminal_state(N, x, V)"
     (transcript,) = lab_transcripts([goal], tmp_path)
     assert [text for kind, text in transcript if kind == "answer"] == [
-        "N = [x,x,x,-,-,-,o,o,o], V = 1", "N = [-,x,x,x,-,-,o,o,o], V = -1",
+        "N = [x,x,x,-,-,-,o,o,o], V = 1", "N = [x,x,x,-,-,-,o,o,o], V = -1",
+        "N = [-,x,x,x,-,-,o,o,o], V = -1",
         "N = [-,x,x,-,x,-,o,o,o], V = -1", "N = [-,x,x,-,-,x,o,o,o], V = -1"]
     for engine in ("logic", "reference", "logic-plain"):
         assert our_transcript(goal, make_engine(engine)) == transcript
@@ -574,3 +579,74 @@ def test_terms_are_written_as_swi_prolog_writes_them(tmp_path):
     goals = list(dict.fromkeys(f"X = {format_answer(random_term(chooser))}"
                                for _ in range(400)))
     assert_as_the_lab(goals, tmp_path, make_engine("reference"))
+
+
+# --- the lab's published terminal_state -------------------------------------------------------
+
+# The published solution's terminal_state, as this test states it: the helper file's
+# winning_config (the 8 patterns in which Player holds a line), a clause per value, none cut.
+PUBLISHED = """
+:- use_module(minimax_helper, [winning_config/2, other_player/2]).
+terminal_state(State, Player, 1) :-
+    winning_config(Wins, Player),
+    memberchk(State, Wins).
+terminal_state(State, Player, -1) :-
+    other_player(Player, Other),
+    winning_config(Losses, Other),
+    memberchk(State, Losses).
+terminal_state(State, _, 0) :-
+    \\+ memberchk(-, State),
+    \\+ ( winning_config(Lines, _), memberchk(State, Lines) ).
+"""
+PUBLISHED_GOALS = 400
+
+
+def both_lines_board(chooser: random.Random) -> str:
+    """A board where x holds one line and o another (no game reaches it)."""
+    from minimax_lab.logic.state import GAME
+    while True:
+        x_line, o_line = chooser.sample(GAME.lines, 2)
+        if not set(x_line) & set(o_line):
+            break
+    cells = [chooser.choice("xo-") for _ in range(9)]
+    for line, mark in ((x_line, "x"), (o_line, "o")):
+        for cell in line:
+            cells[cell - 1] = mark
+    return "".join(cells)
+
+
+def published_goals(seed: int) -> list[str]:
+    """terminal_state on random boards (a third where both players hold a line, a third from
+    real games, a third anything), the player given or left open."""
+    chooser = random.Random(seed)
+    goals = []
+    for _ in range(PUBLISHED_GOALS):
+        kind = chooser.randrange(3)
+        state = (both_lines_board(chooser) if kind == 0 else random_board(chooser, 9))
+        goals.append(f"terminal_state({state}, {chooser.choice(['x', 'o', 'P'])}, V)")
+    return goals
+
+
+@pytest.mark.parametrize(("engine_name", "count"), few_by_default(
+    [("reference", PUBLISHED_GOALS), ("logic", PUBLISHED_GOALS // 4),
+     ("logic-plain", PUBLISHED_GOALS)], ("reference", "logic")))
+def test_terminal_state_answers_as_the_published_solution_on_random_boards(
+        engine_name, count, tmp_path):
+    helper = tmp_path / "minimax_helper.pl"
+    helper.write_text((ROOT / "logic" / "prolog" / "minimax_helper.pl").read_text("utf-8"))
+    published = tmp_path / "published.pl"
+    published.write_text(PUBLISHED)
+    goals = published_goals(7)[:count]
+    theirs = [as_lists(goal) for goal in goals]
+    expected = lab_transcripts(theirs, tmp_path, (published,))
+    assert expected == lab_transcripts(theirs, tmp_path)  # lab.pl itself
+    engine = make_engine(engine_name)
+    both = 0
+    for goal, answers in zip(goals, expected, strict=True):
+        assert our_transcript(goal, engine) == answers, goal
+        state, player = goal.split("(")[1].split(", ")[:2]
+        values = [int(text.rsplit("= ", 1)[1]) for kind, text in answers if kind == "answer"]
+        if player != "P":
+            assert engine.terminal_values(state, player) == values, goal
+        both += values == [1, -1]
+    assert both > count // 10  # the boards where both hold a line answer twice

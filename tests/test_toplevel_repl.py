@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 from marks import needs_swipl
 from processes import Terminal, environment, wait_for_work
 
+from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_OK, EXIT_USAGE, main
 from minimax_lab.logic.state import draw_board
 from minimax_lab.logic.tools.explain import draw_move_values
 from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.toplevel.answers import MORE
+from minimax_lab.logic.toplevel.clauses import Database, lab_program
 from minimax_lab.logic.toplevel.predicates import PREDICATES
 from minimax_lab.logic.toplevel.repl import Session, help_text
 
@@ -575,6 +577,28 @@ def test_time_with_a_goal_times_that_goal_alone():
 def test_swi_prologs_words_do_what_the_matching_commands_do(said, command):
     by_command = piped(f"{command}\n").split("\n", 1)[1]
     assert piped(f"{said}\n") == f"?- {said}\n{by_command}true.\n"
+
+
+def test_listing_with_no_program_loaded_lists_the_labs_program_and_answers_true():
+    said = piped("listing.\n")
+    assert said.startswith("?- listing.\n% the lab's program (")
+    assert said.endswith("\ntrue.\n")
+    listed = Database([("listed", said.split("\n", 2)[2].removesuffix("true.\n"))])
+    lab = lab_program()
+    assert list(listed.predicates) == list(lab.predicates)
+    assert all([(clause.head, clause.body) for clause in listed.predicates[key]]
+               == [(clause.head, clause.body) for clause in lab.predicates[key]]
+               for key in lab.predicates)
+
+
+@pytest.mark.parametrize("state", ["xxxooo---", "x-o-xoxoo", "xxx-o-o-o", "ooo-x-xxx"])
+def test_board_says_on_a_board_where_both_hold_a_line_how_the_lab_answers_there(state):
+    both = len(reference.terminal_values(state, "x")) > 1
+    said = piped(f":board {state}\nterminal_state({state}, x, V).\nmax_value({state}, x, SV).\n")
+    assert (repl.BOTH_LINES_NOTE in said) == both
+    answers = said.split("?- ")[2:]
+    assert answers[0].count(" = ") == (2 if both else 1)
+    assert answers[1].count("SV = ") == 1
 
 
 def test_trace_traces_the_next_goal_as_the_command_does():

@@ -101,10 +101,12 @@ def test_successors_come_in_cell_order(engine):
 
 
 def test_a_player_left_open_is_answered_by_the_labs_clauses(engine):
-    """As SWI-Prolog running the lab: the cut after the first terminal clause keeps the player
-    who holds a line, successor leaves the mark a variable, a blank line makes '-' the
-    player, and findall in max_value binds no player at all."""
-    assert lines("terminal_state(xxxoo----, P, V)", engine) == ["P = x, V = 1."]
+    """As SWI-Prolog running the lab: terminal_state's first clause finds the player who
+    holds a line and its second each player whose opponent holds one (no clause is cut),
+    successor leaves the mark a variable, a blank line makes '-' the player, and findall in
+    max_value binds no player at all."""
+    assert lines("terminal_state(xxxoo----, P, V)", engine) == ["P = x, V = 1 ;",
+                                                                "P = o, V = -1."]
     assert lines("successor(xoxxo-o--, P, N)", engine) == [
         "N = [x,o,x,x,o,P,o,-,-] ;", "N = [x,o,x,x,o,-,o,P,-] ;", "N = [x,o,x,x,o,-,o,-,P]."]
     assert lines("max_value(xx-oo----, P, sv(_, V))", engine) == ["P = (-), V = 1."]

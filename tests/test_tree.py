@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import colorsys
 import os
+import re
 import shutil
 import xml.etree.ElementTree as ElementTree
 
@@ -21,7 +23,7 @@ from minimax_lab.logic.positions import all_positions
 from minimax_lab.logic.state import BLANK
 from minimax_lab.logic.tools.explain import principal_variation, signed
 from minimax_lab.logic.tools.tree import TreeTooBig, build_tree
-from minimax_lab.logic.tools.tree_dot import PRUNED_COLOUR, PV_COLOUR
+from minimax_lab.logic.tools.tree_dot import LEGEND, PRUNED_COLOUR, PV_COLOUR, legend, to_dot
 
 SVG = "{http://www.w3.org/2000/svg}"
 needs_dot = pytest.mark.skipif(
@@ -372,3 +374,58 @@ def test_nodes_that_alphabeta_searched_alike_are_bounded_alike(state, player):
     tree = build_tree(state, player, search="alphabeta", plies=9, limit=100_000)
     for situation, bounds in situations(tree).items():
         assert len(bounds) == 1, situation
+
+
+# --- the legend --------------------------------------------------------------------------
+
+LEGEND_TREES = {  # between them, every kind of thing a picture draws
+    "alpha-beta 2 plies ahead: the horizon and pruned moves": (
+        "x--------", "o", {"search": "alphabeta", "depth": 2}),
+    "minimax to the end: the game over": (DRAW, "x", {"search": "minimax"}),
+    "1 ply drawn: subtrees as boxes with their counts": (
+        board("x o - / x o - / o - -"), "x", {"search": "minimax", "plies": 1}),
+}
+
+
+def drawn_in(dot: str) -> dict[str, set[str]]:
+    """Each kind of thing the DOT text draws, with the colours it is drawn in: a node by its
+    kind and fill, the chosen line's edges, the pruned boxes, the boxes of subtrees."""
+    drawn: dict[str, set[str]] = {}
+    patterns = {r'id="(max|min|end|horizon)-[^"]*", label=<<TABLE [^>]*BGCOLOR="(#\w+)"': None,
+                r'id="(pv)-edge-[^"]*"[^\n]*color="(#\w+)"': None,
+                r'id="(pruned)-n[^"]*"[^\n]*color="(#\w+)"': None,
+                r'id="(more)-n[^"]*"(?![^\n]*color=)': "#000000"}
+    for pattern, default in patterns.items():
+        for match in re.finditer(pattern, dot):
+            drawn.setdefault(match[1], set()).add(default or match[2].lower())
+    return drawn
+
+
+def colour_name(colour: str) -> str:
+    """The everyday name of a colour, from its hue, lightness and saturation."""
+    red, green, blue = (int(colour[index:index + 2], 16) / 255 for index in (1, 3, 5))
+    hue, lightness, saturation = colorsys.rgb_to_hls(red, green, blue)
+    if saturation < 0.15 or lightness > 0.97 or lightness < 0.05:
+        return "white" if lightness > 0.97 else "black" if lightness < 0.05 else "grey"
+    return min(((0.0, "red"), (0.08, "orange"), (0.17, "yellow"), (0.33, "green"),
+                (0.6, "blue"), (0.8, "purple"), (1.0, "red")),
+               key=lambda named: abs(named[0] - hue))[1]
+
+
+@pytest.mark.parametrize("name", list(LEGEND_TREES))
+def test_the_legend_tells_what_is_drawn_and_only_that(name):
+    state, player, options = LEGEND_TREES[name]
+    tree = build_tree(state, player, **options)
+    dot = to_dot(tree)
+    entries = legend(tree)
+    assert "; ".join(entry.words for entry in entries) in dot.split("\n")[1]
+    assert {entry.kind: {entry.colour.lower()} for entry in entries} == drawn_in(dot)
+    for entry in entries:
+        assert entry.words.split()[0].rstrip(":") == colour_name(entry.colour), entry
+
+
+def test_the_legends_trees_draw_every_kind_the_legend_knows():
+    drawn = set()
+    for state, player, options in LEGEND_TREES.values():
+        drawn |= set(drawn_in(to_dot(build_tree(state, player, **options))))
+    assert drawn == {entry.kind for entry in LEGEND}

@@ -19,6 +19,8 @@ from conftest import PAGE_SECONDS, PROJECTOR
 
 from minimax_lab.logic.commands.cli import EXIT_OK, EXIT_USAGE, main
 from minimax_lab.logic.objective import Objective
+from minimax_lab.logic.predicates import lab_predicates
+from minimax_lab.logic.state import is_terminal
 from minimax_lab.logic.tools import tree_html as page_module
 from minimax_lab.logic.tools.tree import GameTree, build_tree
 from minimax_lab.logic.tools.tree_dot import value_text
@@ -251,7 +253,7 @@ def test_every_step_names_a_node_the_page_draws_and_every_cut_a_box_it_draws(nam
         for step, text in zip(tree.steps, step_texts(tree), strict=True):
             if step in told:
                 cells = " ".join(f"[{node.mover},{cell}]" for cell in step.pruned)
-                assert f"a cut there left {cells} not searched" in text
+                assert f"a cut there leaves {cells} unsearched" in text
 
 
 def test_a_cut_off_the_chosen_line_is_told_at_its_nodes_exit():
@@ -259,9 +261,51 @@ def test_a_cut_off_the_chosen_line_is_told_at_its_nodes_exit():
     texts = dict(zip(tree.steps, step_texts(tree), strict=True))
     second = next(step for step in tree.steps if step.path == (2,) and step.kind == "exit")
     assert second.pruned == (3, 4, 5, 6, 7, 8, 9)
-    assert texts[second].startswith("exit min_value on the board after [x,2]: value \u2264 -1/9,"
-                                    " from the 1 node searched below it (not drawn); a cut there "
-                                    "left [o,3] [o,4] [o,5] [o,6] [o,7] [o,8] [o,9] not searched")
+    assert texts[second] == ("min_value exits on the board after [x,2] with value \u2264 -1/9,"
+                             " from the 1 node searched below it (not drawn); a cut there "
+                             "leaves [o,3] [o,4] [o,5] [o,6] [o,7] [o,8] [o,9] unsearched; "
+                             "the value goes back up")
+
+
+# A step's sentence is clauses (split where one ends: ": ", "; ", ", so ", ", and "); each
+# clause opens with its subject, one of the page's nouns, then a finite verb: "is" or "are",
+# or a word in the third person singular (ending in s).
+SUBJECT = (rf"(?:{'|'.join(lab_predicates(traced=True))}|the value|a cut there|"
+           r"(?:alpha|beta) \([^)]*\)|(?:MAX|MIN) above|(?:\[[xo],\d\] ?)+)")
+CLAUSE = re.compile(rf"{SUBJECT} (?:is|are|[a-z]+s)\b.*")
+CLAUSE_END = re.compile(r": |; |, so |, and ")
+SENTENCE_KINDS = {  # a tree for each kind of sentence a step says
+    "call and exit, no window": ("minimax", board("x o - / x o - / o - -"), "x", {}),
+    "call with a window, cut": ("alphabeta", CUTS, "x", {}),
+    "exit from the nodes below, a cut there": ("alphabeta", "---------", "x",
+                                              {"depth": 2, "only_best": True}),
+    "exit at the horizon": ("alphabeta", board("x - - / - o - / - - -"), "x",
+                            {"depth": 1}),
+}
+
+
+def sentence_kind(tree: GameTree, step) -> str:
+    """What kind of sentence the step says: its kind, and for an exit what it tells of."""
+    node = tree.paths()[step.path]
+    if step.kind != "exit":
+        return step.kind
+    return ("exit at the root" if not step.path else "exit below, with a cut there"
+            if step.pruned else "exit below, from the nodes searched" if step.below
+            else "exit below, the game over" if node.is_leaf and is_terminal(node.state)
+            else "exit below, at the horizon" if node.is_leaf else "exit below")
+
+
+def test_every_kind_of_step_sentence_has_a_subject_and_a_verb_in_each_clause():
+    kinds: dict[str, str] = {}
+    for search, state, player, options in SENTENCE_KINDS.values():
+        tree = build_tree(state, player, search=search, plies=9, limit=2000, **options)
+        for step, text in zip(tree.steps, step_texts(tree), strict=True):
+            kinds.setdefault(sentence_kind(tree, step), text)
+            for clause in CLAUSE_END.split(text):
+                assert CLAUSE.fullmatch(clause), (clause, text)
+    assert set(kinds) == {"call", "cut", "exit at the root", "exit below",
+                          "exit below, with a cut there", "exit below, from the nodes searched",
+                          "exit below, the game over", "exit below, at the horizon"}, kinds
 
 
 @pytest.mark.parametrize("name", list(PAGES))
@@ -631,7 +675,7 @@ def test_play_steps_on_by_itself_until_paused_and_stops_at_the_end(browser, tmp_
     assert play.get_attribute("aria-pressed") == "false" and at_step(browser) == 1
 
 
-def test_zoom_changes_the_boards_size_and_fit_takes_the_width(browser, tmp_path):
+def test_zoom_changes_the_boards_size_and_fit_keeps_a_zoom_that_fits(browser, tmp_path):
     tree = page_tree("---------", "x", {"search": "alphabeta", "plies": 1})
     path = tmp_path / "tree.html"
     path.write_text(tree_html(tree), encoding="utf-8")
@@ -645,6 +689,66 @@ def test_zoom_changes_the_boards_size_and_fit_takes_the_width(browser, tmp_path)
     browser.find_element("id", "smaller").click()
     browser.find_element("id", "smaller").click()
     assert browser.execute_script(measure)[0] < cell
+    assert width <= room or cell >= SMALLEST_CELL_PX  # it opens readable
     browser.find_element("id", "fit").click()
-    assert browser.execute_script(measure)[:2] == [cell, width]
-    assert width <= room or cell >= SMALLEST_CELL_PX
+    fitted_cell, fitted_width, _ = browser.execute_script(measure)
+    assert fitted_width <= room
+    assert fitted_cell == cell if width <= room else fitted_cell < cell
+
+
+LARGEST = {  # the largest trees the page draws: the widest, the tallest, the biggest page
+    "empty board, alpha-beta, 2 plies (the widest within the node limit)": (
+        "---------", "x", {"search": "alphabeta", "plies": 2}),
+    "empty board, alpha-beta 2 plies ahead, the chosen line": STALLED[
+        "empty board, alpha-beta 2 plies ahead, the chosen line"],
+    "empty board, alpha-beta, the chosen line to the end (the tallest)": (
+        "---------", "x", {"search": "alphabeta", "only_best": True}),
+}
+LARGEST_SLOW = {  # minimax's, whose search of the empty board takes seconds
+    "empty board, 2 plies": ("---------", "x", {"search": "minimax", "plies": 2}),
+    "empty board, 3 plies (a page of 1090 boxes)": (
+        "---------", "x", {"search": "minimax", "plies": 3, "limit": 5000}),
+    "empty board, the chosen line to the end": (
+        "---------", "x", {"search": "minimax", "only_best": True}),
+}
+FITTED = """
+const header = document.querySelector('header').getBoundingClientRect().bottom;
+const canvas = document.getElementById('canvas');
+const room = canvas.getBoundingClientRect();
+const drawn = [...document.querySelectorAll('.node, .box')].filter(b => b.offsetParent !== null)
+  .map(b => b.getBoundingClientRect());
+return {drawn: drawn.length, boxes: document.querySelectorAll('.node, .box').length,
+        outside: drawn.filter(b => b.left < room.left - 1 || b.right > room.right + 1 ||
+                                   b.top < header - 1 || b.bottom > window.innerHeight + 1)
+                      .length,
+        scrolls: [canvas.scrollWidth > canvas.clientWidth + 1,
+                  document.documentElement.scrollHeight > window.innerHeight + 1],
+        width: window.innerWidth, height: window.innerHeight};
+"""
+
+
+def assert_fit_shows_the_whole_tree(driver, folder, state, player, options) -> None:
+    """After fit, every box of the tree's page is on the projector's screen, and the page
+    scrolls neither way; one step bigger, some box is not."""
+    tree = build_tree(state, player, **options)
+    path = folder / "tree.html"
+    path.write_text(tree_html(tree), encoding="utf-8")
+    driver.get(path.as_uri())
+    driver.find_element("id", "fit").click()
+    fitted = driver.execute_script(FITTED)
+    assert (fitted["width"], fitted["height"]) == PROJECTOR
+    assert fitted["drawn"] == fitted["boxes"] > len(tree.root.children)
+    assert fitted["outside"] == 0 and fitted["scrolls"] == [False, False], fitted
+    driver.find_element("id", "bigger").click()
+    assert driver.execute_script(FITTED)["outside"] > 0  # fit took all the room there was
+
+
+@pytest.mark.parametrize("name", list(LARGEST))
+def test_fit_shows_the_whole_tree_on_the_projector(browser, tmp_path, name):
+    assert_fit_shows_the_whole_tree(browser, tmp_path, *LARGEST[name])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(LARGEST_SLOW))
+def test_fit_shows_the_whole_of_minimaxs_largest_trees(browser, tmp_path, name):
+    assert_fit_shows_the_whole_tree(browser, tmp_path, *LARGEST_SLOW[name])

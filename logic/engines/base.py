@@ -63,8 +63,14 @@ class Engine:
         return reference.successor(state, player)
 
     def terminal_state(self, state: State, player: Player) -> int | None:
-        """`terminal_state(State, Player, Value)`; None where the game goes on."""
+        """`terminal_state(State, Player, Value)`, its first answer; None where the game goes
+        on."""
         return reference.terminal_state(state, player)
+
+    def terminal_values(self, state: State, player: Player) -> list[int]:
+        """Every answer of `terminal_state(State, Player, Value)`, in the lab's clause order:
+        two only where both players hold a line, which no game reaches."""
+        return reference.terminal_values(state, player)
 
     def max_value(self, state: State, player: Player) -> SV:
         """`max_value(State, Player, sv(Next, Value))`."""

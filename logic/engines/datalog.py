@@ -12,7 +12,7 @@ from typing import Any
 
 from pyDatalog import pyDatalog
 
-from minimax_lab.logic import rules
+from minimax_lab.logic import reference, rules
 from minimax_lab.logic.engines import database, fast_rules
 from minimax_lab.logic.engines.base import Engine
 from minimax_lab.logic.objective import LAB, Objective
@@ -49,8 +49,11 @@ class _DatalogEngine(Engine):
         return [State(next_state) for _, next_state in sorted(rows)]
 
     def terminal_state(self, state: State, player: Player) -> int | None:
+        return next(iter(self.terminal_values(state, player)), None)
+
+    def terminal_values(self, state: State, player: Player) -> list[int]:
         rows = _ask(self.program.terminal_state, state, player, _var())
-        return rows[0][0] if rows else None
+        return sorted((value for (value,) in rows), key=reference.TERMINAL_VALUES.index)
 
     def reset(self) -> None:
         database.forget()

@@ -108,11 +108,11 @@ def load_program(goal: Objective = LAB) -> Session:
     some_line(S) <= winning_config(S, P)
     # member(-, S): a blank cell is left.
     has_blank(S) <= blank(B) & B.in_(S)
-    # terminal_state(S, P, 1) :- winning_config(S, P).
+    # terminal_state(S, P, 1) :- once(winning_config(S, P)).
     terminal_state(S, P, 1) <= winning_config(S, O) & (P == O)
-    # terminal_state(S, P, -1) :- other_player(P, O), winning_config(S, O).
+    # terminal_state(S, P, -1) :- other_player(P, O), once(winning_config(S, O)).
     terminal_state(S, P, -1) <= winning_config(S, O) & other_player(P, O)
-    # terminal_state(S, _, 0) :- \+ member(-, S), and no line (the clauses above come first).
+    # terminal_state(S, _, 0) :- \+ member(-, S), \+ winning_config(S, _).
     terminal_state(S, P, 0) <= player(P) & ~has_blank(S) & ~some_line(S)
     # ongoing(S): the game goes on; the lab's cut after terminal_state in max/min_value.
     ongoing(S) <= has_blank(S) & ~some_line(S)

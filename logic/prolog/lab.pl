@@ -29,14 +29,18 @@ winning_config(State, Player) :-
     nth1(C, State, Player).
 
 % terminal_state(State, Player, Value): the game is over; Value from Player's side.
+% As in the lab's published solution no clause is cut, and each answers at most once (a player
+% holding two lines wins once): on a board where both players hold a line, which no game
+% reaches, it answers 1, then -1; a full board is a draw only with no line on it.
 terminal_state(State, Player, 1) :-
-    winning_config(State, Player), !.
+    once(winning_config(State, Player)).
 terminal_state(State, Player, -1) :-
     other_player(Player, Other),
-    winning_config(State, Other), !.
+    once(winning_config(State, Other)).
 terminal_state(State, _, 0) :-
     blank(Blank),
-    \+ memberchk(Blank, State).
+    \+ memberchk(Blank, State),
+    \+ winning_config(State, _).
 
 % max_value(State, Player, sv(Next, Value)): Player, the agent, moves.
 max_value(State, Player, sv(State, Value)) :-

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -139,15 +140,55 @@ def _title(tree: GameTree) -> str:
     if tree.only_best:
         drawn += ", the chosen line expanded"
     if tree.depth is not None:
-        drawn += f", searched {_plies(tree.depth)} ahead (grey: the horizon, rated by open lines)"
+        drawn += f", searched {_plies(tree.depth)} ahead"
     return (
         f"{tree.search} below {tree.root.state}, {player} to move (MAX){drawn}: "
         f"{tree.counts.nodes} nodes visited; values from {player}'s side ({tree.objective})"
         + (f"; {player} plays to lose: MAX takes the lowest value, MIN the highest"
            if tree.objective.sign < 0 else "")
-        + "\\nblue: MAX to move, orange: MIN to move; red: the chosen line"
-        + ("; grey: moves alpha-beta pruned" if tree.search == "alphabeta" else "")
+        + "\\n" + "; ".join(entry.words for entry in legend(tree))
     )
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One thing the picture draws: its kind (a node's kind, `pv` for the chosen line,
+    `pruned`, `more`), the colour it is drawn in, and what the legend says of it."""
+
+    kind: str
+    colour: str
+    words: str
+
+
+LEGEND = (
+    LegendEntry("max", FILL["max"], "blue: MAX to move"),
+    LegendEntry("min", FILL["min"], "orange: MIN to move"),
+    LegendEntry("end", FILL["end"], "white: the game is over"),
+    LegendEntry("horizon", FILL["horizon"], "grey board: the horizon, rated by open lines"),
+    LegendEntry("pv", PV_COLOUR, "red: the chosen line"),
+    LegendEntry("pruned", PRUNED_COLOUR, "grey dashed box: the moves alpha-beta pruned"),
+    LegendEntry("more", "#000000", "black dashed box: a subtree not drawn, with its count"),
+)
+"""Everything a picture may draw, in the order its legend tells it."""
+
+
+def legend(tree: GameTree) -> list[LegendEntry]:
+    """The legend of the tree's picture: an entry for each kind of thing drawn in it."""
+    drawn = set(_drawn_kinds(tree, tree.root))
+    if len(tree.principal_variation()) > 1:
+        drawn.add("pv")
+    return [entry for entry in LEGEND if entry.kind in drawn]
+
+
+def _drawn_kinds(tree: GameTree, node: TreeNode) -> Iterator[str]:
+    """The kinds of everything drawn from `node` down, as `_write` draws them."""
+    yield node_kind(tree, node)
+    if node.hidden and not node.children and not tree.only_best:
+        yield "more"
+    if node.pruned:
+        yield "pruned"
+    for child in node.children:
+        yield from _drawn_kinds(tree, child)
 
 
 def _plies(count: int) -> str:

@@ -15,7 +15,7 @@ from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.state import BLANK, is_terminal, marks_made, result
 from minimax_lab.logic.tools.explain import signed
 from minimax_lab.logic.tools.tree import GameTree, Step, TreeNode, counted
-from minimax_lab.logic.tools.tree_dot import node_kind, value_text
+from minimax_lab.logic.tools.tree_dot import legend, node_kind, value_text
 
 PAGE_BYTES = 1_000_000
 """The largest page written: the default trees (as many plies as fit a slide) are far below."""
@@ -131,23 +131,26 @@ def _say(tree: GameTree, nodes: dict[tuple[int, ...], TreeNode], step: Step) -> 
     window = (f"alpha = {_bound(tree, step.alpha)}, beta = {_bound(tree, step.beta)}"
               if step.alpha is not None else "")
     moves = " ".join(f"[{node.mover},{cell}]" for cell in step.pruned)
+    are = "is" if len(step.pruned) == 1 else "are"
     if step.kind == "call":
-        return f"call {name} on {where}" + (f", with {window}" if window else "")
+        return f"{name} is called on {where}" + (f", with {window}" if window else "")
     if step.kind == "cut":
         side, other = ("MAX", "MIN") if node.mover == tree.player else ("MIN", "MAX")
-        return (f"cut on {where}: {window}, and alpha >= beta, so {other} above already has "
-                f"a move as good for it as anything {side} finds here: {moves} not searched")
+        return (f"{name} stops on {where}: alpha ({_bound(tree, step.alpha)}) is at least "
+                f"beta ({_bound(tree, step.beta)}), so {other} above has a move already as "
+                f"good for it as anything {side} finds here; {moves} {are} not searched")
     value = value_text(tree, node, entities=False)
     why = ""
     if step.below or step.pruned:
         why = f", from the {counted(step.below, 'node')} searched below it (not drawn)"
         if step.pruned:
-            why += f"; a cut there left {moves} not searched"
+            why += f"; a cut there leaves {moves} unsearched"
     elif node.is_leaf:
         why = (f" ({result(node.state)})" if is_terminal(node.state)
-               else " (the horizon: rated by open lines)")
-    up = "" if not step.path else " goes back up"
-    return f"exit {name} on {where}: value {value}{why}{up}"
+               else " (the horizon, rated by open lines)")
+    up = "" if not step.path else ("; the value goes back up" if step.pruned or step.below
+                                   else ", and the value goes back up")
+    return f"{name} exits on {where} with value {value}{why}{up}"
 
 
 def _bound(tree: GameTree, value) -> str:
@@ -160,15 +163,19 @@ def _bound(tree: GameTree, value) -> str:
 
 
 def _legend(tree: GameTree) -> str:
-    parts = ["blue: MAX to move", "orange: MIN to move", "red border: the chosen line "
-             "(at the end of the replay)", "yellow: the step's node"]
+    """What the page draws: the picture's legend (`tree_dot.legend`), the chosen line as a red
+    border, and the page's own marks."""
+    parts = [PAGE_WORDS.get(entry.kind, entry.words) for entry in legend(tree)]
+    parts.append("yellow: the step's node")
     if tree.search == "alphabeta":
-        parts += ["\u03b1 \u03b2: alpha and beta as the node was entered",
-                  "grey dashed: moves alpha-beta pruned"]
-    if tree.depth is not None:
-        parts.append("grey board: the horizon, rated by open lines")
+        parts.append("\u03b1 \u03b2: alpha and beta as the node was entered")
     values = f"values from {tree.player}'s side ({tree.objective})"
     return escape("; ".join(parts) + "; " + values)
+
+
+PAGE_WORDS = {"pv": "red border: the chosen line (at the end of the replay)",
+              "more": "dashed box: a subtree not drawn, with its count"}
+"""What the page says of what it draws otherwise than the picture."""
 
 
 _PAGE = """<!DOCTYPE html>
@@ -187,7 +194,7 @@ aria-pressed="false">&#9654; play</button>
 <button id="last" title="the end (End)">&#9654;|</button>
 <input id="slider" type="range" min="0" max="{count}" value="{count}" aria-label="step">
 <span class="group"><button id="smaller" title="smaller (-)">&#8722;</button>
-<button id="fit" title="as wide as the window (0)">fit</button>
+<button id="fit" title="the whole tree in the window (0)">fit</button>
 <button id="bigger" title="bigger (+)">+</button></span>
 <span class="group"><button id="unfold">unfold all</button>
 <button id="fold">fold all</button></span>
@@ -259,14 +266,35 @@ _SCRIPT = """
   var slider = document.getElementById("slider"), text = document.getElementById("step-text");
   var canvas = document.getElementById("canvas"), tree = document.getElementById("tree");
   var play = document.getElementById("play"), header = document.querySelector("header");
-  var at = steps.length, timer = null, zoom = 1, MIN_FIT = 0.75;
-  function setZoom(z) {
-    zoom = Math.max(0.3, Math.min(2, Math.round(z * 100) / 100));
+  var at = steps.length, timer = null, zoom = 1, READABLE = 0.75;
+  function setZoom(z) {  // rounded down, so that a zoom that fits still fits
+    zoom = Math.max(0.001, Math.min(2, Math.floor(z * 1000) / 1000));
     tree.style.zoom = zoom;
   }
-  function fitZoom() {  // as wide as the window, but never so small that a board is unreadable
-    tree.style.zoom = 1;
-    return Math.max(MIN_FIT, Math.min(1, (canvas.clientWidth - 24) / tree.scrollWidth));
+  function room() {  // the tree's room, and how much of it the tree takes at this zoom
+    var pad = getComputedStyle(canvas);
+    var across = parseFloat(pad.paddingLeft) + parseFloat(pad.paddingRight);
+    var down = parseFloat(pad.paddingTop) + parseFloat(pad.paddingBottom);
+    return {across: (canvas.clientWidth - across) / (canvas.scrollWidth - across),
+            down: (window.innerHeight - header.getBoundingClientRect().height - down -
+                   (canvas.offsetHeight - canvas.clientHeight)) /
+                  tree.getBoundingClientRect().height};
+  }
+  function fitZoom() {  // the whole tree in the window, however large: shrunk until it fits
+    var z = 1;
+    for (var tries = 0; tries < 8; tries++) {
+      setZoom(z);
+      canvas.scrollLeft = 0;
+      window.scrollTo(0, 0);
+      var r = room(), ratio = Math.min(r.across, r.down);
+      if (ratio >= 1) return zoom;
+      z = zoom * ratio * 0.995;
+    }
+    return zoom;
+  }
+  function openingZoom() {  // as wide as the window, but never so small a board is unreadable
+    setZoom(1);
+    return Math.max(READABLE, Math.min(1, room().across));
   }
   function unfoldAbove(node) {
     var item = node.closest("li.folded");
@@ -364,7 +392,7 @@ _SCRIPT = """
       if (i.querySelector(":scope > ul")) fold(i, true);
     });
   };
-  setZoom(fitZoom());
+  setZoom(openingZoom());
   show(steps.length);
 })();
 """

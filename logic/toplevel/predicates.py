@@ -108,8 +108,7 @@ def _successor(engine: Engine, state: State, player: Player) -> Iterator[tuple[T
 
 def _terminal_state(engine: Engine, state: State, player: Player
                     ) -> Iterator[tuple[Term, ...]]:
-    value = answering(engine, state).terminal_state(state, player)
-    if value is not None:
+    for value in answering(engine, state).terminal_values(state, player):
         yield state_term(state), Atom(player), Int(value)
 
 

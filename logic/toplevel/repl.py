@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, closing, nullcontext
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from minimax_lab.logic import interrupts
+from minimax_lab.logic import interrupts, reference
 from minimax_lab.logic.engines import Engine, EngineError, engine_names, make_engine
 from minimax_lab.logic.errors import EXIT_FALSE, EXIT_OK, EXIT_USAGE, PROG
 from minimax_lab.logic.interrupts import Terminated
@@ -44,7 +44,7 @@ from minimax_lab.logic.toplevel.help import (
     wrapped,
 )
 from minimax_lab.logic.toplevel.help import help_text as _help_text
-from minimax_lab.logic.toplevel.listing import listing
+from minimax_lab.logic.toplevel.listing import LAB_PROGRAM, lab_listing, listing
 from minimax_lab.logic.toplevel.predicates import PREDICATES, board_of, player_of
 from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
@@ -64,6 +64,10 @@ from minimax_lab.logic.toplevel.terminal import (
 )
 
 TRACED = lab_predicates(traced=True)
+BOTH_LINES_NOTE = ("% both players hold a line: terminal_state answers 1, then -1, as the lab's\n"
+                   "% published solution does; max_value and min_value answer once, with 1,\n"
+                   "% lab.pl's cut keeping the first (docs/lab.md says why)")
+"""What `:board` says of a board where both players hold a line."""
 PROMPT = "?- "
 CONTINUATION = "|    "
 """The prompt of a goal's next line, as SWI-Prolog shows it."""
@@ -232,11 +236,12 @@ class Session:
 
     def listing(self, spec: Term | None) -> None:
         """`listing(Name)` is `:listing Name`; a predicate of the loaded program is listed as
-        its file writes it, as SWI-Prolog lists the predicates a file defines."""
+        its file writes it, as SWI-Prolog lists the predicates a file defines. `listing.`
+        lists the loaded program, or with none the lab's, as SWI-Prolog running it does."""
         if spec is None:
             if self.program is None:
-                raise ToplevelError("listing(Name) lists a predicate: "
-                                    f"{', '.join(PREDICATES)}, or one of your program's")
+                self.write(f"% {LAB_PROGRAM}:\n{lab_listing()}")
+                return
             names = sorted({name for name, _ in self.program.own})
             self.write("\n\n".join(self.program.listing(name) for name in names))
             return
@@ -314,6 +319,8 @@ class Session:
             check_legal(state)
         except StateError as error:
             self.write(f"% no game reaches this board: {str(error).split(': ', 1)[-1]}")
+        if len(reference.terminal_values(state, "x")) > 1:
+            self.write(BOTH_LINES_NOTE)
 
     @COMMANDS(":explain", "STATE PLAYER", "every legal move's value for PLAYER, the decision in "
               "[brackets]")
