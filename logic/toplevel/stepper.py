@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minimax_lab.logic.toplevel.errors import ToplevelError
+from minimax_lab.logic.toplevel.operators import is_operator
 from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Int,
@@ -176,7 +177,7 @@ def shown(goal: Term, substitution: Substitution) -> str:
     """The goal as the tracer shows it, its arguments apart: `max_value([x,-,o],x,SV)` is
     `max_value([x,-,o], x, SV)`, as the printed trace and SWI-Prolog's tracer write it."""
     goal = resolve(goal, substitution)
-    if isinstance(goal, Struct) and goal.name.isidentifier():
+    if isinstance(goal, Struct) and not is_operator(goal.name):
         args = ", ".join(format_term(arg, priority=999) for arg in goal.args)
         return f"{format_term(Atom(goal.name))}({args})"
     return format_term(goal)
