@@ -209,19 +209,25 @@ def test_off_a_terminal_the_ports_of_spy_points_are_printed_without_asking():
 
 
 @needs_swipl
-def test_a_students_loaded_program_is_stepped_at_its_calls():
+def test_a_students_loaded_program_is_stepped_at_its_calls_and_traced_by_swipl_alone():
     session = Session("reference", io.StringIO(), Keys("c" * 10 + "\r"),
                       program=str(LAB_STYLE))
     try:
         session.handle("trace.")
+        session.handle(f"max_value({NEAR_WIN}, x, SV), other_player(x, O).")
+        stepped_out = session.out.getvalue()
+        session.handle("trace.")
         session.handle(f"max_value({NEAR_WIN}, x, SV).")
+        printed = session.out.getvalue()[len(stepped_out):]
     finally:
         session.close()
-    steps = ports(session.out.getvalue())
+    steps = ports(stepped_out)
     state, player = parse_position(NEAR_WIN, "x")
     answer = make_engine("reference").max_value(state, player)
-    assert [(port, depth) for _, port, depth, _, _ in steps] == [("Call", 1), ("Exit", 1)]
+    assert [(port, depth) for _, port, depth, _, _ in steps] == [
+        ("Call", 1), ("Exit", 1), ("Call", 1), ("Exit", 1)]
     assert steps[1][3].endswith(f"sv({to_prolog(answer.state)},{answer.value}))")
+    assert not ports(printed) and " Call: " in printed and " Exit: " in printed
 
 
 # --- any text at a port -----------------------------------------------------------------------

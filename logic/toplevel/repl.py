@@ -158,7 +158,8 @@ class Session:
             stepper = None
             if self.trace_next:
                 self.trace_next = False
-                if self.keys is not None and self.trace_levels is None:
+                if (self.keys is not None and self.trace_levels is None
+                        and not self.programs_own(text)):
                     stepper = self.stepper("creep")
                 else:
                     self.trace_goal(text)
@@ -441,8 +442,9 @@ class Session:
         self.write(f"% timing {'on' if self.timing else 'off'}")
         return True
 
-    @COMMANDS(":trace", "[N|off]", "trace the next goal's calls of max_value, min_value and "
-              "terminal_state (N levels deep; off: do not); trace. too")
+    @COMMANDS(":trace", "[N|off]", "step through the next goal, port by port (off a terminal, "
+              "or N levels deep: print its calls of max_value, min_value and terminal_state; "
+              "off: do not); trace. too")
     def set_trace(self, rest: str) -> None:
         """`:trace` (the next goal), `:trace N` (N levels of calls), `:trace off`."""
         if rest == "off":
@@ -456,6 +458,19 @@ class Session:
         self.trace_levels = int(rest) if rest else None
         levels = f", {rest} level{'s' * (rest != '1')} of calls" if rest else ""
         self.write(f"% the next goal is traced{levels}")
+
+    def programs_own(self, text: str) -> bool:
+        """True for a goal `trace_goal` traces in the loaded program, by SWI-Prolog's tracer."""
+        if self.program is None:
+            return False
+        try:
+            query = parse_query(text)
+        except ANSWER_ERRORS:
+            return False
+        call = query.call_of(query.goals[0]) if len(query.goals) == 1 else None
+        return (call is not None and call.name in TRACED and len(call.args) > 1
+                and self.program.defines(call.name, len(call.args))
+                and board_of(call.args[0]) is not None and player_of(call.args[1]) is not None)
 
     def trace_goal(self, text: str) -> None:
         """The recursion below a goal of `max_value`, `min_value` or `minimax_decision` on a

@@ -17,8 +17,10 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     Struct,
     Substitution,
     Term,
+    Var,
     format_term,
     resolve,
+    variables_of,
 )
 
 PORTS = ("call", "exit", "redo", "fail")
@@ -104,6 +106,8 @@ class Stepper:
         self.skip_depth = 0
         self.printed = 0
         self.hidden = 0
+        self.names: dict[Var, str] = {}
+        """The names of the goal's unnamed variables, `_G1` on, in the order they are shown."""
 
     def looks_inside(self, depth: int) -> bool:
         """True if a port below a call at `depth` may be shown: the lab's predicates are then
@@ -126,7 +130,7 @@ class Stepper:
         if self.mode == "leap" and not spied:
             return "creep"
         mark = "*" if spied else " "
-        line = f" {mark} {port.capitalize()}: ({depth}) {shown(goal, substitution)}"
+        line = f" {mark} {port.capitalize()}: ({depth}) {shown(goal, substitution, self.names)}"
         if self.read is None:
             if self.printed < MAX_PRINTED:
                 self.printed += 1
@@ -173,14 +177,18 @@ class Stepper:
                 f"{MAX_PRINTED}); on a terminal the tracer stops at each")
 
 
-def shown(goal: Term, substitution: Substitution) -> str:
+def shown(goal: Term, substitution: Substitution, names: dict[Var, str]) -> str:
     """The goal as the tracer shows it, its arguments apart: `max_value([x,-,o],x,SV)` is
-    `max_value([x,-,o], x, SV)`, as the printed trace and SWI-Prolog's tracer write it."""
+    `max_value([x,-,o], x, SV)`, as the printed trace and SWI-Prolog's tracer write it; an
+    unnamed variable gets the next of `names` the first time it is shown."""
     goal = resolve(goal, substitution)
+    for variable in variables_of(goal):
+        if variable.is_anonymous and variable not in names:
+            names[variable] = f"_G{len(names) + 1}"
     if isinstance(goal, Struct) and not is_operator(goal.name):
-        args = ", ".join(format_term(arg, priority=999) for arg in goal.args)
+        args = ", ".join(format_term(arg, names, priority=999) for arg in goal.args)
         return f"{format_term(Atom(goal.name))}({args})"
-    return format_term(goal)
+    return format_term(goal, names)
 
 
 def parse_spec(term: Term) -> Spec:
