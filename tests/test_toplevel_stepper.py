@@ -114,6 +114,13 @@ def test_skip_runs_the_call_unseen_to_its_exit_with_the_engines_answer(engine):
                            f"sv({to_prolog(answer.state)},{answer.value}))")
 
 
+def test_what_a_stepped_goal_writes_comes_between_its_ports_escaped():
+    _, shown = stepped(["trace.", "write('a\\eb'), X = 1."], "ccc\r")
+    assert shown.splitlines()[2:5] == [
+        "   Call: (1) write('a\\eb') ? creep", "a\\x1bb", "   Exit: (1) write('a\\eb') ? creep"]
+    assert "\x1b" not in shown
+
+
 # --- the other commands -------------------------------------------------------------------------
 
 def test_retry_goes_back_to_the_call_port_undoing_its_bindings():

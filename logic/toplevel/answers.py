@@ -90,8 +90,8 @@ def ask(text: str, engine: Engine, program: Program | None = None,
     `max_steps` steps of work; with `stepper`, its calls are traced."""
     query = parse_query(text)
     written = _Written()
-    solutions = solve(query, Context(engine, written.write, program, commands, max_steps,
-                                     stepper))
+    out = written.write if stepper is None else stepper.output  # between the ports, at once
+    solutions = solve(query, Context(engine, out, program, commands, max_steps, stepper))
     if stepper is not None:
         yield from _stepped(query, solutions, written)
         return

@@ -186,15 +186,17 @@ class Session:
     def stepper(self, mode: str) -> Stepper:
         """The tracer for one goal: stepping on a terminal, printing spied ports off one."""
         return Stepper(self.write_port, self.spies,
-                       None if self.keys is None else self.keys.read, mode)
+                       None if self.keys is None else self.keys.read, mode,
+                       lambda text: self.write_port(escaped(text), ended=False))
 
-    def write_port(self, text: str) -> None:
-        """A port's line, or its prompt (left open for the command typed)."""
-        if self.line_open:
+    def write_port(self, text: str, ended: bool = True) -> None:
+        """A port's line, or its prompt (left open for the command typed); with `ended`
+        False, what a stepped goal writes, a line it leaves open ended before what follows."""
+        if self.line_open and ended:
             self.out.write("\n")
-            self.line_open = False
         self.out.write(text)
         self.out.flush()
+        self.line_open = not ended and bool(text) and not text.endswith("\n")
 
     def answer(self, text: str, stepper: Stepper | None = None) -> None:
         """Print the answers to the goal `text`, waiting for a key after each if asked to;

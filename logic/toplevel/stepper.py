@@ -95,11 +95,14 @@ def indicator(spec: Spec) -> str:
 class Stepper:
     """One goal's tracer: the mode it runs in (creep, skip to a depth, leap, off) and the spy
     points. `read` gives the key typed at a port ("" at end of input); without it, the ports
-    of spied predicates are printed and nothing is asked."""
+    of spied predicates are printed and nothing is asked. `write` prints a port's text."""
 
     def __init__(self, write: Callable[[str], None], spies: SpyPoints,
-                 read: Callable[[], str] | None, mode: str = "creep") -> None:
+                 read: Callable[[], str] | None, mode: str = "creep",
+                 output: Callable[[str], None] | None = None) -> None:
         self.write = write
+        self.output = output or write
+        """Where what the goal writes goes, at once, between its ports."""
         self.spies = spies
         self.read = read
         self.mode = mode if read is not None else "leap"
