@@ -19,7 +19,7 @@ from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.state import parse_position, to_prolog
 from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.toplevel.repl import Session
-from minimax_lab.logic.toplevel.stepper import OPTIONS, UNKNOWN, help_lines
+from minimax_lab.logic.toplevel.stepper import MAX_PRINTED, OPTIONS, UNKNOWN, help_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 LAB_STYLE = ROOT / "tests" / "submissions" / "lab_style.pl"
@@ -215,6 +215,17 @@ def test_off_a_terminal_the_ports_of_spy_points_are_printed_without_asking():
     steps = ports("\n".join(line + " ? -" for line in out.getvalue().splitlines()))
     assert steps and {mark for mark, *_ in steps} == {"*"}
     assert {port for _, port, *_ in steps} >= {"Call", "Exit"}
+
+
+def test_off_a_terminal_the_printed_ports_are_bounded_and_the_engine_answers_the_rest():
+    state, player = parse_position("x--------", "o")
+    decision = make_engine("reference").minimax_decision(state, player)
+    out = io.StringIO()
+    repl.run("reference", io.StringIO(
+        "spy(max_value/3).\nminimax_decision(x--------, o, A, V).\n"), out)
+    shown = out.getvalue()
+    assert len(ports("\n".join(line + " ? -" for line in shown.splitlines()))) == MAX_PRINTED
+    assert f"A = {decision.action}, V = {decision.value} ;\nfalse.\n% the ports" in shown
 
 
 @needs_swipl

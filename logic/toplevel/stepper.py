@@ -26,7 +26,8 @@ from minimax_lab.logic.toplevel.prolog_terms import (
 PORTS = ("call", "exit", "redo", "fail")
 """The four ports of a call's box, as SWI-Prolog names them."""
 MAX_PRINTED = 200
-"""The most ports printed for one goal where nobody is asked (a pipe); then it counts."""
+"""The most ports printed for one goal where nobody is asked (a pipe); after them, the lab's
+predicates are answered by the engine, and a line says that more were not shown."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,8 @@ class Stepper:
         run by their clauses, call by call, rather than answered by the engine at once."""
         if self.mode == "creep":
             return True
+        if self.read is None and self.printed >= MAX_PRINTED:
+            return False  # nothing more will be shown: let the engine answer the rest
         return self.mode == "leap" and bool(self.spies.specs)
 
     def port(self, port: str, depth: int, goal: Term, substitution: Substitution,
@@ -176,8 +179,8 @@ class Stepper:
         """A line on the ports not printed, if any."""
         if not self.hidden:
             return None
-        return (f"% {self.hidden} more ports of spy points not shown (after the first "
-                f"{MAX_PRINTED}); on a terminal the tracer stops at each")
+        return (f"% the ports of spy points after the first {MAX_PRINTED} are not shown; on a "
+                "terminal the tracer stops at each")
 
 
 def shown(goal: Term, substitution: Substitution, names: dict[Var, str]) -> str:
