@@ -378,3 +378,18 @@ def test_the_graders_floors_are_stated_where_they_are_read():
         docstring = ast.get_docstring(ast.parse(
             (ROOT / "compare" / "grader" / floor / "__init__.py").read_text("utf-8")))
         assert docstring and docstring.startswith(f"The grader's {ordinal} floor"), floor
+
+
+def test_the_stepping_tracer_is_below_the_solver_and_the_session():
+    """`toplevel/stepper.py` (the ports, the commands at a port, the spy points) reads only the
+    terms, the operators and the errors; the context, the solver, the answers and the session
+    read it, and the built-ins never do (they ask the session through `context.Commands`)."""
+    known = modules()
+    toplevel = f"{LOGIC}.toplevel"
+    stepper = f"{toplevel}.stepper"
+    assert imports(known[stepper], known) - {NAME, LOGIC, toplevel} <= {
+        f"{toplevel}.{name}" for name in ("prolog_terms", "operators", "errors")}
+    for reader in ("context", "solve", "answers", "repl"):
+        assert stepper in imports(known[f"{toplevel}.{reader}"], known), reader
+    builtins = [name for name in known if name.startswith(f"{toplevel}.builtins")]
+    assert builtins and not any(stepper in imports(known[name], known) for name in builtins)

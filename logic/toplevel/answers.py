@@ -26,6 +26,7 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     resolve,
 )
 from minimax_lab.logic.toplevel.solve import solve
+from minimax_lab.logic.toplevel.stepper import Stepper
 
 FALSE = "false."
 MAX_SHOWN = 100
@@ -82,14 +83,18 @@ def bound_values(query: Query, substitution: Substitution) -> list[tuple[str, st
 
 
 def ask(text: str, engine: Engine, program: Program | None = None,
-        commands: Commands | None = None, max_steps: int = MAX_STEPS
-        ) -> Generator[Solution, None, None]:
+        commands: Commands | None = None, max_steps: int = MAX_STEPS,
+        stepper: Stepper | None = None) -> Generator[Solution, None, None]:
     """Every answer to the goal `text`, in the predicates' order; errors raise as they come.
     The goal is parsed and checked before the first answer is sought; it may take
-    `max_steps` steps of work."""
+    `max_steps` steps of work; with `stepper`, its calls are traced."""
     query = parse_query(text)
     written = _Written()
-    solutions = solve(query, Context(engine, written.write, program, commands, max_steps))
+    out = written.write if stepper is None else stepper.output  # between the ports, at once
+    solutions = solve(query, Context(engine, out, program, commands, max_steps, stepper))
+    if stepper is not None:
+        yield from _stepped(query, solutions, written)
+        return
     pending = _next_timed(solutions)
     pending_output = written.take()
     while isinstance(pending, tuple):
@@ -111,6 +116,31 @@ def ask(text: str, engine: Engine, program: Program | None = None,
         raise pending
     if pending_output:  # written while looking for one more answer, which is not there
         yield Solution("false", 0.0, True, (), pending_output, "false")
+
+
+def _stepped(query: Query, solutions: Iterator[Substitution], written: _Written
+             ) -> Generator[Solution, None, None]:
+    """The answers of a traced goal, none sought before it is asked for (the next one's ports
+    come after `;`), so each is shown as one that may have more, and `false.` ends them."""
+    found = False
+    while True:
+        pending = _next_timed(solutions)
+        output = written.take()
+        if isinstance(pending, Exception):
+            if output:
+                yield Solution("", 0.0, True, (), output, "output")
+            raise pending
+        if pending is None:
+            if found or output:
+                yield Solution("false", 0.0, True, (), output, "false")
+            return
+        found = True
+        substitution, seconds = pending
+        try:
+            shown = format_bindings(query, substitution), tuple(bound_values(query, substitution))
+        except RecursionError:
+            raise _too_deep() from None
+        yield Solution(shown[0], seconds, False, shown[1], output)
 
 
 class _Written:

@@ -1,6 +1,6 @@
 """What a goal is answered with, shared by the solver and the built-ins: the engine, a student's
-program, the session's commands, where output goes, the bound on work; and where a cut prunes
-to, and what the built-ins ask of the solver."""
+program, the session's commands, where output goes, the bound on work, the tracer; and where a
+cut prunes to, and what the built-ins ask of the solver."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Protocol
 
 from minimax_lab.logic.engines import Engine
 from minimax_lab.logic.toplevel.prolog_terms import Substitution, Term
+from minimax_lab.logic.toplevel.stepper import Stepper
 
 MAX_STEPS = 5_000_000
 """The most calls one goal may make, as SWI-Prolog's inference limits count them: a goal that
@@ -30,8 +31,8 @@ class Program(Protocol):
 
 
 class Commands(Protocol):
-    """What SWI-Prolog's own `help.`, `listing(P).`, `trace.`, `[file].` and `make.` do, as the
-    top level's matching commands do it."""
+    """What SWI-Prolog's own `help.`, `listing(P).`, `trace.`, `[file].`, `make.` and the spy
+    points' built-ins do, as the top level's matching commands do it."""
 
     def help(self, topic: Term | None) -> None: ...
 
@@ -42,6 +43,14 @@ class Commands(Protocol):
     def consult(self, files: list[Term]) -> None: ...
 
     def make(self) -> None: ...
+
+    def spy(self, spec: Term) -> None: ...
+
+    def nospy(self, spec: Term | None) -> None: ...
+
+    def debug(self, on: bool) -> None: ...
+
+    def debugging(self) -> None: ...
 
 
 @dataclass
@@ -54,6 +63,8 @@ class Context:
     program: Program | None = None
     commands: Commands | None = None
     max_steps: int = MAX_STEPS
+    stepper: Stepper | None = None
+    """The tracer that steps the goal's calls, if it is traced (`stepper.py`)."""
 
 
 class Cut:

@@ -56,6 +56,14 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     format_term,
 )
 from minimax_lab.logic.toplevel.session_commands import CommandTable
+from minimax_lab.logic.toplevel.solve import is_known
+from minimax_lab.logic.toplevel.stepper import (
+    Aborted,
+    SpyPoints,
+    Stepper,
+    indicator,
+    parse_spec,
+)
 from minimax_lab.logic.toplevel.terminal import (
     NEXT_KEYS,
     TerminalKeys,
@@ -112,6 +120,7 @@ class Session:
         self.line_open = False
         self.trace_next = False
         self.trace_levels: int | None = None
+        self.spies = SpyPoints()
         self.program: Consulted | None = None
         if program is not None:
             self.program = Consulted(program)
@@ -150,12 +159,25 @@ class Session:
         try:
             if text.startswith(":"):
                 return self.command(text)
+            stepper = None
             if self.trace_next:
                 self.trace_next = False
-                self.trace_goal(text)
-            self.answer(text)
+                if (self.keys is not None and self.trace_levels is None
+                        and not self.programs_own(text)):
+                    stepper = self.stepper("creep")
+                else:
+                    self.trace_goal(text)
+            if stepper is None and self.spies.active():
+                stepper = self.stepper("leap")
+            try:
+                self.answer(text, stepper)
+            finally:
+                if stepper is not None and stepper.summary():
+                    self.write(str(stepper.summary()))
         except Halt:
             return False
+        except Aborted:
+            self.write("% Execution Aborted")
         except (*ANSWER_ERRORS, EngineError) as error:
             self.write(f"ERROR: {report(error)}")
         except Terminated:
@@ -165,20 +187,37 @@ class Session:
             self.write("% interrupted")
         return True
 
-    def answer(self, text: str) -> None:
-        """Print the answers to the goal `text`, waiting for a key after each if asked to."""
+    def stepper(self, mode: str) -> Stepper:
+        """The tracer for one goal: stepping on a terminal, printing spied ports off one."""
+        return Stepper(self.write_port, self.spies,
+                       None if self.keys is None else self.keys.read, mode,
+                       lambda text: self.write_port(escaped(text), ended=False))
+
+    def write_port(self, text: str, ended: bool = True) -> None:
+        """A port's line, or its prompt (left open for the command typed); with `ended`
+        False, what a stepped goal writes, a line it leaves open ended before what follows."""
+        if self.line_open and ended:
+            self.out.write("\n")
+        self.out.write(text)
+        self.out.flush()
+        self.line_open = not ended and bool(text) and not text.endswith("\n")
+
+    def answer(self, text: str, stepper: Stepper | None = None) -> None:
+        """Print the answers to the goal `text`, waiting for a key after each if asked to;
+        with `stepper`, its calls are traced."""
         if self.keys is None:
-            self.show_answers(text, None)
+            self.show_answers(text, None, stepper)
             return
         with self.keys.answering():
-            self.show_answers(text, self.keys)
+            self.show_answers(text, self.keys, stepper)
 
-    def show_answers(self, text: str, keys: Keys | None) -> None:
+    def show_answers(self, text: str, keys: Keys | None, stepper: Stepper | None = None
+                     ) -> None:
         """Each answer as Prolog prints it, `false.` if none; with `keys`, one at a time."""
         started = time.perf_counter()
         answered = False
         shown = 0
-        with closing(ask(text, self.engine, self.program, self)) as answers:
+        with closing(ask(text, self.engine, self.program, self, stepper=stepper)) as answers:
             for answer in answers:
                 self.write_output(answer.output)
                 if answer.kind == "output":
@@ -257,6 +296,53 @@ class Session:
     def trace(self, on: bool) -> None:
         """`trace.` is `:trace`, `notrace.` `:trace off`."""
         self.set_trace("" if on else "off")
+
+    def spy(self, spec: Term) -> None:
+        """`spy(Name/Arity)`: a spy point, and debug mode on, as in SWI-Prolog."""
+        point = parse_spec(spec)
+        if not is_known(*point, self.program):
+            raise ToplevelError(f"spy/1: no predicate {indicator(point)} (:help lists them)")
+        self.spies.specs.add(point)
+        self.spies.debugging = True
+        how = ("the tracer stops at its ports" if self.keys is not None
+               else "its ports are printed")
+        self.write(f"% Spy point on {indicator(point)}: in debug mode, {how}")
+
+    def nospy(self, spec: Term | None) -> None:
+        """`nospy(Name/Arity)` removes a spy point; `nospyall` (None) removes them all."""
+        if spec is None:
+            self.spies.specs.clear()
+            self.write("% All spy points removed")
+            return
+        point = parse_spec(spec)
+        removed = {known for known in self.spies.specs if known[0] == point[0]
+                   and point[1] in (None, known[1])}
+        if not removed:
+            self.write(f"% no spy point on {indicator(point)}")
+            return
+        self.spies.specs -= removed
+        for known in sorted(removed, key=indicator):
+            self.write(f"% Spy point removed from {indicator(known)}")
+
+    def debug(self, on: bool) -> None:
+        """`debug.` turns debug mode on (spy points act), `nodebug.` off (and the next goal
+        is not traced)."""
+        if not on:
+            self.trace(False)
+            if self.spies.debugging and self.spies.specs:
+                self.write("% debug mode off: the spy points are kept, not acted on "
+                           "(debug. or spy/1 turns it on)")
+            self.spies.debugging = False
+            return
+        self.spies.debugging = True
+        self.write("% debug mode on" + ("" if self.spies.specs else
+                                        ": no spy points (spy(Name/Arity) sets one)"))
+
+    def debugging(self) -> None:
+        """`debugging.`: the mode and the spy points."""
+        mode = "on" if self.spies.debugging else "off"
+        points = ", ".join(sorted(indicator(spec) for spec in self.spies.specs)) or "none"
+        self.write(f"% debug mode {mode}; spy points: {points}")
 
     def consult(self, files: list[Term]) -> None:
         """`[file].`, `consult(file).`: load the student's file, contained as grade loads a
@@ -365,8 +451,9 @@ class Session:
         self.write(f"% timing {'on' if self.timing else 'off'}")
         return True
 
-    @COMMANDS(":trace", "[N|off]", "trace the next goal's calls of max_value, min_value and "
-              "terminal_state (N levels deep; off: do not); trace. too")
+    @COMMANDS(":trace", "[N|off]", "step through the next goal, port by port (off a terminal, "
+              "or N levels deep: print its calls of max_value, min_value and terminal_state; "
+              "off: do not); trace. too")
     def set_trace(self, rest: str) -> None:
         """`:trace` (the next goal), `:trace N` (N levels of calls), `:trace off`."""
         if rest == "off":
@@ -380,6 +467,19 @@ class Session:
         self.trace_levels = int(rest) if rest else None
         levels = f", {rest} level{'s' * (rest != '1')} of calls" if rest else ""
         self.write(f"% the next goal is traced{levels}")
+
+    def programs_own(self, text: str) -> bool:
+        """True for a goal `trace_goal` traces in the loaded program, by SWI-Prolog's tracer."""
+        if self.program is None:
+            return False
+        try:
+            query = parse_query(text)
+        except ANSWER_ERRORS:
+            return False
+        call = query.call_of(query.goals[0]) if len(query.goals) == 1 else None
+        return (call is not None and call.name in TRACED and len(call.args) > 1
+                and self.program.defines(call.name, len(call.args))
+                and board_of(call.args[0]) is not None and player_of(call.args[1]) is not None)
 
     def trace_goal(self, text: str) -> None:
         """The recursion below a goal of `max_value`, `min_value` or `minimax_decision` on a
@@ -517,8 +617,9 @@ def print_answers(goal: str, session: Session, out: TextIO, err: TextIO) -> int:
     1 with `false.`, 2 on an error (after any answers before it). The site answers so too."""
     answered = said_false = False
     shown = 0
+    stepper = session.stepper("leap") if session.spies.active() else None
     try:
-        for answer in ask(goal, session.engine, session.program, session):
+        for answer in ask(goal, session.engine, session.program, session, stepper=stepper):
             if answer.output:
                 print(escaped(answer.output.removesuffix("\n")), file=out, flush=True)
             if answer.kind == "answer":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator
 from difflib import get_close_matches
 
+from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.toplevel import builtins
 from minimax_lab.logic.toplevel.arithmetic import instantiation_error, type_error
 from minimax_lab.logic.toplevel.builtins.registry import Family
@@ -35,6 +36,7 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     unify_all,
     walk,
 )
+from minimax_lab.logic.toplevel.stepper import Stepper
 
 
 def solve(query: Query, context: Context) -> Generator[Substitution, None, None]:
@@ -52,6 +54,7 @@ class Solver:
     def __init__(self, context: Context) -> None:
         self.context = context
         self.steps = 0
+        self.depth = 0
 
     # --- what is known -----------------------------------------------------------------------
 
@@ -107,11 +110,65 @@ class Solver:
         if control is not None:
             yield from control(self, args, substitution, cut)
             return
+        if self.context.stepper is not None:
+            yield from self.frame(self.context.stepper, name, args, substitution)
+            return
         yield from self.call(name, args, substitution)
 
-    def call(self, name: str, args: tuple[Term, ...], substitution: Substitution
-             ) -> Iterator[Substitution]:
-        """A predicate's answers: a built-in's, the program's, the lab's or the library's."""
+    def frame(self, stepper: Stepper, name: str, args: tuple[Term, ...],
+              substitution: Substitution) -> Iterator[Substitution]:
+        """A call traced: its box's four ports shown as `stepper` says, and its commands done
+        (retry runs the call again from its Call port, fail makes it fail)."""
+        goal: Term = Struct(name, args) if args else Atom(name)
+        parent = self.depth
+        depth = parent + 1
+        arity = len(args)
+        while True:
+            command = stepper.port("call", depth, goal, substitution, name, arity)
+            while command == "retry":
+                command = stepper.port("call", depth, goal, substitution, name, arity)
+            if command == "fail":
+                stepper.port("fail", depth, goal, substitution, name, arity)
+                return
+            inside = stepper.looks_inside(depth)
+            answers = self.call(name, args, substitution, inside)
+            retry = False
+            try:
+                while True:
+                    self.depth = depth
+                    try:
+                        answer = next(answers, None)
+                    finally:
+                        self.depth = parent
+                    if answer is None:
+                        retry = stepper.port("fail", depth, goal, substitution, name,
+                                             arity) == "retry"
+                        break
+                    command = stepper.port("exit", depth, goal, answer, name, arity)
+                    if command == "retry":
+                        retry = True
+                        break
+                    if command == "fail":
+                        stepper.port("fail", depth, goal, substitution, name, arity)
+                        return
+                    yield answer
+                    command = stepper.port("redo", depth, goal, substitution, name, arity)
+                    if command == "retry":
+                        retry = True
+                        break
+                    if command == "fail":
+                        stepper.port("fail", depth, goal, substitution, name, arity)
+                        return
+            finally:
+                answers.close()
+            if not retry:
+                return
+
+    def call(self, name: str, args: tuple[Term, ...], substitution: Substitution,
+             by_clauses: bool = False) -> Generator[Substitution, None, None]:
+        """A predicate's answers: a built-in's, the program's, the lab's or the library's;
+        with `by_clauses`, a lab predicate is run by the lab's clauses, call by call, rather
+        than answered by the engine."""
         key = (name, len(args))
         builtin = builtins.BUILTINS.get(key)
         if builtin is not None:
@@ -122,7 +179,7 @@ class Solver:
             yield from program.ask(Struct(name, args) if args else Atom(name), substitution,
                                    self.context.out)
             return
-        if name in PREDICATES:
+        if name in PREDICATES and not (by_clauses and self.context.engine.objective == LAB):
             answers = fast_answers(self.context.engine, name, args, substitution)
             if answers is not None:
                 for answer in answers:
@@ -381,3 +438,11 @@ def unknown_predicate(name: str, arity: int, program: Program | None) -> Unknown
 def _all_keys() -> list[tuple[str, int]]:
     return [*CONTROL, *builtins.BUILTINS, *lab_program().predicates,
             *library().predicates]
+
+
+def is_known(name: str, arity: int | None, program: Program | None) -> bool:
+    """True if a goal can call `name/arity` (of any arity, for None): a control construct, a
+    built-in, the lab's, the library's or the loaded program's (a spy point may name it)."""
+    arities = range(9) if arity is None else (arity,)
+    return any(key[0] == name and key[1] in arities for key in _all_keys()) or (
+        program is not None and any(program.defines(name, each) for each in arities))

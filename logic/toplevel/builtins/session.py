@@ -1,6 +1,6 @@
 """The session family: SWI-Prolog's own words for the top level's commands (`help.`,
-`listing/1`, `trace.`, `[file].`, `make.`, `halt.`), done by the session the context holds
-(`context.Commands`); outside an interactive session, a permission error."""
+`listing/1`, `trace.`, the spy points, `[file].`, `make.`, `halt.`), done by the session the
+context holds (`context.Commands`); outside an interactive session, a permission error."""
 
 from __future__ import annotations
 
@@ -71,7 +71,53 @@ def _tracing(on: bool, name: str) -> None:
 
 _tracing(True, "trace")
 _tracing(False, "notrace")
-_tracing(False, "nodebug")
+
+
+@register("nodebug", 0, "nodebug: debug mode off (spy points kept, not acted on), and the "
+                        "next goal not traced")
+def _nodebug(solver: Solving, args: tuple[Term, ...], s: Substitution
+             ) -> Iterator[Substitution]:
+    commands(solver, "nodebug").debug(False)
+    yield s
+
+
+@register("debug", 0, "debug: debug mode on: a goal runs on to its spy points' ports")
+def _debug(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    commands(solver, "debug").debug(True)
+    yield s
+
+
+@register("debugging", 0, "debugging: whether debug mode is on, and the spy points")
+def _debugging(solver: Solving, args: tuple[Term, ...], s: Substitution
+               ) -> Iterator[Substitution]:
+    commands(solver, "debugging").debugging()
+    yield s
+
+
+@register("spy", 1, "spy(Name/Arity): a spy point on the predicate (Name: every arity); "
+                    "the tracer stops at its ports")
+def _spy(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    spec = resolve(args[0], s)
+    if isinstance(spec, Var):
+        raise instantiation_error()
+    commands(solver, "spy").spy(spec)
+    yield s
+
+
+@register("nospy", 1, "nospy(Name/Arity): remove the spy point")
+def _nospy(solver: Solving, args: tuple[Term, ...], s: Substitution) -> Iterator[Substitution]:
+    spec = resolve(args[0], s)
+    if isinstance(spec, Var):
+        raise instantiation_error()
+    commands(solver, "nospy").nospy(spec)
+    yield s
+
+
+@register("nospyall", 0, "nospyall: remove every spy point")
+def _nospyall(solver: Solving, args: tuple[Term, ...], s: Substitution
+              ) -> Iterator[Substitution]:
+    commands(solver, "nospyall").nospy(None)
+    yield s
 
 
 def _consulting(name: str, help: str) -> None:
