@@ -64,10 +64,10 @@ from minimax_lab.logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 if TYPE_CHECKING:
     from minimax_lab.compare.grader.outputs.graded import Graded
 
-__all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
-           "Table", "Trace", "TreeView", "board", "explain", "game", "get_engine", "grade", "listing",
-           "max_value", "min_value", "minimax_decision", "play", "stats", "successor",
-           "terminal_state", "trace", "tree"]
+__all__ = ["LAB", "Board", "Boards", "Display", "Game", "Listing", "Move", "MoveValues",
+           "Objective", "Table", "Trace", "TreeView", "board", "explain", "game", "get_engine",
+           "grade", "listing", "max_value", "min_value", "minimax_decision", "play", "stats",
+           "successor", "terminal_state", "trace", "tree"]
 
 Position = Board | str | Sequence
 """A board, or any notation `board` reads."""

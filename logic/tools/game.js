@@ -120,6 +120,7 @@ ${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((cell) =>
   byId("game-search").addEventListener("click", () => asking(async () => {
     const shown = await brain.search(game.agentFrom);
     if (shown.error) return say(shown.error);
+    say("");
     byId("game-view").innerHTML = shown.html;
   }));
   draw();

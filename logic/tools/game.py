@@ -16,7 +16,7 @@ from typing import Any
 
 from minimax_lab.logic.engines import Engine
 from minimax_lab.logic.errors import LabError
-from minimax_lab.logic.objective import MODES, SCORINGS, Objective
+from minimax_lab.logic.objective import Objective
 from minimax_lab.logic.quote import quoted
 from minimax_lab.logic.state import (
     BLANK,
@@ -28,8 +28,8 @@ from minimax_lab.logic.state import (
     State,
     StateError,
     check_legal,
-    marks_count,
     mark,
+    marks_count,
     parse_state,
     result,
 )
@@ -101,7 +101,8 @@ class Setup:
         """The setup in words."""
         aim = ("to win" if self.mode == "win"
                else f"to lose, assuming you try to make {self.agent} win")
-        reach = "to the end of the game" if self.depth is None else f"{self.depth} plies ahead"
+        reach = ("to the end of the game" if self.depth is None
+                 else f"{self.depth} {'ply' if self.depth == 1 else 'plies'} ahead")
         opens = "you open" if self.first == "human" else f"{self.agent} opens"
         return (f"You play {self.human}; the agent plays {self.agent}, {aim} ({self.scoring} "
                 f"scoring), looking {reach}; {opens}.")
