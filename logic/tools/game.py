@@ -141,8 +141,10 @@ class Turn:
                 "result": self.result, "agent_from": self.agent_from}
 
 
-def board_of(setup: Setup, text: str) -> State:
+def board_of(setup: Setup, text: object) -> State:
     """A board given back by a page: a legal state this setup's game reaches."""
+    if not isinstance(text, str):
+        raise StateError(f"a board is a text of 9 cells, not {quoted(repr(text))}")
     state = parse_state(text)
     check_legal(state)
     lead = marks_count(state, setup.opener) - marks_count(state, GAME.other_player(setup.opener))
