@@ -393,3 +393,17 @@ def test_the_stepping_tracer_is_below_the_solver_and_the_session():
         assert stepper in imports(known[f"{toplevel}.{reader}"], known), reader
     builtins = [name for name in known if name.startswith(f"{toplevel}.builtins")]
     assert builtins and not any(stepper in imports(known[name], known) for name in builtins)
+
+
+def test_the_game_to_click_is_declared_once_for_the_site_and_the_notebook():
+    """The game's rules are `logic.tools.game`, which the site's Python and the notebook's page
+    both play through; its board in the browser is one script, `logic/tools/game.js`, which
+    the site copies and the notebook's page inlines (no copy of it among the site's assets)."""
+    known = modules()
+    rules = f"{LOGIC}.tools.game"
+    for player in (f"{LOGIC}.site.browser", f"{LOGIC}.tools.game_html"):
+        assert rules in imports(known[player], known), player
+    assert not (ROOT / "logic" / "site" / "assets" / "game.js").exists()
+    scripts = [path for path in ROOT.joinpath("logic").rglob("*.js")
+               if "function playGame(" in path.read_text("utf-8")]
+    assert scripts == [ROOT / "logic" / "tools" / "game.js"]

@@ -55,6 +55,7 @@ from minimax_lab.logic.state import (
 )
 from minimax_lab.logic.terms import SV, Decision
 from minimax_lab.logic.tools.explain import explanation
+from minimax_lab.logic.tools.game import Setup as GameSetup
 from minimax_lab.logic.tools.listing import listing_parts
 from minimax_lab.logic.tools.play import MoveError
 from minimax_lab.logic.tools.prolog_trace import trace_lab, trace_program
@@ -64,10 +65,10 @@ from minimax_lab.logic.tools.tree import NODE_LIMIT, GameTree, build_tree
 if TYPE_CHECKING:
     from minimax_lab.compare.grader.outputs.graded import Graded
 
-__all__ = ["LAB", "Board", "Boards", "Display", "Listing", "Move", "MoveValues", "Objective",
-           "Table", "Trace", "TreeView", "board", "explain", "get_engine", "grade", "listing",
-           "max_value", "min_value", "minimax_decision", "play", "stats", "successor",
-           "terminal_state", "trace", "tree"]
+__all__ = ["LAB", "Board", "Boards", "Display", "Game", "Listing", "Move", "MoveValues",
+           "Objective", "Table", "Trace", "TreeView", "board", "explain", "game", "get_engine",
+           "grade", "listing", "max_value", "min_value", "minimax_decision", "play", "stats",
+           "successor", "terminal_state", "trace", "tree"]
 
 Position = Board | str | Sequence
 """A board, or any notation `board` reads."""
@@ -391,6 +392,43 @@ def play(position: Position, cell: int | None = None, player: str | None = None,
         raise MoveError(f"cell {cell} is taken by {state[cell - 1]}; choose a blank cell")
     after = mark(state, cell, mover)
     return Board(after, None if is_terminal(after) else GAME.other_player(mover))
+
+
+@dataclass(frozen=True, repr=False)
+class Game(Display):
+    """A game against the agent to click: in a notebook a board whose every answer was computed
+    when the game was made (`logic.tools.game_html`), else its setup in words; `save` writes
+    it as a page of its own."""
+
+    setup: GameSetup
+    engine: Engine
+
+    def text(self) -> str:
+        return f"{self.setup.described()}\nIn Jupyter this shows a board to click."
+
+    def html(self) -> str:
+        from minimax_lab.logic.tools.game_html import game_html_frame
+
+        return game_html_frame(self.setup, self.engine)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the game to `path` as a page of its own (`.html`)."""
+        from minimax_lab.logic.tools.game_html import game_html
+
+        target = Path(path)
+        target.write_text(game_html(self.setup, self.engine), encoding="utf-8")
+        return target
+
+
+def game(human: str = "x", first: str = "human", mode: str = "win", scoring: str = "depth",
+         depth: int | None = None, engine: str | Engine = "reference",
+         search: str = "minimax") -> Game:
+    """A game against the agent: you play `human` (x or o), `first` opens (human or agent);
+    the agent, `engine`, plays for `mode` (win or lose) under `scoring` (depth, as `minimax-lab
+    play`, or lab), looking `depth` plies ahead (None: to the end); the search of each of its
+    moves is drawn as `search` walks it."""
+    setup = GameSetup(parse_player(human), first, mode, scoring, depth, search)
+    return Game(setup, get_engine(engine, setup.objective, depth=depth))
 
 
 # --- grading ---------------------------------------------------------------------------------

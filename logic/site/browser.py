@@ -1,6 +1,7 @@
 """The Python the site runs in Pyodide, in its workers: the top level answers as `minimax-lab
 query` does, the tools draw as the notebook does, and the check judges a student's file as
-`grade` does, in SWI-Prolog compiled to WebAssembly. Each call takes and gives JSON text."""
+`grade` does, in SWI-Prolog compiled to WebAssembly, and the game's agent answers each click
+(`logic.tools.game`). Each call takes and gives JSON text."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from minimax_lab.compare.grader.outputs.text import (
 from minimax_lab.compare.grader.running.hosted import Every, Progress, Sample, check_hosted
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import api
+from minimax_lab.logic.engines import Engine
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
+from minimax_lab.logic.tools import game
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, ToplevelError
 from minimax_lab.logic.toplevel.prolog_terms import Term
 from minimax_lab.logic.toplevel.repl import Session, print_answers
@@ -86,6 +89,61 @@ def view(kind: str, position: str, player: str, search: str = "minimax") -> str:
         return _json(html=shown.html())
     except (LabError, ValueError, *ANSWER_ERRORS) as error:
         return _json(error=escaped(str(error)))
+
+
+def game_start(setup: str) -> str:
+    """A new game of `setup` (JSON: `logic.tools.game.Setup`'s fields and the engine, logic or
+    reference): its first turn, and the setup in words (`setup`)."""
+    try:
+        rules, engine = _game(setup)
+        return _json(**game.start(rules, engine).to_json(), setup=rules.described())
+    except (LabError, ValueError) as error:
+        return _json(error=escaped(str(error)))
+
+
+def game_click(setup: str, state: str, cell: object) -> str:
+    """The human's click on `cell` of the board `state`, and the agent's reply, computed here;
+    a click that cannot be played is refused in one line ({"error"}), the game unchanged."""
+    try:
+        rules, engine = _game(setup)
+        return _json(**game.click(rules, engine, game.board_of(rules, state), cell).to_json())
+    except (LabError, ValueError) as error:
+        return _json(error=escaped(str(error)))
+
+
+def game_values(setup: str, state: str) -> str:
+    """Each move's value on the board `state` for the player to move: {"values", "best"}."""
+    try:
+        rules, engine = _game(setup)
+        return _json(**game.values(rules, engine, game.board_of(rules, state)))
+    except (LabError, ValueError) as error:
+        return _json(error=escaped(str(error)))
+
+
+def game_search(setup: str, state: str) -> str:
+    """The stepped page of the search of the agent's move from `state`: {"html"}."""
+    from minimax_lab.logic.tools.tree_html import tree_html_frame
+
+    try:
+        rules, _ = _game(setup)
+        return _json(html=tree_html_frame(game.search(rules, game.board_of(rules, state))))
+    except (LabError, ValueError) as error:
+        return _json(error=escaped(str(error)))
+
+
+def _game(setup: str) -> tuple[game.Setup, Engine]:
+    """A game's setup from the page's JSON, and its agent's engine (one of `ENGINES`)."""
+    try:
+        fields = json.loads(setup)
+    except json.JSONDecodeError:
+        fields = None
+    if not isinstance(fields, dict):
+        raise game.SetupError("a game's setup is a JSON object")
+    engine = fields.pop("engine", "reference")
+    if engine not in ENGINES:
+        raise game.SetupError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
+    rules = game.setup_from(fields)
+    return rules, api.get_engine(engine, rules.objective, depth=rules.depth)
 
 
 class Prolog(Protocol):

@@ -58,6 +58,7 @@ def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_H
     for asset in assets.iterdir():
         if asset.is_file():
             files[asset.name] = asset.read_bytes()
+    files["game.js"] = (resources.files("minimax_lab.logic.tools") / "game.js").read_bytes()
     files[MARK] = json.dumps({
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],

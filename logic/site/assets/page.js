@@ -156,3 +156,24 @@ async function checkPage() {
     "stopped: the check was ended (a file that loops or waits can be stopped so); " +
     "check it again when it is fixed"));
 }
+
+// The game: the board is game.js's; each click is answered by the lab's Python in the worker.
+async function gamePage() {
+  await offline();
+  const runner = new Runner("lab-worker.js", byId("status"));
+  const setup = () => JSON.stringify(Object.fromEntries(
+    ["human", "first", "mode", "scoring", "depth", "engine", "search"].map((name) => {
+      const value = byId(name).value;
+      return [name, name === "depth" ? (value ? Number(value) : null) : value];
+    })));
+  let rules = setup();  // the settings of the game under way
+  const brain = {
+    start: () => runner.call("game_start", rules = setup()),
+    click: (state, cell) => runner.call("game_click", rules, state, cell),
+    values: (state) => runner.call("game_values", rules, state),
+    search: (state) => runner.call("game_search", rules, state),
+  };
+  const game = playGame(byId("game"), brain);
+  byId("stop").addEventListener("click", () => runner.stop("stopped: Python starts afresh"));
+  game.newGame();
+}
