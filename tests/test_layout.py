@@ -378,3 +378,18 @@ def test_the_graders_floors_are_stated_where_they_are_read():
         docstring = ast.get_docstring(ast.parse(
             (ROOT / "compare" / "grader" / floor / "__init__.py").read_text("utf-8")))
         assert docstring and docstring.startswith(f"The grader's {ordinal} floor"), floor
+
+
+def test_one_mapping_grammar_and_one_term_writer():
+    """A mapping is declared once (`mappings.py`, both languages' keys), and read by the
+    Prolog predicate's terms; terms are written by `logic/contain/prolog_text.py`, which
+    imports nothing of the project, so every layer that builds a goal can read it."""
+    known = modules()
+    interfaces = f"{COMPARE}.grader.interfaces"
+    writer = f"{LOGIC}.contain.prolog_text"
+    assert imports(known[writer], known) == set()
+    prolog_mapping = imports(known[f"{interfaces}.prolog_mapping"], known)
+    assert {f"{interfaces}.mappings", writer} <= prolog_mapping
+    defining = [name for name, path in known.items()
+                if "def checked_mapping(" in path.read_text(encoding="utf-8")]
+    assert defining == [f"{interfaces}.mappings"]
