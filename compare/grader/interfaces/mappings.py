@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeGuard, TypeVar
 
+from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.objective import MODES
 from minimax_lab.logic.quote import quoted
@@ -85,8 +86,6 @@ PROLOG_ARGUMENTS = ("board", "player", "result", "value", "depth")
 `[Player, State, Board]`, say); any other text is an atom, a whole number an integer."""
 FREE = "_"
 """The blank that is a free variable (a Prolog mapping's)."""
-PROLOG_SUFFIXES = (".pl", ".p", ".pro", ".prolog")
-"""The file names a Prolog mapping's main file may have."""
 PYTHON_ONLY = ("function", "returns", "max_value", "min_value", "negamax", "value_args")
 PROLOG_ONLY = ("predicate", "module", "result", "positions", "fact", "depth", "heuristic")
 """The keys that are one language's own."""

@@ -74,7 +74,7 @@ def board_term(mapping: Mapping, state: State) -> Term:
 
 def goal(mapping: Mapping, state: State, mover: Player) -> tuple[str, str]:
     """The goal asking the predicate its decision for `mover` at `state`, and the template its
-    answer is read from (`[Result]`, or `[Result, Value]`), as the harness's question
+    answer is read from (`Result`, or `[Result, Value]`), as the harness's question
     (`logic.contain.harness.Ask`) takes them."""
     words: dict[str, Term] = {"board": board_term(mapping, state),
                               "player": mark_term(mapping, mover),
@@ -90,17 +90,20 @@ def goal(mapping: Mapping, state: State, mover: Player) -> tuple[str, str]:
         raise TypeError(f"not an argument: {item!r}")
 
     called = Compound(mapping.name, tuple(term(item) for item in mapping.args))
-    template: list[Term] = [RESULT, VALUE] if "value" in _flat(mapping.args) else [RESULT]
+    template: Term = [RESULT, VALUE] if "value" in _flat(mapping.args) else RESULT
     return write(called), write(template)
 
 
 def read_answer(mapping: Mapping, state: State, mover: Player,
                 answer: object) -> tuple[int | None, object]:
-    """The cell (1..9) an answer (the template's value, as JSON) names, and its value part
-    (None where it gives none); (None, None) where the move cannot be read."""
-    if not isinstance(answer, list) or not answer:
-        return None, None
-    result, value = answer[0], answer[1] if len(answer) > 1 else None
+    """The cell (1..9) an answer (the template's value, as JSON: the result, or the result
+    and the value) names, and its value part (None where it gives none); (None, None) where
+    the move cannot be read."""
+    result, value = answer, None
+    if "value" in _flat(mapping.args):
+        if not isinstance(answer, list) or len(answer) != 2:
+            return None, None
+        result, value = answer
     if mapping.result is Result.MOVE_VALUE:
         pair = _pair(result)
         if pair is None:
