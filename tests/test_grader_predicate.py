@@ -20,6 +20,7 @@ from marks import needs_bwrap, needs_swipl
 from minimax_lab.compare.grader.interfaces.interface import Options, Session
 from minimax_lab.compare.grader.interfaces.mappings import MappingError
 from minimax_lab.compare.grader.interfaces.predicate_interface import (
+    MappedProgram,
     PredicateInterface,
     PredicateSession,
     predicate_questions,
@@ -28,7 +29,8 @@ from minimax_lab.compare.grader.interfaces.predicate_interface import (
 from minimax_lab.compare.grader.interfaces.python import Question
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
-from minimax_lab.compare.judge.truth import truth
+from minimax_lab.compare.judge.truth import Policy, Ties, Values, truth
+from minimax_lab.compare.sources.grades import grade_decisions
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, mark, winner
@@ -180,3 +182,36 @@ def test_grade_refuses_a_mapping_it_cannot_follow_in_one_line(capsys):
 def test_a_python_mapping_is_no_predicates(tmp_path):
     with pytest.raises(MappingError, match="needs a predicate"):
         PredicateInterface(mapping_table={"function": "f"}).ready([tmp_path])
+
+
+@pytest.mark.parametrize("program", [PROGRAMS[4], PROGRAMS[5]], ids=lambda program: program.name)
+def test_compare_asks_a_mapped_program_as_grade_does(program):
+    """`compare --mapped`'s source answers a sample of positions; graded by compare's judge
+    under grade's policy, its counts are those its fault makes."""
+    interface = PredicateInterface()
+    mapping = interface.mapping_for(CORPUS / program.name)
+    asked = predicate_questions(mapping)[::STEP * 4]
+    positions = [(question.state, question.player) for question in asked]
+    source = MappedProgram(CORPUS / program.name, mapping)
+    try:
+        decisions = source.decisions(positions)
+    finally:
+        source.close()
+    policy = Policy(Ties.ANY, Values.ALL if mapping.gives_values else Values.NONE)
+    grade = grade_decisions(truth(LAB, policy), source.name, decisions, positions)
+    expected = program.expected(asked)
+    assert len(decisions) == len(positions)
+    assert grade.result.counts[Category.SUBOPTIMAL] == expected[Category.SUBOPTIMAL]
+    assert grade.result.counts[Category.WRONG_VALUE] == expected[Category.WRONG_VALUE]
+
+
+@pytest.mark.slow
+def test_compare_checks_a_depth_limited_program_on_every_position(capsys):
+    program = PROGRAMS[2]
+    status = main(["compare", "--mapped", str(CORPUS / program.name), "--values", "none",
+                   "--ties", "any", "--show", "0"])
+    out = capsys.readouterr().out
+    expected = program.expected(predicate_questions(
+        PredicateInterface().mapping_for(CORPUS / program.name)))
+    assert status == 1
+    assert f"{expected[Category.SUBOPTIMAL]} suboptimal move" in out

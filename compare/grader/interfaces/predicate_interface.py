@@ -7,7 +7,7 @@ told apart from a wrong one.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from collections.abc import Mapping as TableOf
 from dataclasses import dataclass, replace
 from functools import cache
@@ -30,6 +30,7 @@ from minimax_lab.compare.grader.interfaces.python import (
     DeclaredFunction,
     Question,
     judge_function,
+    lab_value,
     shown,
 )
 from minimax_lab.compare.grader.options.config import (
@@ -42,14 +43,16 @@ from minimax_lab.compare.grader.options.config import (
 )
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
-from minimax_lab.compare.judge.truth import Policy, Ties, Values
+from minimax_lab.compare.judge.truth import Policy, Ties, Values, truth
 from minimax_lab.logic import reference
-from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES, Reply, StudentProgram
+from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES, Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.python_program import Called
 from minimax_lab.logic.contain.submission import is_small_file
 from minimax_lab.logic.contain.swipl import require
+from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import all_positions, fullest_first, to_move
 from minimax_lab.logic.state import BLANK, SIDE, Player, State, mark, winner
+from minimax_lab.logic.terms import Action, Decision
 
 
 class DeclaredPredicate(Check[Question, Reply]):
@@ -246,6 +249,71 @@ class PredicateSession(Session[Question, Reply]):
         if verdict.category not in (Category.EXCEPTION, Category.DIED) or not reply.error:
             return None
         return Problem(reply.error_term or verdict.category, reply.error, str(question))
+
+
+BATCH = 100
+"""Positions sent to a program at once by `MappedProgram`."""
+QUESTION_SECONDS = 60.0
+"""The wall-clock guard of a batch of `MappedProgram`'s questions, against a program that
+waits; its work is bounded by inferences."""
+
+
+class MappedProgram:
+    """A Prolog program declared by a mapping, as a source `compare` asks for a decision on
+    each position (`compare.sources.pipeline.Program`): contained and limited as `grade`
+    contains it, asked only the positions of the players it moves for (the others are
+    missing); its value the lab's (2, which never agrees, where it is unreadable), or where
+    it gives none the move's own by the reference (compared with `--values none`)."""
+
+    def __init__(self, path: Path, mapping: Mapping, work: WorkLimits = DEFAULT_WORK) -> None:
+        self.name = f"program {path.name}"
+        self.mapping = mapping
+        self.work = work
+        self.program = StudentProgram([path], mapping.file)
+        report = self.program.load()
+        if report.problem is not None:
+            self.program.close()
+            raise MappingError(f"{path}: {report.problem}")
+
+    @property
+    def gives_values(self) -> bool:
+        """True when the program answers a value of its own."""
+        return self.mapping.gives_values
+
+    def decisions(self, positions: Iterable[tuple[State, Player]]) -> dict[
+            tuple[State, Player], Decision]:
+        """The decision the program answers on each position it is asked (none where it
+        gives no move the mapping reads)."""
+        asked = {(question.state, question.player) for question in predicate_questions(
+            self.mapping)}
+        wanted = [position for position in positions if position in asked]
+        found: dict[tuple[State, Player], Decision] = {}
+        for start in range(0, len(wanted), BATCH):
+            batch = wanted[start:start + BATCH]
+            asks = []
+            for state, player in batch:
+                text, template = goal(self.mapping, state, player)
+                limit = round(self.work.ratio * _cost(Question("", state, player)))
+                asks.append(Ask(text, template, 1, limit))
+            for (state, player), reply in zip(batch, self.program.ask_many(
+                    asks, QUESTION_SECONDS), strict=True):
+                decided = self._decision(state, player, reply)
+                if decided is not None:
+                    found[state, player] = decided
+        return found
+
+    def _decision(self, state: State, player: Player, reply: Reply) -> Decision | None:
+        if not reply.answers:
+            return None
+        cell, raw = read_answer(self.mapping, state, player, reply.answers[0].term)
+        if cell is None or state[cell - 1] != BLANK:
+            return None
+        value = (lab_value(raw, player, self.mapping) if self.gives_values
+                 else truth(LAB).move_values((state, player))[cell])
+        return Decision(Action(player, cell), 2 if value is None else value)
+
+    def close(self) -> None:
+        self.program.close()
 
 
 def _cost(question: Question) -> int:
