@@ -254,8 +254,8 @@ class PredicateSession(Session[Question, Reply]):
 BATCH = 100
 """Positions sent to a program at once by `MappedProgram`."""
 QUESTION_SECONDS = 60.0
-"""The wall-clock guard of a batch of `MappedProgram`'s questions, against a program that
-waits; its work is bounded by inferences."""
+"""The wall-clock guard of each of `MappedProgram`'s questions, against a program that waits;
+its work is bounded by inferences."""
 
 
 class MappedProgram:
@@ -288,18 +288,19 @@ class MappedProgram:
             self.mapping)}
         wanted = [position for position in positions if position in asked]
         found: dict[tuple[State, Player], Decision] = {}
-        for start in range(0, len(wanted), BATCH):
-            batch = wanted[start:start + BATCH]
+        while wanted:
+            batch = wanted[:BATCH]
             asks = []
             for state, player in batch:
                 text, template = goal(self.mapping, state, player)
                 limit = round(self.work.ratio * _cost(Question("", state, player)))
                 asks.append(Ask(text, template, 1, limit))
-            for (state, player), reply in zip(batch, self.program.ask_many(
-                    asks, QUESTION_SECONDS), strict=True):
+            replies = self.program.ask_many(asks, QUESTION_SECONDS)
+            for (state, player), reply in zip(batch, replies, strict=False):
                 decided = self._decision(state, player, reply)
                 if decided is not None:
                     found[state, player] = decided
+            wanted = wanted[max(len(replies), 1):]  # after a program stopped, the rest again
         return found
 
     def _decision(self, state: State, player: Player, reply: Reply) -> Decision | None:
