@@ -179,7 +179,16 @@ def test_an_external_command_that_answers_via_the_reference(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "nothing to compare: give --engines, --against FILE or --command CMD"),
+        ([], "nothing to compare: give --engines, --against FILE, --command CMD or --mapped "
+             "PATH"),
+        (["--mapped", "no/such/program.pl"], "--mapped no/such/program.pl: no such file"),
+        (["--mapping", "m.toml"], "--mapping and --set declare the --mapped programs"),
+        (["--mapped", "tests/submissions/mapped/dot_p"], "compare its moves with --values none"),
+        (["--mapped", "tests/submissions/mapped/negamax", "--set", "positions=chess"],
+         "positions = 'chess': expected one of"),
+        (["--mapped", "tests/submissions/lab_style.pl"], "no minimax-lab.toml beside it"),
+        (["--mapped", "tests/submissions/python/number_board.py", "--mapping",
+          "tests/submissions/python/number_board.toml"], "its mapping names a function"),
         (["--engines", "lisp"], "unknown engine 'lisp'"),
         (["--engines", "reference,,logic"], "an empty engine name"),
         (["--engines", "reference,reference"], "reference named twice"),

@@ -104,8 +104,8 @@ def test_a_fourth_interface_is_refused_options_it_does_not_take(registered, tmp_
     status = main(["grade", "--interface", "winner", "--set", "function=f",
                    str(tmp_path / "right.py")])
     assert status == 2
-    assert "--set declares a Python function: use --interface function" in capsys.readouterr(
-    ).err
+    assert ("--set declares a Python function or a Prolog predicate: use --interface "
+            "function" in capsys.readouterr().err)
 
 
 def test_an_unregistered_interface_is_a_usage_error(tmp_path, capsys):

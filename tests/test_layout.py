@@ -407,3 +407,18 @@ def test_the_game_to_click_is_declared_once_for_the_site_and_the_notebook():
     scripts = [path for path in ROOT.joinpath("logic").rglob("*.js")
                if "function playGame(" in path.read_text("utf-8")]
     assert scripts == [ROOT / "logic" / "tools" / "game.js"]
+
+
+def test_one_mapping_grammar_and_one_term_writer():
+    """A mapping is declared once (`mappings.py`, both languages' keys), and read by the
+    Prolog predicate's terms; terms are written by `logic/contain/prolog_text.py`, which
+    imports nothing of the project, so every layer that builds a goal can read it."""
+    known = modules()
+    interfaces = f"{COMPARE}.grader.interfaces"
+    writer = f"{LOGIC}.contain.prolog_text"
+    assert imports(known[writer], known) == set()
+    prolog_mapping = imports(known[f"{interfaces}.prolog_mapping"], known)
+    assert {f"{interfaces}.mappings", writer} <= prolog_mapping
+    defining = [name for name, path in known.items()
+                if "def checked_mapping(" in path.read_text(encoding="utf-8")]
+    assert defining == [f"{interfaces}.mappings"]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from marks import needs_swipl
+from marks import needs_bwrap, needs_swipl
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -24,6 +24,10 @@ _BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 _PYTHON = re.compile(r"```pycon\n(.*?)```", re.DOTALL)
 NEEDS_SWIPL = "--engine prolog"
 """An example whose command says this runs SWI-Prolog: skipped without `swipl`."""
+MAPPED = "--mapped"
+"""An example that runs a program through its mapping, contained, on every position: slow,
+and skipped without `swipl` and bwrap (its usage errors are neither)."""
+USAGE_ERROR = "minimax-lab: error: "
 
 
 def examples() -> list[Any]:
@@ -37,8 +41,15 @@ def examples() -> list[Any]:
                     found.append([line[2:].rstrip("\n"), ""])
                 elif found:
                     found[-1][1] += line
-    return [pytest.param(command, output, marks=needs_swipl) if NEEDS_SWIPL in command
-            else (command, output) for command, output in found]
+    return [pytest.param(command, output, marks=_marks(command, output))
+            for command, output in found]
+
+
+def _marks(command: str, output: str) -> list[Any]:
+    """What an example needs, and whether it is slow."""
+    if MAPPED in command and not output.startswith(USAGE_ERROR):
+        return [needs_swipl, needs_bwrap, pytest.mark.slow]
+    return [needs_swipl] if NEEDS_SWIPL in command else []
 
 
 def test_the_readme_has_examples():

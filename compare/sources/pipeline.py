@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +18,6 @@ from minimax_lab.compare.sources.grades import Grade, grade_command, grade_decis
 from minimax_lab.compare.sources.report import json_report, text_report
 from minimax_lab.compare.sources.rows import Table, read_table
 from minimax_lab.logic.engines import (
-    Engine,
     Turn,
     forget_reference_values,
     make_engine,
@@ -28,6 +27,7 @@ from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.files import check_writable, write_whole
 from minimax_lab.logic.objective import LAB, Objective
 from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.terms import Decision
 
 EXIT_AGREE, EXIT_DISAGREE = 0, 1
 Item = TypeVar("Item")
@@ -35,6 +35,18 @@ Item = TypeVar("Item")
 
 class ComparisonError(LabError, ValueError):
     """A comparison that cannot be made as asked."""
+
+
+class Decider(Protocol):
+    """A source that answers a decision on each position it is given, and is closed after:
+    an engine, or a program the front end opened (a Prolog program declared by a mapping)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def decisions(self, positions: Iterable[Turn]) -> Mapping[Turn, Decision]: ...
+
+    def close(self) -> None: ...
 
 
 class Tracker(Protocol):
@@ -83,19 +95,24 @@ class Comparison:
     show: int = 10
     listed: int | None = 20
     """Boards drawn and findings listed per source in the text report (None: all)."""
+    programs: tuple[Decider, ...] = ()
+    """Programs opened by the front end, asked as engines are and closed with them."""
 
 
 def compare(comparison: Comparison, say: Callable[[str], object],
             progress: Progress = silent) -> int:
     """Grade every source, `say` the text report, write the JSON; 0 if all agree, else 1."""
-    if not (comparison.engines or comparison.tables or comparison.commands):
-        raise ComparisonError("nothing to compare: give --engines, --against FILE or "
-                              "--command CMD")
+    if not (comparison.engines or comparison.tables or comparison.commands
+            or comparison.programs):
+        raise ComparisonError("nothing to compare: give --engines, --against FILE, "
+                              "--command CMD or --mapped PATH")
     if comparison.tables.count("-") > 1:
         raise ComparisonError("--against -: standard input can be read only once")
-    engines = [make_engine(name, comparison.objective, program_for(name, comparison.program))
-               for name in comparison.engines]
+    engines: list[Decider] = list(comparison.programs)
     try:
+        engines[:0] = [make_engine(name, comparison.objective,
+                                   program_for(name, comparison.program))
+                       for name in comparison.engines]
         tables = [read_table(path) for path in comparison.tables]
         check_writable(None if comparison.json is None else str(comparison.json))
         grades = grade_all(comparison, engines, tables, progress)
@@ -110,19 +127,21 @@ def compare(comparison: Comparison, say: Callable[[str], object],
     return status
 
 
-def grade_all(comparison: Comparison, engines: list[Engine], tables: list[Table],
+def grade_all(comparison: Comparison, engines: list[Decider], tables: list[Table],
               progress: Progress = silent) -> list[Grade]:
-    """Each source graded in turn: engines, then tables, then commands."""
+    """Each source graded in turn: engines and programs, then tables, then commands."""
     judged_by = truth(comparison.objective, comparison.policy)
     positions = all_positions()
     grades = []
     for engine in engines:
         forget_reference_values()
         start = time.perf_counter()
-        with progress(f"engine {engine.name}", len(positions)) as tracker:
+        label = engine.name if engine in comparison.programs else f"engine {engine.name}"
+        with progress(label, len(positions)) as tracker:
             decisions = engine.decisions(tracker.iterate(positions))
-        grade = grade_decisions(judged_by, f"engine {engine.name}", decisions, positions)
-        grade.seconds = time.perf_counter() - start
+        grade = grade_decisions(judged_by, label, decisions, positions)
+        if engine not in comparison.programs:  # a contained program's work is bounded, not timed
+            grade.seconds = time.perf_counter() - start
         grades.append(grade)
     grades += [grade_table(judged_by, f"table {table.name}", table, positions) for table in tables]
     for command in comparison.commands:

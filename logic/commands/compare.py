@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from minimax_lab.compare.grader.interfaces.mappings import MAPPING_FILE, Mapping, read_mapping
+from minimax_lab.compare.grader.interfaces.predicate_interface import MappedProgram
 from minimax_lab.compare.sources.external import GIVE_UP
 from minimax_lab.compare.sources.pipeline import Comparison, compare
 from minimax_lab.logic.commands.cli import (
@@ -51,6 +53,21 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="an external engine: run once under /bin/sh, sent 'STATE PLAYER' lines, answering "
         "one CSV row per line; repeatable",
     )
+    parser.add_argument(
+        "--mapped", metavar="PATH", action="append", default=[],
+        help="a Prolog program of its own (a file or folder), its decision predicate declared "
+        "by a mapping: its own minimax-lab.toml, or --mapping FILE; run contained as grade "
+        "runs it; repeatable (docs/compare.md)",
+    )
+    parser.add_argument(
+        "--mapping", metavar="FILE",
+        help="the mapping (TOML) of every --mapped program (default: each program's own "
+        "minimax-lab.toml)",
+    )
+    parser.add_argument(
+        "--set", metavar="KEY=VALUE", action="append", default=[], dest="mapping_set",
+        help="one key of the --mapped programs' mapping, over the file's; repeatable",
+    )
     add_program_argument(parser)
     add_objective_options(parser)
     add_policy_options(parser)
@@ -81,12 +98,44 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade every source, print the report, write the JSON; 0 if all agree, else 1."""
-    comparison = Comparison(
-        objective_from(args), policy_from(args), tuple(engine_list(args.engines)),
-        tuple(args.against), tuple(args.command), args.program, args.timeout,
-        args.total_timeout, args.give_up, None if args.json is None else Path(args.json),
-        args.show, args.list)
+    policy = policy_from(args)
+    if (args.mapping or args.mapping_set) and not args.mapped:
+        raise UsageError("--mapping and --set declare the --mapped programs: name one")
+    mappings = [mapped_program(path, args.mapping, args.mapping_set, policy.graded)
+                for path in args.mapped]
+    programs: list[MappedProgram] = []
+    try:
+        programs += [MappedProgram(path, mapping) for path, mapping in mappings]
+        comparison = Comparison(
+            objective_from(args), policy, tuple(engine_list(args.engines)),
+            tuple(args.against), tuple(args.command), args.program, args.timeout,
+            args.total_timeout, args.give_up, None if args.json is None else Path(args.json),
+            args.show, args.list, tuple(programs))
+    except BaseException:
+        for program in programs:
+            program.close()
+        raise
     return compare(comparison, sys.stdout.write, Progress)
+
+
+def mapped_program(path: str, file: str | None, settings: list[str],
+                   graded: bool) -> tuple[Path, Mapping]:
+    """A `--mapped` program and its mapping, checked before anything runs."""
+    program = Path(path)
+    if not program.exists():
+        raise UsageError(f"--mapped {path}: no such file or folder")
+    own = (program if program.is_dir() else program.parent) / MAPPING_FILE
+    given = Path(file) if file is not None else own if own.is_file() else None
+    if given is None and not settings:
+        raise UsageError(f"--mapped {path}: no {MAPPING_FILE} beside it; give --mapping FILE")
+    mapping = read_mapping(given, settings)
+    if not mapping.prolog:
+        raise UsageError(f"--mapped {path}: its mapping names a function; compare a Python "
+                         "program with --command, or grade it with --interface function")
+    if graded and not mapping.gives_values:
+        raise UsageError(f"--mapped {path}: its predicate answers no value (or a heuristic's): "
+                         "compare its moves with --values none")
+    return program, mapping
 
 
 def engine_list(text: str | None) -> list[str]:

@@ -38,6 +38,8 @@ from minimax_lab.logic.state import State
 
 HELPER = "minimax_helper.pl"
 """The file of the lab's helper predicates, by the name students load it under."""
+PROLOG_SUFFIXES = (".pl", ".p", ".pro", ".prolog")
+"""The file names a main file named by `--main` (or a mapping's `file`) may have."""
 STACK_LIMIT = "512m"
 """SWI-Prolog's stack limit for a student's program: deeper recursion is a resource error."""
 
@@ -94,7 +96,9 @@ def main_file(folder: Path, main: str | None = None, name: str = "the submission
     only `.pl` file; `ProgramError` if none can be told."""
     files = sorted(file for file in folder.rglob("*.pl") if not file.name.startswith("."))
     if main is not None:
-        named = [file for file in files if file.name in (main, f"{main}.pl")]
+        named = [file for file in sorted(folder.rglob("*"))
+                 if file.suffix in PROLOG_SUFFIXES and not file.name.startswith(".")
+                 and file.name in (main, f"{main}.pl") and file.is_file()]
         if not named:
             raise ProgramError(f"no file {quoted(main)} in the submission")
         return named[0]

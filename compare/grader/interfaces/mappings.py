@@ -1,8 +1,11 @@
-"""How a Python program states the game: CS50 AI's `tictactoe.py`, or a declared mapping for a
-function of its own (docs/grading-reference.md). Boards, players and moves translated both ways.
+"""How a program states the game: CS50 AI's `tictactoe.py`, or a declared mapping for a Python
+function or a Prolog predicate of its own (docs/grading-reference.md). Boards, players and
+moves translated both ways (a Prolog program's terms in `prolog_mapping`).
 
 A mapping is read from a TOML file and `--set KEY=VALUE` options; every key is checked here,
-at the boundary, so that grading never meets a mapping it cannot follow.
+at the boundary, so that grading never meets a mapping it cannot follow. One grammar for both
+languages: `function` declares a Python function, `predicate` a Prolog one, and a key that is
+one language's own is refused in the other's.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeGuard, TypeVar
 
+from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.objective import MODES
 from minimax_lab.logic.quote import quoted
@@ -23,11 +27,35 @@ CS50_FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility"
 
 
 class Board(StrEnum):
-    """How the program holds a board: 3 lists of 3, a list of 9, or 9 characters."""
+    """How the program holds a board: 3 lists of 3 (rows, a 3x3 matrix), a list of 9, 9
+    characters (Python), or a list of the marks played as `played(Position, Mark)` facts
+    (Prolog)."""
 
     ROWS = "rows"
     FLAT = "flat"
     STRING = "string"
+    FACTS = "facts"
+
+
+class Result(StrEnum):
+    """What a Prolog predicate's result argument holds: a move, the next board (in the board
+    argument's shape), the lab's action `[Player, Position]`, or a move and its value as one
+    pair (`Move-Value`, `[Move, Value]` or `(Move, Value)`)."""
+
+    MOVE = "move"
+    BOARD = "board"
+    ACTION = "action"
+    MOVE_VALUE = "move_value"
+
+
+class Positions(StrEnum):
+    """How a Prolog program numbers the cells: 1..9 or 0..8 in reading order, a row and a
+    column from 1 (`[R, C]`, `R-C`, `R/C` or `(R, C)`), or as a numeric keypad (7 8 9 on top)."""
+
+    CELL1 = "cell1"
+    CELL0 = "cell0"
+    ROW_COL = "row_col"
+    NUMPAD = "numpad"
 
 
 class Returns(StrEnum):
@@ -53,6 +81,14 @@ VALUED = (Returns.ROW_COL_VALUE, Returns.MOVE_VALUE, Returns.VALUE)
 """The answers that carry a value."""
 ARGUMENTS = ("board", "player", "is_x", "is_o", "blanks")
 """The words a mapping's `args` may use; anything else is passed as it is written."""
+PROLOG_ARGUMENTS = ("board", "player", "result", "value", "depth")
+"""The words a Prolog mapping's `args` may use, at the top or inside a list (a position
+`[Player, State, Board]`, say); any other text is an atom, a whole number an integer."""
+FREE = "_"
+"""The blank that is a free variable (a Prolog mapping's)."""
+PYTHON_ONLY = ("function", "returns", "max_value", "min_value", "negamax", "value_args")
+PROLOG_ONLY = ("predicate", "module", "result", "positions", "fact", "depth", "heuristic")
+"""The keys that are one language's own."""
 MAPPING_FILE = "minimax-lab.toml"
 """The mapping's file name when it sits next to the program."""
 
@@ -81,10 +117,36 @@ class Mapping:
     min_value: str | None = None
     negamax: str | None = None
     value_args: tuple[object, ...] | None = None
+    predicate: str = ""
+    module: str | None = None
+    result: Result = Result.MOVE
+    positions: Positions = Positions.CELL1
+    fact: str = "played"
+    depth: int | None = None
+    heuristic: bool = False
+
+    @property
+    def prolog(self) -> bool:
+        """True for a Prolog predicate's mapping."""
+        return bool(self.predicate)
+
+    @property
+    def name(self) -> str:
+        """The predicate's name (without its arity), or the function's."""
+        return self.predicate.rpartition("/")[0] if self.prolog else self.function
+
+    @property
+    def arity(self) -> int:
+        """The predicate's arity (a Prolog mapping's)."""
+        return int(self.predicate.rpartition("/")[2]) if self.prolog else len(self.args)
 
     @property
     def gives_values(self) -> bool:
-        """True when the function's answer carries a value."""
+        """True when the function's answer carries a value (a Prolog predicate's, a value
+        argument or a move and its value, on a scale that is not a heuristic's)."""
+        if self.prolog:
+            return not self.heuristic and (self.result is Result.MOVE_VALUE
+                                           or "value" in self.args)
         return self.returns in VALUED
 
     def encode_board(self, state: State) -> object:
@@ -128,6 +190,8 @@ class Mapping:
     def reads_the_mover(self) -> bool:
         """True when the program is told no player and finds it on the board, as CS50's
         `player(board)` does: X moves first."""
+        if self.prolog:
+            return self.plays is None and "player" not in words_in(self.args)
         return self.plays is None and not {"player", "is_x", "is_o"} & set(self.args)
 
     def movers(self) -> tuple[Player, ...]:
@@ -173,8 +237,16 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
     marks: dict[str, object] = {key: _mark(values[key]) for key in ("x", "o", "blank", "plays")
                                 if key in values}
     mapping = replace(Mapping(), **{**values, **marks})  # type: ignore[arg-type]
+    if "predicate" in values:
+        return _checked_prolog(mapping, values)
+    for key in PROLOG_ONLY:
+        if key in values:
+            raise MappingError(f"{key} is a Prolog mapping's key: name the predicate = "
+                               "\"NAME/ARITY\", or leave it out")
     if not isinstance(mapping.function, str) or not mapping.function.isidentifier():
         raise MappingError("the mapping names no function: set function = \"NAME\"")
+    if mapping.board == Board.FACTS:
+        raise MappingError("board = \"facts\" is for a Prolog predicate")
     mapping = replace(mapping, board=_choice("board", mapping.board, Board),
                       returns=_choice("returns", mapping.returns, Returns),
                       value_side=_choice("value_side", mapping.value_side, Side))
@@ -196,6 +268,126 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
         raise MappingError("a board that is a string needs marks of one character")
     return replace(mapping, args=tuple(mapping.args), value_args=None if mapping.value_args
                    is None else tuple(mapping.value_args))
+
+
+def _checked_prolog(mapping: Mapping, values: dict[str, object]) -> Mapping:
+    """A Prolog predicate's mapping, every key checked; `MappingError` naming the first that
+    is wrong, or the combination that cannot be followed."""
+    for key in PYTHON_ONLY:
+        if key in values:
+            raise MappingError(f"{key} is a Python mapping's key, and this one names a "
+                               "predicate")
+    defaults = {"x": "x", "o": "o", "blank": "-", "board": "flat",
+                "args": ("board", "player", "result")}
+    mapping = replace(mapping, **{key: value for key, value in defaults.items()  # type: ignore[arg-type]
+                                  if key not in values})
+    name, slash, arity = (mapping.predicate.rpartition("/") if isinstance(mapping.predicate, str)
+                          else ("", "", ""))
+    if not slash or not _atom_text(name) or not arity.isdigit() or not arity.isascii():
+        raise MappingError(f"predicate = {mapping.predicate!r}: expected \"NAME/ARITY\", as "
+                           "\"minimax/3\"")
+    if mapping.module is not None and not _atom_text(mapping.module):
+        raise MappingError(f"module = {mapping.module!r}: expected the name of a module")
+    if not isinstance(mapping.fact, str) or not _atom_text(mapping.fact):
+        raise MappingError(f"fact = {mapping.fact!r}: expected the name of the facts' functor")
+    mapping = replace(mapping, board=_choice("board", mapping.board, Board),
+                      result=_choice("result", mapping.result, Result),
+                      positions=_choice("positions", mapping.positions, Positions),
+                      value_side=_choice("value_side", mapping.value_side, Side))
+    if mapping.board is Board.STRING:
+        raise MappingError("board = \"string\" is for a Python function: a Prolog board is "
+                           "flat, rows or facts")
+    for key in ("x", "o", "blank"):
+        _prolog_mark(key, getattr(mapping, key))
+    if len({repr(mapping.x), repr(mapping.o), repr(mapping.blank)}) != 3:
+        raise MappingError("the marks x, o and blank must differ")
+    if mapping.plays is not None and mapping.plays not in (mapping.x, mapping.o):
+        raise MappingError(f"plays = {mapping.plays!r} is neither x's mark nor o's")
+    if mapping.objective not in MODES:
+        raise MappingError(f"objective = {mapping.objective!r}: expected one of "
+                           f"{', '.join(MODES)}")
+    if type(mapping.win_value) is not int or mapping.win_value <= 0:
+        raise MappingError("win_value is the whole number a win is worth, 1 or more")
+    if mapping.depth is not None and (type(mapping.depth) is not int
+                                      or not 1 <= mapping.depth <= SIZE):
+        raise MappingError(f"depth = {mapping.depth!r}: expected the plies searched, 1 to 9")
+    if type(mapping.heuristic) is not bool:
+        raise MappingError("heuristic is true or false")
+    if mapping.file is not None and (not isinstance(mapping.file, str)
+                                     or not mapping.file.endswith(PROLOG_SUFFIXES)):
+        raise MappingError(f"file = {mapping.file!r}: expected a Prolog file "
+                           f"({', '.join(PROLOG_SUFFIXES)})")
+    args = _prolog_args(mapping.args)
+    _check_prolog_words(mapping, args)
+    if len(args) != mapping.arity:
+        raise MappingError(f"predicate = {mapping.predicate!r} takes {mapping.arity} "
+                           f"arguments, and args lists {len(args)}")
+    return replace(mapping, args=args)
+
+
+def _atom_text(text: object) -> bool:
+    """True for the text of an atom a mapping may name: printable, one line, not empty."""
+    return isinstance(text, str) and bool(text) and text.isprintable() and len(text) <= 100
+
+
+def _prolog_mark(key: str, mark: object) -> None:
+    """A Prolog mark: an atom's text, a whole number, or (a blank only) `"_"`, a free
+    variable."""
+    if type(mark) is int or (_atom_text(mark) and (mark != FREE or key == "blank")):
+        return
+    raise MappingError(f"{key} = {mark!r}: expected an atom's text or a whole number"
+                       + (", or \"_\" for a free variable" if key == "blank" else ""))
+
+
+def _prolog_args(args: object, depth: int = 0) -> tuple[object, ...]:
+    """A Prolog mapping's `args` as a tuple, lists inside it as tuples: each item a word, an
+    atom's text, a whole number or a list of these."""
+    if not isinstance(args, (list, tuple)) or depth > 3:
+        raise MappingError("args must be a list of words, atoms, whole numbers and lists")
+    items: list[object] = []
+    for item in args:
+        if isinstance(item, (list, tuple)):
+            items.append(_prolog_args(item, depth + 1))
+        elif type(item) is int or _atom_text(item):
+            items.append(item)
+        else:
+            raise MappingError(f"args: {item!r} is no word, atom or whole number")
+    return tuple(items)
+
+
+def words_in(args: tuple[object, ...]) -> list[str]:
+    """The words of `PROLOG_ARGUMENTS` in a Prolog mapping's `args`, lists included."""
+    found: list[str] = []
+    for item in args:
+        if isinstance(item, tuple):
+            found += words_in(item)
+        elif isinstance(item, str) and item in PROLOG_ARGUMENTS:
+            found.append(item)
+    return found
+
+
+def _check_prolog_words(mapping: Mapping, args: tuple[object, ...]) -> None:
+    """The words a Prolog mapping's args must hold once each, and those whose keys go with
+    them."""
+    words = words_in(args)
+    for word in set(words):
+        if words.count(word) > 1:
+            raise MappingError(f"args names {word!r} more than once")
+    for word in ("board", "result"):
+        if word not in words:
+            raise MappingError(f"args must hold \"{word}\"")
+    if "result" not in args:
+        raise MappingError("\"result\" is an argument of its own, not inside a list")
+    if "value" in words and mapping.result is Result.MOVE_VALUE:
+        raise MappingError("result = \"move_value\" carries the value: no \"value\" "
+                           "argument beside it")
+    if "depth" in words and mapping.depth is None:
+        raise MappingError("args passes \"depth\": say how deep with depth = N")
+    if mapping.heuristic and mapping.depth is None:
+        raise MappingError("heuristic = true is for a search cut at a depth: set depth = N")
+    if mapping.board is Board.FACTS and mapping.blank == FREE:
+        raise MappingError("a board of facts lists the marks played: it has no blank, and "
+                           "blank = \"_\" is for a list")
 
 
 def _check_recursive(mapping: Mapping) -> None:
@@ -227,7 +419,7 @@ def _mark(value: object) -> object:
     return None if value == "None" else value
 
 
-Choice = TypeVar("Choice", Board, Returns, Side)
+Choice = TypeVar("Choice", Board, Returns, Side, Result, Positions)
 
 
 def _choice(key: str, value: object, choices: type[Choice]) -> Choice:

@@ -500,7 +500,7 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
         return _judge_value(question, called.value, mapping, judged_by)
 
     def value_of(raw: object) -> int | None:
-        return _lab_value(raw, question.player, mapping)
+        return lab_value(raw, question.player, mapping)
 
     def shown_value(value: int) -> int:
         return _program_value(value, question.player, mapping)
@@ -599,7 +599,7 @@ def _move_detail(judgement: Judgement, answer: object, returns: Returns,
 
 
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:
-    value = _lab_value(answer, question.player, mapping)
+    value = lab_value(answer, question.player, mapping)
     if value is None:
         return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a value")
     expected = truth.decision((question.state, question.player)).value
@@ -609,8 +609,9 @@ def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Tr
     return Verdict(Category.RIGHT)
 
 
-def _lab_value(raw: object, mover: Player, mapping: Mapping) -> int | None:
-    """A program's value as the lab's: from the mover's side, in -1, 0, 1."""
+def lab_value(raw: object, mover: Player, mapping: Mapping) -> int | None:
+    """A program's value as the lab's: from the mover's side, in -1, 0, 1 (2, which never
+    agrees, for a number on no scale of the mapping's)."""
     if isinstance(raw, bool) or not isinstance(raw, (int, float)):
         return None
     if raw not in (-mapping.win_value, 0, mapping.win_value):

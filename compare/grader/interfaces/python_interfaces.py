@@ -66,6 +66,8 @@ from minimax_lab.logic.contain.submission import is_small_file, looks_like_backu
 from minimax_lab.logic.state import Player, State
 
 CS50_FILE = "tictactoe.py"
+MAPPING_SAID = "declares a Python function or a Prolog predicate"
+"""Why a mapping's options go with the interfaces that take one."""
 
 
 @cache
@@ -143,15 +145,15 @@ class FunctionInterface(PythonInterface):
     of `mapping_set` (`KEY=VALUE`) over it."""
 
     mapping: str | None = own(
-        None, "declares a Python function", "--interface function: the TOML file that "
-        f"declares the function (default: the submission's own {MAPPING_FILE})", text,
+        None, MAPPING_SAID, "--interface function or predicate: the TOML file that declares "
+        f"the function or predicate (default: the submission's own {MAPPING_FILE})", text,
         metavar="FILE", key="")
     mapping_set: tuple[str, ...] = own(
-        (), "declares a Python function", "--interface function: one key of the mapping, "
+        (), MAPPING_SAID, "--interface function or predicate: one key of the mapping, "
         "over the file's; repeatable", texts, metavar="KEY=VALUE", flag="--set", many=True,
         key="")
     mapping_table: TableOf[str, object] | None = own(
-        None, "declares a Python function", "the assignment's table of the mapping", table,
+        None, MAPPING_SAID, "the assignment's table of the mapping", table,
         line=False, key="mapping", table=True)
     judged: str = judged_option()
     end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from minimax_lab.compare.grader.interfaces.interface import Interface
+from minimax_lab.compare.grader.interfaces.predicate_interface import PredicateInterface
 from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface, FunctionInterface
 from minimax_lab.compare.grader.options.config import Own, own_options
@@ -11,6 +12,7 @@ INTERFACES: dict[str, type[Interface]] = {
     "prolog": PrologInterface,
     "cs50": CS50Interface,
     "function": FunctionInterface,
+    "predicate": PredicateInterface,
 }
 """Each interface's name and its class."""
 
