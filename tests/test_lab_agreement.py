@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from boards import LAB_CASES, TACTICS, TERMINAL
-from marks import needs_swipl
+from marks import few_by_default, needs_swipl
 
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.positions import reachable_states
