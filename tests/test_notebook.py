@@ -128,7 +128,7 @@ def test_the_clauses_show_beside_the_rules_and_the_python(executed):
                              "(logic/prolog/lab.pl):\n")
     for title in ("% the lab in pyDatalog (logic/rules.py):",
                   "% the lab in Python (logic/reference.py):",
-                  "terminal_state(State, Player, 1) :-\n    winning_config(State, Player), !."):
+                  "terminal_state(State, Player, 1) :-\n    once(winning_config(State, Player))."):
         assert title in listed
 
 
