@@ -250,8 +250,8 @@ def test_grades_help_gives_each_policy_option_the_default_each_interface_has(cap
     words = " ".join(capsys.readouterr().out.split())
     ties = words.split("--ties {lowest,any}")[-1].split("--values")[0]
     values = words.split("--values {all,none}")[-1].split("--unsandboxed")[0]
-    assert "(default: the interface's own: lowest for prolog, any for cs50 and function; or " \
-        "the assignment's)" in ties
+    assert "(default: the interface's own: lowest for prolog, any for cs50 and function and " \
+        "predicate; or the assignment's)" in ties
     assert values.strip().endswith("(default: all, or the assignment's)")
 
 
@@ -337,6 +337,7 @@ INTERNAL_ERRORS = {
     "Halt",  # Prolog's halt/0 at the top level, the normal end of a session
     "Unlike",  # in the Python harness, an argument no answer of the lab's is given for
     "_Enough",  # a Prolog trace at its bound of calls, turned into its note
+    "Aborted",  # `a` typed at a tracer's port: the goal stops, the session goes on
 }
 
 
