@@ -74,7 +74,8 @@ def test_decision_values_over_all_positions(tables, name):
 
 @pytest.mark.parametrize(
     "objective",
-    [Objective("win", "depth"), Objective("lose", "lab"), Objective("lose", "depth")],
+    [Objective("win", "depth"), Objective("lose", "lab"),
+     pytest.param(Objective("lose", "depth"), marks=pytest.mark.slow)],
     ids=str,
 )
 def test_the_engines_agree_on_every_position_for_every_objective(objective):
@@ -126,6 +127,7 @@ def test_a_session_solves_the_classes_below_each_board_then_agrees_everywhere(ta
     assert table == tables["reference"]
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_the_logic_table_does_not_depend_on_the_hash_seed(reference_table):
     # pyDatalog's min_ breaks ties in set order unless the cell is in the key; set order
     # follows PYTHONHASHSEED. Three seeds run side by side, each through the real program.
@@ -167,7 +169,8 @@ def test_the_plain_program_agrees_on_every_position(plain_engine, tables):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "objective",
-    [Objective("win", "depth"), Objective("lose", "lab"), Objective("lose", "depth")],
+    [Objective("win", "depth"), Objective("lose", "lab"),
+     pytest.param(Objective("lose", "depth"), marks=pytest.mark.slow)],
     ids=str,
 )
 def test_the_plain_program_agrees_on_every_position_for_every_objective(objective):

@@ -753,6 +753,7 @@ def stall():
 """
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_program_that_fills_its_question_pipe_stalls_nothing(tmp_path):
     program = tmp_path / "tictactoe.py"
@@ -879,6 +880,7 @@ def test_spinners_in_sessions_of_their_own_change_no_classmates_grade(tmp_path):
         assert beside.checks[check].correct == 5478
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_class_ended_by_sigterm_keeps_what_was_graded(tmp_path):
     from processes import started, stop, wait_for_caught

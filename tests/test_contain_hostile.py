@@ -107,6 +107,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 # --- a submission sees only its own files -----------------------------------------------------
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_swipl
 @needs_bwrap
 def test_a_prolog_submission_that_looks_for_the_graders_solution_finds_nothing(
@@ -189,6 +190,7 @@ def test_the_harness_looks_up_no_name_once_it_has_made_its_tools():
             if instruction.opname.endswith(("_GLOBAL", "_NAME"))} == set()
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_result_that_hides_its_mutation_from_the_harness_is_seen_to_change_its_argument():
     """Its module replaces json.dumps, copy.deepcopy and the harness's own dump: what it changes

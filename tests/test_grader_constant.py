@@ -142,6 +142,7 @@ def cs50_gradebook(tmp_path, functions=None):
     return {row.split(",")[0]: row.split(",")[-3:-1] for row in rows[1:]}, graded
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_python
 @needs_bwrap
 def test_a_cs50_stub_scores_nothing_and_a_right_program_keeps_each_functions_points(tmp_path):

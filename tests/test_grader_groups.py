@@ -202,6 +202,7 @@ COPIES = {"ada": "no_draw", "bob": "no_draw", "dee": "lab_style"}
 bug is): the default run's class; the slow one above grades more bugs on more predicates."""
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_swipl
 def test_copies_share_a_group_and_its_feedback_and_the_right_program_none(tmp_path):
     for name, program in COPIES.items():

@@ -86,6 +86,7 @@ def line_of(name: str, text: str) -> int:
 
 # --- the corpus: each typical fault, in its predicate and category --------------------------
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_the_labs_style_with_debug_output_is_right_on_every_question_asked(corpus):
     grade = corpus.prolog("lab_style")
     assert grade.load.ok and not grade.faulty
@@ -129,6 +130,7 @@ def test_values_from_the_wrong_side_are_wrong_on_every_won_board():
     assert grade.checks["terminal_state"].counts[Category.WRONG_VALUE] == 2 * len(won)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_min_value_moving_the_agent_keeps_states_no_adversary_move_reaches(corpus):
     grade = corpus.prolog("min_moves_agent")
     result = grade.checks["min_value"]
@@ -169,6 +171,7 @@ def test_an_infinite_loop_is_stopped_by_the_inference_limit_and_the_asking_goes_
 
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_loop_spends_its_own_checks_budget_and_takes_no_other_checks_points():
     # judged on its own clauses, loops.pl loops in max_value alone: min_value gets the lab's
     # answers below, and terminal_state never reaches max_value
@@ -294,6 +297,7 @@ def plain_swipl(name: str, goal: str, tmp_path: Path) -> str:
     return run.stdout
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_question_that_never_reaches_a_predicate_lost_to_a_syntax_error_is_answered(
         tmp_path):
     # max_value/3 is lost to a syntax error; min_value's terminal clause never calls it
@@ -350,6 +354,7 @@ def test_a_file_that_never_finishes_loading_is_a_load_problem_and_nothing_is_ask
     assert result.checked == 0 and result.counts[Category.NOT_ASKED] == 2 * len(STATES)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_program_that_computes_meets_its_cpu_limit_however_short_the_wall_clock_guard(
         monkeypatch, tmp_path):
     """As on a machine so loaded that a program computing gets a tenth of the wall clock:

@@ -278,6 +278,7 @@ def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
     assert shifted["illegal_move"] > 0 and shifted["unreadable_answer"] > 0  # cell 9 + 1
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_values_are_read_from_the_side_the_mapping_says(capsys, tmp_path):
     program, mapping = CORPUS / "number_board.py", CORPUS / "number_board.toml"
@@ -563,6 +564,7 @@ def test_a_result_that_raises_on_every_move_gets_no_credit(capsys, tmp_path):
     assert result["checked"] == sum(count + (count < 9) for count in blanks)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_result_that_raises_only_on_some_boards_is_credited_on_the_others(capsys, tmp_path):
     """The rule is per board: where result returns for every legal action, its exception for
@@ -755,6 +757,7 @@ def test_a_declared_function_that_returns_a_value_has_no_play_check():
     assert session.decision(EMPTY, "x") == Question("f", EMPTY, "x", played=True)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_function_that_loops_spends_its_own_share_of_the_budget(tmp_path):
     """CS50's `player` loops on every board: its share of the CPU budget runs out, said so,

@@ -132,6 +132,7 @@ def test_the_labs_style_is_right_on_every_question_its_budget_asks():
 
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_functions_that_read_the_player_from_the_board_are_asked_where_they_apply():
     """CS50's max_value(board) and min_value(board), told no player (X maximises, O minimises,
     values from X's side): max_value asked where X moves, min_value where O moves, both on

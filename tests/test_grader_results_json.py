@@ -130,6 +130,7 @@ def classes(draw) -> Graded:
     return Graded(made, policy, shard=shard, title=draw(texts))
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @given(classes())
 @settings(max_examples=200, deadline=None)
 def test_a_class_read_back_is_the_class_written(graded):
@@ -204,7 +205,9 @@ one that never loads, a Python program."""
 
 
 @needs_swipl
-@pytest.mark.parametrize(("kind", "name"), REAL)
+@pytest.mark.parametrize(("kind", "name"), [
+    case if case[1] in ("min_moves_agent", "cs50_winner_no_anti_diagonal")
+    else pytest.param(*case, marks=pytest.mark.slow) for case in REAL])  # loading's two: slow
 def test_a_real_grade_meets_the_schema_and_reads_back_as_written(corpus, kind, name):
     grade = getattr(corpus, kind)(name)
     policy = grade.policy or Policy()

@@ -403,6 +403,7 @@ def test_nothing_left_the_machine_from_the_top_level(top_level, served):
     assert all(url.startswith(served) for url in requested(top_level))
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_the_stepper_steps_to_the_end(top_level, monkeypatch):
     driver = top_level
     # no Graphviz in a browser
@@ -595,6 +596,7 @@ def asked_so_far(driver) -> tuple[int, int] | None:
     return (int(shown[1]), int(shown[2])) if shown else None
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_whole_check_shows_its_progress_and_stops(check_page):
     """The whole check asks every question `grade` asks, says how far it got as it goes, and
     Stop ends it; the page then checks again."""

@@ -188,6 +188,7 @@ def test_a_crash_is_charged_to_its_position_and_the_run_goes_on(command, truth):
     assert len(grade.findings) == 1
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_hang_is_killed_at_the_time_limit_and_the_run_goes_on(command, truth, tmp_path):
     pid_file = tmp_path / "hung.pid"
     _, grade = run(command("hang", str(pid_file)), truth, timeout=4.0)  # slack for a busy machine
@@ -385,6 +386,7 @@ LINES = st.lists(st.lists(PIECES, max_size=4).map(b"".join), max_size=10)
 @given(
     out=LINES, end=st.sampled_from([b"", b"\n", b"\r\n"]), err=LINES, status=st.integers(0, 3)
 )
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_no_output_makes_run_command_or_grading_raise(truth, out, end, err, status):
     positions = POSITIONS[:3]
     with tempfile.TemporaryDirectory() as folder:

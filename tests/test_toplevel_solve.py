@@ -422,6 +422,7 @@ GOALS = st.tuples(
 CONJUNCTIONS = st.lists(GOALS, min_size=1, max_size=2).map(", ".join)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @settings(max_examples=120, deadline=None)
 @given(CONJUNCTIONS)
 def test_random_goals_get_the_same_text_from_both_engines(logic_engine, reference_engine, goal):
