@@ -93,6 +93,7 @@ def test_a_logic_engine_answers_in_any_thread(logic_engine, reference_engine):
     assert answer == reference_engine.minimax_decision(state, player)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_session_solves_the_classes_below_each_board_then_agrees_everywhere(tables):
     # a question beyond the classes solved solves those below its board; a table then looks
     # up the classes solved and derives the others

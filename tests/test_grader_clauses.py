@@ -103,6 +103,7 @@ def test_the_labs_style_is_right_on_every_question_asked_on_its_own_clauses():
         assert result.correct == result.checked > 0
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_bug_below_is_counted_in_the_predicate_that_holds_it(corpus):
     whole, clauses = corpus.prolog("min_moves_agent"), graded("min_moves_agent", "clauses")
     assert whole.checks["max_value"].correct < whole.checks["max_value"].checked

@@ -267,6 +267,7 @@ def test_judged_on_its_own_functions_a_question_costs_one_level(counted, name, f
 
 # --- the end-to-end sample ---------------------------------------------------------------------
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_the_sample_catches_a_program_right_function_by_function_but_wrong_as_a_whole():
     alone = graded("depth_in_a_global", "clauses", 0)
     for result in alone.checks.values():  # function by function, all right
