@@ -218,6 +218,7 @@ nav .group{display:inline-flex;gap:.1em}
 #canvas{overflow:auto;padding:.6em}
 .tree,.tree ul{display:flex;justify-content:center;margin:0;padding:0;position:relative}
 .tree{width:max-content;margin:0 auto}
+.tree.tiny *,.tree.tiny *::before,.tree.tiny *::after{border-width:0!important}
 .tree ul{padding-top:14px}
 .tree li{list-style:none;display:flex;flex-direction:column;align-items:center;
 position:relative;padding:14px 3px 0}
@@ -270,6 +271,7 @@ _SCRIPT = """
   function setZoom(z) {  // rounded down, so that a zoom that fits still fits
     zoom = Math.max(0.001, Math.min(2, Math.floor(z * 1000) / 1000));
     tree.style.zoom = zoom;
+    tree.classList.toggle("tiny", zoom < 0.2);  // a line is a device pixel at least
   }
   function room() {  // the tree's room, and how much of it the tree takes at this zoom
     var pad = getComputedStyle(canvas);
@@ -282,13 +284,13 @@ _SCRIPT = """
   }
   function fitZoom() {  // the whole tree in the window, however large: shrunk until it fits
     var z = 1;
-    for (var tries = 0; tries < 8; tries++) {
+    for (var tries = 0; tries < 60; tries++) {  // borders and text shrink less than boxes
       setZoom(z);
       canvas.scrollLeft = 0;
       window.scrollTo(0, 0);
       var r = room(), ratio = Math.min(r.across, r.down);
       if (ratio >= 1) return zoom;
-      z = zoom * ratio * 0.995;
+      z = zoom * Math.min(ratio * 0.995, 0.97);
     }
     return zoom;
   }
