@@ -719,10 +719,12 @@ def test_a_plain_file_name_is_kept(stem, suffix):
 @given(st.text(max_size=80), st.sampled_from(["[{}].", "consult({}).", "[{}, other]."]))
 def test_loading_a_file_at_the_pages_top_level_says_where_to_check_it_in_one_line(name, form):
     """`[file].` in the page: one plain line, worded as the command line words its errors,
-    that names no folder of the page's Python (it has none of the student's)."""
+    that names no folder of the page's Python (it has none of the student's), and `consult`
+    telling the page to load the file picked into its SWI-Prolog instead."""
     answered = json.loads(site_python.query(form.format(quote_atom(name))))
-    assert answered == {"status": 2, "out": "",
+    assert answered == {"status": 2, "out": "", "consult": True,
                         "err": f"minimax-lab: error: {site_python.NO_FILES}\n"}
+    assert json.loads(site_python.query("X is 1."))["consult"] is False
 
 
 def test_make_in_the_page_says_no_file_can_be_loaded():

@@ -37,22 +37,27 @@ VIEWS = ("board", "explain", "trace", "tree")
 FOLDER, HARNESS = "/submission", "/harness"
 ELSEWHERE = ("check my lab (check.html) runs your minimax.pl in your browser, and "
              "minimax-lab query loads it with [file].")
-NO_FILES = f"this page loads no file: {ELSEWHERE}"
-"""What `[file].` and `consult/1` say in the page (which has no folder of the student's)."""
+NO_FILES = ("the lab's Python loads no file: pick yours under Your program (or type it there), "
+            "and [file]. loads it into SWI-Prolog in this page")
+"""What `[file].` and `consult/1` say when the page has no file picked to load instead."""
 
 
 class PageSession(Session):
     """The top level's session in the page: as the command line's, but with no folder to load
-    a student's file from (`[file].`, `consult/1`, `make.`)."""
+    a student's file from (`[file].`, `consult/1`, `make.`): `consulted` says one was asked,
+    and the page loads the file picked into its SWI-Prolog instead."""
+
+    consulted = False
 
     def consult(self, files: list[Term]) -> None:
+        self.consulted = True
         raise ToplevelError(NO_FILES)
 
     def make(self) -> None:
         self.write(f"% no file is loaded, nor can be in this page: {ELSEWHERE}")
 
 
-_sessions: dict[str, Session] = {}
+_sessions: dict[str, PageSession] = {}
 
 
 def query(goal: str, engine: str = "logic") -> str:
@@ -65,10 +70,12 @@ def query(goal: str, engine: str = "logic") -> str:
         _sessions[engine] = PageSession(engine, out)
     session = _sessions[engine]
     session.out = out
+    session.consulted = False
     status = print_answers(goal, session, out, err)
     if not out.getvalue() and not err.getvalue():  # halt.: the command line ends in silence
         out.write("% halt. ends the command line's top level; this page's goes on\n")
-    return _json(status=status, out=out.getvalue(), err=err.getvalue())
+    return _json(status=status, out=out.getvalue(), err=err.getvalue(),
+                 consult=session.consulted)
 
 
 def view(kind: str, position: str, player: str, search: str = "minimax") -> str:

@@ -20,6 +20,8 @@ from minimax_lab.logic.site import parts
 PACKAGES = ("logic", "compare", "facts")
 """The lab's packages, shipped whole (the site runs the same code as the command line)."""
 SHIPPED = (".py", ".pl", ".toml")
+HELPER = "minimax_helper.pl"
+"""The lab's helpers for students (`:- [minimax_helper].`), beside a program the top level loads."""
 MARK = "site.json"
 """The file that says a folder is a site this command wrote (and may write again)."""
 
@@ -59,6 +61,7 @@ def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_H
         if asset.is_file():
             files[asset.name] = asset.read_bytes()
     files["game.js"] = (resources.files("minimax_lab.logic.tools") / "game.js").read_bytes()
+    files[HELPER] = (resources.files("minimax_lab.logic.prolog") / HELPER).read_bytes()
     files[MARK] = json.dumps({
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],

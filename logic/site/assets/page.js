@@ -1,15 +1,16 @@
 // The pages' side: a worker that can be stopped (ended, and started afresh) and the forms.
 class Runner {
-  constructor(script, status) {
+  constructor(script, status, loading = "loading Python (the first time takes a few seconds)...") {
     this.script = script;
     this.status = status;
+    this.loading = loading;
     this.start();
   }
   start() {
     this.worker = new Worker(this.script);
     this.pending = new Map();
     this.number = 0;
-    this.say("loading Python (the first time takes a few seconds)...", "loading");
+    this.say(this.loading, "loading");
     this.worker.onmessage = ({data}) => {
       if (data.ready) return this.say("ready", "ready");
       if (data.failed) return this.say("could not start: " + data.failed, "failed");
@@ -75,20 +76,27 @@ async function topLevel() {
     transcript.scrollTop = transcript.scrollHeight;
     return line;
   };
+  const program = yourProgram(show);
   byId("ask").addEventListener("submit", async (event) => {
     event.preventDefault();
     const goal = byId("goal").value.trim();
     if (!goal) return;
     let last = show("?- " + goal, "goal");
     try {
-      const answer = await runner.call("query", goal, byId("engine").value);
+      const engine = byId("engine").value;
+      const answer = engine === "program" ? await program.ask(goal)
+        : await runner.call("query", goal, engine);
+      if (answer.consult) return await program.consult(last);
       if (answer.out) last = show(answer.out.replace(/\n$/, ""), "answer", last);
       if (answer.err) show(answer.err.replace(/\n$/, ""), "error", last);
     } catch (error) {
       show(String(error.message), "error", last);
     }
   });
-  byId("stop").addEventListener("click", () => runner.stop("% stopped: Python starts afresh"));
+  byId("stop").addEventListener("click", () => {
+    runner.stop("% stopped: Python starts afresh");
+    program.stop();
+  });
   for (const kind of ["board", "explain", "trace", "tree"]) {
     byId("view-" + kind).addEventListener("click", async () => {
       const out = byId("view");
@@ -103,6 +111,74 @@ async function topLevel() {
     });
   }
 }
+
+// The student's own program (program-worker.js), in a worker started at its first load: a
+// file picked or typed, loaded by Load or by [file]. at the prompt, asked there.
+function yourProgram(show) {
+  let runner = null;
+  let loaded = null;  // the name and text last loaded
+  const say = (text, kind, after) => show(text, kind, after);
+  const name = () => (byId("program-file").files[0] || {name: "program.pl"}).name;
+  const load = async (after) => {
+    const text = byId("program").value;
+    if (!text.trim()) {
+      byId("loaded").textContent = "nothing to load: pick your file or type it above";
+      return;
+    }
+    runner = runner || new Runner("program-worker.js", byId("program-status"),
+                                  "loading SWI-Prolog...");
+    loaded = [name(), text];
+    byId("loaded").textContent = "loading " + loaded[0] + "...";
+    try {
+      const done = await runner.call("load", ...loaded);
+      byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(loaded[0]);
+      byId("engine").value = "program";
+      if (done.out) say(done.out, done.end === "loaded" ? "answer" : "error", after);
+      if (after) say("% " + byId("loaded").textContent, "answer", after);
+    } catch (error) {
+      byId("loaded").textContent = String(error.message);
+    }
+  };
+  byId("program-file").addEventListener("change", async () => {
+    const file = byId("program-file").files[0];
+    if (file) byId("program").value = await file.text();
+  });
+  byId("program-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    load(null);
+  });
+  return {
+    async ask(goal) {
+      if (!loaded) return {err: "no program is loaded: pick your file or type it under Your " +
+                                "program, then Load (or [file]. once it is picked)"};
+      const answer = await runner.call("ask", goal);
+      if (answer.end === "consult") return {consult: true};
+      return {out: answer.out, err: ""};
+    },
+    // [file]. or consult(file).: the file picked, read again and loaded; else how to pick one.
+    async consult(after) {
+      const file = byId("program-file").files[0];
+      if (!file) {
+        show("no file is picked: pick yours with \"your file\" under Your program (or type " +
+             "it there and press Load)", "error", after);
+        return;
+      }
+      byId("program").value = await file.text();
+      await load(after);
+    },
+    stop() {
+      if (!runner) return;
+      runner.stop("% stopped: SWI-Prolog starts afresh");
+      if (loaded) runner.call("load", ...loaded).catch(() => {});
+    },
+  };
+}
+
+const LOADED = {
+  loaded: (name) => `${name} loaded`,
+  inferences: (name) => `stopped: loading ${name} ran past the inference bound`,
+  error: (name) => `${name} could not be loaded (see the message above)`,
+};
 
 async function checkPage() {
   await offline();

@@ -1,0 +1,87 @@
+% The site's top level for a student's own program, in SWI-Prolog in the page's worker
+% (program-worker.js): the program is consulted into the module `student`, where halt/0 and
+% halt/1 raise a permission error instead of ending Prolog; a goal is read by SWI-Prolog's
+% reader from the text typed, answered within an inference bound, and traced on request
+% (`trace.` then a goal: SWI-Prolog's own trace/2 lines for the program's predicates).
+:- module(page, [page_load/3, page_ask/4]).
+
+:- student:redefine_system_predicate(halt).
+:- student:redefine_system_predicate(halt(_)).
+
+student:halt :- page:refuse_halt.
+student:halt(_) :- page:refuse_halt.
+
+refuse_halt :-
+    throw(error(permission_error(halt, prolog, page),
+                context(halt/0, 'halt would end the page\'s Prolog; it goes on instead'))).
+
+:- dynamic tracing/0.
+
+%!  page_load(+File, +Limit, -End) is det.
+%   Consult File into `student` within Limit inferences; End is `loaded`, `inferences` or
+%   `error` (its message printed).
+page_load(File, Limit, End) :-
+    catch(call_with_inference_limit(load_files(student:File, []), Limit, Result), Error, true),
+    (   nonvar(Error) -> print_message(error, Error), End = error
+    ;   Result == inference_limit_exceeded -> End = inferences
+    ;   End = loaded
+    ).
+
+%!  page_ask(+Text, +Limit, +Most, -End) is det.
+%   Answer the goal Text (a Prolog string) in `student`: its first Most answers printed as
+%   SWI-Prolog's top level prints them. End is `answered`, `consult`, `trace`, `inferences`,
+%   `syntax` or `error` (the message printed).
+page_ask(Text, Limit, Most, End) :-
+    catch(term_string(Goal, Text, [variable_names(Names), module(student)]), Error, true),
+    (   nonvar(Error) -> print_message(error, Error), End = syntax
+    ;   var(Goal) -> print_message(error, error(instantiation_error, _)), End = error
+    ;   special(Goal, End) -> true
+    ;   answer(Goal, Names, Limit, Most, End)
+    ).
+
+special(trace, trace) :- assertz(tracing), format("% tracing the next goal's calls of your program's predicates~n").
+special(notrace, answered) :- retractall(tracing), format("true.~n").
+special([_|_], consult).
+special(consult(_), consult).
+
+answer(Goal, Names, Limit, Most, End) :-
+    (   retract(tracing) -> trace_program(all), Traced = true ; Traced = false ),
+    Take is Most + 1,
+    catch(call_with_inference_limit(
+              once(findnsols(Take, Names, student:Goal, Found)), Limit, Result),
+          Error, true),
+    (   Traced == true -> trace_program(-all) ; true ),
+    (   nonvar(Error) -> print_message(error, Error), End = error
+    ;   Result == inference_limit_exceeded ->
+        format("% stopped: the goal ran past ~D inferences~n", [Limit]), End = inferences
+    ;   show(Found, Most), End = answered
+    ).
+
+trace_program(Ports) :-
+    forall(( predicate_property(student:Head, defined),
+             \+ predicate_property(student:Head, imported_from(_)),
+             functor(Head, Name, Arity), Name/Arity \== halt/0, Name/Arity \== halt/1,
+             \+ sub_atom(Name, 0, _, _, '$') ),
+           trace(student:Name/Arity, Ports)).
+
+show([], _) :- !, format("false.~n").
+show(Found, Most) :-
+    length(Found, Count),
+    (   Count > Most -> length(Shown, Most), append(Shown, _, Found), Last = " ;\n% ... (more answers)"
+    ;   Shown = Found, Last = "."
+    ),
+    show_answers(Shown, Last).
+
+show_answers([Names], Last) :- !, show_names(Names), format("~w~n", [Last]).
+show_answers([Names|More], Last) :- show_names(Names), format(" ;~n"), show_answers(More, Last).
+
+show_names(Names) :-
+    include(shown, Names, Shown),
+    (   Shown == [] -> format("true")
+    ;   foldl(show_name, Shown, "", _)
+    ).
+
+shown(Name = _) :- \+ sub_atom(Name, 0, _, _, '_').
+
+show_name(Name = Value, Before, ",\n") :-
+    format("~w~w = ~W", [Before, Name, Value, [quoted(true), portray(true), max_depth(20)]]).

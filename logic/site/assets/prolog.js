@@ -1,0 +1,41 @@
+// SWI-Prolog compiled to WebAssembly, in a worker: its files fetched once from the site, and a
+// fresh SWI-Prolog made from them on demand (no network), its output sent to `output`.
+importScripts("swipl/swipl-web.js");
+
+function makeDirs(fs, path) {
+  let folder = "";
+  for (const part of path.split("/").slice(1, -1)) {
+    folder += "/" + part;
+    if (!fs.analyzePath(folder).exists) fs.mkdir(folder);
+  }
+}
+
+const prologFiles = Promise.all(["swipl/swipl-web.wasm", "swipl/swipl-web.data"].map(
+  async (file) => {
+    const response = await fetch(file);
+    if (!response.ok) throw new Error(`cannot load ${file}: ${response.status}`);
+    return response.arrayBuffer();
+  }));
+
+// A fresh SWI-Prolog: write(path, text) puts a file in its file system; line(goal, text)
+// runs `goal` once with Text bound to `text` and gives its Line (a string), or "error: ...".
+async function freshProlog(output = () => {}) {
+  const [wasm, data] = await prologFiles;
+  const swipl = await SWIPL({arguments: ["-q", "--stack-limit=256m"],
+                             locateFile: (file) => "swipl/" + file,
+                             wasmBinary: wasm, getPreloadedPackage: () => data.slice(0),
+                             print: output, printErr: output});
+  return {
+    write(path, text) { makeDirs(swipl.FS, path); swipl.FS.writeFile(path, text); },
+    line(goal, text) {
+      try {
+        const found = swipl.prolog.query(goal, {Text: text}).once();
+        const line = found && found.Line !== undefined && JSON.parse(JSON.stringify(found.Line));
+        return typeof line === "string" ? line  // a Prolog string comes as a PrologString
+          : "error: " + JSON.stringify(found).slice(0, 500);
+      } catch (error) {
+        return "error: " + String(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,253 @@
+"""A student's own program at the site's top level (docs/site.md, "Your program"): the page's
+Prolog (`program.pl`) in SWI-Prolog, answering a student's file as the lab's reference does,
+refusing halt, stopping a loop at its inference bound, tracing on request, reading every goal
+with SWI-Prolog's own reader; then the page in headless Chromium, its SWI-Prolog the site's own
+(the network cut off once it has loaded)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from marks import needs_swipl
+from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # noqa: F401
+
+from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.state import parse_state
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+ASSETS = resources.files("minimax_lab.logic.site") / "assets"
+HELPER = resources.files("minimax_lab.logic.prolog") / "minimax_helper.pl"
+PROLOG_SECONDS = 60
+"""Bound on one run of `swipl` with the page's Prolog (a load and a few goals)."""
+LIMIT = 2_000_000
+"""The inference bound the tests give the page's Prolog run natively (the page's is larger)."""
+ENDS = {"answered", "consult", "trace", "inferences", "syntax", "error"}
+
+BOARDS = {
+    "x to win at once":
+        """ x | o | x
+            o | x | o
+            - | - | - """,
+    "o blocks or loses":
+        """ x | x | -
+            o | - | -
+            - | - | - """,
+    "a draw ahead":
+        """ x | o | x
+            x | o | o
+            o | x | - """,
+}
+"""Named positions, x to move, drawn as boards."""
+X_HAS_WON = """ x | x | x
+                o | o | -
+                - | - | - """
+
+DRIVER = """
+:- initialization(main, main).
+main :-
+    current_prolog_flag(argv, [Page, File, Limit, Most | Goals]),
+    atom_number(Limit, L), atom_number(Most, M),
+    load_files(Page, [silent(true)]),
+    page:page_load(File, L, Loaded), format("end: ~w~n", [Loaded]),
+    forall(member(Goal, Goals),
+           ( atom_string(Goal, Text), page:page_ask(Text, L, M, End),
+             format("end: ~w~n", [End]) )).
+"""
+"""Loads a file with the page's Prolog and asks it each goal given, as program-worker.js does."""
+
+
+def board_list(drawn: str) -> str:
+    """The board drawn, as a Prolog list."""
+    return "[" + ",".join(re.findall(r"[xo-]", drawn)) + "]"
+
+
+def reference_value(drawn: str, player: str = "x") -> int:
+    return make_engine("reference").max_value(parse_state(board_list(drawn)), player).value
+
+
+def run_page(tmp_path: Path, program: str, goals: list[str], name: str = "mine.pl"
+             ) -> list[tuple[str, str]]:
+    """The page's Prolog in `swipl`: `program` loaded (beside the lab's helper), then each goal
+    asked; what each printed and how it ended, the load's first."""
+    (tmp_path / "driver.pl").write_text(DRIVER)
+    (tmp_path / "program.pl").write_text((ASSETS / "program.pl").read_text())
+    (tmp_path / "minimax_helper.pl").write_text(HELPER.read_text())
+    (tmp_path / name).write_text(program)
+    done = subprocess.run(
+        [shutil.which("swipl") or "swipl", "-q", str(tmp_path / "driver.pl"), "--",
+         str(tmp_path / "program.pl"), str(tmp_path / name), str(LIMIT), "3", *goals],
+        capture_output=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        timeout=PROLOG_SECONDS, check=False, cwd=tmp_path)
+    said, printed = [], []
+    for line in done.stdout.splitlines():
+        if line.startswith("end: "):
+            said.append(("\n".join(printed), line[5:]))
+            printed = []
+        else:
+            printed.append(line)
+    assert len(said) == len(goals) + 1, done.stdout
+    return said
+
+
+# --- the page's Prolog, in swipl ---------------------------------------------------------------
+
+@needs_swipl
+def test_a_students_max_value_answers_the_references_value(tmp_path):
+    goals = [f"max_value({board_list(drawn)}, x, sv(_, V)), !." for drawn in BOARDS.values()]
+    loaded, *answers = run_page(tmp_path, (SUBMISSIONS / "lab_style.pl").read_text(), goals)
+    assert loaded == ("", "loaded")
+    for (printed, end), drawn in zip(answers, BOARDS.values(), strict=True):
+        assert (printed, end) == (f"V = {reference_value(drawn)}.", "answered")
+
+
+@needs_swipl
+def test_halt_in_the_program_or_the_goal_is_refused_and_prolog_goes_on(tmp_path):
+    program = "mine(1).\n:- halt.\nmine(2).\nstop :- halt(3).\n"
+    loaded, *answers = run_page(tmp_path, program, ["halt.", "stop.", "mine(X)."])
+    assert loaded[1] == "loaded" and "No permission to halt" in loaded[0]
+    for printed, end in answers[:2]:
+        assert end == "error" and "No permission to halt" in printed
+    assert answers[2] == ("X = 1 ;\nX = 2.", "answered")  # the rest of the file was loaded
+
+
+@needs_swipl
+def test_a_loop_stops_at_the_inference_bound_and_prolog_goes_on(tmp_path):
+    _, looped, after = run_page(tmp_path, "loop :- loop.\n", ["loop.", "X is 6 * 7."])
+    assert looped == (f"% stopped: the goal ran past {LIMIT:,} inferences", "inferences")
+    assert after == ("X = 42.", "answered")
+
+
+@needs_swipl
+def test_a_program_whose_loading_loops_stops_at_the_bound(tmp_path):
+    loaded, after = run_page(tmp_path, ":- repeat, fail.\nmine(1).\n", ["X is 1 + 1."])
+    assert loaded[1] == "inferences"
+    assert after == ("X = 2.", "answered")
+
+
+@needs_swipl
+def test_trace_then_a_goal_prints_the_calls_of_the_programs_predicates_once(tmp_path):
+    goal = f"terminal_state({board_list(X_HAS_WON)}, x, V)."
+    _, traced, answered, again = run_page(
+        tmp_path, (SUBMISSIONS / "lab_style.pl").read_text(), ["trace.", goal, goal])
+    assert traced[1] == "trace"
+    printed, end = answered
+    assert end == "answered" and " Call: student:terminal_state([x, x, x" in printed
+    assert " Exit: student:terminal_state(" in printed and printed.endswith("V = 1.")
+    assert again[1] == "answered" and "Call:" not in again[0]  # the next goal only
+
+
+@needs_swipl
+def test_consult_at_the_prompt_is_left_to_the_page(tmp_path):
+    _, listed, called = run_page(tmp_path, "mine(1).\n", ["[minimax].", "consult('x.pl')."])
+    assert listed == ("", "consult") and called == ("", "consult")
+
+
+HOSTILE = ["true), halt, (true", "true. halt.", "'), halt, ('", "halt", "X", "\"), halt.",
+           "0'", "user:assertz(x), halt."]
+
+
+@needs_swipl
+@settings(max_examples=5, deadline=None)
+@given(st.lists(st.text(max_size=40) | st.sampled_from(HOSTILE), min_size=1, max_size=8))
+def test_any_goal_typed_is_read_by_prologs_reader_and_prolog_goes_on(tmp_path_factory, goals):
+    """Whatever is typed ends in one of the page's ends, and the goal after it is answered:
+    nothing typed breaks out of the goal read (no halt reaches SWI-Prolog)."""
+    asked = [goal for goal in goals if "\x00" not in goal] + ["X is 6 * 7."]
+    _, *answers = run_page(tmp_path_factory.mktemp("typed"), "mine(1).\n", asked)
+    assert {end for _, end in answers} <= ENDS
+    assert answers[-1] == ("X = 42.", "answered")
+
+
+# --- the page, in headless Chromium ------------------------------------------------------------
+
+def program_state(driver) -> str:
+    return driver.find_element("id", "program-status").get_attribute("data-state")
+
+
+def wait_until(driver, condition, seconds: float) -> None:
+    """Wait until `condition()` holds, at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds} s; the page says: "
+                        f"{driver.find_element('id', 'loaded').text}")
+        time.sleep(0.2)
+
+
+def lines(driver) -> list:
+    return driver.find_elements("css selector", "#transcript > div")
+
+
+def ask_program(driver, goal: str) -> str:
+    """Ask `goal` of the student's program at the page's top level; what the transcript shows."""
+    driver.find_element("css selector", '#engine option[value="program"]').click()
+    before = len(lines(driver))
+    field = driver.find_element("id", "goal")
+    field.clear()
+    field.send_keys(goal)
+    driver.find_element("id", "run").click()
+    wait_until(driver, lambda: program_state(driver) == "ready"
+               and len(lines(driver)) > before + 1, ANSWER_SECONDS)
+    shown = lines(driver)[before:]
+    assert shown[0].text == f"?- {goal}"
+    return "\n".join(line.get_attribute("textContent") for line in shown[1:])
+
+
+@pytest.fixture(scope="module")
+def program_page(browser, served, tmp_path_factory):  # noqa: F811
+    """The top level with lab_style.pl picked and loaded, then the network cut off."""
+    picked = tmp_path_factory.mktemp("picked") / "lab_style.pl"
+    picked.write_text((SUBMISSIONS / "lab_style.pl").read_text())
+    browser.get_log("performance")
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    browser.get(f"{served}/index.html")
+    browser.find_element("id", "program-file").send_keys(str(picked))
+    wait_until(browser, lambda: "lab_style" in browser.find_element("id", "program")
+               .get_property("value"), 10)
+    browser.find_element("id", "load").click()
+    wait_until(browser, lambda: browser.find_element("id", "loaded").text
+               == "lab_style.pl loaded", START_SECONDS)
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+    return browser
+
+
+def test_the_picked_file_answers_the_references_value_and_traces(program_page, served):  # noqa: F811
+    driver = program_page
+    drawn = BOARDS["o blocks or loses"]
+    assert (ask_program(driver, f"max_value({board_list(drawn)}, x, sv(_, V)), !.")
+            == f"V = {reference_value(drawn)}.")
+    assert "Syntax error" in ask_program(driver, "true), halt, (true")
+    assert ask_program(driver, "trace.").startswith("% tracing")
+    traced = ask_program(driver, f"terminal_state({board_list(drawn)}, x, V).")
+    assert " Call: student:terminal_state(" in traced and traced.endswith("false.")
+    assert all(url.startswith(served) for url in requested(driver))  # the site's SWI-Prolog
+
+
+@pytest.mark.slow  # a loop runs SWI-Prolog in WebAssembly to 10 million inferences
+def test_a_loop_and_a_halt_end_with_a_message_and_the_page_answers_after(program_page):
+    driver = program_page
+    assert ask_program(driver, "length(L, N), fail.") == (
+        "% stopped: the goal ran past 10,000,000 inferences")
+    assert "No permission to halt" in ask_program(driver, "halt.")
+    assert ask_program(driver, "X is 6 * 7.") == "X = 42."
+    assert ask_program(driver, "[lab_style].").endswith("% lab_style.pl loaded")
+    driver.find_element("css selector", '#engine option[value="reference"]').click()
+    wait_until(driver, lambda: driver.find_element("id", "status")
+               .get_attribute("data-state") == "ready", START_SECONDS)
+    before = len(lines(driver))
+    driver.find_element("id", "goal").clear()
+    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
+    driver.find_element("id", "run").click()
+    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
+    assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too
