@@ -212,7 +212,7 @@ def program_page(browser, served, tmp_path_factory):  # noqa: F811
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     browser.get(f"{served}/index.html")
     browser.find_element("id", "program-file").send_keys(str(picked))
-    wait_until(browser, lambda: "lab_style" in browser.find_element("id", "program")
+    wait_until(browser, lambda: "minimax_decision" in browser.find_element("id", "program")
                .get_property("value"), 10)
     browser.find_element("id", "load").click()
     wait_until(browser, lambda: browser.find_element("id", "loaded").text
@@ -237,7 +237,7 @@ def test_the_picked_file_answers_the_references_value_and_traces(program_page, s
 @pytest.mark.slow  # a loop runs SWI-Prolog in WebAssembly to 10 million inferences
 def test_a_loop_and_a_halt_end_with_a_message_and_the_page_answers_after(program_page):
     driver = program_page
-    assert ask_program(driver, "length(L, N), fail.") == (
+    assert ask_program(driver, "repeat, fail.") == (
         "% stopped: the goal ran past 10,000,000 inferences")
     assert "No permission to halt" in ask_program(driver, "halt.")
     assert ask_program(driver, "X is 6 * 7.") == "X = 42."

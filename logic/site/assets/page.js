@@ -63,8 +63,6 @@ async function offline() {
 }
 
 async function topLevel() {
-  await offline();
-  const runner = new Runner("lab-worker.js", byId("status"));
   const transcript = byId("transcript");
   // A line of the transcript, at its end or just after `after` (a goal asked while another
   // was being answered gets its answers under it, not under the goal asked last): the line.
@@ -76,7 +74,9 @@ async function topLevel() {
     transcript.scrollTop = transcript.scrollHeight;
     return line;
   };
-  const program = yourProgram(show);
+  const program = yourProgram(show);  // ready at once: a file may be picked before Python
+  await offline();
+  const runner = new Runner("lab-worker.js", byId("status"));
   byId("ask").addEventListener("submit", async (event) => {
     event.preventDefault();
     const goal = byId("goal").value.trim();
