@@ -422,3 +422,14 @@ def test_one_mapping_grammar_and_one_term_writer():
     defining = [name for name, path in known.items()
                 if "def checked_mapping(" in path.read_text(encoding="utf-8")]
     assert defining == [f"{interfaces}.mappings"]
+
+
+def test_swi_prolog_in_the_site_is_started_in_one_script():
+    """SWI-Prolog in WebAssembly is made in one script, `prolog.js`, which the check's worker
+    and the top level's worker for a student's program both load (no copy in either)."""
+    assets = ROOT / "logic" / "site" / "assets"
+    makers = [path.name for path in sorted(assets.glob("*.js"))
+              if "await SWIPL(" in path.read_text("utf-8")]
+    assert makers == ["prolog.js"]
+    for worker in ("check-worker.js", "program-worker.js"):
+        assert '"prolog.js"' in (assets / worker).read_text("utf-8"), worker
