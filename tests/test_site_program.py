@@ -251,3 +251,16 @@ def test_a_loop_and_a_halt_end_with_a_message_and_the_page_answers_after(program
     driver.find_element("id", "run").click()
     wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
     assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too
+
+
+def test_the_docs_state_the_bounds_the_worker_sets():
+    """docs/site.md's bounds are the ones program-worker.js gives SWI-Prolog."""
+    worker = (ASSETS / "program-worker.js").read_text()
+    bounds = {name: int(value) for name, value in
+              re.findall(r"^const (LIMIT|MOST|LINES) = (\d+);", worker, re.MULTILINE)}
+    assert set(bounds) == {"LIMIT", "MOST", "LINES"}
+    docs = " ".join((Path(__file__).parent.parent / "docs" / "site.md").read_text().split())
+    assert f"may take {bounds['LIMIT']:,} inferences".replace(",", " ") in docs
+    assert f"% stopped: the goal ran past {bounds['LIMIT']:,} inferences" in docs
+    assert f"at most {bounds['MOST']} of a goal" in docs
+    assert f"At most {bounds['LINES']} lines" in docs

@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {written.folder}: {len(written.sizes)} files, "
           f"{written.total() * megabytes:.1f} MB")
     print(f"  the top level loads {(written.total() - written.total('swipl/')) * megabytes:.1f}"
-          f" MB; check my lab also SWI-Prolog, {written.total('swipl/') * megabytes:.1f} MB")
+          f" MB; check my lab, and your own program at the top level, also SWI-Prolog, "
+          f"{written.total('swipl/') * megabytes:.1f} MB")
     print(f"try it: python3 -m http.server -d {written.folder} 8000, then open "
           "http://localhost:8000/")
     return EXIT_OK
