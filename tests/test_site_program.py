@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from marks import needs_swipl
 from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # noqa: F401
 
+from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.state import parse_state
 
@@ -222,25 +223,31 @@ def program_page(browser, served, tmp_path_factory):  # noqa: F811
     return browser
 
 
-def test_the_picked_file_answers_the_references_value_and_traces(program_page, served):  # noqa: F811
+def test_the_picked_file_answers_the_references_value(program_page, served):  # noqa: F811
     driver = program_page
     drawn = BOARDS["o blocks or loses"]
     assert (ask_program(driver, f"max_value({board_list(drawn)}, x, sv(_, V)), !.")
             == f"V = {reference_value(drawn)}.")
     assert "Syntax error" in ask_program(driver, "true), halt, (true")
-    assert ask_program(driver, "trace.").startswith("% tracing")
-    traced = ask_program(driver, f"terminal_state({board_list(drawn)}, x, V).")
-    assert " Call: student:terminal_state(" in traced and traced.endswith("false.")
     assert all(url.startswith(served) for url in requested(driver))  # the site's SWI-Prolog
 
 
 @pytest.mark.slow  # a loop runs SWI-Prolog in WebAssembly to 10 million inferences
-def test_a_loop_and_a_halt_end_with_a_message_and_the_page_answers_after(program_page):
+def test_a_trace_a_loop_and_a_halt_end_and_the_page_answers_after(program_page):
     driver = program_page
+    drawn = BOARDS["o blocks or loses"]
+    assert ask_program(driver, "trace.").startswith("% tracing")
+    traced = ask_program(driver, f"terminal_state({board_list(drawn)}, x, V).")
+    assert " Call: student:terminal_state(" in traced and traced.endswith("false.")
     assert ask_program(driver, "repeat, fail.") == (
         "% stopped: the goal ran past 10,000,000 inferences")
     assert "No permission to halt" in ask_program(driver, "halt.")
     assert ask_program(driver, "X is 6 * 7.") == "X = 42."
+    assert ask_program(driver, "system:halt.").startswith(  # past the refusal: ended, afresh
+        "% stopped: SWI-Prolog ended")
+    drawn = BOARDS["x to win at once"]  # and the program is there again
+    assert ask_program(driver, f"minimax_decision({board_list(drawn)}, x, _, V), !.").endswith(
+        f"V = {reference_value(drawn)}.")
     assert ask_program(driver, "[lab_style].").endswith("% lab_style.pl loaded")
     driver.find_element("css selector", '#engine option[value="reference"]').click()
     wait_until(driver, lambda: driver.find_element("id", "status")
@@ -264,3 +271,16 @@ def test_the_docs_state_the_bounds_the_worker_sets():
     assert f"% stopped: the goal ran past {bounds['LIMIT']:,} inferences" in docs
     assert f"at most {bounds['MOST']} of a goal" in docs
     assert f"At most {bounds['LINES']} lines" in docs
+
+
+GENERIC = ["X = f(Y).", "member(X, [a, b]).", "fail.", "true.", "X = \"s\", Y = 'A b'.",
+           "X is 6 * 7.", "length(L, 0)."]
+"""Goals any program answers alike: the page's Prolog prints them as `minimax-lab query` does."""
+
+
+@needs_swipl
+def test_answers_are_printed_as_the_command_lines_top_level_prints_them(tmp_path, capsys):
+    _, *answers = run_page(tmp_path, "mine(1).\n", GENERIC)
+    for goal, (printed, _) in zip(GENERIC, answers, strict=True):
+        main(["query", goal, "--engine", "reference"])
+        assert printed == capsys.readouterr().out.rstrip("\n"), goal

@@ -76,12 +76,23 @@ show_answers([Names], Last) :- !, show_names(Names), format("~w~n", [Last]).
 show_answers([Names|More], Last) :- show_names(Names), format(" ;~n"), show_answers(More, Last).
 
 show_names(Names) :-
-    include(shown, Names, Shown),
+    include(shown, Names, Named),
+    name_variables(Named),
+    exclude(self_named, Named, Shown),
     (   Shown == [] -> format("true")
     ;   foldl(show_name, Shown, "", _)
     ).
 
 shown(Name = _) :- \+ sub_atom(Name, 0, _, _, '_').
 
-show_name(Name = Value, Before, ",\n") :-
-    format("~w~w = ~W", [Before, Name, Value, [quoted(true), portray(true), max_depth(20)]]).
+% A variable left unbound is shown by the first name it has, as the top level shows it.
+name_variables([]).
+name_variables([Name = Value|More]) :-
+    (   var(Value) -> Value = '$VAR'(Name) ; true ),
+    name_variables(More).
+
+self_named(Name = '$VAR'(Name)).
+
+show_name(Name = Value, Before, ", ") :-
+    format("~w~w = ~W", [Before, Name, Value,
+                         [quoted(true), portray(true), numbervars(true), max_depth(20)]]).
