@@ -727,11 +727,10 @@ def test_loading_a_file_at_the_pages_top_level_says_where_to_check_it_in_one_lin
     assert json.loads(site_python.query("X is 1."))["consult"] is False
 
 
-def test_make_in_the_page_says_no_file_can_be_loaded():
+def test_make_in_the_page_asks_the_page_to_load_the_file_picked_again():
     answered = json.loads(site_python.query("make."))
-    assert answered["status"] == 0
-    assert answered["out"].splitlines() == [
-        f"% no file is loaded, nor can be in this page: {site_python.ELSEWHERE}", "true."]
+    assert answered == {"status": 2, "out": "", "consult": True,
+                        "err": f"minimax-lab: error: {site_python.NO_FILES}\n"}
 
 
 @settings(max_examples=100, deadline=None)

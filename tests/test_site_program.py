@@ -147,8 +147,9 @@ def test_trace_then_a_goal_prints_the_calls_of_the_programs_predicates_once(tmp_
 
 @needs_swipl
 def test_consult_at_the_prompt_is_left_to_the_page(tmp_path):
-    _, listed, called = run_page(tmp_path, "mine(1).\n", ["[minimax].", "consult('x.pl')."])
-    assert listed == ("", "consult") and called == ("", "consult")
+    _, listed, called, made = run_page(tmp_path, "mine(1).\n",
+                                       ["[minimax].", "consult('x.pl').", "make."])
+    assert listed == called == made == ("", "consult")
 
 
 HOSTILE = ["true), halt, (true", "true. halt.", "'), halt, ('", "halt", "X", "\"), halt.",

@@ -35,8 +35,6 @@ ENGINES = ("logic", "reference")
 is the check's)."""
 VIEWS = ("board", "explain", "trace", "tree")
 FOLDER, HARNESS = "/submission", "/harness"
-ELSEWHERE = ("check my lab (check.html) runs your minimax.pl in your browser, and "
-             "minimax-lab query loads it with [file].")
 NO_FILES = ("the lab's Python loads no file: pick yours under Your program (or type it there), "
             "and [file]. loads it into SWI-Prolog in this page")
 """What `[file].` and `consult/1` say when the page has no file picked to load instead."""
@@ -45,7 +43,7 @@ NO_FILES = ("the lab's Python loads no file: pick yours under Your program (or t
 class PageSession(Session):
     """The top level's session in the page: as the command line's, but with no folder to load
     a student's file from (`[file].`, `consult/1`, `make.`): `consulted` says one was asked,
-    and the page loads the file picked into its SWI-Prolog instead."""
+    and the page loads the file picked into its SWI-Prolog instead (make.: again)."""
 
     consulted = False
 
@@ -54,7 +52,7 @@ class PageSession(Session):
         raise ToplevelError(NO_FILES)
 
     def make(self) -> None:
-        self.write(f"% no file is loaded, nor can be in this page: {ELSEWHERE}")
+        self.consult([])
 
 
 _sessions: dict[str, PageSession] = {}

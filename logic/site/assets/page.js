@@ -133,7 +133,8 @@ function yourProgram(show) {
       const done = await runner.call("load", ...loaded);
       byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(loaded[0]);
       byId("engine").value = "program";
-      if (done.out) say(done.out, done.end === "loaded" ? "answer" : "error", after);
+      const clean = done.end === "loaded" && !/^(ERROR|Warning):/m.test(done.out);
+      if (done.out) say(done.out, clean ? "answer" : "error", after);
       if (after) say("% " + byId("loaded").textContent, "answer", after);
     } catch (error) {
       byId("loaded").textContent = String(error.message);

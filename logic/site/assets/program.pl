@@ -43,6 +43,7 @@ special(trace, trace) :- assertz(tracing), format("% tracing the next goal's cal
 special(notrace, answered) :- retractall(tracing), format("true.~n").
 special([_|_], consult).
 special(consult(_), consult).
+special(make, consult).
 
 answer(Goal, Names, Limit, Most, End) :-
     (   retract(tracing) -> trace_program(all), Traced = true ; Traced = false ),
