@@ -117,7 +117,6 @@ async function topLevel() {
 function yourProgram(show) {
   let runner = null;
   let loaded = null;  // the name and text last loaded
-  const say = (text, kind, after) => show(text, kind, after);
   const name = () => (byId("program-file").files[0] || {name: "program.pl"}).name;
   const load = async (after) => {
     const text = byId("program").value;
@@ -134,8 +133,8 @@ function yourProgram(show) {
       byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(loaded[0]);
       byId("engine").value = "program";
       const clean = done.end === "loaded" && !/^(ERROR|Warning):/m.test(done.out);
-      if (done.out) say(done.out, clean ? "answer" : "error", after);
-      if (after) say("% " + byId("loaded").textContent, "answer", after);
+      if (done.out) show(done.out, clean ? "answer" : "error", after);
+      if (after) show("% " + byId("loaded").textContent, "answer", after);
     } catch (error) {
       byId("loaded").textContent = String(error.message);
     }
@@ -154,7 +153,8 @@ function yourProgram(show) {
                                 "program, then Load (or [file]. once it is picked)"};
       const answer = await runner.call("ask", goal);
       if (answer.end === "consult") return {consult: true};
-      return {out: answer.out, err: ""};
+      const failed = answer.end === "error" || answer.end === "syntax";
+      return failed ? {out: "", err: answer.out} : {out: answer.out, err: ""};
     },
     // [file]. or consult(file).: the file picked, read again and loaded; else how to pick one.
     async consult(after) {

@@ -29,7 +29,7 @@ const calls = {
     loaded = [name, text];
     prolog = await freshProlog(output);  // a fresh one: nothing of a program loaded before
     prolog.write("/page/program.pl", await pageText);
-    const path = "/student/" + (name.replace(/[^A-Za-z0-9_.-]/g, "_") || "program.pl");
+    const path = "/student/" + (name.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, "") || "program.pl");
     prolog.write("/student/minimax_helper.pl", await helperText);
     prolog.write(path, text);
     prolog.line("load_files('/page/program.pl', [silent(true)]), Line = \"\"", "");
