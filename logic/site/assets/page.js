@@ -75,8 +75,33 @@ async function topLevel() {
     transcript.scrollTop = transcript.scrollHeight;
     return line;
   };
+  // A stepped goal (after `trace.`) waits at a port for a key: each key typed in the goal's
+  // box (or clicked in #ports) runs it again with the keys so far; its transcript is `stepped`.
+  let stepped = null;
+  const ports = byId("ports");
+  const step = async (key) => {
+    try {
+      const answer = await runner.call("key", key, byId("engine").value);
+      stepped.textContent = (answer.out || answer.err).replace(/\n$/, "");
+      if (!answer.waiting) stepped = null;
+    } catch (error) {
+      show(String(error.message), "error", stepped);
+      stepped = null;
+    }
+    ports.hidden = stepped === null;
+    transcript.scrollTop = transcript.scrollHeight;
+  };
+  byId("goal").addEventListener("keydown", (event) => {
+    if (stepped === null || event.key.length !== 1 || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    step(event.key);
+  });
+  for (const button of ports.querySelectorAll("button")) {
+    button.addEventListener("click", () => stepped !== null && step(button.dataset.key));
+  }
   byId("ask").addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (stepped !== null) return step("\n");
     const goal = byId("goal").value.trim();
     if (!goal) return;
     let last = show("?- " + goal, "goal");
@@ -84,11 +109,17 @@ async function topLevel() {
       const answer = await runner.call("query", goal, byId("engine").value);
       if (answer.out) last = show(answer.out.replace(/\n$/, ""), "answer", last);
       if (answer.err) show(answer.err.replace(/\n$/, ""), "error", last);
+      if (answer.waiting) stepped = last;
+      ports.hidden = stepped === null;
     } catch (error) {
       show(String(error.message), "error", last);
     }
   });
-  byId("stop").addEventListener("click", () => runner.stop("% stopped: Python starts afresh"));
+  byId("stop").addEventListener("click", () => {
+    stepped = null;
+    ports.hidden = true;
+    runner.stop("% stopped: Python starts afresh");
+  });
   for (const kind of ["board", "explain", "trace", "tree"]) {
     byId("view-" + kind).addEventListener("click", async () => {
       const out = byId("view");
