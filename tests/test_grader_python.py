@@ -263,6 +263,7 @@ STRING_MAPPING = ["--set", "function=choose", "--set", "board=string", "--set", 
                   "--set", "o=o", "--set", "blank=.", "--set", "returns=cell1"]
 
 
+@pytest.mark.slow  # every question asked: CI's slow step runs it
 @needs_bwrap
 def test_a_mapping_given_on_the_command_line_alone(capsys, tmp_path):
     program = str(CORPUS / "string_board.py")
@@ -545,6 +546,7 @@ def test_the_finding_for_o_to_move_shows_cs50s_own_values(capsys, tmp_path):
             assert below["detail"] in ("1", "-1", "0")
 
 
+@pytest.mark.slow  # every question asked: CI's slow step runs it
 @needs_bwrap
 def test_a_result_that_raises_on_every_move_gets_no_credit(capsys, tmp_path):
     program = _cs50_variant(tmp_path, "always_raises", "    i, j = action\n",

@@ -74,8 +74,8 @@ def landed(grade) -> set[str]:
 
 # --- the corpus: the same function in both modes ---------------------------------------------
 
-@pytest.mark.parametrize("name, function", [("min_moves_agent", "min_value"),
-                                            ("negamax_no_negation", "negamax")])
+@pytest.mark.parametrize("name, function", few_by_default(
+    [("min_moves_agent", "min_value"), ("negamax_no_negation", "negamax")], ("min_moves_agent",)))
 def test_each_typical_bug_lands_in_the_same_function_in_both_modes(name, function):
     whole, clauses = graded(name, "whole"), graded(name, "clauses", 1)
     assert landed(clauses) == landed(whole) == {function}
@@ -99,12 +99,9 @@ def asked_of(name: str, check: str) -> int:
     return len(value_questions(mapping, check)) if check in mapping.recursive else 9040
 
 
+@pytest.mark.slow  # by default, test_right_solutions_are_right_on_every_question_their_budget_asks
 @pytest.mark.parametrize(("judged", "name"), [
-    ("clauses", "negamax"),
-    # by default, test_the_labs_style_is_right_on_every_question_its_budget_asks
-    pytest.param("clauses", "lab_style", marks=pytest.mark.slow),
-    pytest.param("whole", "lab_style", marks=pytest.mark.slow),
-    pytest.param("whole", "negamax", marks=pytest.mark.slow),
+    ("clauses", "negamax"), ("clauses", "lab_style"), ("whole", "lab_style"), ("whole", "negamax"),
 ])
 def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
     grade = graded(name, judged, 1, WorkLimits())
@@ -117,16 +114,17 @@ def test_right_solutions_are_right_everywhere_in_both_modes(name, judged):
                                      else 0)
 
 
-def test_the_labs_style_is_right_on_every_question_its_budget_asks():
-    """The default run's share of the lab's style judged on its own functions (right on every
+@pytest.mark.parametrize("name", ["lab_style", "negamax"])
+def test_right_solutions_are_right_on_every_question_their_budget_asks(name):
+    """The default run's share of a right program judged on its own functions (right on every
     question, slow): the fullest boards its budget reaches, and its whole sample first."""
-    grade = graded("lab_style", "clauses", 1)
+    grade = graded(name, "clauses", 1)
     assert grade.judged == "functions"
-    mapping = FunctionInterface().mapping_for(RECURSIVE / "lab_style", RECURSIVE / "lab_style")
+    mapping = FunctionInterface().mapping_for(RECURSIVE / name, RECURSIVE / name)
     for check, result in grade.checks.items():
         assert result.correct == result.checked > 0, submission_report(grade)
         assert result.checked + result.counts[Category.NOT_ASKED] == (
-            asked_of("lab_style", check) + result.end_to_end)
+            asked_of(name, check) + result.end_to_end)
         assert result.end_to_end == result.end_to_end_right == (
             12 if check == mapping.function else 0)
 

@@ -4,6 +4,7 @@ steps to the end, and its check judges students' files as `grade` does (docs/sit
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import io
@@ -44,6 +45,7 @@ from minimax_lab.logic.site.parts import PartError, default_cache
 from minimax_lab.logic.state import marks_made, result
 from minimax_lab.logic.tools.tree_html import step_texts
 from minimax_lab.logic.toplevel.prolog_terms import quote_atom
+from minimax_lab.logic.toplevel.repl import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = Path(__file__).parent / "submissions"
@@ -327,7 +329,7 @@ def test_the_workflows_build_writes_a_site_pages_takes(tmp_path, monkeypatch, ca
 # --- the top level and the pictures --------------------------------------------------------
 
 GOALS = (
-    "minimax_decision([o,-,x,-,-,-,-,-,-], x, A, V).",
+    "minimax_decision([o,-,x,-,x,-,o,-,-], o, A, V).",  # the page's example is benchmarked
     "minimax_decision([x,o,x,o,x,o,-,-,-], o, Action, Value).",
     "successor([o,x,x,o,x,o,-,-,-], o, S).",
     "terminal_state([x,x,x,o,o,-,-,-,-], o, V).",
@@ -374,6 +376,39 @@ def test_halt_says_the_page_goes_on(top_level):
     assert ask(top_level, "halt.") == ("% halt. ends the command line's top level; "
                                         "this page's goes on")
     assert ask(top_level, "X is 6 * 7.") == "X = 42."
+
+
+def test_trace_then_a_goal_steps_it_key_by_key_in_the_page(top_level):
+    """`trace.` then a goal: the page waits at each port for a key typed in the goal's box or
+    a port's button clicked, and shows what the page's Python shows for those keys (which
+    `test_the_page_steps_a_goal_as_the_terminal_does` holds to the terminal's)."""
+    driver = top_level
+    assert ask(driver, "trace.", "reference") == "% the next goal is traced\ntrue."
+    ask(driver, STEPPED_GOAL, "reference")
+    ports = driver.find_element("id", "ports")
+    assert ports.is_displayed()
+    stepped = driver.find_elements("css selector", "#transcript > div")[-1]
+    field = driver.find_element("id", "goal")
+    typed = ""
+    for key in "ccs":
+        typed += key
+        field.send_keys(key)
+        expected = page_transcript(STEPPED_GOAL, typed)[0].rstrip("\n")
+        wait_for(driver, lambda shown=expected: stepped.get_attribute("textContent") == shown,
+                 ANSWER_SECONDS)
+    for key in "n.":  # nodebug: on to the answer; then no more answers
+        if not page_transcript(STEPPED_GOAL, typed)[1]:
+            break
+        typed += key
+        ports.find_element("css selector", f'button[data-key="{key}"]').click()
+    expected, waiting = page_transcript(STEPPED_GOAL, typed)
+    first = json.loads(site_python.query(STEPPED_GOAL, "reference"))["out"].splitlines()[0]
+    answer = first.removesuffix(" ;").removesuffix(".")
+    assert not waiting and expected.splitlines()[-1] in (f"{answer}.", f"{answer} .")
+    wait_for(driver, lambda: stepped.get_attribute("textContent") == expected.rstrip("\n"),
+             ANSWER_SECONDS)
+    assert not ports.is_displayed()
+    assert ask(driver, "X is 6 * 7.") == "X = 42."
 
 
 def test_goals_asked_one_after_another_keep_their_answers_under_them(top_level, capsys):
@@ -803,3 +838,86 @@ def test_the_check_tells_where_and_no_answer_or_clause_of_the_labs(check_page):
                             if line.strip()] if result.first_wrong else []))]
     assert lab and not [text for text in lab if text in report], report
     assert not re.search(r"--[a-z]|bwrap|cgroup|containment", report), report
+
+
+# --- the page's tracer that steps ---------------------------------------------------------------
+
+# x to move, three blanks left
+#  x | o | x
+#  x | o | 6
+#  o | 8 | 9
+LATE = "xoxxo-o--"
+STEPPED_GOAL = f"max_value({LATE}, x, V)."
+PORT_KEYS = "cslrfnh;."
+
+
+def terminal_transcript(goal: str, keys: str) -> str:
+    """What the command line's top level prints for `goal` after `trace.`, the keys typed at
+    a terminal as it asks for them (end of input past the last)."""
+
+    class Typed:
+        def __init__(self) -> None:
+            self.left = list(keys)
+
+        @contextlib.contextmanager
+        def answering(self):
+            yield
+
+        def read(self) -> str:
+            return self.left.pop(0) if self.left else ""
+
+    session = Session("reference", io.StringIO(), Typed())
+    assert session.handle("trace.")
+    session.out = io.StringIO()
+    session.handle(goal)
+    return session.out.getvalue()
+
+
+def page_transcript(goal: str, keys: str) -> tuple[str, bool]:
+    """What the page's top level shows for `goal` after `trace.`, the keys typed one by one
+    while it waits; and whether it still waits."""
+    site_python.query("trace.", "reference")
+    answered = json.loads(site_python.query(goal, "reference"))
+    for key in keys:
+        if not answered["waiting"]:
+            break
+        answered = json.loads(site_python.key(key, "reference"))
+    return answered["out"], answered["waiting"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(alphabet=PORT_KEYS + "\nx", max_size=14))
+def test_the_page_steps_a_goal_as_the_terminal_does(keys):
+    """Whatever keys are typed, the page shows what the terminal shows for them: the same
+    ports, commands and answers, up to the port where it waits for the next key."""
+    shown, waiting = page_transcript(STEPPED_GOAL, keys)
+    terminal = terminal_transcript(STEPPED_GOAL, keys)
+    if waiting:
+        assert terminal.startswith(shown) and shown.endswith(" ")
+    else:
+        assert shown == terminal
+
+
+def test_a_stepped_goal_creeps_to_its_answer_and_the_next_goal_runs_untraced():
+    shown, waiting = page_transcript("other_player(x, O).", "cc;cc")
+    assert not waiting
+    assert [line.split(":")[0].strip() for line in shown.splitlines() if "(1)" in line] == [
+        "Call", "Exit", "Redo", "Fail"]
+    assert "O = o ;" in shown and shown.endswith("false.\n")
+    assert json.loads(site_python.query("other_player(x, O).", "reference"))["out"] == "O = o.\n"
+
+
+def test_a_key_with_no_goal_stepped_is_one_line():
+    site_python.query("true.", "reference")
+    answered = json.loads(site_python.key("c", "reference"))
+    assert answered["status"] == 2 and answered["err"].count("\n") == 0
+
+
+def test_abort_and_halt_end_a_stepped_goal_and_the_page_goes_on():
+    shown, waiting = page_transcript(STEPPED_GOAL, "ca")
+    assert not waiting and shown.endswith("% Execution Aborted\n")
+    site_python.query("trace.", "reference")
+    assert json.loads(site_python.query("halt.", "reference"))["waiting"]  # at halt's Call
+    halted = json.loads(site_python.key("c", "reference"))
+    assert halted["out"].endswith(site_python.HALTED) and not halted["waiting"]
+    assert json.loads(site_python.query("X is 1 + 1.", "reference"))["out"] == "X = 2.\n"

@@ -25,6 +25,7 @@ from minimax_lab.logic import api
 from minimax_lab.logic.engines import Engine
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
+from minimax_lab.logic.site.stepped import Stepped, stepped
 from minimax_lab.logic.tools import game
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, ToplevelError
 from minimax_lab.logic.toplevel.prolog_terms import Term
@@ -56,24 +57,50 @@ class PageSession(Session):
 
 
 _sessions: dict[str, PageSession] = {}
+_stepping: dict[str, Stepped] = {}
+HALTED = "% halt. ends the command line's top level; this page's goes on\n"
 
 
 def query(goal: str, engine: str = "logic") -> str:
     """`goal` answered at the top level of `engine`: {"status", "out", "err"}, as `minimax-lab
-    query GOAL --engine ENGINE` prints them and exits."""
+    query GOAL --engine ENGINE` prints them and exits; after `trace.` (or with spy points in
+    debug mode) the goal is stepped as on a terminal, and `waiting` says it waits for a key
+    (`key`)."""
     if engine not in ENGINES:
         return _json(status=2, out="", err=f"unknown engine {engine!r}")
+    _stepping.pop(engine, None)
     out, err = io.StringIO(), io.StringIO()
     if engine not in _sessions:
         _sessions[engine] = PageSession(engine, out)
     session = _sessions[engine]
+    if stepped(session) and not goal.strip().startswith(":"):
+        _stepping[engine] = Stepped.ask(session, goal)
+        return _stepped_answer(engine, _stepping[engine].run())
     session.out = out
     session.consulted = False
     status = print_answers(goal, session, out, err)
     if not out.getvalue() and not err.getvalue():  # halt.: the command line ends in silence
-        out.write("% halt. ends the command line's top level; this page's goes on\n")
+        out.write(HALTED)
     return _json(status=status, out=out.getvalue(), err=err.getvalue(),
                  consult=session.consulted)
+
+
+def key(typed: str, engine: str = "logic") -> str:
+    """The stepped goal of `engine` given one more key (a port's command, or `;`, Enter after
+    an answer): {"status", "out", "waiting"}, `out` the goal's whole transcript so far."""
+    if engine not in _stepping:
+        return _json(status=2, out="", err="no goal is being stepped: trace. then a goal steps it",
+                     waiting=False)
+    return _stepped_answer(engine, _stepping[engine].typed(typed))
+
+
+def _stepped_answer(engine: str, out: str) -> str:
+    goal = _stepping[engine]
+    if goal.done:
+        del _stepping[engine]
+    if goal.ended_session:
+        out += HALTED
+    return _json(status=0, out=out, err="", waiting=not goal.done)
 
 
 def view(kind: str, position: str, player: str, search: str = "minimax") -> str:

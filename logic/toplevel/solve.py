@@ -38,6 +38,9 @@ from minimax_lab.logic.toplevel.prolog_terms import (
 )
 from minimax_lab.logic.toplevel.stepper import Stepper
 
+_ENDS = ("retry", "fail")
+"""The commands at a traced call's Exit or Redo port that end its answers."""
+
 
 def solve(query: Query, context: Context) -> Generator[Substitution, None, None]:
     """Every substitution that satisfies the goal of `query`. Every call the goal names is
@@ -120,49 +123,47 @@ class Solver:
         """A call traced: its box's four ports shown as `stepper` says, and its commands done
         (retry runs the call again from its Call port, fail makes it fail)."""
         goal: Term = Struct(name, args) if args else Atom(name)
-        parent = self.depth
-        depth = parent + 1
-        arity = len(args)
+        depth = self.depth + 1
+
+        def port(kind: str, at: Substitution) -> str:
+            return stepper.port(kind, depth, goal, at, name, len(args))
+
         while True:
-            command = stepper.port("call", depth, goal, substitution, name, arity)
+            command = port("call", substitution)
             while command == "retry":
-                command = stepper.port("call", depth, goal, substitution, name, arity)
+                command = port("call", substitution)
             if command == "fail":
-                stepper.port("fail", depth, goal, substitution, name, arity)
+                port("fail", substitution)
                 return
-            inside = stepper.looks_inside(depth)
-            answers = self.call(name, args, substitution, inside)
-            retry = False
+            answers = self.call(name, args, substitution, stepper.looks_inside(depth))
             try:
-                while True:
-                    self.depth = depth
-                    try:
-                        answer = next(answers, None)
-                    finally:
-                        self.depth = parent
-                    if answer is None:
-                        retry = stepper.port("fail", depth, goal, substitution, name,
-                                             arity) == "retry"
-                        break
-                    command = stepper.port("exit", depth, goal, answer, name, arity)
-                    if command == "retry":
-                        retry = True
-                        break
-                    if command == "fail":
-                        stepper.port("fail", depth, goal, substitution, name, arity)
-                        return
-                    yield answer
-                    command = stepper.port("redo", depth, goal, substitution, name, arity)
-                    if command == "retry":
-                        retry = True
-                        break
-                    if command == "fail":
-                        stepper.port("fail", depth, goal, substitution, name, arity)
-                        return
+                command = yield from self.exits(answers, port, substitution)
             finally:
                 answers.close()
-            if not retry:
+            if command != "retry":
                 return
+
+    def exits(self, answers: Iterator[Substitution], port: Callable[[str, Substitution], str],
+              substitution: Substitution) -> Generator[Substitution, None, str]:
+        """A traced call's answers, each through its Exit port and, when more are asked for,
+        its Redo port; returns the command that ended them ("retry" runs the call again)."""
+        parent = self.depth
+        while True:
+            self.depth = parent + 1
+            try:
+                answer = next(answers, None)
+            finally:
+                self.depth = parent
+            if answer is None:
+                return port("fail", substitution)
+            command = port("exit", answer)
+            if command not in _ENDS:
+                yield answer
+                command = port("redo", substitution)
+            if command in _ENDS:
+                if command == "fail":
+                    port("fail", substitution)
+                return command
 
     def call(self, name: str, args: tuple[Term, ...], substitution: Substitution,
              by_clauses: bool = False) -> Generator[Substitution, None, None]:

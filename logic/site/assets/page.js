@@ -77,8 +77,33 @@ async function topLevel() {
   const program = yourProgram(show);  // ready at once: a file may be picked before Python
   await offline();
   const runner = new Runner("lab-worker.js", byId("status"));
+  // A stepped goal (after `trace.`) waits at a port for a key: each key typed in the goal's
+  // box (or clicked in #ports) runs it again with the keys so far; its transcript is `stepped`.
+  let stepped = null, steppedBy = null;
+  const ports = byId("ports");
+  const step = async (key) => {
+    try {
+      const answer = await runner.call("key", key, steppedBy);
+      stepped.textContent = (answer.out || answer.err).replace(/\n$/, "");
+      if (!answer.waiting) stepped = null;
+    } catch (error) {
+      show(String(error.message), "error", stepped);
+      stepped = null;
+    }
+    ports.hidden = stepped === null;
+    transcript.scrollTop = transcript.scrollHeight;
+  };
+  byId("goal").addEventListener("keydown", (event) => {
+    if (stepped === null || event.key.length !== 1 || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    step(event.key);
+  });
+  for (const button of ports.querySelectorAll("button")) {
+    button.addEventListener("click", () => stepped !== null && step(button.dataset.key));
+  }
   byId("ask").addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (stepped !== null) return step("\n");
     const goal = byId("goal").value.trim();
     if (!goal) return;
     let last = show("?- " + goal, "goal");
@@ -89,11 +114,15 @@ async function topLevel() {
       if (answer.consult) return await program.consult(last);
       if (answer.out) last = show(answer.out.replace(/\n$/, ""), "answer", last);
       if (answer.err) show(answer.err.replace(/\n$/, ""), "error", last);
+      if (answer.waiting) [stepped, steppedBy] = [last, engine];
+      ports.hidden = stepped === null;
     } catch (error) {
       show(String(error.message), "error", last);
     }
   });
   byId("stop").addEventListener("click", () => {
+    stepped = null;
+    ports.hidden = true;
     runner.stop("% stopped: Python starts afresh");
     program.stop();
   });
