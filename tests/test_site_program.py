@@ -1,8 +1,8 @@
-"""A student's own program at the site's top level (docs/site.md, "Your own program at the top level"): the page's
-Prolog (`program.pl`) in SWI-Prolog, answering a student's file as the lab's reference does,
-refusing halt, stopping a loop at its inference bound, tracing on request, reading every goal
-with SWI-Prolog's own reader; then the page in headless Chromium, its SWI-Prolog the site's own
-(the network cut off once it has loaded)."""
+"""A student's own program at the site's top level (docs/site.md, "Your own program at the
+top level"): the page's Prolog (`program.pl`) in SWI-Prolog, answering a student's file as the
+lab's reference does, refusing halt, stopping a loop at its inference bound, tracing on
+request, reading every goal with SWI-Prolog's own reader; then the page in headless Chromium,
+its SWI-Prolog the site's own (the network cut off once it has loaded)."""
 
 from __future__ import annotations
 
