@@ -31,6 +31,7 @@ from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import Policy, Ties, Values, truth
 from minimax_lab.compare.sources.grades import grade_decisions
+from minimax_lab.compare.sources.pipeline import Comparison, grade_all
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, mark, winner
@@ -203,6 +204,44 @@ def test_compare_asks_a_mapped_program_as_grade_does(program):
     assert len(decisions) == len(positions)
     assert grade.result.counts[Category.SUBOPTIMAL] == expected[Category.SUBOPTIMAL]
     assert grade.result.counts[Category.WRONG_VALUE] == expected[Category.WRONG_VALUE]
+
+
+class SampledProgram:
+    """`compare --mapped`'s source answering only every `STEP`-th position it moves for."""
+
+    def __init__(self, program: Program) -> None:
+        self.mapping = PredicateInterface().mapping_for(CORPUS / program.name)
+        self.asked = predicate_questions(self.mapping)[::STEP]
+        self.source = MappedProgram(CORPUS / program.name, self.mapping)
+        self.name = self.source.name
+
+    def decisions(self, positions):
+        return self.source.decisions([(question.state, question.player)
+                                      for question in self.asked])
+
+    def note(self, state: State, player: Player, cell: int) -> str:
+        return self.source.note(state, player, cell)
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def test_compare_tells_a_depth_limited_search_apart_as_grade_does():
+    """compare's findings of the alpha-beta program's suboptimal moves carry grade's horizon
+    note, each one; the one-ply program's (no depth) carry none."""
+    noted = {}
+    for program in (PROGRAMS[2], PROGRAMS[4]):
+        source = SampledProgram(program)
+        comparison = Comparison(policy=Policy(Ties.ANY, Values.NONE), programs=(source,))
+        [grade] = grade_all(comparison, [source], [])
+        source.close()
+        suboptimal = [finding for finding in grade.findings
+                      if finding.category is Category.SUBOPTIMAL]
+        assert len(suboptimal) == program.expected(source.asked)[Category.SUBOPTIMAL] > 0
+        noted[program.name] = [finding.detail.endswith(
+            "; within its depth of 2 it is as good as the best (a horizon, not a wrong search)")
+            for finding in suboptimal]
+    assert all(noted["alphabeta"]) and not any(noted["dot_p"])
 
 
 @pytest.mark.slow

@@ -93,11 +93,9 @@ class DeclaredPredicate(Check[Question, Reply]):
                                  policy)
         detail = verdict.detail.replace(f"answers {shown(answer)}", f"answers {first.text}", 1)
         verdict = replace(verdict, detail=detail)
-        if (verdict.category is Category.SUBOPTIMAL and self.mapping.depth is not None
-                and within_horizon(question.state, question.player, cell, self.mapping.depth)):
-            verdict = replace(verdict, detail=f"{verdict.detail}; within its depth of "
-                              f"{self.mapping.depth} it is as good as the best (a horizon, not "
-                              "a wrong search)")
+        if verdict.category is Category.SUBOPTIMAL:
+            note = horizon_note(self.mapping, question.state, question.player, cell)
+            verdict = replace(verdict, detail=verdict.detail + note)
         return verdict
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
@@ -115,6 +113,16 @@ def predicate_questions(mapping: Mapping) -> list[Question]:
                      if player == to_move(state)]
     positions.sort(key=lambda position: (fullest_first(position[0]), position[1]))
     return [Question(mapping.name, state, player) for state, player in positions]
+
+
+def horizon_note(mapping: Mapping, state: State, player: Player, cell: int) -> str:
+    """What a suboptimal move to `cell` is told where the mapping searches to a `depth` and
+    the move is as good as the best within it (`grade`'s and `compare --mapped`'s note), else
+    nothing."""
+    if mapping.depth is None or not within_horizon(state, player, cell, mapping.depth):
+        return ""
+    return (f"; within its depth of {mapping.depth} it is as good as the best (a horizon, not "
+            "a wrong search)")
 
 
 def within_horizon(state: State, player: Player, cell: int, depth: int) -> bool:
@@ -312,6 +320,10 @@ class MappedProgram:
         value = (lab_value(raw, player, self.mapping) if self.gives_values
                  else truth(LAB).move_values((state, player))[cell])
         return Decision(Action(player, cell), 2 if value is None else value)
+
+    def note(self, state: State, player: Player, cell: int) -> str:
+        """The end of a suboptimal move's finding: the depth-limit note (`horizon_note`)."""
+        return horizon_note(self.mapping, state, player, cell)
 
     def close(self) -> None:
         self.program.close()
