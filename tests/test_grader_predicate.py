@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -26,13 +26,16 @@ from minimax_lab.compare.grader.interfaces.predicate_interface import (
     predicate_questions,
     within_horizon,
 )
+from minimax_lab.compare.grader.interfaces.prolog_mapping import goal, read_answer
 from minimax_lab.compare.grader.interfaces.python import Question
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import Policy, Ties, Values, truth
 from minimax_lab.compare.sources.grades import grade_decisions
 from minimax_lab.compare.sources.pipeline import Comparison, grade_all
+from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain.harness import StudentProgram
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, mark, winner
 
@@ -128,6 +131,7 @@ PROGRAMS = [
     Program("negamax"),
     Program("dot_p", one_ply),
     Program("numbers", wrong_value_for=PLAYERS[1]),
+    Program("in_module"),
 ]
 
 
@@ -170,6 +174,33 @@ def test_a_depth_limited_search_is_told_apart_from_a_wrong_one():
                                     for finding in horizon.findings)
     assert one_move.findings and not any("within its depth" in finding.detail
                                          for finding in one_move.findings)
+
+
+@pytest.mark.parametrize(("module", "said"), [
+    ("engine", None),
+    (None, "Unknown procedure: student:best_move/3"),
+    ("nosuch", "module `nosuch' does not exist"),
+    ("harness", "module `harness' does not exist"),
+])
+def test_the_predicate_is_called_in_the_mappings_module(module, said):
+    """in_module's best_move/3 lives in the module engine, which its main file does not
+    export: asked as `engine:best_move(...)` it answers the lab's decision, unqualified it is
+    unknown, and a module not the program's own (the harness's, say) is refused."""
+    folder = CORPUS / "in_module"
+    mapping = replace(PredicateInterface().mapping_for(folder), module=module)
+    state, player = "xx-oo----", PLAYERS[1]
+    program = StudentProgram([folder], mapping.file)
+    try:
+        assert program.load().problem is None
+        reply = program.ask(*goal(mapping, state, player), 1, 60.0, 10**7)
+    finally:
+        program.close()
+    if said is None:
+        decision = reference.minimax_decision(state, player)
+        assert read_answer(mapping, state, player, reply.answers[0].term) == (
+            decision.action.cell, decision.value)
+    else:
+        assert not reply.answers and said in (reply.error or "")
 
 
 def test_grade_refuses_a_mapping_it_cannot_follow_in_one_line(capsys):

@@ -416,6 +416,9 @@ answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: T
 
 % goal_check(+Goal, -Error): Error is true when what Goal can call is proved safe, else the
 % error safe_goal/1 raised; one proof for each shape of goal (its arguments left open).
+goal_check(Module:_, Error) :-
+    atom(Module), \+ program_module(Module), !,  % a mapping's module the program has not
+    Error = error(existence_error(module, Module), _).
 goal_check(Goal, Error) :-
     shape(Goal, Shape),
     (   checked(Known, Error0), Known =@= Shape -> Error = Error0
@@ -429,6 +432,15 @@ goal_check(Goal, Error) :-
 shape((A, B), (SA, SB)) :- !, shape(A, SA), shape(B, SB).
 shape(findall(_, Goal, _), findall(_, Shape, _)) :- !, shape(Goal, Shape).
 shape(_ = _, _ = _) :- !.
+shape(Module:Goal, Module:Shape) :- program_module(Module), !, shape(Goal, Shape).
+
+% A module of the program's own, which a mapping's `Module:Goal` may call: loaded from a user's
+% file, not the harness.
+program_module(Module) :-
+    atom(Module),
+    Module \== harness,
+    current_module(Module),
+    module_property(Module, class(user)).
 shape(Goal, Shape) :- functor(Goal, Name, Arity), functor(Shape, Name, Arity).
 
 limited(none, Goal, true) :- !,
