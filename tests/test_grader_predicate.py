@@ -8,6 +8,7 @@ The corpus, tests/submissions/mapped/, is written for these tests. By default ev
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -174,6 +175,17 @@ def test_a_depth_limited_search_is_told_apart_from_a_wrong_one():
                                     for finding in horizon.findings)
     assert one_move.findings and not any("within its depth" in finding.detail
                                          for finding in one_move.findings)
+
+
+def test_a_prolog_programs_findings_name_moves_in_its_mappings_scheme():
+    """alphabeta numbers its cells as a keypad: the best move in a finding is the keypad's
+    number with the lab's cell beside it, never a Python (row, col)."""
+    _, _, result = graded(PROGRAMS[2], STEP)
+    assert result.findings
+    for finding in result.findings:
+        best = re.search(r"the best move, (\d) \(cell (\d)\)", finding.detail)
+        assert best and int(best.group(1)) == NUMPAD[int(best.group(2)) - 1], finding.detail
+        assert not re.search(r"\(\d, \d\)", finding.detail), finding.detail
 
 
 @pytest.mark.parametrize(("module", "said"), [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from collections.abc import Mapping as TableOf
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,7 +25,11 @@ from minimax_lab.compare.grader.interfaces.mappings import (
 )
 from minimax_lab.compare.grader.interfaces.prolog import LIMITS, lab_cost
 from minimax_lab.compare.grader.interfaces.prolog import Question as LabQuestion
-from minimax_lab.compare.grader.interfaces.prolog_mapping import goal, read_answer
+from minimax_lab.compare.grader.interfaces.prolog_mapping import (
+    goal,
+    position_words,
+    read_answer,
+)
 from minimax_lab.compare.grader.interfaces.python import (
     DeclaredFunction,
     Question,
@@ -90,7 +94,7 @@ class DeclaredPredicate(Check[Question, Reply]):
         row_col: list[object] = [(cell - 1) // SIDE, (cell - 1) % SIDE]
         answer = [*row_col, value] if self.mapping.gives_values else row_col
         verdict = judge_function(question, Called(End.RETURNED, answer), self.as_function,
-                                 policy)
+                                 policy, partial(position_words, self.mapping))
         detail = verdict.detail.replace(f"answers {shown(answer)}", f"answers {first.text}", 1)
         verdict = replace(verdict, detail=detail)
         if verdict.category is Category.SUBOPTIMAL:

@@ -33,6 +33,14 @@ def position_term(mapping: Mapping, cell: int) -> Term:
     return cell
 
 
+def position_words(mapping: Mapping, cell: int) -> str:
+    """Cell `cell` (1..9) in a finding on a Prolog program: as the program numbers it, written
+    as Prolog writes it, with the lab's cell (`[2,1] (cell 4)`)."""
+    term = position_term(mapping, cell)
+    text = ("[" + ",".join(map(str, term)) + "]" if isinstance(term, list) else str(term))
+    return f"{text} (cell {cell})"
+
+
 def read_position(mapping: Mapping, term: object) -> int | None:
     """The cell (1..9) a position in the harness's JSON names, if it names one."""
     if mapping.positions is Positions.ROW_COL:

@@ -488,8 +488,9 @@ def function_play(mapping: Mapping) -> Play:
 
 
 def judge_function(question: Question, called: Called, mapping: Mapping,
-                   policy: Policy) -> Verdict:
-    """The verdict on one call of a declared function."""
+                   policy: Policy, words: Callable[[int], str] | None = None) -> Verdict:
+    """The verdict on one call of a declared function; `words` names a cell in what it says
+    (by default as (row, col) with the cell)."""
     failed = failure(called)
     if failed is not None:
         return failed
@@ -506,10 +507,10 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
         return _program_value(value, question.player, mapping)
 
     if not mapping.gives_values:  # no scale of its own: the mover's, as the lab counts
-        return judge_move(question, called.value, mapping.returns, judged_by)
+        return judge_move(question, called.value, mapping.returns, judged_by, words=words)
     return judge_move(question, called.value, mapping.returns, judged_by,
                       value_of if judged_by.policy.graded else None, shown_value,
-                      _side(question.player, mapping))
+                      _side(question.player, mapping), words)
 
 
 # --- moves and values --------------------------------------------------------------------------
@@ -540,11 +541,12 @@ MOVES = (Returns.ROW_COL, Returns.ROW_COL_VALUE, Returns.MOVE_VALUE)
 
 def judge_move(question: Question, answer: object, returns: Returns, truth: Truth,
                value_of: Callable[[object], int | None] | None = None,
-               shown_value: Callable[[int], int] | None = None, side: str = "") -> Verdict:
+               shown_value: Callable[[int], int] | None = None, side: str = "",
+               words: Callable[[int], str] | None = None) -> Verdict:
     """The verdict on a move (and value) at a game in progress, graded by `truth`; what it
-    says names moves as (row, col) with their cell, and values as the program gives them
-    (`shown_value` turns a lab value into the program's, counted from `side`: said where it
-    is not the mover's)."""
+    says names moves by `words` (by default as (row, col) with their cell), and values as the
+    program gives them (`shown_value` turns a lab value into the program's, counted from
+    `side`: said where it is not the mover's)."""
     cell, raw = move_cell(answer, returns)
     if cell is None:
         return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a move on the board")
@@ -558,7 +560,7 @@ def judge_move(question: Question, answer: object, returns: Returns, truth: Trut
     if judgement.right:
         return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
                        judgement=judgement)
-    said, lab = _move_detail(judgement, answer, returns, shown_value)
+    said, lab = _move_detail(judgement, answer, returns, shown_value, words or _move_words)
     if side and judgement.category in (Category.SUBOPTIMAL, Category.WRONG_VALUE):
         lab += f" (values from {side})"
     return told(judgement.category, said, lab, judgement=judgement)
@@ -579,23 +581,25 @@ def _side(mover: Player, mapping: Mapping) -> str:
 
 
 def _move_detail(judgement: Judgement, answer: object, returns: Returns,
-                 shown_value: Callable[[int], int] | None = None) -> tuple[str, str]:
-    """Why a move disagrees, in the program's terms: what it answered, and the lab's
-    answer."""
+                 shown_value: Callable[[int], int] | None = None,
+                 words: Callable[[int], str] | None = None) -> tuple[str, str]:
+    """Why a move disagrees, in the program's terms: what it answered, and the lab's answer;
+    a cell named by `words` (by default as (row, col) with the cell)."""
+    move_words = words or _move_words
     def worth(value: int) -> str:
         return str(shown_value(value) if shown_value is not None else value)
 
     cell, best = judgement.answer.cell, judgement.expected.action.cell
     said = (f"answers {shown(answer)} (cell {cell})" if returns in MOVES
-            else f"answers {shown(answer)}, {_move_words(cell)}")
+            else f"answers {shown(answer)}, {move_words(cell)}")
     if judgement.category is Category.ILLEGAL_MOVE:
         return f"{said}: that cell is taken", ""
     if judgement.category is Category.SUBOPTIMAL:
         return said, (f", worth {worth(judgement.move_values[cell])}; the best move, "
-                      f"{_move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
+                      f"{move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
     if judgement.category is Category.WRONG_VALUE:
         return said, f": that move is optimal and worth {worth(judgement.move_values[cell])}"
-    return said, f": optimal too, but the lab's tie rule takes the lowest cell, {_move_words(best)}"
+    return said, f": optimal too, but the lab's tie rule takes the lowest cell, {move_words(best)}"
 
 
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:
