@@ -11,7 +11,7 @@ move on every position of the player it moves for.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -436,7 +436,9 @@ class DeclaredFunction(PythonCheck):
         return self.mapping.arguments(question.state, question.player)
 
     def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
-        return judge_function(question, reply, self.mapping, policy)
+        if not self.mapping.picks or reply.end != End.RETURNED:
+            return judge_function(question, reply, self.mapping, policy)
+        return _judge_picked(question, reply, self.mapping, policy)
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
         """Its right answers: the value; or the cells of the right moves, with the value
@@ -458,6 +460,33 @@ class DeclaredFunction(PythonCheck):
     def ties(self, question: Question) -> bool:
         return self.mapping.returns is not Returns.VALUE and has_ties(
             question, Objective(self.mapping.objective, "lab"))
+
+
+def _judge_picked(question: Question, reply: Called, mapping: Mapping,
+                  policy: Policy) -> Verdict:
+    """A function's answer where the mapping's return paths name its parts (the harness
+    returns them as a tuple: the move's, then the value's): judged as the same function
+    returning (row, col[, value]) would be, said as the paths name them."""
+    parts = reply.value.get("tuple") if isinstance(reply.value, dict) else None
+    paths = [text for text in (mapping.move, mapping.value) if text is not None]
+    if parts is None or len(parts) != len(paths):
+        return Verdict(Category.UNREADABLE, f"answers {shown(reply.value)}, not the parts "
+                       f"its mapping's paths name")
+    said = ", ".join(f"{path} = {shown(part)}" for path, part in zip(paths, parts,
+                                                                     strict=True))
+    if mapping.move is None:
+        answer, returns = parts[0], Returns.VALUE
+    else:
+        cell, _ = move_cell(parts[0], mapping.returns)
+        if cell is None:
+            return Verdict(Category.UNREADABLE, f"answers {said}, not a move on the board")
+        move: list[object] = [(cell - 1) // SIDE, (cell - 1) % SIDE]
+        answer = [*move, *parts[1:]]
+        returns = Returns.ROW_COL_VALUE if mapping.value is not None else Returns.ROW_COL
+    verdict = judge_function(question, replace(reply, value=answer),
+                             replace(mapping, returns=returns, move=None, value=None), policy)
+    return replace(verdict, detail=verdict.detail.replace(f"answers {shown(answer)}",
+                                                          f"answers {said}", 1))
 
 
 def function_questions(mapping: Mapping) -> list[Question]:

@@ -312,7 +312,9 @@ class PythonSession(Session[Question, Called]):
                 self.given = False
                 self.python.stop()
             self.asked_whole |= whole
-            return self.python.call(question.check, arguments, seconds, work)
+            check = self.functions[question.check]
+            pick = check.mapping.picks if isinstance(check, DeclaredFunction) else ()
+            return self.python.call(question.check, arguments, seconds, work, pick=pick)
         if self.asked_whole:  # nothing the whole program kept (a cache) answers for a function
             self.asked_whole = False
             self.python.stop()
