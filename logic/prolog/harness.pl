@@ -297,8 +297,9 @@ path_text(Folder/File, Text) :-
     atomic_list_concat([Head, Tail], /, Text).
 
 % The program's own files loaded as the sandbox allows, each named by its path as text:
-% use_module/1,2 and include/1 as they are; a consult, ensure_loaded or load_files each file by use_module (a module file) or include
-% (a file of clauses, which consulting adds to the module that loads it, as include does).
+% use_module/1,2 and include/1 as they are; a consult, ensure_loaded or load_files each file by
+% use_module (a module file) or include (a file of clauses, which consulting adds to the module
+% that loads it, as include does).
 own_loads(use_module(_), Files, Out) :-
     !,
     maplist(used, Files, Out).
