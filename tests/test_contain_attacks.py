@@ -37,6 +37,7 @@ from minimax_lab.compare.judge.categories import Category
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.contain import cgroups, sandbox, submission
 from minimax_lab.logic.contain.contained import MOST_STARTS, ProgramError
+from minimax_lab.logic.contain.harness import StudentProgram
 from minimax_lab.logic.contain.python_program import course_python, sandboxed_python
 from minimax_lab.logic.positions import reachable_states
 from minimax_lab.logic.state import PLAYERS, is_terminal, to_prolog
@@ -422,6 +423,72 @@ def test_the_harness_cannot_be_changed_while_loading(tmp_path, openly, name, pre
     assert graded[1].checks["terminal_state"].counts == graded[0].checks["terminal_state"].counts
     assert graded[0].checks["terminal_state"].counts[Category.INFERENCE_LIMIT] > 0
     assert any(message.kind == "error" for message in graded[1].load.messages)
+
+
+SECRET = "secret(666).\n"
+"""A file outside the submission that no program may load."""
+
+
+def loads_a_file(tmp_path: Path, directive: str, module: bool = False) -> StudentProgram:
+    """A submission whose main file (a module's where `module`) loads a file by `directive`:
+    its own `lib/own.pl` (a module's for use_module) or a path outside it; loaded,
+    contained."""
+    folder = tmp_path / "ada"
+    (folder / "lib").mkdir(parents=True)
+    (tmp_path / "secret.pl").write_text(SECRET)
+    own = ":- module(own, [secret/1]).\n" if "use_module" in directive else ""
+    (folder / "lib" / "own.pl").write_text(own + "secret(42).\n")
+    head = ":- module(main, [answer/1]).\n" if module else ""
+    (folder / "main.pl").write_text(f"{head}{directive}\nanswer(X) :- secret(X).\n")
+    program = StudentProgram([folder], "main.pl")
+    program.load()
+    return program
+
+
+def each_way(directives: list[str], default: int) -> list[object]:
+    """Each directive in a plain main file and in a module's; the first `default` cases in the
+    default run, the rest slow."""
+    cases = [(directive, module) for module in (False, True) for directive in directives]
+    cases.sort(key=lambda case: (directives.index(case[0]) + case[1]) % 2)
+    return [pytest.param(*case, marks=() if at < default else pytest.mark.slow,
+                         id=f"{case[0]}-{'module' if case[1] else 'plain'}")
+            for at, case in enumerate(cases)]
+
+
+@needs_swipl
+@pytest.mark.parametrize(("directive", "module"), each_way([
+    ":- use_module(lib/own).", ":- consult('lib/own').", ":- ensure_loaded(lib/own).",
+    ":- [lib/own].", ":- include('lib/own.pl')."], 5))
+def test_a_file_of_the_submissions_own_is_loaded_as_the_main_file(tmp_path, directive, module):
+    program = loads_a_file(tmp_path, directive, module)
+    try:
+        assert program.report is not None and not program.report.messages
+        reply = program.ask("answer(X)", "X", 2, 30.0, 10**6)
+    finally:
+        program.close()
+    assert [answer.term for answer in reply.answers] == [42]
+
+
+@needs_swipl
+@pytest.mark.parametrize(("directive", "module"), each_way([
+    ":- consult('../secret').", ":- use_module('../../etc/x').", ":- [lib/'../../secret'].",
+    ":- ensure_loaded('{absolute}').", ":- include('/etc/passwd').",
+    ":- load_files(solution:'../secret', []).",
+], 6))
+def test_a_file_outside_the_submission_is_refused_in_one_line_and_never_read(
+        tmp_path, directive, module):
+    directive = directive.replace("{absolute}", str(tmp_path / "secret.pl"))
+    program = loads_a_file(tmp_path, directive, module)
+    try:
+        assert program.report is not None
+        messages = [message.text for message in program.report.messages]
+        reply = program.ask("answer(X)", "X", 2, 30.0, 10**6)
+    finally:
+        program.close()
+    assert len(messages) == 1 and "\n" not in messages[0], messages
+    assert messages[0].endswith("not a file of the program's own (the main file's folder): "
+                                "refused")
+    assert not reply.answers and reply.end == "error"
 
 
 ORPHANS = (

@@ -8,9 +8,10 @@ The corpus, tests/submissions/mapped/, is written for these tests. By default ev
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -26,12 +27,16 @@ from minimax_lab.compare.grader.interfaces.predicate_interface import (
     predicate_questions,
     within_horizon,
 )
+from minimax_lab.compare.grader.interfaces.prolog_mapping import goal, read_answer
 from minimax_lab.compare.grader.interfaces.python import Question
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import Policy, Ties, Values, truth
 from minimax_lab.compare.sources.grades import grade_decisions
+from minimax_lab.compare.sources.pipeline import Comparison, grade_all
+from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
+from minimax_lab.logic.contain.harness import StudentProgram
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.state import BLANK, PLAYERS, Player, State, mark, winner
 
@@ -127,6 +132,7 @@ PROGRAMS = [
     Program("negamax"),
     Program("dot_p", one_ply),
     Program("numbers", wrong_value_for=PLAYERS[1]),
+    Program("in_module"),
 ]
 
 
@@ -171,6 +177,44 @@ def test_a_depth_limited_search_is_told_apart_from_a_wrong_one():
                                          for finding in one_move.findings)
 
 
+def test_a_prolog_programs_findings_name_moves_in_its_mappings_scheme():
+    """alphabeta numbers its cells as a keypad: the best move in a finding is the keypad's
+    number with the lab's cell beside it, never a Python (row, col)."""
+    _, _, result = graded(PROGRAMS[2], STEP)
+    assert result.findings
+    for finding in result.findings:
+        best = re.search(r"the best move, (\d) \(cell (\d)\)", finding.detail)
+        assert best and int(best.group(1)) == NUMPAD[int(best.group(2)) - 1], finding.detail
+        assert not re.search(r"\(\d, \d\)", finding.detail), finding.detail
+
+
+@pytest.mark.parametrize(("module", "said"), [
+    ("engine", None),
+    (None, "Unknown procedure: student:best_move/3"),
+    ("nosuch", "module `nosuch' does not exist"),
+    ("harness", "module `harness' does not exist"),
+])
+def test_the_predicate_is_called_in_the_mappings_module(module, said):
+    """in_module's best_move/3 lives in the module engine, which its main file does not
+    export: asked as `engine:best_move(...)` it answers the lab's decision, unqualified it is
+    unknown, and a module not the program's own (the harness's, say) is refused."""
+    folder = CORPUS / "in_module"
+    mapping = replace(PredicateInterface().mapping_for(folder), module=module)
+    state, player = "xx-oo----", PLAYERS[1]
+    program = StudentProgram([folder], mapping.file)
+    try:
+        assert program.load().problem is None
+        reply = program.ask(*goal(mapping, state, player), 1, 60.0, 10**7)
+    finally:
+        program.close()
+    if said is None:
+        decision = reference.minimax_decision(state, player)
+        assert read_answer(mapping, state, player, reply.answers[0].term) == (
+            decision.action.cell, decision.value)
+    else:
+        assert not reply.answers and said in (reply.error or "")
+
+
 def test_grade_refuses_a_mapping_it_cannot_follow_in_one_line(capsys):
     status = main(["grade", "--interface", "predicate", "--set", "predicate=best/2",
                    str(CORPUS / "dot_p")])
@@ -203,6 +247,44 @@ def test_compare_asks_a_mapped_program_as_grade_does(program):
     assert len(decisions) == len(positions)
     assert grade.result.counts[Category.SUBOPTIMAL] == expected[Category.SUBOPTIMAL]
     assert grade.result.counts[Category.WRONG_VALUE] == expected[Category.WRONG_VALUE]
+
+
+class SampledProgram:
+    """`compare --mapped`'s source answering only every `STEP`-th position it moves for."""
+
+    def __init__(self, program: Program) -> None:
+        self.mapping = PredicateInterface().mapping_for(CORPUS / program.name)
+        self.asked = predicate_questions(self.mapping)[::STEP]
+        self.source = MappedProgram(CORPUS / program.name, self.mapping)
+        self.name = self.source.name
+
+    def decisions(self, positions):
+        return self.source.decisions([(question.state, question.player)
+                                      for question in self.asked])
+
+    def note(self, state: State, player: Player, cell: int) -> str:
+        return self.source.note(state, player, cell)
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def test_compare_tells_a_depth_limited_search_apart_as_grade_does():
+    """compare's findings of the alpha-beta program's suboptimal moves carry grade's horizon
+    note, each one; the one-ply program's (no depth) carry none."""
+    noted = {}
+    for program in (PROGRAMS[2], PROGRAMS[4]):
+        source = SampledProgram(program)
+        comparison = Comparison(policy=Policy(Ties.ANY, Values.NONE), programs=(source,))
+        [grade] = grade_all(comparison, [source], [])
+        source.close()
+        suboptimal = [finding for finding in grade.findings
+                      if finding.category is Category.SUBOPTIMAL]
+        assert len(suboptimal) == program.expected(source.asked)[Category.SUBOPTIMAL] > 0
+        noted[program.name] = [finding.detail.endswith(
+            "; within its depth of 2 it is as good as the best (a horizon, not a wrong search)")
+            for finding in suboptimal]
+    assert all(noted["alphabeta"]) and not any(noted["dot_p"])
 
 
 @pytest.mark.slow

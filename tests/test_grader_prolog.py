@@ -795,6 +795,24 @@ def test_the_labs_solution_beside_its_test_driver_is_the_main_file(tmp_path):
     assert grade.load.ok and grade.clean  # minimax.pl loaded: the driver defines no lab's
 
 
+@pytest.mark.parametrize("suffix", [".p", ".pro"])
+def test_a_main_file_named_p_or_pro_is_found_and_graded(tmp_path, suffix):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(SUBMISSIONS / "lab_style.pl", folder / f"lab3{suffix}")
+    assert main_file(folder) == folder / f"lab3{suffix}"
+    assert main_file(folder, "lab3") == folder / f"lab3{suffix}"
+    assert suffix in PrologInterface.suffixes
+    grade = graded_path(folder, "terminal_state")
+    assert grade.load.ok and grade.clean
+
+
+def test_a_submission_of_no_prolog_file_names_every_suffix(tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing to load\n")
+    with pytest.raises(contained.ProgramError, match=r"no Prolog \(\.pl, \.p, \.pro, "):
+        main_file(tmp_path)
+
+
 def _call(name: str, arguments: list[str]) -> str:
     return f"{name}({', '.join(arguments)})" if arguments else name
 

@@ -8,6 +8,7 @@ below a question are the reference's. CS50's minimax keeps the whole program's m
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -19,9 +20,14 @@ from marks import few_by_default
 
 from minimax_lab.compare.grader.assignments.assignment import default_assignment
 from minimax_lab.compare.grader.interfaces.interface import Options
-from minimax_lab.compare.grader.interfaces.mappings import Mapping, MappingError, checked_mapping
+from minimax_lab.compare.grader.interfaces.mappings import (
+    Mapping,
+    MappingError,
+    checked_mapping,
+    return_path,
+)
 from minimax_lab.compare.grader.interfaces.play import PLAY
-from minimax_lab.compare.grader.interfaces.python import Question
+from minimax_lab.compare.grader.interfaces.python import Question, function_questions
 from minimax_lab.compare.grader.interfaces.python_interfaces import (
     CS50Interface,
     FunctionInterface,
@@ -38,6 +44,7 @@ from minimax_lab.compare.grader.outputs.results_json import grade_from_json, gra
 from minimax_lab.compare.grader.outputs.text import submission_report
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
+from minimax_lab.compare.judge.truth import truth
 from minimax_lab.logic import reference
 from minimax_lab.logic.commands.cli import EXIT_USAGE, main
 from minimax_lab.logic.contain.python_harness import plain
@@ -47,6 +54,7 @@ from minimax_lab.logic.contain.python_program import (
     sandboxed_python,
     taken,
 )
+from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import game_tree_size, reachable_states
 from minimax_lab.logic.state import BLANK, PLAYERS, State, is_terminal
 
@@ -535,3 +543,113 @@ def test_recursive_keys_over_a_file_are_checked_before_anything_runs(capsys, tmp
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
         "minimax-lab: error: negamax or max_value and min_value: not both")
     assert not report.exists()
+
+
+# --- return paths: a move and a value inside a dict or an object ---------------------------
+
+PYTHON = SUBMISSIONS / "python"
+EVERY = 40
+"""The return-path programs are asked every EVERY-th question (all of them in the slow test)."""
+
+
+class SampledFunctions(FunctionInterface):
+    """`grade --interface function`, contained as grade's, asked every `EVERY`-th question."""
+
+    def open(self, path, options):
+        session = super().open(path, options)
+        assert isinstance(session, PythonSession)
+        session.questions = (  # type: ignore[method-assign]
+            lambda checks, whole=session.questions: whole(checks)[::EVERY])
+        return session
+
+
+def draw_is_enough(state: State, player: str) -> int:
+    """returns_object's move: the first cell that does not lose."""
+    values = truth(LAB).move_values((state, player))
+    return next(cell for cell in sorted(values) if values[cell] >= 0) if max(
+        values.values()) >= 0 else min(values)
+
+
+def expected_counts(mapping: Mapping, questions: list[Question], fault) -> dict[Category, int]:
+    """The counts a program's questions get, from the reference's move values: its move where
+    `fault` decides it (None: an optimal move everywhere)."""
+    counts = {Category.RIGHT: 0, Category.SUBOPTIMAL: 0}
+    for question in questions:
+        values = truth(LAB).move_values((question.state, question.player))
+        cell = fault(question.state, question.player) if fault else None
+        right = cell is None or values[cell] == max(values.values())
+        counts[Category.RIGHT if right else Category.SUBOPTIMAL] += 1
+    return counts
+
+
+@pytest.mark.parametrize(("name", "fault"), [("returns_dict", None),
+                                              ("returns_object", draw_is_enough)])
+def test_a_move_and_a_value_read_by_the_mappings_return_paths(name, fault):
+    """search() answers {"move": i, "eval": v} and decide() an object with .move and .value:
+    read through `move` and `value` paths, each is graded with the counts the reference's
+    move values give its known fault (none, or a draw good enough)."""
+    interface = SampledFunctions()
+    grade = grade_submission(name, PYTHON / name, Options(interface, budget=600))
+    assert grade.load.problem is None, grade.load
+    mapping = interface.mapping_for(PYTHON / name, PYTHON / name)
+    [(function, result)] = grade.checks.items()
+    asked = function_questions(mapping)[::EVERY]
+    expected = expected_counts(mapping, asked, fault)
+    assert function == mapping.function and result.checked == len(asked)
+    assert {category: result.counts[category] for category in expected} == expected
+    for finding in result.findings:
+        assert f"answers {mapping.move} = (" in finding.detail, finding.detail
+
+
+def test_a_return_path_that_does_not_fit_the_answer_is_the_programs_fault(tmp_path):
+    """A path to a key the dict lacks makes each call raise in the sandbox (a KeyError,
+    its own fault), not the grader."""
+    folder = tmp_path / "returns_dict"
+    folder.mkdir()
+    for file in (PYTHON / "returns_dict").iterdir():
+        (folder / file.name).write_text(file.read_text().replace("result['move']",
+                                                                 "result['best']"))
+    grade = grade_submission("returns_dict", folder, Options(SampledFunctions(), budget=600))
+    [result] = grade.checks.values()
+    assert result.checked and result.counts[Category.EXCEPTION] == result.checked
+    assert "KeyError" in result.findings[0].detail
+
+
+_steps = st.lists(st.one_of(
+    st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True).map(lambda name: ("attr", name)),
+    st.integers(-99, 99).map(lambda index: ("item", index)),
+    st.text(st.characters(blacklist_characters="'\"\\", blacklist_categories=("Cs",)),
+            max_size=8).map(lambda key: ("item", key))), max_size=4)
+
+
+def _written(steps) -> str:
+    return "result" + "".join(f".{key}" if kind == "attr" else f"['{key}']" if isinstance(
+        key, str) else f"[{key}]" for kind, key in steps)
+
+
+@given(_steps)
+def test_a_return_path_reads_back_the_steps_it_was_written_from(steps):
+    assert return_path("move", _written(steps)) == tuple(steps)
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_a_return_path_or_one_mapping_error(text):
+    try:
+        steps = return_path("value", text)
+    except MappingError as error:
+        assert str(error).startswith("value = ") and "\n" not in str(error)
+    else:
+        assert text.startswith("result") and len(steps) <= text.count(".") + text.count("[")
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ({"move": "result.move()"}, "expected a path from result"),
+    ({"move": "__import__('os')"}, "expected a path from result"),
+    ({"move": "result.__class__"}, "is Python's own"),
+    ({"move": "result.move", "returns": "move_value"}, "returns says how it is written"),
+    ({"value": "result.value", "returns": "row_col"}, "is for returns = \"value\""),
+    ({"predicate": "p/3", "move": "result.move"}, "a Python mapping's key"),
+])
+def test_a_return_path_it_cannot_follow_is_refused_in_one_line(values, message):
+    with pytest.raises(MappingError, match=re.escape(message)):
+        checked_mapping({"function": "f", **values} if "predicate" not in values else values)

@@ -8,10 +8,11 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
+from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import Policy, truth
 from minimax_lab.compare.sources.external import GIVE_UP, Run, run_command
 from minimax_lab.compare.sources.grades import Grade, grade_command, grade_decisions, grade_table
@@ -27,6 +28,7 @@ from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.files import check_writable, write_whole
 from minimax_lab.logic.objective import LAB, Objective
 from minimax_lab.logic.positions import all_positions
+from minimax_lab.logic.state import Player, State
 from minimax_lab.logic.terms import Decision
 
 EXIT_AGREE, EXIT_DISAGREE = 0, 1
@@ -47,6 +49,14 @@ class Decider(Protocol):
     def decisions(self, positions: Iterable[Turn]) -> Mapping[Turn, Decision]: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Noting(Protocol):
+    """A program that adds a note of its own to a suboptimal move's finding (a depth-limited
+    search's horizon)."""
+
+    def note(self, state: State, player: Player, cell: int) -> str: ...
 
 
 class Tracker(Protocol):
@@ -142,12 +152,24 @@ def grade_all(comparison: Comparison, engines: list[Decider], tables: list[Table
         grade = grade_decisions(judged_by, label, decisions, positions)
         if engine not in comparison.programs:  # a contained program's work is bounded, not timed
             grade.seconds = time.perf_counter() - start
+        if isinstance(engine, Noting):
+            _noted(grade, engine)
         grades.append(grade)
     grades += [grade_table(judged_by, f"table {table.name}", table, positions) for table in tables]
     for command in comparison.commands:
         grades.append(grade_command(judged_by, f"command {command}",
                                     _run(comparison, command, positions, progress), positions))
     return grades
+
+
+def _noted(grade: Grade, program: Noting) -> None:
+    """Each suboptimal move's finding with the program's note at its end."""
+    findings = grade.result.findings
+    for index, finding in enumerate(findings):
+        if finding.category is Category.SUBOPTIMAL and finding.answer is not None:
+            (state, player), cell = finding.answer.position, finding.answer.cell
+            findings[index] = replace(finding, detail=finding.detail
+                                      + program.note(state, player, cell))
 
 
 def _run(comparison: Comparison, command: str, positions: tuple[Turn, ...],

@@ -93,12 +93,11 @@ class Reply:
 def main_file(folder: Path, main: str | None = None, name: str = "the submission") -> Path:
     """The file to load of a submission's copy (handed in as `name`): `main` by name, else the
     one that defines `minimax_decision/4` (a backup or a copy beside it left out), else the
-    only `.pl` file; `ProgramError` if none can be told."""
-    files = sorted(file for file in folder.rglob("*.pl") if not file.name.startswith("."))
+    only Prolog file (`PROLOG_SUFFIXES`); `ProgramError` if none can be told."""
+    files = prolog_files(folder)
     if main is not None:
-        named = [file for file in sorted(folder.rglob("*"))
-                 if file.suffix in PROLOG_SUFFIXES and not file.name.startswith(".")
-                 and file.name in (main, f"{main}.pl") and file.is_file()]
+        named = [file for file in files
+                 if file.name in (main, *(f"{main}{suffix}" for suffix in PROLOG_SUFFIXES))]
         if not named:
             raise ProgramError(f"no file {quoted(main)} in the submission")
         return named[0]
@@ -111,7 +110,7 @@ def main_file(folder: Path, main: str | None = None, name: str = "the submission
     if len(own) == 1:
         return own[0]
     if not own:
-        raise ProgramError("no Prolog (.pl) file in the submission"
+        raise ProgramError(f"no Prolog ({', '.join(PROLOG_SUFFIXES)}) file in the submission"
                            + submission.class_hint(folder, "*.pl", name))
     several = ", ".join(str(file.relative_to(folder)) for file in defining[:3])
     raise ProgramError("cannot tell the main file ("
@@ -126,8 +125,14 @@ def backups_beside(folder: Path, main: Path) -> list[str]:
     as backups or copies."""
     return [f"{file.relative_to(folder)} looks like a backup or a copy: not loaded (--main "
             "NAME loads another file)"
-            for file in sorted(folder.rglob("*.pl"))
+            for file in prolog_files(folder)
             if file != main and submission.looks_like_backup(file) and _defines_decision(file)]
+
+
+def prolog_files(folder: Path) -> list[Path]:
+    """The Prolog files of a submission's copy (`PROLOG_SUFFIXES`), hidden ones left out."""
+    return sorted(file for file in folder.rglob("*") if file.suffix in PROLOG_SUFFIXES
+                  and not file.name.startswith(".") and file.is_file())
 
 
 def _defines_decision(file: Path) -> bool:

@@ -26,6 +26,7 @@ import importlib.util
 import io
 import json
 import math
+import operator
 import os
 import signal
 import sys
@@ -98,6 +99,7 @@ def hardened() -> Tools:
     unwrappable = (AttributeError, TypeError)
     attributes, is_callable, set_to, get, wraps = vars, callable, setattr, getattr, \
         functools.wraps
+    item_of = operator.getitem
     largest, most_items, most_text, deepest, again = 10**15, MAX_ITEMS, MAX_TEXT, DEEPEST, \
         CPU_AGAIN
     write, set_timer, prof, on_signal, sigprof = os.write, signal.setitimer, \
@@ -290,6 +292,18 @@ def hardened() -> Tools:
             pass
         return said
 
+    def picked(value: Any, paths: Any) -> Any:
+        """The parts of a returned value that a mapping's return paths name, as a tuple: each
+        step an attribute (`["attr", NAME]`) or an item (`["item", KEY]`) of the part before
+        (`compare.grader.interfaces.mappings.return_path` reads them)."""
+        parts = []
+        for path in paths:
+            part = value
+            for kind, key in path:
+                part = get(part, key) if kind == "attr" else item_of(part, key)
+            parts.append(part)
+        return paired(parts)
+
     def serve(path: str, definitions_only: bool) -> None:
         """Import the program at `path` (its definitions alone if `definitions_only`), then
         answer each question line until there are none."""
@@ -342,6 +356,8 @@ def hardened() -> Tools:
                 if question.get("cpu"):
                     set_timer(prof, question["cpu"], again)
                 value = function(*args)
+                if "pick" in question:  # the parts its mapping's paths name, still timed
+                    value = picked(value, question["pick"])
                 set_timer(prof, 0)
                 returned = True
             except limit:

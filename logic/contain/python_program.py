@@ -155,11 +155,14 @@ class PythonProgram(ContainedProgram):
 
     def call(self, function: str, args: list[object], seconds: float,
              cpu_seconds: float | None = None, wrap: Sequence[str] = (),
-             below: Sequence[Sequence[object]] = ()) -> Called:
+             below: Sequence[Sequence[object]] = (),
+             pick: Sequence[Sequence[Sequence[object]]] = ()) -> Called:
         """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
         `seconds` of the wall clock (arguments as the harness decodes them); the program's
         functions `wrap` answer the calls `below` holds (`[name, args, value]`) with its value
-        while the call runs (`python_harness`'s `give`). The CPU time of
+        while the call runs (`python_harness`'s `give`); `pick`, a mapping's return paths,
+        makes the answer the parts of the value they name (`python_harness`'s `picked`). The
+        CPU time of
         all the sandbox's processes is measured from outside: it is the call's work, and past
         `cpu_seconds` the program is stopped, whatever it did to the harness's own timer."""
         if self.process is None or self.process.poll() is not None:
@@ -172,6 +175,8 @@ class PythonProgram(ContainedProgram):
                                     "cpu": cpu_seconds}
         if wrap:
             asked.update(wrap=list(wrap), below=[list(answer) for answer in below])
+        if pick:
+            asked["pick"] = [[list(step) for step in path] for path in pick]
         question = json.dumps(asked).encode()
         stopped = cpu_seconds or 0.0
         guard = seconds if cpu_seconds is None else cpu_seconds + CPU_GRACE

@@ -205,34 +205,59 @@ load_program(Main, Helper, _{event: loaded, messages: Messages, defined: Defined
     assertz((user:message_hook(Term, Kind, Lines) :- loading_message(Term, Kind, Lines))),
     assertz((user:term_expansion(Term, Out) :- student_term(Term, Out))),
     assertz((user:goal_expansion(Goal, Out) :-
-                 prolog_load_context(module, student), output_goal(Goal, Out))),
+                 program_loading, output_goal(Goal, Out))),
     assertz((user:goal_expansion(Goal, Out) :-
-                 prolog_load_context(module, student), foreign_attribute(Goal, Out))),
+                 program_loading, foreign_attribute(Goal, Out))),
+    absolute_file_name(Main, Path),
+    file_directory_name(Path, Folder),
+    nb_setval(program_folder, Folder),
     nb_setval(loading, true),
     catch(use_module(student:Helper), Error, print_message(error, Error)),
     catch(load_files(student:Main, [sandboxed(true)]), Error2, print_message(error, Error2)),
     nb_setval(loading, false),
     findall(_{kind: Kind, file: File, line: Line, text: Text},
             load_message(Kind, File, Line, Text), Messages),
-    file_directory_name(Main, Folder),
     findall(Name, defined_in(Folder, Name), Names),
     sort(Names, Defined),
     take_output(Output, Count).
 
 % The program's terms, as it is loaded: loading the lab's helper again is nothing (it is
-% loaded already); loading other files and clauses that would run while loading are refused.
+% loaded already); a file of the program's own (in the main file's folder or below, which the
+% sandbox holds a copy of) is loaded as the main file is; any other file, and clauses that
+% would run while loading, are refused.
 student_term(Term, Out) :-
-    prolog_load_context(module, student),
+    program_loading,
     student_term_(Term, Out).
+
+% True while the program is loaded: the main file, or a file of its folder that it loads (a
+% module of its own included).
+program_loading :-
+    prolog_load_context(module, student),
+    !.
+program_loading :-
+    nb_current(loading, true),
+    nb_current(program_folder, Folder),
+    prolog_load_context(directory, Directory),
+    within(Directory, Folder).
+
+within(Path, Folder) :-
+    atom_concat(Folder, Rest, Path),
+    ( Rest == '' ; sub_atom(Rest, 0, 1, _, '/') ),
+    !.
 
 student_term_((:- Directive), []) :-
     loads(Directive, Files),
     forall(member(File, Files), helper_file(File)),
     !.
+student_term_((:- Directive), Out) :-
+    loads(Directive, Files),
+    forall(member(File, Files), own_file(File)),
+    !,
+    own_loads(Directive, Files, Out).
 student_term_((:- Directive), []) :-
     loads(Directive, Files),
     !,
-    refused("loads ~q: the grader loads the main file and the lab's helper, nothing else",
+    refused("loads ~q: not a file of the program's own (the main file's folder): refused",
             [Files]).
 student_term_(Clause, []) :-
     clause_head(Clause, Head),
@@ -261,6 +286,59 @@ listed(Files, Files) :- is_list(Files), !.
 listed(File, [File]).
 
 library_file(library(_)).
+
+% A file named as text or as segments, `lib/helpers`: its path as text.
+path_text(File, File) :-
+    atomic(File),
+    !.
+path_text(Folder/File, Text) :-
+    path_text(Folder, Head),
+    path_text(File, Tail),
+    atomic_list_concat([Head, Tail], /, Text).
+
+% The program's own files loaded as the sandbox allows, each named by its path as text:
+% use_module/1,2 and include/1 as they are; a consult, ensure_loaded or load_files each file by
+% use_module (a module file) or include (a file of clauses, which consulting adds to the module
+% that loads it, as include does).
+own_loads(use_module(_), Files, Out) :-
+    !,
+    maplist(used, Files, Out).
+own_loads(use_module(File, Imports), _, [(:- use_module(Text, Imports))]) :-
+    !,
+    path_text(File, Text).
+own_loads(include(File), _, [(:- include(Text))]) :-
+    !,
+    path_text(File, Text).
+own_loads(_, Files, Out) :-
+    maplist(own_load, Files, Out).
+
+used(File, (:- use_module(Text))) :-
+    path_text(File, Text).
+
+own_load(File, Directive) :-
+    path_text(File, Text),
+    (   module_file(Text) -> Directive = (:- use_module(Text))
+    ;   Directive = (:- include(Text))
+    ).
+
+module_file(File) :-
+    prolog_load_context(directory, Directory),
+    absolute_file_name(File, Path, [relative_to(Directory), file_type(prolog),
+                                    access(read)]),
+    setup_call_cleanup(open(Path, read, Stream),
+                       catch(read_term(Stream, First, []), _, fail),
+                       close(Stream)),
+    First = (:- module(_, _)).
+
+% A file of the program's own: a name (no alias such as library(_)) that resolves, from the
+% folder of the file that loads it, to an existing file in the main file's folder or below.
+own_file(File) :-
+    path_text(File, Text),
+    prolog_load_context(directory, Directory),
+    nb_getval(program_folder, Folder),
+    absolute_file_name(Text, Path, [relative_to(Directory), file_type(prolog),
+                                    access(read), file_errors(fail)]),
+    within(Path, Folder).
 
 helper_file(File) :-
     atomic(File),
@@ -416,6 +494,9 @@ answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: T
 
 % goal_check(+Goal, -Error): Error is true when what Goal can call is proved safe, else the
 % error safe_goal/1 raised; one proof for each shape of goal (its arguments left open).
+goal_check(Module:_, Error) :-
+    atom(Module), \+ program_module(Module), !,  % a mapping's module the program has not
+    Error = error(existence_error(module, Module), _).
 goal_check(Goal, Error) :-
     shape(Goal, Shape),
     (   checked(Known, Error0), Known =@= Shape -> Error = Error0
@@ -429,7 +510,16 @@ goal_check(Goal, Error) :-
 shape((A, B), (SA, SB)) :- !, shape(A, SA), shape(B, SB).
 shape(findall(_, Goal, _), findall(_, Shape, _)) :- !, shape(Goal, Shape).
 shape(_ = _, _ = _) :- !.
+shape(Module:Goal, Module:Shape) :- program_module(Module), !, shape(Goal, Shape).
 shape(Goal, Shape) :- functor(Goal, Name, Arity), functor(Shape, Name, Arity).
+
+% A module of the program's own, which a mapping's `Module:Goal` may call: loaded from a user's
+% file, not the harness.
+program_module(Module) :-
+    atom(Module),
+    Module \== harness,
+    current_module(Module),
+    module_property(Module, class(user)).
 
 limited(none, Goal, true) :- !,
     call(Goal).

@@ -10,6 +10,7 @@ one language's own is refused in the other's.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -78,6 +79,8 @@ class Side(StrEnum):
 
 
 VALUED = (Returns.ROW_COL_VALUE, Returns.MOVE_VALUE, Returns.VALUE)
+PICKED_MOVES = (Returns.ROW_COL, Returns.CELL0, Returns.CELL1)
+"""How a move a return path names may be written."""
 """The answers that carry a value."""
 ARGUMENTS = ("board", "player", "is_x", "is_o", "blanks")
 """The words a mapping's `args` may use; anything else is passed as it is written."""
@@ -86,7 +89,8 @@ PROLOG_ARGUMENTS = ("board", "player", "result", "value", "depth")
 `[Player, State, Board]`, say); any other text is an atom, a whole number an integer."""
 FREE = "_"
 """The blank that is a free variable (a Prolog mapping's)."""
-PYTHON_ONLY = ("function", "returns", "max_value", "min_value", "negamax", "value_args")
+PYTHON_ONLY = ("function", "returns", "max_value", "min_value", "negamax", "value_args", "move",
+               "value")
 PROLOG_ONLY = ("predicate", "module", "result", "positions", "fact", "depth", "heuristic")
 """The keys that are one language's own."""
 MAPPING_FILE = "minimax-lab.toml"
@@ -117,6 +121,8 @@ class Mapping:
     min_value: str | None = None
     negamax: str | None = None
     value_args: tuple[object, ...] | None = None
+    move: str | None = None
+    value: str | None = None
     predicate: str = ""
     module: str | None = None
     result: Result = Result.MOVE
@@ -147,7 +153,15 @@ class Mapping:
         if self.prolog:
             return not self.heuristic and (self.result is Result.MOVE_VALUE
                                            or "value" in self.args)
-        return self.returns in VALUED
+        return self.returns in VALUED or self.value is not None
+
+    @property
+    def picks(self) -> tuple[Path_, ...]:
+        """The return paths it declares, the move's first (none: the whole value is the
+        answer, as `returns` says)."""
+        return tuple(return_path(key, text) for key, text in (("move", self.move),
+                                                               ("value", self.value))
+                     if text is not None)
 
     def encode_board(self, state: State) -> object:
         """`state` as the program's board."""
@@ -262,6 +276,7 @@ def checked_mapping(values: dict[str, object]) -> Mapping:
     if type(mapping.win_value) is not int or mapping.win_value <= 0:
         raise MappingError("win_value is the whole number a win is worth, 1 or more")
     _check_recursive(mapping)
+    _check_paths(mapping)
     if mapping.board is Board.STRING and not all(
             isinstance(mark, str) and len(mark) == 1 for mark in (mapping.x, mapping.o,
                                                                    mapping.blank)):
@@ -388,6 +403,55 @@ def _check_prolog_words(mapping: Mapping, args: tuple[object, ...]) -> None:
     if mapping.board is Board.FACTS and mapping.blank == FREE:
         raise MappingError("a board of facts lists the marks played: it has no blank, and "
                            "blank = \"_\" is for a list")
+
+
+Step = tuple[str, str | int]
+"""A step of a return path: `("attr", NAME)`, an attribute, or `("item", KEY)`, an item of a
+dict (a text key) or of a list or tuple (a whole number)."""
+Path_ = tuple[Step, ...]
+"""A return path: where in a function's returned value a part of its answer is."""
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]{1,9})\]|\['([^'\\]*)'\]"
+                   r'|\["([^"\\]*)"\]')
+PATH_SAID = ("expected a path from result: result.NAME, result['KEY'], result[\"KEY\"] or "
+             "result[N], one after another (result.best.move, result['eval'], result[0])")
+
+
+def return_path(key: str, text: object) -> Path_:
+    """A return path's text (`result.move`, `result['eval']`, `result[0]`) read by its
+    grammar, never run; `MappingError` naming `key` where it is not one."""
+    if not isinstance(text, str) or not text.startswith("result") or len(text) > 200:
+        raise MappingError(f"{key} = {text!r}: {PATH_SAID}")
+    steps: list[Step] = []
+    at = len("result")
+    while at < len(text):
+        found = _STEP.match(text, at)
+        if found is None:
+            raise MappingError(f"{key} = {text!r}: {PATH_SAID}")
+        name, index, single, double = found.groups()
+        if name is not None and name.startswith("__"):
+            raise MappingError(f"{key} = {text!r}: {name} is Python's own, not the answer's")
+        steps.append(("attr", name) if name is not None else
+                     ("item", int(index)) if index is not None else
+                     ("item", single if single is not None else double))
+        at = found.end()
+    return tuple(steps)
+
+
+def _check_paths(mapping: Mapping) -> None:
+    """The return paths: each one of the grammar; a move's with `returns` saying how the move
+    is written (row_col, cell0 or cell1), a value's alone with returns = "value"."""
+    for key in ("move", "value"):
+        if getattr(mapping, key) is not None:
+            return_path(key, getattr(mapping, key))
+    if mapping.move is not None and mapping.returns not in PICKED_MOVES:
+        raise MappingError("move = PATH names where the move is: returns says how it is "
+                           "written, one of " + ", ".join(PICKED_MOVES))
+    if (mapping.move is None and mapping.value is not None
+            and mapping.returns is not Returns.VALUE):
+        raise MappingError("value = PATH without move = PATH is for returns = \"value\"")
+    if mapping.picks and mapping.recursive:
+        raise MappingError("move and value paths are for a function judged whole, not with "
+                           "max_value, min_value or negamax")
 
 
 def _check_recursive(mapping: Mapping) -> None:

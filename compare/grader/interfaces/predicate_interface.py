@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from collections.abc import Mapping as TableOf
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,7 +25,11 @@ from minimax_lab.compare.grader.interfaces.mappings import (
 )
 from minimax_lab.compare.grader.interfaces.prolog import LIMITS, lab_cost
 from minimax_lab.compare.grader.interfaces.prolog import Question as LabQuestion
-from minimax_lab.compare.grader.interfaces.prolog_mapping import goal, read_answer
+from minimax_lab.compare.grader.interfaces.prolog_mapping import (
+    goal,
+    position_words,
+    read_answer,
+)
 from minimax_lab.compare.grader.interfaces.python import (
     DeclaredFunction,
     Question,
@@ -90,14 +94,12 @@ class DeclaredPredicate(Check[Question, Reply]):
         row_col: list[object] = [(cell - 1) // SIDE, (cell - 1) % SIDE]
         answer = [*row_col, value] if self.mapping.gives_values else row_col
         verdict = judge_function(question, Called(End.RETURNED, answer), self.as_function,
-                                 policy)
+                                 policy, partial(position_words, self.mapping))
         detail = verdict.detail.replace(f"answers {shown(answer)}", f"answers {first.text}", 1)
         verdict = replace(verdict, detail=detail)
-        if (verdict.category is Category.SUBOPTIMAL and self.mapping.depth is not None
-                and within_horizon(question.state, question.player, cell, self.mapping.depth)):
-            verdict = replace(verdict, detail=f"{verdict.detail}; within its depth of "
-                              f"{self.mapping.depth} it is as good as the best (a horizon, not "
-                              "a wrong search)")
+        if verdict.category is Category.SUBOPTIMAL:
+            note = horizon_note(self.mapping, question.state, question.player, cell)
+            verdict = replace(verdict, detail=verdict.detail + note)
         return verdict
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
@@ -115,6 +117,16 @@ def predicate_questions(mapping: Mapping) -> list[Question]:
                      if player == to_move(state)]
     positions.sort(key=lambda position: (fullest_first(position[0]), position[1]))
     return [Question(mapping.name, state, player) for state, player in positions]
+
+
+def horizon_note(mapping: Mapping, state: State, player: Player, cell: int) -> str:
+    """What a suboptimal move to `cell` is told where the mapping searches to a `depth` and
+    the move is as good as the best within it (`grade`'s and `compare --mapped`'s note), else
+    nothing."""
+    if mapping.depth is None or not within_horizon(state, player, cell, mapping.depth):
+        return ""
+    return (f"; within its depth of {mapping.depth} it is as good as the best (a horizon, not "
+            "a wrong search)")
 
 
 def within_horizon(state: State, player: Player, cell: int, depth: int) -> bool:
@@ -312,6 +324,10 @@ class MappedProgram:
         value = (lab_value(raw, player, self.mapping) if self.gives_values
                  else truth(LAB).move_values((state, player))[cell])
         return Decision(Action(player, cell), 2 if value is None else value)
+
+    def note(self, state: State, player: Player, cell: int) -> str:
+        """The end of a suboptimal move's finding: the depth-limit note (`horizon_note`)."""
+        return horizon_note(self.mapping, state, player, cell)
 
     def close(self) -> None:
         self.program.close()

@@ -39,7 +39,7 @@ from minimax_lab.compare.grader.options.config import answers as answers_check
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
-from minimax_lab.logic.contain.harness import Ask, Reply, StudentProgram
+from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES, Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.swipl import require
 from minimax_lab.logic.state import Player, State
 
@@ -70,7 +70,7 @@ class PrologInterface(Interface):
     checks: ClassVar[tuple[str, ...]] = tuple(CHECKS)
     check_noun: ClassVar[str] = "predicate"
     load_label: ClassVar[str] = "loading"
-    suffixes: ClassVar[tuple[str, ...]] = (".pl", ".pro", ".prolog")
+    suffixes: ClassVar[tuple[str, ...]] = PROLOG_SUFFIXES
     policy: ClassVar[Policy] = Policy(Ties.LOWEST, Values.ALL)
     """The lab's own rule: the first optimal successor in cell order, and values graded."""
 

@@ -33,6 +33,14 @@ def position_term(mapping: Mapping, cell: int) -> Term:
     return cell
 
 
+def position_words(mapping: Mapping, cell: int) -> str:
+    """Cell `cell` (1..9) in a finding on a Prolog program: as the program numbers it, written
+    as Prolog writes it, with the lab's cell (`[2,1] (cell 4)`)."""
+    term = position_term(mapping, cell)
+    text = ("[" + ",".join(map(str, term)) + "]" if isinstance(term, list) else str(term))
+    return f"{text} (cell {cell})"
+
+
 def read_position(mapping: Mapping, term: object) -> int | None:
     """The cell (1..9) a position in the harness's JSON names, if it names one."""
     if mapping.positions is Positions.ROW_COL:
@@ -73,9 +81,9 @@ def board_term(mapping: Mapping, state: State) -> Term:
 
 
 def goal(mapping: Mapping, state: State, mover: Player) -> tuple[str, str]:
-    """The goal asking the predicate its decision for `mover` at `state`, and the template its
-    answer is read from (`Result`, or `[Result, Value]`), as the harness's question
-    (`logic.contain.harness.Ask`) takes them."""
+    """The goal asking the predicate its decision for `mover` at `state` (`Module:Goal` where
+    the mapping names its module), and the template its answer is read from (`Result`, or
+    `[Result, Value]`), as the harness's question (`logic.contain.harness.Ask`) takes them."""
     words: dict[str, Term] = {"board": board_term(mapping, state),
                               "player": mark_term(mapping, mover),
                               "result": RESULT, "value": VALUE, "depth": mapping.depth or 0}
@@ -89,7 +97,9 @@ def goal(mapping: Mapping, state: State, mover: Player) -> tuple[str, str]:
             return item
         raise TypeError(f"not an argument: {item!r}")
 
-    called = Compound(mapping.name, tuple(term(item) for item in mapping.args))
+    called: Term = Compound(mapping.name, tuple(term(item) for item in mapping.args))
+    if mapping.module is not None:  # the predicate called in its own module: `Module:Goal`
+        called = Compound(":", (Atom(mapping.module), called))
     template: Term = [RESULT, VALUE] if "value" in _flat(mapping.args) else RESULT
     return write(called), write(template)
 

@@ -11,7 +11,7 @@ move on every position of the player it moves for.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -436,7 +436,9 @@ class DeclaredFunction(PythonCheck):
         return self.mapping.arguments(question.state, question.player)
 
     def judge(self, question: Question, reply: Called, policy: Policy) -> Verdict:
-        return judge_function(question, reply, self.mapping, policy)
+        if not self.mapping.picks or reply.end != End.RETURNED:
+            return judge_function(question, reply, self.mapping, policy)
+        return _judge_picked(question, reply, self.mapping, policy)
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
         """Its right answers: the value; or the cells of the right moves, with the value
@@ -458,6 +460,33 @@ class DeclaredFunction(PythonCheck):
     def ties(self, question: Question) -> bool:
         return self.mapping.returns is not Returns.VALUE and has_ties(
             question, Objective(self.mapping.objective, "lab"))
+
+
+def _judge_picked(question: Question, reply: Called, mapping: Mapping,
+                  policy: Policy) -> Verdict:
+    """A function's answer where the mapping's return paths name its parts (the harness
+    returns them as a tuple: the move's, then the value's): judged as the same function
+    returning (row, col[, value]) would be, said as the paths name them."""
+    parts = reply.value.get("tuple") if isinstance(reply.value, dict) else None
+    paths = [text for text in (mapping.move, mapping.value) if text is not None]
+    if parts is None or len(parts) != len(paths):
+        return Verdict(Category.UNREADABLE, f"answers {shown(reply.value)}, not the parts "
+                       f"its mapping's paths name")
+    said = ", ".join(f"{path} = {shown(part)}" for path, part in zip(paths, parts,
+                                                                     strict=True))
+    if mapping.move is None:
+        answer, returns = parts[0], Returns.VALUE
+    else:
+        cell, _ = move_cell(parts[0], mapping.returns)
+        if cell is None:
+            return Verdict(Category.UNREADABLE, f"answers {said}, not a move on the board")
+        move: list[object] = [(cell - 1) // SIDE, (cell - 1) % SIDE]
+        answer = [*move, *parts[1:]]
+        returns = Returns.ROW_COL_VALUE if mapping.value is not None else Returns.ROW_COL
+    verdict = judge_function(question, replace(reply, value=answer),
+                             replace(mapping, returns=returns, move=None, value=None), policy)
+    return replace(verdict, detail=verdict.detail.replace(f"answers {shown(answer)}",
+                                                          f"answers {said}", 1))
 
 
 def function_questions(mapping: Mapping) -> list[Question]:
@@ -488,8 +517,9 @@ def function_play(mapping: Mapping) -> Play:
 
 
 def judge_function(question: Question, called: Called, mapping: Mapping,
-                   policy: Policy) -> Verdict:
-    """The verdict on one call of a declared function."""
+                   policy: Policy, words: Callable[[int], str] | None = None) -> Verdict:
+    """The verdict on one call of a declared function; `words` names a cell in what it says
+    (by default as (row, col) with the cell)."""
     failed = failure(called)
     if failed is not None:
         return failed
@@ -506,10 +536,10 @@ def judge_function(question: Question, called: Called, mapping: Mapping,
         return _program_value(value, question.player, mapping)
 
     if not mapping.gives_values:  # no scale of its own: the mover's, as the lab counts
-        return judge_move(question, called.value, mapping.returns, judged_by)
+        return judge_move(question, called.value, mapping.returns, judged_by, words=words)
     return judge_move(question, called.value, mapping.returns, judged_by,
                       value_of if judged_by.policy.graded else None, shown_value,
-                      _side(question.player, mapping))
+                      _side(question.player, mapping), words)
 
 
 # --- moves and values --------------------------------------------------------------------------
@@ -540,11 +570,12 @@ MOVES = (Returns.ROW_COL, Returns.ROW_COL_VALUE, Returns.MOVE_VALUE)
 
 def judge_move(question: Question, answer: object, returns: Returns, truth: Truth,
                value_of: Callable[[object], int | None] | None = None,
-               shown_value: Callable[[int], int] | None = None, side: str = "") -> Verdict:
+               shown_value: Callable[[int], int] | None = None, side: str = "",
+               words: Callable[[int], str] | None = None) -> Verdict:
     """The verdict on a move (and value) at a game in progress, graded by `truth`; what it
-    says names moves as (row, col) with their cell, and values as the program gives them
-    (`shown_value` turns a lab value into the program's, counted from `side`: said where it
-    is not the mover's)."""
+    says names moves by `words` (by default as (row, col) with their cell), and values as the
+    program gives them (`shown_value` turns a lab value into the program's, counted from
+    `side`: said where it is not the mover's)."""
     cell, raw = move_cell(answer, returns)
     if cell is None:
         return Verdict(Category.UNREADABLE, f"answers {shown(answer)}, not a move on the board")
@@ -558,7 +589,7 @@ def judge_move(question: Question, answer: object, returns: Returns, truth: Trut
     if judgement.right:
         return Verdict(Category.RIGHT, notes=(Category.TIE_BREAK,) * judgement.tie_break,
                        judgement=judgement)
-    said, lab = _move_detail(judgement, answer, returns, shown_value)
+    said, lab = _move_detail(judgement, answer, returns, shown_value, words or _move_words)
     if side and judgement.category in (Category.SUBOPTIMAL, Category.WRONG_VALUE):
         lab += f" (values from {side})"
     return told(judgement.category, said, lab, judgement=judgement)
@@ -579,23 +610,25 @@ def _side(mover: Player, mapping: Mapping) -> str:
 
 
 def _move_detail(judgement: Judgement, answer: object, returns: Returns,
-                 shown_value: Callable[[int], int] | None = None) -> tuple[str, str]:
-    """Why a move disagrees, in the program's terms: what it answered, and the lab's
-    answer."""
+                 shown_value: Callable[[int], int] | None = None,
+                 words: Callable[[int], str] | None = None) -> tuple[str, str]:
+    """Why a move disagrees, in the program's terms: what it answered, and the lab's answer;
+    a cell named by `words` (by default as (row, col) with the cell)."""
+    move_words = words or _move_words
     def worth(value: int) -> str:
         return str(shown_value(value) if shown_value is not None else value)
 
     cell, best = judgement.answer.cell, judgement.expected.action.cell
     said = (f"answers {shown(answer)} (cell {cell})" if returns in MOVES
-            else f"answers {shown(answer)}, {_move_words(cell)}")
+            else f"answers {shown(answer)}, {move_words(cell)}")
     if judgement.category is Category.ILLEGAL_MOVE:
         return f"{said}: that cell is taken", ""
     if judgement.category is Category.SUBOPTIMAL:
         return said, (f", worth {worth(judgement.move_values[cell])}; the best move, "
-                      f"{_move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
+                      f"{move_words(best)}, is worth {worth(whole(judgement.expected.value))}")
     if judgement.category is Category.WRONG_VALUE:
         return said, f": that move is optimal and worth {worth(judgement.move_values[cell])}"
-    return said, f": optimal too, but the lab's tie rule takes the lowest cell, {_move_words(best)}"
+    return said, f": optimal too, but the lab's tie rule takes the lowest cell, {move_words(best)}"
 
 
 def _judge_value(question: Question, answer: object, mapping: Mapping, truth: Truth) -> Verdict:

@@ -312,6 +312,10 @@ class PythonSession(Session[Question, Called]):
                 self.given = False
                 self.python.stop()
             self.asked_whole |= whole
+            check = self.functions[question.check]
+            if isinstance(check, DeclaredFunction) and check.mapping.picks:
+                return self.python.call(question.check, arguments, seconds, work,
+                                        pick=check.mapping.picks)
             return self.python.call(question.check, arguments, seconds, work)
         if self.asked_whole:  # nothing the whole program kept (a cache) answers for a function
             self.asked_whole = False
