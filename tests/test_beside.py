@@ -168,9 +168,7 @@ def assert_marks_the_first_wrong_call(result) -> None:
     assert student.key == lab.key
     difference = first_difference(student, lab)
     assert difference is not None and (difference.student, difference.lab) == ((), ())
-    assert [str(call) for call in student.children] == [
-        f"{below.asked.split('(')[0]}({below.position[0]}, {below.position[1]})"
-        for below in wrong.below]
+    assert difference.why == "answer"
     assert student.shown in wrong.call.detail
 
 
@@ -185,7 +183,11 @@ def test_prolog_the_marked_node_is_the_first_wrong_call(corpus, name, check):
     grade = corpus.prolog(name, ASKED_TOGETHER.get(name, prolog.PREDICATES))
     result = grade.checks[check]
     assert_marks_the_first_wrong_call(result)
-    student, lab = result.first_wrong.searches
+    wrong = result.first_wrong
+    student, lab = wrong.searches
+    assert [str(call) for call in student.children] == [  # the calls the walk asked below
+        f"{below.asked.split('(')[0]}({below.position[0]}, {below.position[1]})"
+        for below in wrong.below]
     below = [call.state for call in lab.children if call.predicate != "terminal_state"]
     mover = student.player if student.predicate == "max_value" else (
         reference.other_player(student.player))
@@ -209,8 +211,18 @@ def test_python_the_marked_node_is_the_first_wrong_call(python_bug):
     result = python_bug.checks["min_value"]
     assert_marks_the_first_wrong_call(result)
     student, lab = result.first_wrong.searches
-    assert student.answer != lab.answer
-    assert [call.key for call in student.children] == [call.key for call in lab.children]
+    assert student.predicate == "min_value" and not is_terminal(student.state)
+    adversary = reference.other_player(student.player)
+    assert [call.state for call in lab.children] == reference.successor(student.state, adversary)
+    # the calls its own min_value made: on the agent's moves, each given the lab's answer
+    assert [call.state for call in student.children] == reference.successor(student.state,
+                                                                            student.player)
+    difference = first_difference(student, lab)
+    assert set(difference.missing) == {str(call) for call in lab.children} - {
+        str(call) for call in student.children}
+    assert set(difference.extra) == {str(call) for call in student.children} - {
+        str(call) for call in lab.children}
+    assert difference.missing or difference.extra
 
 
 @needs_python

@@ -55,7 +55,7 @@ Path = tuple[int, ...]
 class Difference:
     """Where two trees first differ: the node in each (`student`, `lab`), why (`answer`,
     `call`: another call in its place, or `below`: other calls below it), and the calls below
-    it that one makes and the other does not."""
+    it that one makes and the other does not (for `answer` too)."""
 
     student: Path
     lab: Path
@@ -67,31 +67,33 @@ class Difference:
 
     def words(self) -> str:
         """The difference in one line."""
-        if self.why == "answer":
-            return "first difference: the answers differ"
         if self.why == "call":
             return "first difference: another call"
         parts = ([f"missing {', '.join(self.missing)}"] if self.missing else []) + (
             [f"not in the lab's search {', '.join(self.extra)}"] if self.extra else [])
-        return "first difference: the calls below differ (" + "; ".join(parts) + ")"
+        below = f"the calls below differ ({'; '.join(parts)})" if parts else ""
+        if self.why == "answer":
+            return "first difference: the answers differ" + (f"; {below}" if below else "")
+        return f"first difference: {below}"
 
 
 def first_difference(student: Call, lab: Call, at: tuple[Path, Path] = ((), ())
                      ) -> Difference | None:
     """The first node, in preorder, where `student` and `lab` differ (None: nowhere): another
-    call, another answer, or other calls below (compared as a multiset; each of the program's
-    children is then aligned with the lab's first unmatched child of the same call)."""
+    call, another answer, or other calls below (compared as a multiset, and named for another
+    answer too; each of the program's children is then aligned with the lab's first unmatched
+    child of the same call)."""
     mine, its = at
     if student.key != lab.key:
         return Difference(mine, its, "call")
-    if student.answer != lab.answer:
-        return Difference(mine, its, "answer")
     made = Counter(child.key for child in student.children)
     wanted = Counter(child.key for child in lab.children)
+    missing = tuple(_named(key) for key in (wanted - made).elements())
+    extra = tuple(_named(key) for key in (made - wanted).elements())
+    if student.answer != lab.answer:
+        return Difference(mine, its, "answer", missing, extra)
     if made != wanted:
-        return Difference(mine, its, "below",
-                          tuple(_named(key) for key in (wanted - made).elements()),
-                          tuple(_named(key) for key in (made - wanted).elements()))
+        return Difference(mine, its, "below", missing, extra)
     taken: set[int] = set()
     for index, child in enumerate(student.children):
         match = next(number for number, other in enumerate(lab.children)

@@ -13,19 +13,27 @@ from minimax_lab.compare.judge.results import Finding
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.tools.beside import Call, bounded
 
+GIVEN = "given the lab's answer"
+"""What a call the program made below its first wrong call got, where the grader answered it."""
 WRONG = "wrong: "
 """What begins the compared answer of a call the judge found wrong, so that it never equals
 the lab's words."""
 
 
 def searches(session: Session[Any, Any], question: Question, wrong: Finding,
-             below: Sequence[tuple[Question, Finding]], policy: Policy) -> tuple[Call, Call]:
+             below: Sequence[tuple[Question, Finding]], policy: Policy,
+             made: Sequence[Question] | None = None) -> tuple[Call, Call]:
     """The program's tree and the lab's at the first wrong call `question` (`wrong`, its
-    finding), `below` the calls the walk asked below it with their findings (all right)."""
+    finding): below it, the calls its own code `made`, each given the lab's answer, where
+    they were recorded (Python judged on its own functions), else the calls the walk asked
+    below it (`below`, with their findings: all right)."""
     said = wrong.detail.removesuffix(wrong.lab) if wrong.lab else wrong.detail
-    mine = Call(question.check, question.state, question.player, WRONG + said,
+    children = (tuple(Call(call.check, call.state, call.player, _lab(session, call, policy),
+                           said=GIVEN) for call in made) if made is not None else
                 tuple(Call(call.check, call.state, call.player, _lab(session, call, policy),
-                           said=found.detail) for call, found in below), said=said)
+                           said=found.detail) for call, found in below))
+    mine = Call(question.check, question.state, question.player, WRONG + said, children,
+                said=said)
     lab = Call(question.check, question.state, question.player,
                _lab(session, question, policy),
                tuple(Call(call.check, call.state, call.player, _lab(session, call, policy))

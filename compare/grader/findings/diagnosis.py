@@ -28,11 +28,16 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
     with `ask` (which says why instead when nothing more may be asked); the first call wrong
     with every call below it right, with its search and the lab's (under `policy`, if
     given) to draw side by side."""
-    found = _walk(session, wrong, question, ask)
+    last, current, below = _walk(session, wrong, question, ask)
     if policy is None:
-        return found
-    last, current, below = found
-    return replace(last, searches=searches(session, current, last.call, below, policy))
+        return last
+    made = None
+    if last.concluded and session.records_calls:  # asked again, afresh, for the calls it makes
+        session.forget()
+        answered = ask(current)
+        if not isinstance(answered, str):
+            made = session.made(current, answered[0])
+    return replace(last, searches=searches(session, current, last.call, below, policy, made))
 
 
 def _walk(session: Session[Any, Any], wrong: Finding, question: Question,
@@ -47,14 +52,16 @@ def _walk(session: Session[Any, Any], wrong: Finding, question: Question,
         deeper = None
         for call in session.calls_below(question):
             if asked >= MOST_CALLS:
-                return WrongCall(current, tuple(below), asked, False,
-                                 f"stopped after {MOST_CALLS} calls",
-                                 session.clause(question.check), tuple(checks)), question, pairs
+                stopped = WrongCall(current, tuple(below), asked, False,
+                                    f"stopped after {MOST_CALLS} calls",
+                                    session.clause(question.check), tuple(checks))
+                return stopped, question, pairs
             checks[call.check] = None
             answered = ask(call)
             if isinstance(answered, str):
-                return WrongCall(current, tuple(below), asked, False, f"stopped: {answered}",
-                                 session.clause(question.check), tuple(checks)), question, pairs
+                stopped = WrongCall(current, tuple(below), asked, False, f"stopped: {answered}",
+                                    session.clause(question.check), tuple(checks))
+                return stopped, question, pairs
             reply, verdict = answered
             asked += 1
             position = (call.state, call.player)
