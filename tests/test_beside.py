@@ -261,3 +261,9 @@ def test_a_right_program_gets_no_search_beside(tmp_path):
     assert write_one(tmp_path, grade, None) == []
     assert not (tmp_path / "lab_style.html").exists()
     assert Grade("report", True, None, None, graded=Graded([grade])).beside == ""
+
+
+def test_the_harness_keeps_as_many_calls_as_a_tree_holds():
+    from minimax_lab.logic.contain.python_harness import MOST_MADE
+
+    assert MOST_MADE == MOST_NODES
