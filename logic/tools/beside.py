@@ -116,7 +116,7 @@ def bounded(tree: Call, most: int = MOST_NODES) -> Call:
     left = [most - 1]
 
     def keep(node: Call) -> Call:
-        children = []
+        children: list[Call] = []
         for child in node.children:
             if left[0] <= 0:
                 return replace(node, children=tuple(children), cut=True)

@@ -169,7 +169,7 @@ def answered_calls(mapping: Mapping, state: State) -> dict[str, Question]:
     harness's key: what a call the program made there (`Called.made`) was."""
     if is_terminal(state) or not mapping.recursive:
         return {}
-    calls = {}
+    calls: dict[str, Question] = {}
     for cell, blank in enumerate(state, 1):
         if blank != BLANK:
             continue
