@@ -433,3 +433,18 @@ def test_swi_prolog_in_the_site_is_started_in_one_script():
     assert makers == ["prolog.js"]
     for worker in ("check-worker.js", "program-worker.js"):
         assert '"prolog.js"' in (assets / worker).read_text("utf-8"), worker
+
+
+def test_the_search_beside_the_labs_is_one_model_every_layer_reads():
+    """`logic/tools/beside.py`, the neutral tree of calls, their alignment and their drawing,
+    reads only the state; the judge's result keeps it, the grader's findings build it, its
+    outputs draw it, and the API shows it, each through it (none declares a tree of its own)."""
+    known = modules()
+    model = f"{LOGIC}.tools.beside"
+    assert imports(known[model], known) - {NAME, LOGIC, f"{LOGIC}.tools"} == {f"{LOGIC}.state"}
+    for reader in (f"{COMPARE}.judge.results", f"{COMPARE}.grader.findings.beside",
+                   f"{COMPARE}.grader.outputs.beside_page"):
+        assert model in imports(known[reader], known), reader
+    page = f"{COMPARE}.grader.outputs.beside_page"
+    for reader in (f"{COMPARE}.grader.outputs.reports", f"{LOGIC}.api"):
+        assert page in imports(known[reader], known), reader

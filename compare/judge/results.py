@@ -17,6 +17,7 @@ from minimax_lab.logic.contain.loading import LoadReport
 from minimax_lab.logic.engines import Turn
 from minimax_lab.logic.json_fields import DEFAULT, NOT_CARRIED, from_json, key, to_json
 from minimax_lab.logic.terms import Decision
+from minimax_lab.logic.tools.beside import Call
 
 KEEP_FINDINGS = 50
 """Findings a check keeps per category for the reports of `grade` (all are counted)."""
@@ -149,6 +150,9 @@ class WrongCall:
     them may be seen."""
     work: float = field(default=0.0, metadata=key(absent=DEFAULT))
     """The work its questions took, counted in its check's work too."""
+    searches: tuple[Call, Call] | None = field(default=None, metadata=NOT_CARRIED)
+    """The program's search at the call and the lab's, to draw side by side
+    (`logic.tools.beside`); None where not drawn (a student view below `expected`)."""
 
 
 @dataclass

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from minimax_lab.logic.api.views import (
     MoveValues,
     Table,
     Trace,
+    preformatted,
 )
 from minimax_lab.logic.engines import Engine, EngineError, engine_class_for, make_engine
 from minimax_lab.logic.engines.minimax import count_nodes
@@ -438,7 +440,8 @@ class Grade(Display):
     """A grade as `minimax-lab grade` gives it: its report (one submission's whole report, or
     a class's summary and bugs), whether all is right, the score (one submission's), the exit
     status the command would end with, the notes it would print, and every grade (`graded`,
-    `compare.grader.outputs.graded.Graded`)."""
+    `compare.grader.outputs.graded.Graded`). In Jupyter it shows its report, then its
+    searches beside the lab's (`beside`)."""
 
     report: str
     clean: bool
@@ -450,6 +453,19 @@ class Grade(Display):
 
     def text(self) -> str:
         return self.report
+
+    @property
+    def beside(self) -> str:
+        """One submission's searches at its first wrong calls, each drawn beside the lab's,
+        the first difference marked, as HTML ("" where none is drawn: a right program, a
+        class, or a student view that does not show the lab's answers)."""
+        from minimax_lab.compare.grader.outputs.beside_page import searches_html
+
+        shown = self.graded.shown if self.graded is not None else []
+        return searches_html(shown[0]) if len(shown) == 1 else ""
+
+    def html(self) -> str:
+        return preformatted(escape(self.report)) + self.beside
 
 
 def grade(paths: str | Path | Sequence[str | Path], *, assignment: str | None = None,

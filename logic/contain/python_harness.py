@@ -47,6 +47,9 @@ DEEPEST = 4
 has two)."""
 CPU_AGAIN = 0.05
 """Seconds of CPU between two `CpuLimit`s raised into a program that catches them."""
+MOST_MADE = 64
+"""Calls a question's function makes to the wrapped functions that are kept, at most (as many
+as the search drawn beside the lab's holds, `logic.tools.beside.MOST_NODES`)."""
 QUESTIONS, ANSWERS, OUTPUT = 3, 4, 1
 """The descriptors of the questions, the answers and the program's output."""
 
@@ -102,6 +105,7 @@ def hardened() -> Tools:
     item_of = operator.getitem
     largest, most_items, most_text, deepest, again = 10**15, MAX_ITEMS, MAX_TEXT, DEEPEST, \
         CPU_AGAIN
+    most_made, add_to, emptied = MOST_MADE, list.append, list.clear
     write, set_timer, prof, on_signal, sigprof = os.write, signal.setitimer, \
         signal.ITIMER_PROF, signal.signal, signal.SIGPROF
     mask, block, restore, every_signal = _signal.pthread_sigmask, _signal.SIG_BLOCK, \
@@ -222,18 +226,29 @@ def hardened() -> Tools:
 
     answers: dict[str, object] = {}
     wrappers: dict[str, object] = {}
+    made: list[str] = []
+    depth = [0]
 
     def wrapped(name: str, own: Any) -> Any:
-        """The program's function `own`, answering from `answers` where it holds the call."""
+        """The program's function `own`, answering from `answers` where it holds the call;
+        while answers are given, the calls the question's own call makes (one level below
+        it) are kept in `made`, each by its key, the first `most_made`."""
         def wrapper(*args: "object", **kwargs: "object") -> "object":  # text: read no name
             if answers and not kwargs:
                 try:
                     key = name + plain(args)
                 except unlike:
-                    return own(*args, **kwargs)
-                if key in answers:
-                    return answers[key]
-            return own(*args, **kwargs)
+                    key = None
+                if key is not None:
+                    if depth[0] == 1 and made[most_made - 1:most_made] == []:
+                        add_to(made, sub(key, cut(0, most_text)))
+                    if key in answers:
+                        return answers[key]
+            depth[0] += 1
+            try:
+                return own(*args, **kwargs)
+            finally:
+                depth[0] -= 1
 
         try:
             return wraps(own)(wrapper)
@@ -346,6 +361,8 @@ def hardened() -> Tools:
         while line := next_line():
             question = parse(line)[0]
             give(module, question.pop("wrap", []), question.pop("below", []))
+            emptied(made)
+            depth[0] = 0
             del line  # what the program can reach of the question holds no answer but in below
             args = decode(question["args"])
             answer: dict[str, object] = {}
@@ -377,6 +394,8 @@ def hardened() -> Tools:
             answer["args"] = encode(args)  # before anything of the program's (a repr) runs
             if returned:
                 answer["end"], answer["value"] = "returned", encode(value)
+            if made:
+                answer["made"] = encode(made[:])
             answer["id"] = question["id"]
             if collecting:
                 gc_on()

@@ -65,6 +65,9 @@ class Called:
     output: str = ""
     output_chars: int = 0
     work: float = 0.0
+    made: tuple[str, ...] = ()
+    """The calls its function made to the functions given answers, one level below it, each
+    as the harness keys it (`python_harness`'s `made`); only text is kept."""
 
 
 def python_files(folder: Path) -> list[Path]:
@@ -195,9 +198,12 @@ class PythonProgram(ContainedProgram):
             changed = None if json.dumps(after) == json.dumps(encode(decode(json.loads(
                 json.dumps(args))))) else after  # the arguments as the harness read them
             output, chars = self.printed()
+            made = encoded(reply, "made")
             return Called(end, encoded(reply, "value"), text_or_none(reply, "error"),
                           text_or_none(reply, "error_type"), changed, output, chars,
-                          max(used, stopped) if end == "cpu" else used)
+                          max(used, stopped) if end == "cpu" else used,
+                          tuple(key for key in made if isinstance(key, str))
+                          if isinstance(made, list) else ())
         except Died as died:
             self.stop()
             return Called("died", error=f"the program {died}", work=stopped)

@@ -274,6 +274,18 @@ class Session(Generic[Q, R]):
         """The reply's answer, as the program wrote it."""
         return str(reply)
 
+    records_calls: ClassVar[bool] = False
+    """True when its replies record the calls the program's own code made below (`made`)."""
+
+    def forget(self) -> None:
+        """Start the program afresh before its next question, so that nothing it kept (a
+        cache) answers in place of its code."""
+
+    def made(self, question: Q, reply: R) -> list[Q] | None:
+        """The calls the program's own code made one level below `question` while answering
+        it, in order, where they are recorded (None: not recorded)."""
+        return None
+
     def decision(self, state: State, player: Player) -> Q | None:
         """The question that asks the whole program its move for `player` on `state`, for the
         play check (`compare.grader.interfaces.play`), in a process never given a lab answer; None

@@ -32,7 +32,12 @@ from minimax_lab.compare.grader.interfaces.python import (
     function_play,
     shown,
 )
-from minimax_lab.compare.grader.interfaces.python_recursive import ValueFunction, lab_below, sampled
+from minimax_lab.compare.grader.interfaces.python_recursive import (
+    ValueFunction,
+    answered_calls,
+    lab_below,
+    sampled,
+)
 from minimax_lab.compare.grader.interfaces.sample import (
     END_TO_END_HELP,
     END_TO_END_SAID,
@@ -326,6 +331,20 @@ class PythonSession(Session[Question, Called]):
             below = self._below[question.state] = lab_below(self.recursive, question.state)
         return self.python.call(question.check, arguments, seconds, work,
                                 self.recursive.recursive, below)
+
+    records_calls = True
+
+    def forget(self) -> None:
+        self.python.stop()
+
+    def made(self, question: Question, reply: Called) -> list[Question] | None:
+        """The calls to its recursive functions the program's own function made on the
+        successors of the board, as the harness recorded them, where it gave the lab's
+        answers below (judged on its own functions)."""
+        if self.mode is not Judged.CLAUSES or self.recursive is None or question.whole_program:
+            return None
+        named = answered_calls(self.recursive, question.state)
+        return [named[key] for key in reply.made if key in named]
 
     def said(self, reply: Called) -> str:
         return shown(reply.value) if reply.end == End.RETURNED else reply.end

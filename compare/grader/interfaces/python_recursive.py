@@ -160,19 +160,26 @@ def lab_below(mapping: Mapping, state: State) -> list[list[object]]:
     `[key, value]`, the key the function's name and the arguments the mapping passes as
     `python_harness.plain` writes them, the value on the program's scale. None on a finished
     board, whose value the program finds without a call below."""
+    return [[key, lab_value(roles(mapping)[call.check], call.state, call.player)
+             * mapping.win_value] for key, call in answered_calls(mapping, state).items()]
+
+
+def answered_calls(mapping: Mapping, state: State) -> dict[str, Question]:
+    """The calls on the successors of `state` the lab answers (`lab_below`), each by the
+    harness's key: what a call the program made there (`Called.made`) was."""
     if is_terminal(state) or not mapping.recursive:
-        return []
-    answers = []
+        return {}
+    calls: dict[str, Question] = {}
     for cell, blank in enumerate(state, 1):
         if blank != BLANK:
             continue
         for mark in PLAYERS:
             after = State(state[:cell - 1] + mark + state[cell:])
             for name, role in roles(mapping).items():
-                answers += [[key, lab_value(role, after, player) * mapping.win_value]
-                            for player in agents(mapping, role, after)
-                            if (key := _key(name, mapping.value_arguments(after, player)))]
-    return answers
+                calls.update((key, Question(name, after, player))
+                             for player in agents(mapping, role, after)
+                             if (key := _key(name, mapping.value_arguments(after, player))))
+    return calls
 
 
 def _key(name: str, arguments: list[object]) -> str | None:

@@ -1,7 +1,8 @@
-"""The reports folder (`--reports DIR`): each submission's report (NAME.txt) and what it
-printed (NAME.log), written as it is graded and again once the class's bugs are known. The
-folder is made fresh: the reports an earlier run wrote there (listed in a marker file) are
-removed, and a folder that holds anything else is refused, untouched."""
+"""The reports folder (`--reports DIR`): each submission's report (NAME.txt), what it
+printed (NAME.log) and, where a first wrong call has its search drawn beside the lab's, its
+page (NAME.html, `beside_page`), written as it is graded and again once the class's bugs are
+known. The folder is made fresh: the reports an earlier run wrote there (listed in a marker
+file) are removed, and a folder that holds anything else is refused, untouched."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from minimax_lab.compare.grader.outputs.beside_page import report_page
 from minimax_lab.compare.grader.outputs.graded import Graded, Shard
 from minimax_lab.compare.grader.outputs.text import output_log, report_stem, submission_report
 from minimax_lab.compare.grader.outputs.writer import Writer
@@ -68,10 +70,14 @@ def write_one(folder: Path, grade: SubmissionGrade, shard: Shard | None) -> list
     """A submission's report and log; one that cannot be written is a warning, and the class
     goes on."""
     stem = report_stem(grade)
+    page = report_page(grade)
     try:
-        note_reports(folder, shard, [f"{stem}.txt", f"{stem}.log"])
+        note_reports(folder, shard, [f"{stem}.txt", f"{stem}.log"]
+                     + ([f"{stem}.html"] if page is not None else []))
         write_whole(str(folder / f"{stem}.txt"), submission_report(grade))
         write_whole(str(folder / f"{stem}.log"), output_log(grade))
+        if page is not None:
+            write_whole(str(folder / f"{stem}.html"), page)
     except OSError as error:
         return [f"warning: cannot write the report of {quoted(grade.name)} in "
                 f"{quoted(str(folder))}: {error.strerror or error}"]
@@ -84,6 +90,7 @@ def write(graded: Graded, folder: Path) -> list[str]:
             for warning in write_one(folder, grade, graded.shard)]
 
 
-WRITER = Writer("reports", "DIR", "write each submission's report (NAME.txt) and output "
-                "(NAME.log) into DIR", write, merged=False, prepare=fresh_reports,
+WRITER = Writer("reports", "DIR", "write each submission's report (NAME.txt), output "
+                "(NAME.log) and, at a first wrong call, its search beside the lab's (NAME.html) "
+                "into DIR", write, merged=False, prepare=fresh_reports,
                 each=write_one)

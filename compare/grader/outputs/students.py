@@ -82,7 +82,8 @@ def hints_of(grade: SubmissionGrade, check: str, hints: Hints | None = None) -> 
 def hinted(result: CheckResult, level: Hints) -> CheckResult:
     """`result` as a student is told it at hint `level`: below `clause` without the lab's
     clause, below `expected` without the lab's answers, below `where` without the questions
-    and their boards (the first wrong call only named by its predicate)."""
+    and their boards (the first wrong call only named by its predicate); the lab's search
+    beside the program's goes with the lab's answers."""
     wrong = result.first_wrong
     if level.gives(Hints.CLAUSE):
         return result
@@ -92,11 +93,11 @@ def hinted(result: CheckResult, level: Hints) -> CheckResult:
         if wrong is not None:
             call = Finding(wrong.call.category, None, "",
                            asked=(wrong.call.asked or "").split("(", 1)[0])
-            wrong = replace(wrong, call=call, below=())
+            wrong = replace(wrong, call=call, below=(), searches=None)
         return replace(result, findings=[], first_wrong=wrong)
     if not level.gives(Hints.EXPECTED):
         if wrong is not None:
-            wrong = replace(wrong, call=_without_lab(wrong.call))
+            wrong = replace(wrong, call=_without_lab(wrong.call), searches=None)
         return replace(result, findings=[_without_lab(found) for found in result.findings],
                        first_wrong=wrong)
     return replace(result, first_wrong=wrong)

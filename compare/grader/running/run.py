@@ -250,7 +250,7 @@ def walk(session: Session[Any, Any], question: Question, verdict: Verdict, optio
 
     wrong = Finding(verdict.category, (question.state, question.player), verdict.detail,
                     asked=str(question), lab=verdict.lab)
-    return first_wrong_call(session, wrong, question, ask)
+    return first_wrong_call(session, wrong, question, ask, options.policy)
 
 
 def time_to_ask(question: Question, result: CheckResult, grade: SubmissionGrade,

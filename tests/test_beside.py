@@ -1,0 +1,269 @@
+"""The program's search beside the lab's at the first wrong call: the alignment of two trees of
+calls finds the first node where they differ (property-tested); for each typical bug of the
+corpus the marked node is the first wrong call, the report's page and the notebook draw both
+trees, a student view below `expected` draws none, and a right program gets none."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from boards import board
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from marks import few_by_default, needs_swipl
+from shared_grades import Corpus
+
+from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.python_interfaces import FunctionInterface
+from minimax_lab.compare.grader.options.config import WorkLimits
+from minimax_lab.compare.grader.outputs.beside_page import report_page, searches_html
+from minimax_lab.compare.grader.outputs.graded import Graded
+from minimax_lab.compare.grader.outputs.reports import write_one
+from minimax_lab.compare.grader.outputs.students import hinted
+from minimax_lab.compare.grader.running.run import grade_submission
+from minimax_lab.compare.judge.scores import Hints
+from minimax_lab.logic import reference
+from minimax_lab.logic.api import Grade
+from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.state import PLAYERS, is_terminal
+from minimax_lab.logic.tools.beside import (
+    MOST_NODES,
+    Call,
+    bounded,
+    first_difference,
+    nodes,
+)
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+RECURSIVE = SUBMISSIONS / "python" / "recursive"
+needs_python = pytest.mark.skipif(sandboxed_python() is None,
+                                  reason="no Python a contained program may run")
+QUICK = WorkLimits(cpu_budget=0.2)
+"""Python: the fullest boards first, where a typical bug shows (test_grader_python_functions.py)."""
+ASKED_TOGETHER = {"no_guard": ("max_value", "min_value")}
+"""As test_grader_diagnosis.py grades them, so that the corpus's gradings are shared."""
+
+MIDGAME = board("""
+    x o -
+    x - o
+    - - -
+""")
+
+
+# --- the alignment ------------------------------------------------------------------------
+
+def lab_search(state, player, depth: int) -> Call:
+    """The lab's max_value search below `state`, `depth` levels deep, from the reference."""
+    value = reference.max_value(state, player).value
+    children = () if depth == 0 or is_terminal(state) else tuple(
+        replace(lab_search(after, player, depth - 1), predicate="min_value",
+                answer=str(reference.min_value(after, player).value))
+        for after in reference.successor(state, player))
+    return Call("max_value", state, player, str(value), children)
+
+
+STATES = sorted(reachable_states(PLAYERS[0]))
+EXAMPLES = 40
+"""Examples of each property: the alignment is small, and the default run is kept cheap."""
+
+
+@st.composite
+def trees(draw, depth: int = 2) -> Call:
+    """A tree of calls on reachable boards, answers from a few words."""
+    state = draw(st.sampled_from(STATES))
+    children = () if depth == 0 else tuple(draw(st.lists(trees(depth - 1), max_size=3)))
+    return Call(draw(st.sampled_from(("max_value", "min_value", "terminal_state"))), state,
+                draw(st.sampled_from(PLAYERS)), draw(st.sampled_from(("-1", "0", "1"))),
+                children)
+
+
+def changed(tree: Call, path: tuple[int, ...], change) -> Call:
+    """`tree` with the node at `path` changed by `change`."""
+    if not path:
+        return change(tree)
+    first, *rest = path
+    children = list(tree.children)
+    children[first] = changed(children[first], tuple(rest), change)
+    return replace(tree, children=tuple(children))
+
+
+@settings(max_examples=EXAMPLES)
+@given(trees())
+def test_identical_trees_have_no_difference(tree):
+    assert first_difference(tree, tree) is None
+
+
+@settings(max_examples=EXAMPLES)
+@given(trees(), st.data())
+def test_one_changed_answer_is_the_difference(tree, data):
+    path, node = data.draw(st.sampled_from(list(nodes(tree))))
+    student = changed(tree, path, lambda found: replace(found, answer=found.answer + "?"))
+    difference = first_difference(student, tree)
+    assert difference is not None and difference.why == "answer"
+    assert (difference.student, difference.lab) == (path, path)
+
+
+@settings(max_examples=EXAMPLES)
+@given(trees(), st.data())
+def test_a_call_on_another_board_below_is_missing_and_extra_at_its_parent(tree, data):
+    parents = [(path, node) for path, node in nodes(tree) if node.children]
+    if not parents:
+        return
+    path, parent = data.draw(st.sampled_from(parents))
+    index = data.draw(st.integers(0, len(parent.children) - 1))
+    child = parent.children[index]
+    other = data.draw(st.sampled_from([state for state in STATES if state != child.state]))
+    student = changed(tree, (*path, index), lambda found: replace(found, state=other))
+    difference = first_difference(student, tree)
+    if sum(1 for sibling in parent.children if sibling.key == (child.predicate, other,
+                                                                child.player)) == 0:
+        assert difference is not None and difference.why == "below"
+        assert difference.student == path
+        assert str(child) in difference.missing
+        assert f"{child.predicate}({other}, {child.player})" in difference.extra
+
+
+def test_a_missing_call_below_the_lab_search_is_named():
+    lab = lab_search(MIDGAME, "x", 1)
+    student = replace(lab, children=lab.children[1:])
+    difference = first_difference(student, lab)
+    assert difference is not None and difference.why == "below"
+    assert difference.missing == (str(lab.children[0]),) and difference.extra == ()
+
+
+@settings(max_examples=EXAMPLES)
+@given(trees(depth=3), st.integers(1, 20))
+def test_a_bounded_tree_keeps_its_first_nodes_in_preorder(tree, most):
+    kept = [node.key for _, node in nodes(bounded(tree, most))]
+    every = [node.key for _, node in nodes(tree)]
+    assert kept == every[:most]
+    assert (len(every) > most) == any(node.cut for _, node in nodes(bounded(tree, most)))
+
+
+def test_a_deep_search_is_bounded():
+    whole = lab_search(MIDGAME, "x", 4)
+    search = bounded(whole)
+    assert len(list(nodes(search))) == min(MOST_NODES, len(list(nodes(whole)))) == MOST_NODES
+    assert first_difference(search, search) is None
+
+
+# --- the corpus's typical bugs ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Corpus:
+    """The corpus's programs graded whole, shared with the other files' tests."""
+    return Corpus(tmp_path_factory)
+
+
+def assert_marks_the_first_wrong_call(result) -> None:
+    wrong = result.first_wrong
+    assert wrong is not None and wrong.searches is not None
+    student, lab = wrong.searches
+    assert wrong.call.asked.startswith(f"{student.predicate}(")
+    assert (student.state, student.player) == wrong.call.position
+    assert student.key == lab.key
+    difference = first_difference(student, lab)
+    assert difference is not None and (difference.student, difference.lab) == ((), ())
+    assert difference.why == "answer"
+    assert student.shown in wrong.call.detail
+
+
+@needs_swipl
+@pytest.mark.parametrize(("name", "check"), few_by_default([
+    ("min_moves_agent", "max_value"),  # min_value moves the agent
+    ("no_draw", "max_value"),  # the draw clause is missing
+    ("wrong_side", "min_value"),  # values from the other side
+    ("no_guard", "max_value"),  # the recursive clause has no terminal guard
+], ("min_moves_agent",)))
+def test_prolog_the_marked_node_is_the_first_wrong_call(corpus, name, check):
+    grade = corpus.prolog(name, ASKED_TOGETHER.get(name, prolog.PREDICATES))
+    result = grade.checks[check]
+    assert_marks_the_first_wrong_call(result)
+    wrong = result.first_wrong
+    student, lab = wrong.searches
+    assert [str(call) for call in student.children] == [  # the calls the walk asked below
+        f"{below.asked.split('(')[0]}({below.position[0]}, {below.position[1]})"
+        for below in wrong.below]
+    below = [call.state for call in lab.children if call.predicate != "terminal_state"]
+    mover = student.player if student.predicate == "max_value" else (
+        reference.other_player(student.player))
+    assert below == list(reference.successor(student.state, mover))
+    page = report_page(grade)
+    assert page is not None
+    assert "your program&#x27;s search" in page and "the lab&#x27;s search" in page
+    assert page.count('data-differs="true"') >= 2  # marked in both trees
+
+
+@pytest.fixture(scope="module")
+def python_bug():
+    """The Python min_value that moves the agent, judged on its own functions."""
+    options = Options(FunctionInterface(judged="clauses", end_to_end=1), budget=600,
+                      work=QUICK)
+    return grade_submission("min_moves_agent", RECURSIVE / "min_moves_agent", options)
+
+
+@needs_python
+def test_python_the_marked_node_is_the_first_wrong_call(python_bug):
+    result = python_bug.checks["min_value"]
+    assert_marks_the_first_wrong_call(result)
+    student, lab = result.first_wrong.searches
+    assert student.predicate == "min_value" and not is_terminal(student.state)
+    adversary = reference.other_player(student.player)
+    assert [call.state for call in lab.children] == reference.successor(student.state, adversary)
+    # the calls its own min_value made: on the agent's moves, each given the lab's answer
+    assert [call.state for call in student.children] == reference.successor(student.state,
+                                                                            student.player)
+    difference = first_difference(student, lab)
+    assert set(difference.missing) == {str(call) for call in lab.children} - {
+        str(call) for call in student.children}
+    assert set(difference.extra) == {str(call) for call in student.children} - {
+        str(call) for call in lab.children}
+    assert difference.missing or difference.extra
+
+
+@needs_python
+def test_the_page_and_the_notebook_draw_both_trees(python_bug, tmp_path):
+    html = searches_html(python_bug)
+    student, lab = python_bug.checks["min_value"].first_wrong.searches
+    for tree in (student, lab):
+        for _, node in nodes(tree):
+            assert str(node) in html
+    assert write_one(tmp_path, python_bug, None) == []
+    page = (tmp_path / "min_moves_agent.html").read_text("utf-8")
+    assert html in page and "min_value" in page
+    shown = Grade("report", False, None, None, graded=Graded([python_bug]))
+    assert shown.beside == html and html in shown._repr_html_()
+
+
+@needs_python
+def test_a_student_view_draws_the_labs_search_only_where_it_shows_the_labs_answers(python_bug):
+    result = python_bug.checks["min_value"]
+    for level in Hints:
+        seen = hinted(result, level).first_wrong
+        assert (seen is not None and seen.searches is not None) == level.gives(Hints.EXPECTED)
+    hidden = replace(python_bug, checks={check: hinted(found, Hints.WHERE)
+                                         for check, found in python_bug.checks.items()})
+    assert searches_html(hidden) == "" and report_page(hidden) is None
+
+
+@needs_python
+def test_a_right_program_gets_no_search_beside(tmp_path):
+    options = Options(FunctionInterface(judged="clauses", end_to_end=1), budget=600,
+                      work=QUICK)
+    grade = grade_submission("lab_style", RECURSIVE / "lab_style", options)
+    assert all(result.correct == result.checked > 0 and result.first_wrong is None
+               for result in grade.checks.values())
+    assert searches_html(grade) == "" and report_page(grade) is None
+    assert write_one(tmp_path, grade, None) == []
+    assert not (tmp_path / "lab_style.html").exists()
+    assert Grade("report", True, None, None, graded=Graded([grade])).beside == ""
+
+
+def test_the_harness_keeps_as_many_calls_as_a_tree_holds():
+    from minimax_lab.logic.contain.python_harness import MOST_MADE
+
+    assert MOST_MADE == MOST_NODES
