@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from itertools import product
 from pathlib import Path
 
@@ -28,8 +28,8 @@ from minimax_lab.compare.grader.interfaces.mappings import (
     checked_mapping,
     words_in,
 )
-from minimax_lab.compare.grader.interfaces.prolog import lab_cost
 from minimax_lab.compare.grader.interfaces.prolog import Question as LabQuestion
+from minimax_lab.compare.grader.interfaces.prolog import lab_cost
 from minimax_lab.compare.grader.interfaces.prolog_mapping import goal, read_answer
 from minimax_lab.compare.grader.options.config import DEFAULT_WORK
 from minimax_lab.compare.judge.truth import truth
@@ -222,9 +222,9 @@ def readings(call: dict[str, object]) -> list[dict[str, object]]:
     """How an answer may be read under `call`: each result kind, and positions where the
     call leaves them open."""
     open_positions = call["board"] != Board.FACTS.value
-    found = []
+    found: list[dict[str, object]] = []
     for result in Result:
-        if result is Result.MOVE_VALUE and "value" in words_in(tuple(call["args"])):  # type: ignore[arg-type]
+        if result is Result.MOVE_VALUE and _names_value(call["args"]):
             continue
         if result is Result.BOARD or not open_positions:
             found.append({"result": result.value})
@@ -232,6 +232,10 @@ def readings(call: dict[str, object]) -> list[dict[str, object]]:
             found += [{"result": result.value, "positions": positions.value}
                       for positions in Positions]
     return found
+
+
+def _names_value(args: object) -> bool:
+    return args == "value" or isinstance(args, list) and any(map(_names_value, args))
 
 
 @dataclass
@@ -342,8 +346,9 @@ def guess(paths: Sequence[Path]) -> Guess:
             prober.close()
     fits = [fit for fit in fits if fit.legal]
     if not fits:
-        raise NothingFits(f"nothing fits: no encoding of {', '.join(c.name + '/' + str(c.arity) for c in found)} "
-                          f"answers a legal move on any of {len(asked_probes)} probes")
+        names = ", ".join(f"{candidate.name}/{candidate.arity}" for candidate in found)
+        raise NothingFits(f"nothing fits: no encoding of {names} answers a legal move on any "
+                          f"of {len(asked_probes)} probes")
     fits.sort(key=lambda fit: fit.score(), reverse=True)
     fits = _keypad_first(fits, files)
     best = fits[0]
@@ -385,8 +390,9 @@ def _fits(prober: Prober, candidate: Candidate, extra: tuple[str, ...], asked: l
           name_file: bool) -> list[Fit]:
     """The fits of `candidate`'s encodings: each asked its first probe, the few whose answer
     some reading takes for a legal move then asked every probe."""
-    own = {"module": candidate.module} if candidate.module else {}
-    named = {"file": candidate.file.name} if name_file or candidate.file.suffix != ".pl" else {}
+    own: dict[str, object] = {"module": candidate.module} if candidate.module else {}
+    named: dict[str, object] = ({"file": candidate.file.name}
+                                if name_file or candidate.file.suffix != ".pl" else {})
     encodings = []
     for call in calls(candidate, extra):
         try:
@@ -461,10 +467,6 @@ CORE = ("predicate", "args", "board", "x", "o", "blank", "positions", "result", 
 """The keys that decide which move a mapping reads: those a guess is held to."""
 
 
-def _core(mapping: Mapping) -> tuple[object, ...]:
-    return core(mapping)
-
-
 def core(mapping: Mapping) -> tuple[object, ...]:
     """The mapping's `CORE` keys that matter for it (positions not for a board read back)."""
     shown = as_table(mapping)
@@ -516,7 +518,8 @@ def report(found: Guess) -> str:
     mine = as_table(fit.mapping)
     for rival in found.rivals[:3]:
         theirs = as_table(rival)
-        differ = [f"{key} = {to_toml(theirs[key])}" for key in theirs if theirs[key] != mine.get(key)]
+        differ = [f"{key} = {to_toml(theirs[key])}" for key in theirs
+                  if theirs[key] != mine.get(key)]
         lines.append(f"#   as well: {', '.join(differ) or 'the same keys'}")
     lines.append("# each probe: a board where one move does not lose, and what was answered")
     for probe, cell, answer in zip(fit.asked, fit.cells, fit.answers, strict=True):
@@ -525,8 +528,3 @@ def report(found: Guess) -> str:
                      f"{verdict}")
     lines += [f"{key} = {to_toml(value)}" for key, value in as_table(fit.mapping).items()]
     return "\n".join(lines) + "\n"
-
-
-def mapping_fields() -> tuple[str, ...]:
-    """The mapping's keys (for messages)."""
-    return tuple(f.name for f in fields(Mapping))
