@@ -77,6 +77,12 @@ MOST_SURVIVORS = 24
 """Encodings asked every probe at most, of those whose first answer reads as a legal move."""
 SECONDS = 20.0
 """The wall-clock guard of a question, against a program that waits; work counts inferences."""
+FIRST = 6
+"""Questions a candidate is asked before it is given up as one that loops, floods or halts
+whatever it is asked."""
+STOPPED = ("inferences", "cpu", "time", "died")
+"""How a reply ends when the program ran into a limit or died."""
+UNASKED = Reply((), "died", "not asked: every answer before it ran into a limit")
 EXIT_NOTHING_FITS = EXIT_FALSE
 """The exit status when no encoding reads a legal move from any probe."""
 
@@ -292,8 +298,12 @@ class Prober:
             self.program.close()
             raise MappingError(f"{main.name}: {report.problem}")
 
-    def answers(self, asks: list[tuple[Mapping, Probe]]) -> list[Reply]:
-        """Each goal's reply, in order, a program that stopped started again for the rest."""
+    def answers(self, asks: list[tuple[Mapping, Probe]], first: int | None = None
+                ) -> list[Reply]:
+        """Each goal's reply, in order, a program that stopped started again for the rest;
+        sent `first` at a time where told, the rest left unasked (`UNASKED`) once every
+        reply so far ran into a limit or killed the program (a program that loops, floods
+        or halts whatever it is asked costs no more than `first` questions)."""
         lines = []
         for mapping, probe in asks:
             text, template = goal(mapping, probe.state, probe.player)
@@ -302,7 +312,11 @@ class Prober:
             lines.append(Ask(text, template, 1, limit))
         replies: list[Reply] = []
         while len(replies) < len(lines):
-            got = self.program.ask_many(lines[len(replies):], SECONDS)
+            if first is not None and len(replies) >= first and all(
+                    reply.end in STOPPED for reply in replies):
+                return replies + [UNASKED] * (len(lines) - len(replies))
+            end = len(lines) if first is None else len(replies) + first
+            got = self.program.ask_many(lines[len(replies):end], SECONDS)
             replies += got or [Reply((), "died")]
         return replies[:len(lines)]
 
@@ -404,7 +418,8 @@ def _fits(prober: Prober, candidate: Candidate, extra: tuple[str, ...], asked: l
             probes_asked = [probe for probe in probes_asked if probe.player == to_move(probe.state)]
         if probes_asked:
             encodings.append((call, mapping, probes_asked))
-    first = prober.answers([(mapping, probes_asked[0]) for _, mapping, probes_asked in encodings])
+    first = prober.answers([(mapping, probes_asked[0]) for _, mapping, probes_asked in encodings],
+                           FIRST)
     survivors = []
     for (call, mapping, probes_asked), reply in zip(encodings, first, strict=True):
         best = _best_reading(call, own, named, probes_asked[:1], [reply])
@@ -495,6 +510,10 @@ def as_table(mapping: Mapping) -> dict[str, object]:
     return table
 
 
+def _plain(value: object) -> object:
+    return _listed(value) if isinstance(value, tuple) else value
+
+
 def to_toml(value: object) -> str:
     """A TOML value: a string, a whole number, a truth value or a list of them."""
     if isinstance(value, bool):
@@ -511,16 +530,15 @@ def to_toml(value: object) -> str:
 def report(found: Guess) -> str:
     """The proposal as TOML, its confidence and its probes as comments."""
     fit = found.fit
+    tied = found.tied
     lines = [f"# guessed by minimax-lab mapping guess: {found.word}: {fit.right} of "
              f"{len(fit.asked)} probes agree"
-             + (f"; {found.tied} other encoding{'s' * (found.tied > 1)} explain as many"
-                if found.tied else "")]
-    mine = as_table(fit.mapping)
+             + (f"; {tied} other encoding{'s' * (tied > 1)} explain{'s' * (tied == 1)} as many"
+                if tied else "")]
     for rival in found.rivals[:3]:
-        theirs = as_table(rival)
-        differ = [f"{key} = {to_toml(theirs[key])}" for key in theirs
-                  if theirs[key] != mine.get(key)]
-        lines.append(f"#   as well: {', '.join(differ) or 'the same keys'}")
+        differ = [f"{key} = {to_toml(_plain(getattr(rival, key)))}" for key in CORE
+                  if getattr(rival, key) != getattr(fit.mapping, key) and key != "depth"]
+        lines.append(f"#   as well: {', '.join(differ)}")
     lines.append("# each probe: a board where one move does not lose, and what was answered")
     for probe, cell, answer in zip(fit.asked, fit.cells, fit.answers, strict=True):
         verdict = "agrees" if cell == probe.cell else "does not agree"
