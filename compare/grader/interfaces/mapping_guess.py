@@ -345,18 +345,23 @@ def fit_of(mapping: Mapping, asked: list[Probe], replies: list[Reply]) -> Fit:
 def guess(paths: Sequence[Path]) -> Guess:
     """The mapping the program at `paths` most likely follows; `MappingError` for a program
     that cannot be read or loaded, `NothingFits` when no encoding reads a legal move."""
-    require("mapping guess")
     files = prolog_files(paths)
     found = candidates(files)
+    require("mapping guess")
     extra = letters(files)
     asked_probes = probes()
     fits: list[Fit] = []
-    for main in dict.fromkeys(candidate.file for candidate in found):
-        prober = Prober(paths, main)
-        try:
-            for candidate in (c for c in found if c.file == main):
-                fits += _fits(prober, candidate, extra, asked_probes, len(files) > 1)
-        finally:
+    probers: dict[Path, Prober] = {}
+    try:
+        for candidate in found:  # the likeliest first, until one explains every probe
+            if candidate.file not in probers:
+                probers[candidate.file] = Prober(paths, candidate.file)
+            fits += _fits(probers[candidate.file], candidate, extra, asked_probes,
+                          len(files) > 1)
+            if any(fit.right == len(fit.asked) for fit in fits):
+                break
+    finally:
+        for prober in probers.values():
             prober.close()
     fits = [fit for fit in fits if fit.legal]
     if not fits:
