@@ -422,3 +422,18 @@ def test_one_mapping_grammar_and_one_term_writer():
     defining = [name for name, path in known.items()
                 if "def checked_mapping(" in path.read_text(encoding="utf-8")]
     assert defining == [f"{interfaces}.mappings"]
+
+
+def test_a_guessed_mapping_is_the_grammars_and_its_program_runs_contained():
+    """`mapping guess` proposes a mapping of the one grammar (`mappings.py`), asks its goals
+    as the predicate interface builds and reads them (`prolog_mapping.py`), runs the program
+    only through the grader's containment (`logic.contain.harness`), never in-process (no
+    top level, no engine), and its command only adapts it."""
+    known = modules()
+    interfaces = f"{COMPARE}.grader.interfaces"
+    guessing = imports(known[f"{interfaces}.mapping_guess"], known)
+    assert {f"{interfaces}.mappings", f"{interfaces}.prolog_mapping",
+            f"{LOGIC}.contain.harness"} <= guessing
+    assert not any(name.startswith((f"{LOGIC}.toplevel", f"{LOGIC}.engines"))
+                   or is_front_end(name) for name in guessing)
+    assert f"{interfaces}.mapping_guess" in imports(known[f"{LOGIC}.commands.mapping"], known)

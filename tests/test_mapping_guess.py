@@ -68,7 +68,9 @@ def own_mapping(name: str) -> Mapping:
 @cache
 def guessed(name: str) -> Guess:
     """The guess for a program of the corpus, made once."""
-    return guess([CORPUS / name])
+    found = guess([CORPUS / name])
+    assert isinstance(found, Guess), found
+    return found
 
 
 # --- the probes ------------------------------------------------------------------------------

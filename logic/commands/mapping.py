@@ -9,8 +9,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from minimax_lab.compare.grader.interfaces.mapping_guess import guess, report
-from minimax_lab.logic.errors import EXIT_OK
+from minimax_lab.compare.grader.interfaces.mapping_guess import (
+    EXIT_NOTHING_FITS,
+    NothingFits,
+    guess,
+    report,
+)
+from minimax_lab.logic.errors import EXIT_OK, PROG
+from minimax_lab.logic.quote import say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,5 +42,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    sys.stdout.write(report(guess(args.files)))
+    found = guess(args.files)
+    if isinstance(found, NothingFits):
+        say(f"{PROG}: error: {found.said}")
+        return EXIT_NOTHING_FITS
+    sys.stdout.write(report(found))
     return EXIT_OK

@@ -43,7 +43,7 @@ from minimax_lab.logic.contain.harness import (
 )
 from minimax_lab.logic.contain.submission import read_prefix
 from minimax_lab.logic.contain.swipl import require
-from minimax_lab.logic.errors import EXIT_FALSE, LabError
+from minimax_lab.logic.errors import EXIT_FALSE
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import all_positions, to_move
 from minimax_lab.logic.quote import quoted
@@ -87,10 +87,12 @@ EXIT_NOTHING_FITS = EXIT_FALSE
 """The exit status when no encoding reads a legal move from any probe."""
 
 
-class NothingFits(LabError):
-    """No encoding of any candidate reads a legal move from the probes."""
+@dataclass(frozen=True)
+class NothingFits:
+    """No encoding of any candidate reads a legal move from the probes: why, in one line
+    (an answer, like `false.`, not an error: exit status `EXIT_NOTHING_FITS`)."""
 
-    exit_status = EXIT_NOTHING_FITS
+    said: str
 
 
 @dataclass(frozen=True)
@@ -342,9 +344,9 @@ def fit_of(mapping: Mapping, asked: list[Probe], replies: list[Reply]) -> Fit:
     return fit
 
 
-def guess(paths: Sequence[Path]) -> Guess:
-    """The mapping the program at `paths` most likely follows; `MappingError` for a program
-    that cannot be read or loaded, `NothingFits` when no encoding reads a legal move."""
+def guess(paths: Sequence[Path]) -> Guess | NothingFits:
+    """The mapping the program at `paths` most likely follows, or `NothingFits`;
+    `MappingError` for a program that cannot be read or loaded."""
     files = prolog_files(paths)
     found = candidates(files)
     require("mapping guess")
@@ -366,7 +368,7 @@ def guess(paths: Sequence[Path]) -> Guess:
     fits = [fit for fit in fits if fit.legal]
     if not fits:
         names = ", ".join(f"{candidate.name}/{candidate.arity}" for candidate in found)
-        raise NothingFits(f"nothing fits: no encoding of {names} answers a legal move on any "
+        return NothingFits(f"nothing fits: no encoding of {names} answers a legal move on any "
                           f"of {len(asked_probes)} probes")
     fits.sort(key=lambda fit: fit.score(), reverse=True)
     fits = _keypad_first(fits, files)
