@@ -47,7 +47,7 @@ from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import truth
 from minimax_lab.logic.commands.cli import EXIT_FALSE, EXIT_USAGE, main
-from minimax_lab.logic.contain.harness import module_exports
+from minimax_lab.logic.contain.harness import atom_names, module_exports
 from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import to_move
 from minimax_lab.logic.state import PLAYERS, mark, winner
@@ -293,3 +293,11 @@ def test_a_program_that_loops_halts_or_writes_files_costs_only_the_guess(tmp_pat
 def test_a_program_that_floods_its_output_costs_only_the_guess(tmp_path, capsys):
     _hostile(tmp_path, capsys, FLOOD)
 
+
+
+@given(st.lists(_ATOM, max_size=6), st.text(max_size=30))
+@settings(max_examples=30, deadline=None)
+def test_atom_names_reads_the_atoms_of_a_clause_and_never_fails(atoms, text):
+    clause = f"p({', '.join(atoms)}, 'quoted', X, 12) :- q(X). % {text}\n"
+    assert atom_names(clause) == ["p", *atoms, "q"]
+    assert isinstance(atom_names(text), list)

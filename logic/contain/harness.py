@@ -147,6 +147,13 @@ def clause_heads(text: str) -> list[tuple[str, int]]:
     return heads
 
 
+def atom_names(text: str) -> list[str]:
+    """The unquoted names in Prolog `text` that are atoms (not variables or numbers), in
+    order, comments and quoted text left out."""
+    return [text for kind, text, _ in _tokens(text)
+            if kind == "name" and text[0].isalpha() and text[0].islower()]
+
+
 def module_exports(text: str) -> tuple[str | None, list[tuple[str, int]]]:
     """The module Prolog `text` declares by `:- module(Name, [Name/Arity, ...])`, and what it
     exports; (None, []) for a file that is no module."""

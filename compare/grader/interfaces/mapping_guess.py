@@ -38,6 +38,7 @@ from minimax_lab.logic.contain.harness import (
     Ask,
     Reply,
     StudentProgram,
+    atom_names,
     clause_heads,
     module_exports,
 )
@@ -186,13 +187,9 @@ def candidates(files: Sequence[Path]) -> list[Candidate]:
 
 def letters(files: Sequence[Path]) -> tuple[str, ...]:
     """The one-letter atoms of the files' text other than x and o: blanks worth a try."""
-    seen: list[str] = []
-    for file in files:
-        for word in read_prefix(file).replace("(", " ").replace(",", " ").split():
-            word = word.strip(").[]|;")
-            if len(word) == 1 and word.islower() and word not in ("x", "o") and word not in seen:
-                seen.append(word)
-    return tuple(seen[:4])
+    seen = [name for file in files for name in atom_names(read_prefix(file))
+            if len(name) == 1 and name.islower() and name not in ("x", "o")]
+    return tuple(dict.fromkeys(seen))[:4]
 
 
 def calls(candidate: Candidate, extra_blanks: tuple[str, ...]) -> list[dict[str, object]]:
@@ -204,8 +201,8 @@ def calls(candidate: Candidate, extra_blanks: tuple[str, ...]) -> list[dict[str,
                                    "args": list(_listed(args))}
         if "depth" in words_in(args):
             base.update(depth=PROBE_DEPTH)
-        for plays in _plays(args):
-            for x, o, blanks in MARKS:
+        for x, o, blanks in MARKS:
+            for plays in _plays(args, x, o):
                 more = extra_blanks if isinstance(x, str) and x.islower() else ()
                 for board, blank in product((Board.FLAT, Board.ROWS), (*blanks, *more)):
                     encodings.append({**base, **plays, "board": board.value, "x": x, "o": o,
@@ -216,10 +213,11 @@ def calls(candidate: Candidate, extra_blanks: tuple[str, ...]) -> list[dict[str,
     return encodings
 
 
-def _plays(args: tuple[object, ...]) -> list[dict[str, object]]:
+def _plays(args: tuple[object, ...], x: object, o: object) -> list[dict[str, object]]:
+    """The side a program told no player plays: x's, o's, or the one to move."""
     if "player" in words_in(args):
         return [{}]
-    return [{"plays": "x"}, {"plays": "o"}, {}]
+    return [{"plays": x}, {"plays": o}, {}]
 
 
 def _listed(args: tuple[object, ...]) -> list[object]:
@@ -277,7 +275,6 @@ class Guess:
 
     fit: Fit
     tied: int
-    candidates: tuple[Candidate, ...]
     rivals: tuple[Mapping, ...] = ()
 
     @property
@@ -382,7 +379,7 @@ def guess(paths: Sequence[Path]) -> Guess | NothingFits:
     best = _settled(best)
     rivals = [fit for fit in fits[1:] if fit.score() == fits[0].score()
               and core(fit.mapping) != core(fits[0].mapping)]
-    return Guess(best, len(rivals), tuple(found), tuple(fit.mapping for fit in rivals))
+    return Guess(best, len(rivals), tuple(fit.mapping for fit in rivals))
 
 
 KEYPAD_ROW = re.compile(r"7\s*,\s*8\s*,\s*9")
