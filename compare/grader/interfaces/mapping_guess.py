@@ -314,7 +314,7 @@ class Prober:
             if first is not None and len(replies) >= first and all(
                     reply.end in STOPPED for reply in replies):
                 return replies + [UNASKED] * (len(lines) - len(replies))
-            end = len(lines) if first is None else len(replies) + first
+            end = len(lines) if first is None or len(replies) >= first else first
             got = self.program.ask_many(lines[len(replies):end], SECONDS)
             replies += got or [Reply((), "died")]
         return replies[:len(lines)]
