@@ -219,8 +219,10 @@ def _ran(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
     return status, out, err
 
 
+@pytest.mark.slow
 @needs_swipl
 def test_the_command_prints_toml_the_grader_reads(capsys):
+    """(By default the docs' example runs the command on a program of the corpus.)"""
     status, out, err = _ran([str(CORPUS / CHEAP[0])], capsys)
     assert status == 0 and err == ""
     assert checked_mapping(tomllib.loads(out)) == guessed(CHEAP[0]).fit.mapping
