@@ -448,3 +448,18 @@ def test_the_search_beside_the_labs_is_one_model_every_layer_reads():
     page = f"{COMPARE}.grader.outputs.beside_page"
     for reader in (f"{COMPARE}.grader.outputs.reports", f"{LOGIC}.api"):
         assert page in imports(known[reader], known), reader
+
+
+def test_a_guessed_mapping_is_the_grammars_and_its_program_runs_contained():
+    """`mapping guess` proposes a mapping of the one grammar (`mappings.py`), asks its goals
+    as the predicate interface builds and reads them (`prolog_mapping.py`), runs the program
+    only through the grader's containment (`logic.contain.harness`), never in-process (no
+    top level, no engine), and its command only adapts it."""
+    known = modules()
+    interfaces = f"{COMPARE}.grader.interfaces"
+    guessing = imports(known[f"{interfaces}.mapping_guess"], known)
+    assert {f"{interfaces}.mappings", f"{interfaces}.prolog_mapping",
+            f"{LOGIC}.contain.harness"} <= guessing
+    assert not any(name.startswith((f"{LOGIC}.toplevel", f"{LOGIC}.engines"))
+                   or is_front_end(name) for name in guessing)
+    assert f"{interfaces}.mapping_guess" in imports(known[f"{LOGIC}.commands.mapping"], known)

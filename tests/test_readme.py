@@ -28,6 +28,8 @@ MAPPED = "--mapped"
 """An example that runs a program through its mapping, contained, on every position: slow,
 and skipped without `swipl` and bwrap (its usage errors are neither)."""
 USAGE_ERROR = "minimax-lab: error: "
+GUESS = "mapping guess"
+"""An example that guesses a program's mapping: runs it contained in SWI-Prolog."""
 
 
 def examples() -> list[Any]:
@@ -49,7 +51,7 @@ def _marks(command: str, output: str) -> list[Any]:
     """What an example needs, and whether it is slow."""
     if MAPPED in command and not output.startswith(USAGE_ERROR):
         return [needs_swipl, needs_bwrap, pytest.mark.slow]
-    return [needs_swipl] if NEEDS_SWIPL in command else []
+    return [needs_swipl] if NEEDS_SWIPL in command or GUESS in command else []
 
 
 def test_the_readme_has_examples():

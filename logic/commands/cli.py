@@ -28,7 +28,7 @@ from minimax_lab.logic.objective import MODES, SCORINGS, Objective
 from minimax_lab.logic.quote import say
 
 COMMANDS = (
-    "decide", "table", "compare", "grade", "gradebook", "autograder", "play", "explain",
+    "decide", "table", "compare", "mapping", "grade", "gradebook", "autograder", "play", "explain",
     "trace", "stats", "tree", "query", "repl", "site",
 )
 """The subcommands, in help order; command NAME lives in the module `logic.commands.NAME`."""

@@ -152,6 +152,27 @@ def clause_heads(text: str) -> list[tuple[str, int]]:
     return heads
 
 
+def atom_names(text: str) -> list[str]:
+    """The unquoted names in Prolog `text` that are atoms (not variables or numbers), in
+    order, comments and quoted text left out."""
+    return [text for kind, text, _ in _tokens(text)
+            if kind == "name" and text[0].isalpha() and text[0].islower()]
+
+
+def module_exports(text: str) -> tuple[str | None, list[tuple[str, int]]]:
+    """The module Prolog `text` declares by `:- module(Name, [Name/Arity, ...])`, and what it
+    exports; (None, []) for a file that is no module."""
+    for clause in _clauses(_tokens(text)):
+        words = [token[1] for token in clause]
+        if words[:4] != [":-", "module", "(", words[3] if len(words) > 3 else ""] or len(
+                words) < 6 or words[4] != "," or words[5] != "[":
+            continue
+        exports = [(words[at - 1], int(words[at + 1])) for at in range(6, len(words) - 1)
+                   if words[at] == "/" and words[at + 1].isdigit()]
+        return words[3], exports
+    return None, []
+
+
 _SYMBOL_CHARS = frozenset("+-*/\\^<>=~:.?@#&$")
 _QUOTES = "'\"`"
 _OPEN, _CLOSE = "([{", ")]}"
