@@ -8,8 +8,10 @@ a doctest, a document's blocks in one namespace in order; a block whose output c
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,8 @@ from typing import Any
 
 import pytest
 from marks import needs_bwrap, needs_swipl
+
+from minimax_lab.logic.commands.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -58,14 +62,50 @@ def test_the_readme_has_examples():
     assert len(examples()) >= 6
 
 
+READS_INPUT = ("repl", "play")
+"""Commands that read standard input: always run in a process of their own."""
+
+
+def in_process(command: str) -> list[str] | None:
+    """The arguments of a plain `minimax-lab ...` line (no pipe, redirection or other shell
+    syntax, no command that reads standard input), which the test runs through the command
+    line's own `main` in this process, sparing a Python start per example; None for the rest,
+    run by a shell."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    words = list(lexer)
+    if (len(words) < 2 or words[0] != "minimax-lab" or words[1] in READS_INPUT
+            or any(word and set(word) <= set("|&;<>()") for word in words)):
+        return None
+    return words[1:]
+
+
 @pytest.mark.parametrize(("command", "expected"), examples())
-def test_readme_example(command, expected):
+def test_readme_example(command, expected, capsys, monkeypatch):
+    arguments = in_process(command)
+    if arguments is not None:
+        monkeypatch.chdir(ROOT)
+        with contextlib.suppress(SystemExit):  # a usage error: argparse has printed it
+            main(arguments)
+        printed = capsys.readouterr()
+        assert printed.out + printed.err == expected
+        return
     shell_command = command.replace("minimax-lab", f"'{sys.executable}' -m minimax_lab")
     result = subprocess.run(
         shell_command, shell=True, capture_output=True, text=True, timeout=300,
         cwd=ROOT,
     )
     assert result.stdout + result.stderr == expected
+
+
+@pytest.mark.parametrize("command", [
+    "minimax-lab decide x-o-x---- o", "minimax-lab query 'X is 1 + 1.'",
+    "minimax-lab table | minimax-lab compare --against -", "minimax-lab repl",
+    "printf 'x' | minimax-lab repl", "minimax-lab query 'a.' > out.txt"])
+def test_only_a_plain_line_runs_in_process(command):
+    expected = {"minimax-lab decide x-o-x---- o": ["decide", "x-o-x----", "o"],
+                "minimax-lab query 'X is 1 + 1.'": ["query", "X is 1 + 1."]}
+    assert in_process(command) == expected.get(command)
 
 
 @pytest.mark.parametrize("document", [document for document in DOCUMENTS
