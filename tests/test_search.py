@@ -34,8 +34,12 @@ def positions():
     return all_positions()
 
 
-@pytest.fixture(scope="module", params=OBJECTIVES, ids=OBJECTIVE_IDS)
+@pytest.fixture(scope="module", params=[
+    objective if objective == Objective() else pytest.param(objective, marks=pytest.mark.slow)
+    for objective in OBJECTIVES], ids=OBJECTIVE_IDS)
 def objective(request):
+    """Each objective; the default run checks the lab's (win, lab scoring) on every position,
+    CI's slow step the other three."""
     return request.param
 
 
