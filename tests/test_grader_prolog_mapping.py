@@ -144,6 +144,10 @@ def test_any_prolog_keys_are_a_mapping_that_round_trips_or_a_mapping_error(value
         assert read_position(mapping, as_json(position_term(mapping, cell))) == cell
     text, template = goal(mapping, state, player)
     called = read_back(read_term(text).term)
+    if mapping.module is not None:  # called in the program's module: Module:Goal
+        assert isinstance(called, Compound) and called.name == ":"
+        assert called.args[0] == Atom(mapping.module)
+        called = called.args[1]
     assert isinstance(called, Compound) and called.name == mapping.name
     assert len(called.args) == mapping.arity
     assert read_back(read_term(template).term) in (Var("Result"), [Var("Result"), Var("Value")])
