@@ -188,8 +188,8 @@ def test_every_default_picture_fits_a_slide_as_dot_lays_it_out(capsys, tmp_path,
 
 
 @needs_dot
-@pytest.mark.parametrize(("state", "player"), [("---------", "x"), ("o-x------", "o"),
-                                               ("x--------", "o")])
+@pytest.mark.parametrize(("state", "player"), [
+    pytest.param("---------", "x", marks=pytest.mark.slow), ("o-x------", "o"), ("x--------", "o")])
 def test_by_default_a_picture_fits_a_slide_and_says_how_deep_it_is(capsys, tmp_path, state,
                                                                    player):
     status, output, _, out = draw(capsys, tmp_path, state, player)
