@@ -524,8 +524,8 @@ def to_toml(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):  # JSON escapes the control characters but DEL, which TOML bars
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list):
         return "[" + ", ".join(to_toml(item) for item in value) + "]"
     raise TypeError(f"no TOML for {value!r}")
