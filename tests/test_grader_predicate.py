@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 from marks import needs_bwrap, needs_swipl
+from sampled import SampledPredicate
 
-from minimax_lab.compare.grader.interfaces.interface import Options, Session
+from minimax_lab.compare.grader.interfaces.interface import Options
 from minimax_lab.compare.grader.interfaces.mappings import MappingError
 from minimax_lab.compare.grader.interfaces.predicate_interface import (
     MappedProgram,
     PredicateInterface,
-    PredicateSession,
     predicate_questions,
     within_horizon,
 )
@@ -46,20 +46,6 @@ STEP = 200
 NUMPAD = (7, 8, 9, 4, 5, 6, 1, 2, 3)
 
 pytestmark = [needs_swipl, needs_bwrap]
-
-
-@dataclass(frozen=True)
-class SampledPredicate(PredicateInterface):
-    """`grade --interface predicate`, contained as grade's, asked every `step`-th question."""
-
-    step: int = 1
-
-    def open(self, path: Path, options: Options) -> Session[Question, object]:
-        session = super().open(path, options)
-        assert isinstance(session, PredicateSession)
-        session.questions = (  # type: ignore[method-assign]
-            lambda checks, whole=session.questions: whole(checks)[::self.step])
-        return session
 
 
 def values(state: State, player: Player) -> dict[int, int]:

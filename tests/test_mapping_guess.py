@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -20,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from marks import needs_bwrap, needs_swipl
+from sampled import SampledPredicate
 
-from minimax_lab.compare.grader.interfaces.interface import Options, Session
+from minimax_lab.compare.grader.interfaces.interface import Options
 from minimax_lab.compare.grader.interfaces.mapping_guess import (
     Guess,
     as_table,
@@ -38,11 +38,6 @@ from minimax_lab.compare.grader.interfaces.mappings import (
     checked_mapping,
     read_mapping,
 )
-from minimax_lab.compare.grader.interfaces.predicate_interface import (
-    PredicateInterface,
-    PredicateSession,
-)
-from minimax_lab.compare.grader.interfaces.python import Question
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.truth import truth
@@ -163,22 +158,8 @@ def test_the_guess_finds_every_mapping_the_corpus_declares(name):
     _held_to_its_own(name)
 
 
-@dataclass(frozen=True)
-class Sampled(PredicateInterface):
-    """`grade --interface predicate`, asked every `step`-th question."""
-
-    step: int = 1
-
-    def open(self, path: Path, options: Options) -> Session[Question, object]:
-        session = super().open(path, options)
-        assert isinstance(session, PredicateSession)
-        session.questions = (  # type: ignore[method-assign]
-            lambda checks, whole=session.questions: whole(checks)[::self.step])
-        return session
-
-
 def counts(name: str, mapping: Path, step: int) -> Counter[Category]:
-    interface = Sampled(mapping=str(mapping), step=step)
+    interface = SampledPredicate(mapping=str(mapping), step=step)
     grade = grade_submission(name, CORPUS / name, Options(interface, policy=interface.policy))
     assert grade.load.problem is None, grade.load
     [result] = grade.checks.values()

@@ -4,7 +4,6 @@ steps to the end, and its check judges students' files as `grade` does (docs/sit
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import http.server
 import io
@@ -23,6 +22,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from keys import Keys
 from marks import needs_swipl
 
 from minimax_lab.compare.grader.interfaces.interface import Options
@@ -855,18 +855,7 @@ def terminal_transcript(goal: str, keys: str) -> str:
     """What the command line's top level prints for `goal` after `trace.`, the keys typed at
     a terminal as it asks for them (end of input past the last)."""
 
-    class Typed:
-        def __init__(self) -> None:
-            self.left = list(keys)
-
-        @contextlib.contextmanager
-        def answering(self):
-            yield
-
-        def read(self) -> str:
-            return self.left.pop(0) if self.left else ""
-
-    session = Session("reference", io.StringIO(), Typed())
+    session = Session("reference", io.StringIO(), Keys(keys))
     assert session.handle("trace.")
     session.out = io.StringIO()
     session.handle(goal)

@@ -7,12 +7,12 @@ on the logic engine and once on the reference, and must come out identical.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import re
 from pathlib import Path
 
 import pytest
+from keys import Keys
 
 from minimax_lab.logic.toplevel import repl
 from minimax_lab.logic.toplevel.grammar import parse_query
@@ -95,18 +95,6 @@ def keys_typed(block: str) -> list[str]:
     return keys
 
 
-class _Typed:
-    def __init__(self, keys: list[str]) -> None:
-        self.keys = keys
-
-    @contextlib.contextmanager
-    def answering(self):
-        yield
-
-    def read(self) -> str:
-        return self.keys.pop(0) if self.keys else ""
-
-
 def test_the_stepped_sessions_are_found():
     assert len(stepped_sessions()) >= 2
 
@@ -116,7 +104,7 @@ def test_the_stepped_sessions_are_found():
 def test_a_documented_stepped_session_replays_as_written(name, block):
     typed = [line[len(repl.PROMPT):] for line in block.splitlines() if line.startswith("?- ")]
     out = io.StringIO()
-    session = repl.Session("reference", out, _Typed(keys_typed(block)))
+    session = repl.Session("reference", out, Keys(keys_typed(block)))
     repl.converse(session, io.StringIO("".join(line + "\n" for line in typed)), False,
                   wake=False)
     assert out.getvalue() == block

@@ -4,7 +4,6 @@ terminal is `test_toplevel_repl.py`'s and `test_trace.py`'s."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import re
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from keys import Keys
 from marks import needs_swipl
 from processes import Terminal
 
@@ -35,21 +35,6 @@ NEAR_WIN = "xx-oo----"
 #  x | o | 6
 #  o | 8 | 9
 LATE = "xoxxo-o--"
-
-
-class Keys:
-    """Keys typed at the ports and after the answers, from a script; "" when it runs out
-    (end of input: the tracer aborts)."""
-
-    def __init__(self, keys: str) -> None:
-        self.keys = list(keys)
-
-    @contextlib.contextmanager
-    def answering(self):
-        yield
-
-    def read(self) -> str:
-        return self.keys.pop(0) if self.keys else ""
 
 
 def stepped(lines: list[str], keys: str, engine: str = "reference") -> tuple[Session, str]:
