@@ -16,6 +16,11 @@ from typing import Any, ClassVar
 
 from minimax_lab.compare.grader.interfaces.ends import End
 from minimax_lab.compare.grader.interfaces.interface import Check, Interface, Options, Session
+from minimax_lab.compare.grader.interfaces.mapping_options import (
+    mapping_option,
+    mapping_set_option,
+    mapping_table_option,
+)
 from minimax_lab.compare.grader.interfaces.mappings import (
     MAPPING_FILE,
     Mapping,
@@ -40,10 +45,6 @@ from minimax_lab.compare.grader.interfaces.python import (
 from minimax_lab.compare.grader.options.config import (
     DEFAULT_WORK,
     WorkLimits,
-    own,
-    table,
-    text,
-    texts,
 )
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
@@ -151,25 +152,15 @@ def _horizon(state: State, player: Player, depth: int) -> int:
                for move in range(1, 10) if state[move - 1] == BLANK)
 
 
-SAID = "declares a Python function or a Prolog predicate"
-
-
 @dataclass(frozen=True)
 class PredicateInterface(Interface):
     """A decision predicate of the program's own, declared by a mapping: `mapping` (a file),
     else the assignment's `mapping_table`, else the submission's own `minimax-lab.toml`;
     then the keys of `mapping_set` (`KEY=VALUE`) over it."""
 
-    mapping: str | None = own(
-        None, SAID, "--interface function or predicate: the TOML file that declares the "
-        f"function or predicate (default: the submission's own {MAPPING_FILE})", text,
-        metavar="FILE", key="")
-    mapping_set: tuple[str, ...] = own(
-        (), SAID, "--interface function or predicate: one key of the mapping, over the "
-        "file's; repeatable", texts, metavar="KEY=VALUE", flag="--set", many=True, key="")
-    mapping_table: TableOf[str, object] | None = own(
-        None, SAID, "the assignment's table of the mapping", table, line=False, key="mapping",
-        table=True)
+    mapping: str | None = mapping_option()
+    mapping_set: tuple[str, ...] = mapping_set_option()
+    mapping_table: TableOf[str, object] | None = mapping_table_option()
 
     name: ClassVar[str] = "predicate"
     check_noun: ClassVar[str] = "predicate"

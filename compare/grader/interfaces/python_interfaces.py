@@ -14,6 +14,11 @@ from typing import Any, ClassVar
 
 from minimax_lab.compare.grader.interfaces.ends import End
 from minimax_lab.compare.grader.interfaces.interface import Interface, Options, Session
+from minimax_lab.compare.grader.interfaces.mapping_options import (
+    mapping_option,
+    mapping_set_option,
+    mapping_table_option,
+)
 from minimax_lab.compare.grader.interfaces.mappings import (
     CS50_FUNCTIONS,
     MAPPING_FILE,
@@ -51,9 +56,7 @@ from minimax_lab.compare.grader.options.config import (
     absolute,
     own,
     switch,
-    table,
     text,
-    texts,
     whole,
 )
 from minimax_lab.compare.judge.categories import Category
@@ -71,8 +74,6 @@ from minimax_lab.logic.contain.submission import is_small_file, looks_like_backu
 from minimax_lab.logic.state import Player, State
 
 CS50_FILE = "tictactoe.py"
-MAPPING_SAID = "declares a Python function or a Prolog predicate"
-"""Why a mapping's options go with the interfaces that take one."""
 
 
 @cache
@@ -149,17 +150,9 @@ class FunctionInterface(PythonInterface):
     assignment's `mapping_table`, else the submission's own `minimax-lab.toml`; then the keys
     of `mapping_set` (`KEY=VALUE`) over it."""
 
-    mapping: str | None = own(
-        None, MAPPING_SAID, "--interface function or predicate: the TOML file that declares "
-        f"the function or predicate (default: the submission's own {MAPPING_FILE})", text,
-        metavar="FILE", key="")
-    mapping_set: tuple[str, ...] = own(
-        (), MAPPING_SAID, "--interface function or predicate: one key of the mapping, "
-        "over the file's; repeatable", texts, metavar="KEY=VALUE", flag="--set", many=True,
-        key="")
-    mapping_table: TableOf[str, object] | None = own(
-        None, MAPPING_SAID, "the assignment's table of the mapping", table,
-        line=False, key="mapping", table=True)
+    mapping: str | None = mapping_option()
+    mapping_set: tuple[str, ...] = mapping_set_option()
+    mapping_table: TableOf[str, object] | None = mapping_table_option()
     judged: str = judged_option()
     end_to_end: int = own(1, END_TO_END_SAID, END_TO_END_HELP, sample_check, metavar="N",
                           parse=whole)
