@@ -23,7 +23,7 @@ from minimax_lab.compare.grader.options.config import WorkLimits
 from minimax_lab.compare.grader.outputs.beside_page import report_page, searches_html
 from minimax_lab.compare.grader.outputs.graded import Graded
 from minimax_lab.compare.grader.outputs.reports import write_one
-from minimax_lab.compare.grader.outputs.students import hinted
+from minimax_lab.compare.grader.outputs.students import hinted, student_view
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import reference
@@ -296,6 +296,18 @@ def test_a_student_view_draws_the_labs_search_only_where_it_shows_the_labs_answe
     hidden = replace(python_bug, checks={check: hinted(found, Hints.WHERE)
                                          for check, found in python_bug.checks.items()})
     assert searches_html(hidden) == "" and report_page(hidden) is None
+
+
+@needs_swipl
+def test_prolog_a_student_view_draws_the_search_beside_only_from_expected(corpus):
+    """As the site's check shows a Prolog program (`logic.site.browser.check`): its searches
+    at `expected` and above, none below."""
+    grade = corpus.prolog("min_moves_agent")
+    for level in Hints:
+        shown = searches_html(student_view(grade, hints=level))
+        assert bool(shown) == level.gives(Hints.EXPECTED)
+        if shown:
+            assert shown == searches_html(grade)
 
 
 @needs_python
