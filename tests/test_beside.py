@@ -187,6 +187,7 @@ def walk_asked(wrong) -> set[str]:
     ("no_draw", "max_value"),  # the draw clause is missing
     ("wrong_side", "min_value"),  # values from the other side
     ("no_guard", "max_value"),  # the recursive clause has no terminal guard
+    ("last_optimal", "max_value"),  # the last of the optimal moves, not the first
 ], ("min_moves_agent",)))
 def test_prolog_the_marked_node_is_the_first_wrong_call(corpus, name, check):
     grade = corpus.prolog(name, ASKED_TOGETHER.get(name, prolog.PREDICATES))
