@@ -18,15 +18,18 @@ from shared_grades import Corpus
 from minimax_lab.compare.grader.interfaces import prolog
 from minimax_lab.compare.grader.interfaces.interface import Options
 from minimax_lab.compare.grader.interfaces.python_interfaces import FunctionInterface
+from minimax_lab.compare.grader.interfaces.sample import Judged
 from minimax_lab.compare.grader.options.config import WorkLimits
 from minimax_lab.compare.grader.outputs.beside_page import report_page, searches_html
 from minimax_lab.compare.grader.outputs.graded import Graded
 from minimax_lab.compare.grader.outputs.reports import write_one
-from minimax_lab.compare.grader.outputs.students import hinted
+from minimax_lab.compare.grader.outputs.students import hinted, student_view
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import reference
 from minimax_lab.logic.api import Grade
+from minimax_lab.logic.contain.contained import Died
+from minimax_lab.logic.contain.harness import Ask, StudentProgram, read_reply
 from minimax_lab.logic.contain.python_program import sandboxed_python
 from minimax_lab.logic.positions import reachable_states
 from minimax_lab.logic.state import PLAYERS, is_terminal
@@ -172,12 +175,19 @@ def assert_marks_the_first_wrong_call(result) -> None:
     assert student.shown in wrong.call.detail
 
 
+def walk_asked(wrong) -> set[str]:
+    """The calls the walk asked below and at the first wrong call, as `Call` names them."""
+    return {f"{found.asked.split('(')[0]}({found.position[0]}, {found.position[1]})"
+            for found in (*wrong.below, wrong.call)}
+
+
 @needs_swipl
 @pytest.mark.parametrize(("name", "check"), few_by_default([
     ("min_moves_agent", "max_value"),  # min_value moves the agent
     ("no_draw", "max_value"),  # the draw clause is missing
     ("wrong_side", "min_value"),  # values from the other side
     ("no_guard", "max_value"),  # the recursive clause has no terminal guard
+    ("last_optimal", "max_value"),  # the last of the optimal moves, not the first
 ], ("min_moves_agent",)))
 def test_prolog_the_marked_node_is_the_first_wrong_call(corpus, name, check):
     grade = corpus.prolog(name, ASKED_TOGETHER.get(name, prolog.PREDICATES))
@@ -185,9 +195,6 @@ def test_prolog_the_marked_node_is_the_first_wrong_call(corpus, name, check):
     assert_marks_the_first_wrong_call(result)
     wrong = result.first_wrong
     student, lab = wrong.searches
-    assert [str(call) for call in student.children] == [  # the calls the walk asked below
-        f"{below.asked.split('(')[0]}({below.position[0]}, {below.position[1]})"
-        for below in wrong.below]
     below = [call.state for call in lab.children if call.predicate != "terminal_state"]
     mover = student.player if student.predicate == "max_value" else (
         reference.other_player(student.player))
@@ -195,10 +202,49 @@ def test_prolog_the_marked_node_is_the_first_wrong_call(corpus, name, check):
     # is on a finished board, where its own program searches on)
     assert below == ([] if is_terminal(student.state)
                      else list(reference.successor(student.state, mover)))
+    # the program's column is its own calls, as the contained harness recorded them, each
+    # with what its own clauses answered (asked as a whole, never given the lab's answer)
+    assert all(call.shown.startswith(("answers ", "no answer")) for call in student.children)
     page = report_page(grade)
     assert page is not None
     assert "your program&#x27;s search" in page and "the lab&#x27;s search" in page
     assert page.count('data-differs="true"') >= 2  # marked in both trees
+
+
+@needs_swipl
+def test_prolog_the_column_is_the_calls_min_value_made_on_the_agents_moves(corpus):
+    """min_moves_agent's min_value calls max_value on the agent's moves: calls the walk never
+    asked (it asks the lab's calls), named at the marked node as not in the lab's search."""
+    wrong = corpus.prolog("min_moves_agent").checks["max_value"].first_wrong
+    student, lab = wrong.searches
+    assert student.predicate == "min_value" and not is_terminal(student.state)
+    own = [call for call in student.children if call.predicate == "max_value"]
+    assert [call.state for call in own] == list(reference.successor(student.state,
+                                                                     student.player))
+    assert {call.player for call in own} == {student.player}
+    unasked = {str(call) for call in own} - walk_asked(wrong)
+    assert unasked
+    difference = first_difference(student, lab)
+    assert difference is not None and unasked <= set(difference.extra)
+    assert set(difference.missing) == {str(call) for call in lab.children} - {
+        str(call) for call in student.children}
+
+
+@needs_swipl
+@pytest.mark.slow
+def test_prolog_the_column_shows_the_search_below_a_finished_board(corpus):
+    """no_guard's max_value searches on below a finished board: its own calls there, which the
+    walk never asks (the lab's clause makes none), are in its column and named as extra."""
+    wrong = corpus.prolog("no_guard", ASKED_TOGETHER["no_guard"]).checks["max_value"].first_wrong
+    student, lab = wrong.searches
+    assert is_terminal(student.state)
+    searched = [call for call in student.children if call.predicate != "terminal_state"]
+    assert searched and all(call.predicate == "min_value" for call in searched)
+    assert {call.state for call in searched} <= set(reference.successor(student.state,
+                                                                        student.player))
+    assert not {str(call) for call in searched} & walk_asked(wrong)
+    difference = first_difference(student, lab)
+    assert difference is not None and {str(call) for call in searched} <= set(difference.extra)
 
 
 @pytest.fixture(scope="module")
@@ -253,6 +299,18 @@ def test_a_student_view_draws_the_labs_search_only_where_it_shows_the_labs_answe
     assert searches_html(hidden) == "" and report_page(hidden) is None
 
 
+@needs_swipl
+def test_prolog_a_student_view_draws_the_search_beside_only_from_expected(corpus):
+    """As the site's check shows a Prolog program (`logic.site.browser.check`): its searches
+    at `expected` and above, none below."""
+    grade = corpus.prolog("min_moves_agent")
+    for level in Hints:
+        shown = searches_html(student_view(grade, hints=level))
+        assert bool(shown) == level.gives(Hints.EXPECTED)
+        if shown:
+            assert shown == searches_html(grade)
+
+
 @needs_python
 def test_a_right_program_gets_no_search_beside(tmp_path):
     options = Options(FunctionInterface(judged="clauses", end_to_end=1), budget=600,
@@ -270,3 +328,49 @@ def test_the_harness_keeps_as_many_calls_as_a_tree_holds():
     from minimax_lab.logic.contain.python_harness import MOST_MADE
 
     assert MOST_MADE == MOST_NODES
+
+
+# --- the calls a contained Prolog question made --------------------------------------------
+
+@pytest.fixture(scope="module")
+def moves_agent():
+    """min_moves_agent.pl, contained, loaded once."""
+    program = StudentProgram([SUBMISSIONS / "min_moves_agent.pl"])
+    yield program
+    program.close()
+
+
+def asked(program, question, record: int):
+    return program.ask_many([Ask(question.goal, "A", 1, None, question.below, record)], 60)[0]
+
+
+@needs_swipl
+@pytest.mark.parametrize("judged", [Judged.WHOLE, Judged.CLAUSES])
+def test_the_harness_records_the_calls_a_question_made_directly_below_it(moves_agent, judged):
+    question = prolog.Question("min_value", MIDGAME, "x", judged)
+    reply = asked(moves_agent, question, MOST_NODES)
+    searched = [call for call in reply.made if call.call == "max_value"]
+    # its min_value moves the agent: max_value on the agent's successors, with its answers
+    assert [call.state for call in searched] == list(reference.successor(MIDGAME, "x"))
+    assert all(call.player == "x" and call.answer for call in searched)
+    assert {call.call for call in reply.made} == {"terminal_state", "max_value"}
+    plain = asked(moves_agent, question, 0)
+    assert plain.made == () and plain.answers == reply.answers
+    capped = asked(moves_agent, question, 2)
+    assert capped.made == reply.made[:2]
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(st.dictionaries(
+    st.sampled_from(["call", "state", "player", "answer"]),
+    st.none() | st.integers(-1, 1) | st.text(max_size=9)
+    | st.sampled_from(["x", "o", "max_value", str(MIDGAME), "x" * 9]), max_size=4), max_size=4))
+def test_a_replys_recorded_calls_are_read_or_refused(calls):
+    try:
+        reply = read_reply({"answers": [], "end": "exhausted", "made": calls}, None, 0.0)
+    except Died:
+        return
+    assert len(reply.made) == len(calls)
+    for call in reply.made:
+        assert len(call.state) == 9 and set(call.state) <= set("xo-")
+        assert call.player in PLAYERS and isinstance(call.call, str)

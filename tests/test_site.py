@@ -16,6 +16,7 @@ import threading
 import time
 import urllib.parse
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,14 @@ def site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def served(site):
     """The site on a loopback static server (as any static host serves it); its address."""
-    handler = functools.partial(_Quiet, directory=str(site))
+    with serving(site) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """`folder` on a loopback static server, while the block runs; its address."""
+    handler = functools.partial(_Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -573,6 +581,55 @@ def test_each_typical_bug_lands_in_its_predicate_as_grade_says(check_page, name)
     assert here and here <= said, (report, said)
     if graded.hypotheses:
         assert "this looks like " in report  # grade's known bug
+
+
+def first_wrong_calls(report: str) -> set[str]:
+    """The first wrong calls the check's report names, as the searches beside name them."""
+    return {f"{name}({board.replace(',', '')}, {player})" for name, board, player in
+            re.findall(r"first wrong call: (\w+)\(\[([xo,-]+)\], ([xo])", report)}
+
+
+def marked(driver) -> list[str]:
+    """The calls the check page's searches mark as where they first differ."""
+    return [node.text.split(":")[0] for node in driver.find_elements(
+        "css selector", '#beside [data-differs="true"] > div > code')]
+
+
+@contextlib.contextmanager
+def _back_to(driver, url: str) -> Iterator[None]:
+    """The block, then `url` opened again, for the tests after it."""
+    try:
+        yield
+    finally:
+        open_offline(driver, url)
+
+
+@pytest.mark.slow
+@needs_swipl
+def test_the_check_draws_the_search_beside_the_labs_only_where_it_shows_the_labs_answers(
+        check_page, served, tmp_path):
+    """At the site's hint level (below `expected`) the check draws no search beside the lab's;
+    built at `expected`, it draws them under the report, the first wrong call marked in both."""
+    assert not DEFAULT_HINTS.gives(Hints.EXPECTED)
+    checked = check(check_page, "min_moves_agent.pl")
+    assert checked["right"] == "false" and first_wrong_calls(checked["report"])
+    assert check_page.find_element("id", "beside").get_attribute("innerHTML") == ""
+    try:
+        build_site(tmp_path / "www", hints=Hints.EXPECTED)
+    except PartError as error:
+        pytest.skip(f"the site's parts cannot be fetched: {error}")
+    with serving(tmp_path / "www") as address, _back_to(check_page, f"{served}/check.html"):
+        open_offline(check_page, f"{address}/check.html")
+        checked = check(check_page, "min_moves_agent.pl")
+        named = first_wrong_calls(checked["report"])
+        drawn = marked(check_page)
+        assert named and drawn and set(drawn) <= named, (drawn, checked["report"])
+        assert len(drawn) == 2 * len(set(drawn))  # in both trees
+        columns = check_page.find_elements("css selector", "#beside .beside-tree")
+        student, lab = ({code.text for code in column.find_elements("css selector", "code")}
+                        for column in columns[:2])
+        assert student - lab  # the program's own calls below, not the lab's
+        assert "your search beside the lab's" in check_page.find_element("id", "beside").text
 
 
 @pytest.mark.slow

@@ -88,6 +88,21 @@ class Reply:
     counted: float = 0.0
     """The inferences the harness counted (`work` is more where the CPU time measured outside
     shows more than they could take)."""
+    made: tuple[Made, ...] = ()
+    """The calls the goal's predicate made directly below it, where they were recorded
+    (`Ask.record`), in order."""
+
+
+@dataclass(frozen=True)
+class Made:
+    """A call the program made below a recorded question: its predicate (one of the lab's
+    recursive predicates), board and player, and the Prolog text of its first answer (None:
+    none, it failed or raised)."""
+
+    call: str
+    state: State
+    player: str
+    answer: str | None
 
 
 def main_file(folder: Path, main: str | None = None, name: str = "the submission") -> Path:
@@ -472,17 +487,22 @@ class Ask:
     most: int
     inferences: int | None = None
     below: str = "none"
+    record: int = 0
+    """Calls made directly below the goal to record, at most (`Reply.made`; 0: none)."""
     _rest: str = field(init=False, repr=False, compare=False)
     _line_rest: bytes = field(init=False, repr=False, compare=False)
     _line_head: bytes = field(init=False, repr=False, compare=False)
+    _line_tail: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         limit = "none" if self.inferences is None else str(int(self.inferences))
         head = f", ({self.goal}), ({self.template}), {self.most}, {limit}, "
-        rest = f"{head}{self.below})"
+        tail = f", record({int(self.record)}))" if self.record > 0 else ")"
+        rest = f"{head}{self.below}{tail}"
         object.__setattr__(self, "_rest", rest)  # made once: a question is sent in batches
         object.__setattr__(self, "_line_rest", f"{rest}.\n".encode())
         object.__setattr__(self, "_line_head", head.encode())
+        object.__setattr__(self, "_line_tail", f"{tail}.\n".encode())
 
     def text(self, number: int) -> str:
         """The harness's question (`ask/6`), numbered `number`, without its final `.`."""
@@ -493,7 +513,7 @@ class Ask:
         harness holds its answers below already (`held`, those of the question before), it
         is told to keep them (`same`) rather than sent them again."""
         if held == self.below and self.below.startswith("below("):
-            return b"ask(%d%bsame).\n" % (number, self._line_head)
+            return b"ask(%d%bsame%b" % (number, self._line_head, self._line_tail)
         return b"ask(%d%b" % (number, self._line_rest)
 
     @property
@@ -548,7 +568,27 @@ def read_reply(reply: Mapping[str, object], inferences: int | None, cpu: float,
         error_term = text_or_none(reply, "error_term")
     return Reply(answers, str(end), error, error_term, _field(reply, "output", str, ""),
                  _field(reply, "output_chars", int, 0), _field(reply, "seconds", float, 0.0),
-                 work, float(counted))
+                 work, float(counted), _made(_field(reply, "made", list, [])))
+
+
+def _made(calls: list[object]) -> tuple[Made, ...]:
+    """The calls a recorded question made, as the harness wrote them: each with a board, a
+    player and an answer's text (or null); `Died` for anything else."""
+    made = []
+    for each in calls:
+        if not _is_dict(each):
+            continue
+        call = cast(dict[str, object], each)
+        state = call.get("state")
+        answer = call.get("answer")
+        name, player = call.get("call"), call.get("player")
+        if (not isinstance(state, str) or answer_state(list(state)) is None
+                or not isinstance(name, str) or player not in ("x", "o")
+                or not (answer is None or isinstance(answer, str))):
+            raise Died("wrote an answer that could not be read")
+        made.append(Made(name, State(state), str(player),
+                         None if answer is None else _cut(answer)))
+    return tuple(made)
 
 
 _FIELD_TYPES = {int: (int,), str: (str,), list: (list,), float: (float, int)}

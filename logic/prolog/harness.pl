@@ -20,10 +20,12 @@
 %
 %     ask(Id, Goal, Template, Max, Inferences).
 %     ask(Id, Goal, Template, Max, Inferences, Below).
+%     ask(Id, Goal, Template, Max, Inferences, Below, Record).
 %         {"id": Id, "answers": [{"term": T, "text": W}, ...], "end": E, "inferences": I, ...}
 %
 % (with "output" and "output_chars" where the question wrote anything, "output_at" where an
-% answer came after some of it: their absence means "" and 0)
+% answer came after some of it: their absence means "" and 0; with "made" where the question
+% recorded the calls below it)
 %
 % Goal is proved at most Max times within Inferences (`none`: no limit); each proof's Template
 % is an answer, as JSON (T) and as Prolog text (W); I is the inferences it took. E says why
@@ -34,8 +36,9 @@
 % of memory). Below is `none` (the program answers with its own clauses all the way down),
 % the lab's answers to the calls below the question (see "judged on its own clauses"), `same`
 % (the answers the question before came with), or `memo` (its own clauses, each of its own
-% answers found once). The
-% first line written says how loading went:
+% answers found once). Record is `none`, or `record(Most)`: the first Most calls the goal's own
+% predicate made directly below it of the lab's recursive predicates (see "the calls a question
+% made") are sent as "made". The first line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
 %      "defined": [...]}
@@ -452,8 +455,11 @@ write_string(Out, String) :-
 % Inferences is the most the question may take (none: no limit).
 answer(ask(Id, Goal, Template, Max, Inferences), Reply) :-
     !,
-    answer(ask(Id, Goal, Template, Max, Inferences, none), Reply).
-answer(ask(Id, Goal, _, _, _, Below), Reply) :-
+    answer(ask(Id, Goal, Template, Max, Inferences, none, none), Reply).
+answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
+    !,
+    answer(ask(Id, Goal, Template, Max, Inferences, Below, none), Reply).
+answer(ask(Id, Goal, _, _, _, Below, _), Reply) :-
     goal_check(Goal, Error),
     Error \== true,
     !,
@@ -461,10 +467,12 @@ answer(ask(Id, Goal, _, _, _, Below), Reply) :-
     take_output(Output, Count),
     ending(error(Error), _{id: Id, answers: [], output: Output, output_chars: Count,
                           seconds: 0, inferences: 0}, Reply).
-answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
+answer(ask(Id, Goal, Template, Max, Inferences, Below, Record), Reply) :-
+    ( Record == none ; Record = record(Most), integer(Most) ),
     !,
     Found = found(0, []),
     below(Below),
+    start_recording(Record),
     statistics(cputime, Start),
     statistics(inferences, Before),
     catch(limited(Inferences, prove(Goal, Template, Max, Found, End0), Result),
@@ -486,7 +494,8 @@ answer(ask(Id, Goal, Template, Max, Inferences, Below), Reply) :-
     take_output(Output, Count),
     with_output(Output, Count, _{id: Id, answers: Proofs, seconds: Time, inferences: Used},
                 Reply0),
-    ending(End, Reply0, Reply).
+    stop_recording(Record, Reply0, Reply1),
+    ending(End, Reply1, Reply).
 answer(Question, _{id: null, answers: [], end: error, error: Text, error_term: Text,
                    output: "", output_chars: 0, seconds: 0}) :-
     forget_below,  % nothing kept for a `same` after it
@@ -703,6 +712,89 @@ below_answer(memo, Name, State, Player, Value, Own) :-
             )
         )
     ).
+
+% --- the calls a question made ----------------------------------------------------------------
+
+% A question asked with record(Most) wraps the program's own max_value/3, min_value/3,
+% terminal_state/3 and minimax_decision/4 (outermost, over the wrappers that give the lab's
+% answers, so that every call is seen) for the question only. The question's goal is the first
+% of these calls (depth 1); each call one level below it (depth 2), on a board (nine marks) for
+% a player (x or o), is kept in the recorded database, which the program cannot reach, the
+% first Most of them, with the Prolog text of its first answer (null: it gave none, failed, or
+% raised). They are sent with the reply as "made": [{"call", "state", "player", "answer"}],
+% in the order they were made, and forgotten.
+
+recorded_predicate(max_value, 3).
+recorded_predicate(min_value, 3).
+recorded_predicate(terminal_state, 3).
+recorded_predicate(minimax_decision, 4).
+
+start_recording(none) :- !.
+start_recording(record(Most)) :-
+    forget_made,
+    nb_setval(harness_most_made, Most),
+    nb_setval(harness_made_count, 0),
+    b_setval(harness_depth, 0),
+    forall(recorded_predicate(Name, Arity), wrap_recorded(Name, Arity)).
+
+wrap_recorded(Name, Arity) :-
+    functor(Head, Name, Arity),
+    (   predicate_property(student:Head, defined),
+        \+ predicate_property(student:Head, imported_from(_))
+    ->  Head =.. [Name|Arguments],
+        wrap_predicate(student:Head, harness_record, Own,
+                       harness:recorded_call(Name, Arguments, Own))
+    ;   true
+    ).
+
+stop_recording(none, Reply, Reply) :- !.
+stop_recording(record(_), Reply0, Reply0.put(made, Made)) :-
+    forall(( recorded_predicate(Name, Arity), functor(Head, Name, Arity) ),
+           ignore(unwrap_predicate(student:Head, harness_record))),
+    findall(_{call: Name, state: State, player: Player, answer: Answer},
+            ( recorded(harness_made, call(N, Name, State, Player)),
+              (   recorded(harness_made, said(N, Answer)) -> true ; Answer = null ) ),
+            Made),
+    forget_made.
+
+forget_made :-
+    forall(recorded(harness_made, _, Reference), erase(Reference)).
+
+recorded_call(Name, Arguments, Own) :-
+    b_getval(harness_depth, Depth),
+    Deeper is Depth + 1,
+    b_setval(harness_depth, Deeper),
+    (   Deeper =:= 2 -> note_call(Name, Arguments, Number) ; Number = none ),
+    call(Own),
+    b_setval(harness_depth, Depth),
+    note_answer(Number, Arguments).
+
+% note_call(+Name, +Arguments, -Number): the call kept under Number, if it is on a board for a
+% player and fewer than the most were kept; else Number is none.
+note_call(Name, [State, Player|_], Number) :-
+    is_list(State), length(State, 9), maplist(mark_json_atom, State),
+    atom(Player), memberchk(Player, [x, o]),
+    nb_getval(harness_most_made, Most),
+    nb_getval(harness_made_count, Kept),
+    Kept < Most,
+    !,
+    Number is Kept,
+    Next is Kept + 1,
+    nb_setval(harness_made_count, Next),
+    atomic_list_concat(State, Board),
+    recordz(harness_made, call(Number, Name, Board, Player)).
+note_call(_, _, none).
+
+mark_json_atom(Mark) :- atom(Mark), mark_json(Mark, _).
+
+note_answer(none, _) :- !.
+note_answer(Number, _) :- recorded(harness_made, said(Number, _)), !.
+note_answer(Number, [_, _|Answers]) :-
+    text_limit(Limit),
+    (   Answers = [Answer] -> Shown = Answer ; Shown =.. [','|Answers] ),
+    format(string(Text0), "~W", [Shown, [quoted(true), max_depth(12), portray(false)]]),
+    cut_text(Text0, Limit, Text),
+    recordz(harness_made, said(Number, Text)).
 
 % --- answers as JSON ----------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from minimax_lab.compare.grader.options.options import Where, defaults_at
+from minimax_lab.compare.grader.outputs.beside_page import searches_html
 from minimax_lab.compare.grader.outputs.students import student_view
 from minimax_lab.compare.grader.outputs.text import (
     OUTPUT_APART,
@@ -220,8 +221,10 @@ def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
-    "right"}, as a student view tells it (`compare.grader.outputs.students`) at the hint level
-    `hints` (the site's: `minimax-lab site --hints`; the default where none is given)."""
+    "right", "log", "beside"}, as a student view tells it (`compare.grader.outputs.students`)
+    at the hint level `hints` (the site's: `minimax-lab site --hints`; the default where none
+    is given), `beside` its searches at each first wrong call drawn beside the lab's, as the
+    report's page draws them ("" where none is drawn: below `expected`, or nothing wrong)."""
     name = file_name(picked)
     host = WasmHost(prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
@@ -230,7 +233,7 @@ def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
     shown = student_view(grade, hints=Hints(hints) if hints else None)
     report = submission_report(shown).replace(OUTPUT_APART, " (shown below the report)")
     return _json(report=report, summary=summary_line(shown), right=shown.clean,
-                 log=output_log(shown))
+                 log=output_log(shown), beside=searches_html(shown))
 
 
 def _json(**fields: object) -> str:

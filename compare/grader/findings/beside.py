@@ -1,7 +1,8 @@
 """The program's search at its first wrong call and the lab's, as the neutral trees of
-`logic.tools.beside`: the first wrong call with the program's answer and the calls below it as
-the walk asked them, beside the same call with the lab's answer and the calls the lab's clause
-makes below it, the lab's answers from the check's right answers (the reference)."""
+`logic.tools.beside`: the first wrong call with the program's answer and the calls its own code
+made below it (where recorded; else as the walk asked them), beside the same call with the
+lab's answer and the calls the lab's clause makes below it in its own search, the lab's answers
+from the check's right answers (the reference)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,16 @@ the lab's words."""
 
 def searches(session: Session[Any, Any], question: Question, wrong: Finding,
              below: Sequence[tuple[Question, Finding]], policy: Policy,
-             made: Sequence[Question] | None = None) -> tuple[Call, Call]:
+             made: Sequence[tuple[Question, str | None]] | None = None) -> tuple[Call, Call]:
     """The program's tree and the lab's at the first wrong call `question` (`wrong`, its
-    finding): below it, the calls its own code `made`, each given the lab's answer, where
-    they were recorded (Python judged on its own functions), else the calls the walk asked
-    below it (`below`, with their findings: all right)."""
+    finding): below it, the calls its own code `made`, each with what it got (None: given
+    the lab's answer), where they were recorded (Python judged on its own functions, Prolog
+    in the lab's style), else the calls the walk asked below it (`below`, with their
+    findings: all right); below the lab's, the calls its clause makes in its own search."""
     said = wrong.detail.removesuffix(wrong.lab) if wrong.lab else wrong.detail
     children = (tuple(Call(call.check, call.state, call.player, _lab(session, call, policy),
-                           said=GIVEN) for call in made) if made is not None else
+                           said=GIVEN if got is None else got) for call, got in made)
+                if made is not None else
                 tuple(Call(call.check, call.state, call.player, _lab(session, call, policy),
                            said=found.detail) for call, found in below))
     mine = Call(question.check, question.state, question.player, WRONG + said, children,
@@ -37,7 +40,7 @@ def searches(session: Session[Any, Any], question: Question, wrong: Finding,
     lab = Call(question.check, question.state, question.player,
                _lab(session, question, policy),
                tuple(Call(call.check, call.state, call.player, _lab(session, call, policy))
-                     for call in session.calls_below(question)))
+                     for call in session.searched_below(question)))
     return bounded(mine), bounded(lab)
 
 

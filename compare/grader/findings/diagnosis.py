@@ -33,7 +33,7 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
         return last
     made = None
     if last.concluded and session.records_calls:  # asked again, afresh, for the calls it makes
-        session.forget()
+        session.record_next()
         answered = ask(current)
         if not isinstance(answered, str):
             made = session.made(current, answered[0])

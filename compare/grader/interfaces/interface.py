@@ -270,6 +270,11 @@ class Session(Generic[Q, R]):
         """The calls the check's clause makes below `question`."""
         return self.checks[question.check].calls_below(question)
 
+    def searched_below(self, question: Q) -> list[Q]:
+        """The calls the lab's clause makes below `question` in its own search, drawn beside
+        the program's (`calls_below`, unless the session asks fewer of them)."""
+        return self.calls_below(question)
+
     def said(self, reply: R) -> str:
         """The reply's answer, as the program wrote it."""
         return str(reply)
@@ -281,9 +286,16 @@ class Session(Generic[Q, R]):
         """Start the program afresh before its next question, so that nothing it kept (a
         cache) answers in place of its code."""
 
-    def made(self, question: Q, reply: R) -> list[Q] | None:
+    def record_next(self) -> None:
+        """Record the calls the program's own code makes below its next question (`made`), as
+        it makes them afresh: by default its replies record them always, and the program is
+        started afresh (`forget`)."""
+        self.forget()
+
+    def made(self, question: Q, reply: R) -> list[tuple[Q, str | None]] | None:
         """The calls the program's own code made one level below `question` while answering
-        it, in order, where they are recorded (None: not recorded)."""
+        it, in order, each with what it got (None: the lab's answer, given it), where they
+        are recorded (None: not recorded)."""
         return None
 
     def decision(self, state: State, player: Player) -> Q | None:

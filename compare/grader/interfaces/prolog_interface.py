@@ -6,7 +6,7 @@ in a contained `swipl` within an inference limit, its checks those of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -41,7 +41,8 @@ from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES, Ask, Reply, StudentProgram
 from minimax_lab.logic.contain.swipl import require
-from minimax_lab.logic.state import Player, State
+from minimax_lab.logic.state import PLAYERS, Player, State
+from minimax_lab.logic.tools.beside import MOST_NODES
 
 PLAY_SLACK = 3
 """The play check's budget, as a multiple of what the budget ratio gives the lab's own
@@ -115,6 +116,8 @@ class PrologSession(Session[Question, Reply]):
         """The furthest question of the order asked so far (its index)."""
         self._asking: set[str] = set(CHECKS)
         """The checks whose questions the run asks (`will_ask`): only theirs go ahead."""
+        self._record = False
+        """True when the next question records the calls below it (`record_next`)."""
 
     def will_ask(self, checks: set[str]) -> None:
         self._asking = set(checks)
@@ -181,6 +184,9 @@ class PrologSession(Session[Question, Reply]):
         again, or a call below that a first-wrong-call walk asks) goes alone, the replies
         ahead kept."""
         limit = round(work)
+        if self._record:  # alone, afresh, never a reply sent ahead
+            self._record = False
+            return self.student.ask_many([self._ask(question, limit, record=True)], seconds)[0]
         ahead = self._ahead.pop((question, limit), None)
         index = self._index.get(question, -1)
         onwards = index > self._at
@@ -217,10 +223,39 @@ class PrologSession(Session[Question, Reply]):
                                                          strict=False)})
         return replies[0]
 
-    def _ask(self, question: Question, limit: int) -> Ask:
-        """The harness's question for `question` within `limit` inferences."""
+    def _ask(self, question: Question, limit: int, record: bool = False) -> Ask:
+        """The harness's question for `question` within `limit` inferences; one that
+        `record`s the calls below it keeps those its answers asked for took."""
         return Ask(question.goal, "A", 1 if question.played else self.answers, limit,
-                   question.below)
+                   question.below, MOST_NODES if record else 0)
+
+    records_calls = True
+
+    def record_next(self) -> None:
+        """The next question is asked alone and records the calls its predicate's own
+        clauses make directly below it (`Ask.record`): the program is not started afresh (the
+        harness keeps nothing of one question for the next but the lab's answers below)."""
+        self._record = True
+
+    def made(self, question: Question, reply: Reply) -> list[tuple[Question, str | None]]:
+        """The calls of the lab's predicates the program's own clauses made directly below
+        `question` (the lab's predicate names: its own search, as the harness recorded it),
+        each once (a second call of a predicate on the same board and player is the same node
+        of its search), with the first answer it got."""
+        calls: dict[Question, str | None] = {}
+        for call in reply.made:
+            player = next((player for player in PLAYERS if player == call.player), None)
+            if call.call in CHECKS and player is not None:
+                asked = Question(call.call, call.state, player, question.judged)
+                calls.setdefault(asked, "no answer" if call.answer is None
+                                 else f"answers {call.answer}")
+        return list(calls.items())
+
+    def searched_below(self, question: Question) -> list[Question]:
+        """The calls the lab's clause makes below `question` in its whole search: judged on
+        its own clauses, the walk asks fewer (the calls on the successors got the lab's
+        answers), yet the program's own clauses made them."""
+        return self.calls_below(replace(question, judged=Judged.WHOLE))
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

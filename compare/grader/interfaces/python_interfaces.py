@@ -330,14 +330,14 @@ class PythonSession(Session[Question, Called]):
     def forget(self) -> None:
         self.python.stop()
 
-    def made(self, question: Question, reply: Called) -> list[Question] | None:
+    def made(self, question: Question, reply: Called) -> list[tuple[Question, str | None]] | None:
         """The calls to its recursive functions the program's own function made on the
         successors of the board, as the harness recorded them, where it gave the lab's
         answers below (judged on its own functions)."""
         if self.mode is not Judged.CLAUSES or self.recursive is None or question.whole_program:
             return None
         named = answered_calls(self.recursive, question.state)
-        return [named[key] for key in reply.made if key in named]
+        return [(named[key], None) for key in reply.made if key in named]
 
     def said(self, reply: Called) -> str:
         return shown(reply.value) if reply.end == End.RETURNED else reply.end

@@ -224,6 +224,7 @@ async function checkPage() {
     const shown = byId("progress");
     const asked = byId("asked");
     byId("log").textContent = "";
+    byId("beside").textContent = "";
     byId("summary").textContent = "";
     byId("seconds").textContent = "-";
     asked.textContent = "";
@@ -245,6 +246,9 @@ async function checkPage() {
       const checked = await runner.watched(progress, "check", file ? file.name : "minimax.pl",
                                            byId("source").value, Number(byId("sample").value));
       report.textContent = checked.report;
+      // the searches beside the lab's, as the report's page draws them (its text escaped)
+      byId("beside").innerHTML = checked.beside ? "<h2>your search beside the lab's</h2>" +
+        checked.beside : "";
       byId("log").textContent = checked.log;
       byId("summary").textContent = checked.summary;
       byId("summary").dataset.right = String(checked.right);
