@@ -4,6 +4,7 @@ steps to the end, and its check judges students' files as `grade` does (docs/sit
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import io
