@@ -61,14 +61,17 @@ answered(Template) :-
 
 :- multifile user:prolog_trace_interception/4.
 :- dynamic user:prolog_trace_interception/4.
-user:prolog_trace_interception(_, _, _, fail) :-
+user:prolog_trace_interception(Port, Frame, _Choice, Action) :-
+    catch(hook(Port, Frame, Action), Ball, stop(Ball, Action)).  % the limit may come here
+
+hook(_, _, fail) :-
     nb_getval(step_mode, stop),
     !.
-user:prolog_trace_interception(Port, Frame, _Choice, Action) :-
+hook(Port, Frame, Action) :-
     nb_getval(step_inside, true),
     !,
-    catch(intercept(Port, Frame, Action), Ball, stop(Ball, Action)).
-user:prolog_trace_interception(_, _, _, continue).
+    intercept(Port, Frame, Action).
+hook(_, _, continue).
 
 intercept(exception(inference_limit_exceeded), _, Action) :-
     !,
