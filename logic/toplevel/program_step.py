@@ -83,7 +83,7 @@ class ProgramSteps:
                     raise PrologError(f"{self.name}: more than {MAX_KEYS} keys typed in one "
                                       "stepped call; the tracer stops there",
                                       Struct("resource_error", (Atom("keys"),)))
-                keys.append(KEYS[stepper.choose(text)] if stepper.read else "nodebug")
+                keys.append(KEYS[stepper.choose(text)])
             elif kind == "answer":
                 yield text
                 keys.append("redo")
