@@ -13,7 +13,7 @@
 % Reply is wait(Line) (the port where the keys ran out, written as the top level's tracer
 % writes it, its depth counted from Depth at Goal), answer(Text) (Template as writeq writes
 % it), failed, limit (more than Limit inferences) or error(Text) (SWI-Prolog's message).
-% Goal's own ports are not shown: the caller shows its box.
+% Goal's own ports are not shown, the caller showing its box; with Depth 0 they are, at 1.
 
 :- module(lab_stepping, [step/7]).
 :- set_prolog_flag(generate_debug_info, false).  % its own frames are not traced
@@ -82,10 +82,10 @@ intercept(Port, Frame, Action) :-
     strip_module(Goal0, _, Goal),
     ( nb_getval(step_base, none) -> nb_setval(step_base, Level) ; true ),
     nb_getval(step_base, Base),
-    (   Level =< Base
+    nb_getval(step_depth, Depth0),
+    (   Level =< Base, Depth0 > 0
     ->  Action = continue
-    ;   nb_getval(step_depth, Depth0),
-        Depth is Level - Base + Depth0,
+    ;   Depth is Level - Base + max(Depth0, 1),
         functor(Goal, Name, Arity),
         nb_getval(step_spied, Spied),
         ( ( memberchk(Name/Arity, Spied) ; memberchk(Name, Spied) ) -> Mark = '*' ; Mark = ' ' ),
@@ -126,7 +126,7 @@ entered(redo(_)).
 % is one box, as a built-in is.
 own(Goal) :-
     predicate_property(Goal, implementation_module(Module)),
-    memberchk(Module, [user, minimax_helper]).
+    memberchk(Module, [user, student, minimax_helper]).  % student: the site's program
 
 port_name(call, 'Call').
 port_name(exit, 'Exit').
