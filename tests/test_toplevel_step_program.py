@@ -29,6 +29,7 @@ mem(X, [X|_]).
 mem(X, [_|T]) :- mem(X, T).
 loop(X) :- loop(X).
 twice(L, D) :- len(L, N), D is 2 * N.
+bad(X) :- Y = foo, X is Y + 1.
 """
 GOAL = "len([a,b], N)."
 MANY = "c" * 40
@@ -147,6 +148,13 @@ def test_leap_stops_at_a_spy_point_of_the_program_and_nospy_removes_it(session):
 def test_a_program_that_runs_on_without_end_stops_at_the_bound(session):
     shown = run(session, ["trace.", "loop(a).", "len([x], N)."], "cs")
     assert re.search(r"ERROR: steps\.pl: .loop\(a\). took more than \d+ inferences", shown), shown
+    assert shown.rstrip().endswith("N = 1.")
+
+
+def test_an_error_passes_its_exception_port_and_is_one_error_line(session):
+    shown = run(session, ["trace.", "bad(X).", "len([x], N)."], MANY)
+    assert re.search(r"^   Exception: \(2\) _\w* is foo\+1 \? creep$", shown, re.MULTILINE)
+    assert re.search(r"^ERROR: steps\.pl: .*foo/0", shown, re.MULTILINE)
     assert shown.rstrip().endswith("N = 1.")
 
 
