@@ -6,6 +6,7 @@ its SWI-Prolog the site's own (the network cut off once it has loaded)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # 
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.state import parse_state
+from minimax_lab.logic.toplevel.stepper import OPTIONS
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 ASSETS = resources.files("minimax_lab.logic.site") / "assets"
@@ -312,6 +314,14 @@ def test_answers_are_printed_as_the_command_lines_top_level_prints_them(tmp_path
     for goal, (printed, _) in zip(GENERIC, answers, strict=True):
         main(["query", goal, "--engine", "reference"])
         assert printed == capsys.readouterr().out.rstrip("\n"), goal
+
+
+def test_the_worker_takes_the_keys_the_top_levels_tracer_takes():
+    text = (ASSETS / "program-worker.js").read_text()
+    table = text[text.index("const COMMANDS = {"):text.index("};", text.index("const COMMANDS"))]
+    pairs = {json.loads(f'"{key}"'): word for key, word in
+             re.findall(r'"((?:[^"\\]|\\.)+)": "(\w+)"', table)}
+    assert pairs == {key: option.word for option in OPTIONS for key in option.keys}
 
 
 def unnamed(text: str) -> str:

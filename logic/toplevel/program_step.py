@@ -25,9 +25,6 @@ MAX_KEYS = 1000
 SECONDS = 60.0
 """How long one run may take on the wall clock, a guard only: the inferences bound it."""
 NEEDS = "stepping through a program"
-KEYS = {"creep": "creep", "skip": "skip", "leap": "leap", "retry": "retry", "fail": "fail",
-        "nodebug": "nodebug"}
-"""The stepper's commands as `stepping.pl` takes them."""
 
 
 class ProgramSteps:
@@ -83,7 +80,7 @@ class ProgramSteps:
                     raise PrologError(f"{self.name}: more than {MAX_KEYS} keys typed in one "
                                       "stepped call; the tracer stops there",
                                       Struct("resource_error", (Atom("keys"),)))
-                keys.append(KEYS[stepper.choose(text)])
+                keys.append(stepper.choose(text))  # stepping.pl takes the commands' words
             elif kind == "answer":
                 yield text
                 keys.append("redo")
