@@ -6,6 +6,7 @@ its SWI-Prolog the site's own (the network cut off once it has loaded)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -22,15 +23,17 @@ from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # 
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.state import parse_state
+from minimax_lab.logic.toplevel.stepper import OPTIONS
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 ASSETS = resources.files("minimax_lab.logic.site") / "assets"
 HELPER = resources.files("minimax_lab.logic.prolog") / "minimax_helper.pl"
+STEPPING = resources.files("minimax_lab.logic.prolog") / "stepping.pl"
 PROLOG_SECONDS = 60
 """Bound on one run of `swipl` with the page's Prolog (a load and a few goals)."""
 LIMIT = 2_000_000
 """The inference bound the tests give the page's Prolog run natively (the page's is larger)."""
-ENDS = {"answered", "consult", "trace", "inferences", "syntax", "error"}
+ENDS = {"answered", "consult", "trace", "step", "inferences", "syntax", "error"}
 
 BOARDS = {
     "x to win at once":
@@ -81,6 +84,7 @@ def run_page(tmp_path: Path, program: str, goals: list[str], name: str = "mine.p
     (tmp_path / "driver.pl").write_text(DRIVER)
     (tmp_path / "program.pl").write_text((ASSETS / "program.pl").read_text())
     (tmp_path / "minimax_helper.pl").write_text(HELPER.read_text())
+    (tmp_path / "stepping.pl").write_text(STEPPING.read_text())
     (tmp_path / name).write_text(program)
     done = subprocess.run(
         [shutil.which("swipl") or "swipl", "-q", str(tmp_path / "driver.pl"), "--",
@@ -134,15 +138,43 @@ def test_a_program_whose_loading_loops_stops_at_the_bound(tmp_path):
 
 
 @needs_swipl
-def test_trace_then_a_goal_prints_the_calls_of_the_programs_predicates_once(tmp_path):
+def test_trace_then_a_goal_is_stepped_and_only_that_goal(tmp_path):
     goal = f"terminal_state({board_list(X_HAS_WON)}, x, V)."
-    _, traced, answered, again = run_page(
+    _, traced, stepped, again = run_page(
         tmp_path, (SUBMISSIONS / "lab_style.pl").read_text(), ["trace.", goal, goal])
-    assert traced[1] == "trace"
-    printed, end = answered
-    assert end == "answered" and " Call: student:terminal_state([x, x, x" in printed
-    assert " Exit: student:terminal_state(" in printed and printed.endswith("V = 1.")
-    assert again[1] == "answered" and "Call:" not in again[0]  # the next goal only
+    assert traced[1] == "trace" and stepped == ("", "step")
+    assert again[1] == "answered" and again[0].endswith("V = 1.")  # the next goal only
+
+
+def page_step(tmp_path: Path, program: str, goal: str, keys: list[str]) -> tuple[str, str]:
+    """What the page's Prolog prints for `goal` stepped with `keys`, and how it ends."""
+    run_page(tmp_path, program, [])  # the files in place
+    done = subprocess.run(
+        [shutil.which("swipl") or "swipl", "-q", "-g",
+         "load_files('program.pl', [silent(true)]), page:page_load('mine.pl', "
+         f"{LIMIT}, _), page:page_step(\"{goal}\", \"{','.join(keys)}\", {LIMIT}, End), "
+         "format('end: ~w~n', [End])", "-t", "halt"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=PROLOG_SECONDS,
+        check=False, cwd=tmp_path)
+    printed, _, end = done.stdout.rpartition("end: ")
+    return printed.rstrip("\n"), end.strip()
+
+
+STEPS = "len([], 0).\nlen([_|T], N) :- len(T, M), N is M + 1.\n"
+
+
+@needs_swipl
+def test_a_stepped_goal_waits_at_each_port_then_answers(tmp_path):
+    first, end = page_step(tmp_path, STEPS, "len([a], N)", [])
+    assert end == "wait" and first.startswith("   Call: (1) len([a], ")
+    inner, end = page_step(tmp_path, STEPS, "len([a], N)", ["creep"])
+    assert end == "wait" and inner.startswith("   Call: (2) len([], ")
+    skipped, end = page_step(tmp_path, STEPS, "len([a], N)", ["creep", "skip"])
+    assert end == "wait" and skipped == "   Exit: (2) len([], 0)"
+    answer, end = page_step(tmp_path, STEPS, "len([a], N)", ["nodebug"])
+    assert (answer, end) == ("N = 1", "answer")
+    failed, end = page_step(tmp_path, STEPS, "len([a], N)", ["nodebug", "redo"])
+    assert (failed, end) == ("false.", "answered")
 
 
 @needs_swipl
@@ -237,9 +269,6 @@ def test_the_picked_file_answers_the_references_value(program_page, served):  # 
 def test_a_trace_a_loop_and_a_halt_end_and_the_page_answers_after(program_page):
     driver = program_page
     drawn = BOARDS["o blocks or loses"]
-    assert ask_program(driver, "trace.").startswith("% tracing")
-    traced = ask_program(driver, f"terminal_state({board_list(drawn)}, x, V).")
-    assert " Call: student:terminal_state(" in traced and traced.endswith("false.")
     assert ask_program(driver, "repeat, fail.") == (
         "% stopped: the goal ran past 10,000,000 inferences")
     assert "No permission to halt" in ask_program(driver, "halt.")
@@ -285,3 +314,42 @@ def test_answers_are_printed_as_the_command_lines_top_level_prints_them(tmp_path
     for goal, (printed, _) in zip(GENERIC, answers, strict=True):
         main(["query", goal, "--engine", "reference"])
         assert printed == capsys.readouterr().out.rstrip("\n"), goal
+
+
+def test_the_worker_takes_the_keys_the_top_levels_tracer_takes():
+    text = (ASSETS / "program-worker.js").read_text()
+    table = text[text.index("const COMMANDS = {"):text.index("};", text.index("const COMMANDS"))]
+    pairs = {json.loads(f'"{key}"'): word for key, word in
+             re.findall(r'"((?:[^"\\]|\\.)+)": "(\w+)"', table)}
+    assert pairs == {key: option.word for option in OPTIONS for key in option.keys}
+
+
+def unnamed(text: str) -> str:
+    """`text` with each fresh variable `_`: SWI-Prolog's names differ from build to build."""
+    return re.sub(r"\b_\w*", "_", text)
+
+
+@pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, a run per key
+@needs_swipl
+def test_the_page_steps_a_goal_of_the_program_creep_skip_abort(program_page, tmp_path):
+    driver = program_page
+    goal = f"terminal_state({board_list(X_HAS_WON)}, x, V)"
+    program = (SUBMISSIONS / "lab_style.pl").read_text()
+    assert ask_program(driver, "trace.").startswith("% stepping")
+    expected = page_step(tmp_path, program, goal, [])[0] + " ? "
+    assert unnamed(ask_program(driver, goal + ".")) == unnamed(expected)
+    stepped = lines(driver)[-1]
+    field = driver.find_element("id", "goal")
+    keys: list[str] = []
+    for key, word in (("c", "creep"), ("s", "skip")):
+        field.send_keys(key)
+        keys.append(word)
+        expected += f"{word}\n" + page_step(tmp_path, program, goal, keys)[0] + " ? "
+        wait_until(driver, lambda shown=expected: unnamed(stepped.get_attribute("textContent"))
+                   == unnamed(shown), ANSWER_SECONDS)
+    driver.find_element("css selector", '#ports button[data-key="a"]').click()
+    expected += "abort\n% Execution Aborted"
+    wait_until(driver, lambda: unnamed(stepped.get_attribute("textContent"))
+               == unnamed(expected), ANSWER_SECONDS)
+    assert not driver.find_element("id", "ports").is_displayed()
+    assert ask_program(driver, "X is 6 * 7.") == "X = 42."

@@ -214,24 +214,31 @@ def test_off_a_terminal_the_printed_ports_are_bounded_and_the_engine_answers_the
 
 
 @needs_swipl
-def test_a_students_loaded_program_is_stepped_at_its_calls_and_traced_by_swipl_alone():
-    session = Session("reference", io.StringIO(), Keys("c" * 10 + "\r"),
+def test_a_students_loaded_program_is_one_box_skipped_stepped_crept_printed_off_a_terminal():
+    session = Session("reference", io.StringIO(), Keys("s\rs\rc" + "c" * 10 + "a"),
                       program=str(LAB_STYLE))
+    printing = Session("reference", io.StringIO(), None, program=str(LAB_STYLE))
     try:
         session.handle("trace.")
         session.handle(f"max_value({NEAR_WIN}, x, SV), other_player(x, O).")
-        stepped_out = session.out.getvalue()
+        skipped = session.out.getvalue()
         session.handle("trace.")
         session.handle(f"max_value({NEAR_WIN}, x, SV).")
-        printed = session.out.getvalue()[len(stepped_out):]
+        crept = session.out.getvalue()[len(skipped):]
+        printing.handle("trace.")
+        printing.handle(f"max_value({NEAR_WIN}, x, SV).")
+        printed = printing.out.getvalue()
     finally:
         session.close()
-    steps = ports(stepped_out)
+        printing.close()
+    steps = ports(skipped)
     state, player = parse_position(NEAR_WIN, "x")
     answer = make_engine("reference").max_value(state, player)
     assert [(port, depth) for _, port, depth, _, _ in steps] == [
         ("Call", 1), ("Exit", 1), ("Call", 1), ("Exit", 1)]
     assert steps[1][3].endswith(f"sv({to_prolog(answer.state)},{answer.value}))")
+    inside = ports(crept)
+    assert inside[1][1:3] == ("Call", 2) and inside[-1][4] == "abort" and len(inside) > 10
     assert not ports(printed) and " Call: " in printed and " Exit: " in printed
 
 

@@ -19,6 +19,13 @@
 %     get_action('x--------', 'xo-------'). {"ok": ["o", 2]} ({"ok": null} without one move)
 %     move_values('x--------', o).      {"ok": [[2, -1], [3, 0], ...]} (cell and value)
 %     trace(Goal, Shown, Spied).        {"line": " T [10] Call: ..."} ... {"ok": "[o,5]-0"}
+%     step(Goal, Template, Keys, Spied, Depth, Limit).
+%                                       {"ok": ["wait", "   Call: (2) len([b], _A)", ""]}
+%
+% A step (loaded with stepping.pl) runs Goal under SWI-Prolog's tracer, the keys typed so far
+% given (stepping.pl says how); its reply is what happened ("wait", "answer", "failed",
+% "limit" or "error"), its text (the port's line, Template's value, the message) and what the
+% program wrote.
 %
 % A trace runs Goal with SWI-Prolog's tracer on the predicates Spied (a list of Name/Arity),
 % each line the tracer or the program writes sent as it comes; its answer is Shown as writeq
@@ -111,6 +118,13 @@ reply(trace(Goal, Shown, Spied), Answer) :-
         ( user:Goal -> format(string(Answer), "~q", [Shown]) ; Answer = false ),
         ( set_stream(Error, alias(user_error)), set_stream(Output, alias(user_output)),
           close(Lines) )).
+reply(step(Goal, Template, Keys, Spied, Depth, Limit), [Kind, Text, Output]) :-
+    with_output_to(string(Output),
+                   lab_stepping:step(Goal, Template, Keys, Spied, Depth, Limit, Reply)),
+    (   Reply =.. [Kind, Text]
+    ->  true
+    ;   Kind = Reply, Text = ""
+    ).
 
 % The tracer's and the program's output, sent a line at a time.
 stream_write(_, Text) :-

@@ -21,6 +21,8 @@ PACKAGES = ("logic", "compare", "facts")
 """The lab's packages, shipped whole (the site runs the same code as the command line)."""
 SHIPPED = (".py", ".pl", ".toml")
 HELPER = "minimax_helper.pl"
+STEPPING = "stepping.pl"
+"""SWI-Prolog's tracer stepping a goal of the program, a key at a time (`page_step/4`)."""
 """The lab's helpers for students (`:- [minimax_helper].`), beside a program the top level loads."""
 MARK = "site.json"
 """The file that says a folder is a site this command wrote (and may write again)."""
@@ -62,6 +64,7 @@ def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_H
             files[asset.name] = asset.read_bytes()
     files["game.js"] = (resources.files("minimax_lab.logic.tools") / "game.js").read_bytes()
     files[HELPER] = (resources.files("minimax_lab.logic.prolog") / HELPER).read_bytes()
+    files[STEPPING] = (resources.files("minimax_lab.logic.prolog") / STEPPING).read_bytes()
     files[MARK] = json.dumps({
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],

@@ -17,6 +17,7 @@ from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import quoted
 from minimax_lab.logic.toplevel.errors import GoalSyntaxError, PrologError, ToplevelError
 from minimax_lab.logic.toplevel.listing import prolog_clauses
+from minimax_lab.logic.toplevel.program_step import ProgramSteps
 from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     Float,
@@ -33,6 +34,7 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     variables_of,
 )
 from minimax_lab.logic.toplevel.reader import Parser, read_program
+from minimax_lab.logic.toplevel.stepper import Stepper
 
 MOST_ANSWERS = 1000
 """The answers asked of the program for one call (ten times those shown where nobody asks for
@@ -74,6 +76,8 @@ class Consulted:
                 own.add((name, int(arity)))
         self.own = frozenset(own)
         self.messages = [str(message) for message in report.messages]
+        self.stepping: ProgramSteps | None = None
+        """Where its calls are stepped by SWI-Prolog's tracer, started at the first."""
 
     @property
     def name(self) -> str:
@@ -90,7 +94,29 @@ class Consulted:
 
     def close(self) -> None:
         """Stop the program and remove its workspace."""
+        if self.stepping is not None:
+            self.stepping.close()
+            self.stepping = None
         self.engine.close()
+
+    def step(self, goal: Term, substitution: Substitution, stepper: Stepper, depth: int
+             ) -> Iterator[Substitution]:
+        """The program's answers to `goal`, its calls stepped by SWI-Prolog's own tracer
+        (`program_step.py`), each port below the call at `depth` asked of `stepper`."""
+        goal = resolve(goal, substitution)
+        variables = list(dict.fromkeys(variables_of(goal)))
+        template = "[" + ",".join(format_term(var) for var in variables) + "]"
+        if self.stepping is None:
+            self.stepping = ProgramSteps(self.engine.loaded_file)
+        for text in self.stepping.steps(format_term(goal), template, stepper, depth,
+                                        stepper.output):
+            values = _error_term(text)
+            if not isinstance(values, ListTerm) or len(values.items) != len(variables):
+                raise PrologError(f"{self.name}: the tracer's answer {text} cannot be read",
+                                  Struct("representation_error", (Atom("answer"),)))
+            extended = unify_all(zip(variables, values.items, strict=True), substitution)
+            if extended is not None:
+                yield extended
 
     def ask(self, goal: Term, substitution: Substitution,
             out: Callable[[str], None]) -> Iterator[Substitution]:

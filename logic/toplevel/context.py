@@ -29,6 +29,11 @@ class Program(Protocol):
         """The program's answers to `goal`."""
         ...
 
+    def step(self, goal: Term, substitution: Substitution, stepper: Stepper, depth: int
+             ) -> Iterator[Substitution]:
+        """The program's answers to `goal`, its calls below `depth` stepped by `stepper`."""
+        ...
+
 
 class Commands(Protocol):
     """What SWI-Prolog's own `help.`, `listing(P).`, `trace.`, `[file].`, `make.` and the spy

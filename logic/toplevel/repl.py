@@ -162,8 +162,7 @@ class Session:
             stepper = None
             if self.trace_next:
                 self.trace_next = False
-                if (self.keys is not None and self.trace_levels is None
-                        and not self.programs_own(text)):
+                if self.keys is not None and self.trace_levels is None:
                     stepper = self.stepper("creep")
                 else:
                     self.trace_goal(text)
@@ -467,19 +466,6 @@ class Session:
         self.trace_levels = int(rest) if rest else None
         levels = f", {rest} level{'s' * (rest != '1')} of calls" if rest else ""
         self.write(f"% the next goal is traced{levels}")
-
-    def programs_own(self, text: str) -> bool:
-        """True for a goal `trace_goal` traces in the loaded program, by SWI-Prolog's tracer."""
-        if self.program is None:
-            return False
-        try:
-            query = parse_query(text)
-        except ANSWER_ERRORS:
-            return False
-        call = query.call_of(query.goals[0]) if len(query.goals) == 1 else None
-        return (call is not None and call.name in TRACED and len(call.args) > 1
-                and self.program.defines(call.name, len(call.args))
-                and board_of(call.args[0]) is not None and player_of(call.args[1]) is not None)
 
     def trace_goal(self, text: str) -> None:
         """The recursion below a goal of `max_value`, `min_value` or `minimax_decision` on a

@@ -177,6 +177,11 @@ class Solver:
             return
         program = self.context.program
         if program is not None and program.defines(name, len(args)):
+            stepper = self.context.stepper
+            if by_clauses and stepper is not None and stepper.read is not None:
+                yield from program.step(Struct(name, args) if args else Atom(name),
+                                        substitution, stepper, self.depth)
+                return
             yield from program.ask(Struct(name, args) if args else Atom(name), substitution,
                                    self.context.out)
             return

@@ -147,8 +147,9 @@ class Stepper:
         self.mode = "creep"
         return self.ask(line, port, depth)
 
-    def ask(self, line: str, port: str, depth: int) -> str:
-        """Wait at the port for a command and do it."""
+    def choose(self, line: str) -> str:
+        """Wait at the port `line` for a command (help and unknown keys asked again) and
+        return its word; `Aborted` for abort, nodebug and leap setting the mode."""
         assert self.read is not None
         while True:
             self.write(line + " ? ")
@@ -165,15 +166,16 @@ class Stepper:
                 raise Aborted
             if option.word == "nodebug":
                 self.mode = "off"
-                return "creep"
             if option.word == "leap":
                 self.mode = "leap"
-                return "creep"
-            if option.word == "skip":
-                if port in ("call", "redo"):
-                    self.mode, self.skip_depth = "skip", depth
-                return "creep"
-            return option.word if option.word in ("retry", "fail") else "creep"
+            return option.word
+
+    def ask(self, line: str, port: str, depth: int) -> str:
+        """Wait at the port for a command and do it."""
+        word = self.choose(line)
+        if word == "skip" and port in ("call", "redo"):
+            self.mode, self.skip_depth = "skip", depth
+        return word if word in ("retry", "fail") else "creep"
 
     def summary(self) -> str | None:
         """A line on the ports not printed, if any."""

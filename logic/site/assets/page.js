@@ -83,7 +83,8 @@ async function topLevel() {
   const ports = byId("ports");
   const step = async (key) => {
     try {
-      const answer = await runner.call("key", key, steppedBy);
+      const answer = steppedBy === "program" ? await program.key(key)
+        : await runner.call("key", key, steppedBy);
       stepped.textContent = (answer.out || answer.err).replace(/\n$/, "");
       if (!answer.waiting) stepped = null;
     } catch (error) {
@@ -183,7 +184,13 @@ function yourProgram(show) {
       const answer = await runner.call("ask", goal);
       if (answer.end === "consult") return {consult: true};
       const failed = answer.end === "error" || answer.end === "syntax";
-      return failed ? {out: "", err: answer.out} : {out: answer.out, err: ""};
+      return failed ? {out: "", err: answer.out}
+        : {out: answer.out, err: "", waiting: answer.end === "waiting"};
+    },
+    // One more key for a goal stepped after trace.: its whole transcript so far.
+    async key(typed) {
+      const answer = await runner.call("key", typed);
+      return {out: answer.out, err: "", waiting: answer.end === "waiting"};
     },
     // [file]. or consult(file).: the file picked, read again and loaded; else how to pick one.
     async consult(after) {

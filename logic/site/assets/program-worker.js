@@ -15,6 +15,7 @@ const siteText = (file) => fetch(file).then((response) => {
 });
 const pageText = siteText("program.pl");
 const helperText = siteText("minimax_helper.pl");  // the lab's, for `:- [minimax_helper].`
+const steppingText = siteText("stepping.pl");  // SWI-Prolog's tracer a key at a time
 
 // What was printed since the last call, at most LINES lines, and how it ended.
 function said(end) {
@@ -24,11 +25,34 @@ function said(end) {
   return JSON.stringify({out: shown.join("\n"), end});
 }
 
+// The commands at a port, as the top level's tracer takes them (logic/toplevel/stepper.py).
+const COMMANDS = {"c": "creep", "\n": "creep", "\r": "creep", " ": "creep", "s": "skip",
+                  "l": "leap", "r": "retry", "f": "fail", "a": "abort", "n": "nodebug",
+                  "h": "help", "?": "help"};
+const HELP = "    c (Enter)  creep, s skip, l leap, r retry, f fail, a abort, n nodebug, h help";
+let stepping = null;  // the goal stepped: its text, the commands so far, its transcript
+
+// One run of the stepped goal with its commands so far (stepping.pl replays them).
+function stepRun() {
+  printed = [];
+  const end = prolog.line(`sub_string(Text, B, 1, A, "\\n"), !, sub_string(Text, 0, B, _, Keys), ` +
+                          `sub_string(Text, _, A, 0, Goal), page:page_step(Goal, Keys, ${LIMIT}, End), ` +
+                          "atom_string(End, Line)", stepping.keys.join(",") + "\n" + stepping.goal);
+  const out = printed.splice(0).join("\n").replace(/\n$/, "");
+  stepping.waits = end;
+  stepping.transcript += end === "wait" ? out + " ? " : end === "answer" ? out + " " : out;
+  const waiting = end === "wait" || end === "answer";
+  const shown = stepping.transcript;
+  if (!waiting) stepping = null;
+  return JSON.stringify({out: shown, end: waiting ? "waiting" : end});
+}
+
 const calls = {
   async load(name, text) {
     loaded = [name, text];
     prolog = await freshProlog(output);  // a fresh one: nothing of a program loaded before
     prolog.write("/page/program.pl", await pageText);
+    prolog.write("/page/stepping.pl", await steppingText);
     const path = "/student/" + (name.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, "") || "program.pl");
     prolog.write("/student/minimax_helper.pl", await helperText);
     prolog.write(path, text);
@@ -41,6 +65,10 @@ const calls = {
     if (!prolog) return JSON.stringify({out: "", end: "none"});
     const end = prolog.line(`page:page_ask(Text, ${LIMIT}, ${MOST}, End), atom_string(End, Line)`,
                             goal);
+    if (end === "step") {  // after trace.: the goal is stepped, a key at a time
+      stepping = {goal, keys: [], transcript: "", waits: null};
+      return stepRun();
+    }
     if (!end.startsWith("error: ")) return said(end);
     printed.splice(0);  // SWI-Prolog itself ended (a halt it could not refuse): start afresh
     await calls.load(...loaded);
@@ -48,6 +76,39 @@ const calls = {
                "your program loaded again"];
     return said("restarted");
   },
+  // One more key for the stepped goal: a command at its port, or `;` after an answer.
+  async key(typed) {
+    if (!stepping) return JSON.stringify({out: "", end: "none"});
+    if (stepping.waits === "answer") {
+      if (typed !== ";") {
+        const shown = stepping.transcript + ".";
+        stepping = null;
+        return JSON.stringify({out: shown, end: "answered"});
+      }
+      stepping.transcript += ";\n";
+      stepping.keys.push("redo");
+      return stepRun();
+    }
+    const command = COMMANDS[typed];
+    if (!command) {
+      stepping.transcript += "\nUnknown option (h for help)\n" + stepping.transcript
+        .split("\n").pop();
+      return JSON.stringify({out: stepping.transcript, end: "waiting"});
+    }
+    const line = stepping.transcript.split("\n").pop();
+    stepping.transcript += command + "\n";
+    if (command === "help") {
+      stepping.transcript += HELP + "\n" + line;
+      return JSON.stringify({out: stepping.transcript, end: "waiting"});
+    }
+    if (command === "abort") {
+      const shown = stepping.transcript + "% Execution Aborted";
+      stepping = null;
+      return JSON.stringify({out: shown, end: "aborted"});
+    }
+    stepping.keys.push(command);
+    return stepRun();
+  },
 };
 
-serve(Promise.all([prologFiles, pageText, helperText]), (_, {call, args}) => calls[call](...args));
+serve(Promise.all([prologFiles, pageText, helperText, steppingText]), (_, {call, args}) => calls[call](...args));

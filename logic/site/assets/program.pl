@@ -1,9 +1,10 @@
 % The site's top level for a student's own program, in SWI-Prolog in the page's worker
 % (program-worker.js): the program is consulted into the module `student`, where halt/0 and
 % halt/1 raise a permission error instead of ending Prolog; a goal is read by SWI-Prolog's
-% reader from the text typed, answered within an inference bound, and traced on request
-% (`trace.` then a goal: SWI-Prolog's own trace/2 lines for the program's predicates).
-:- module(page, [page_load/3, page_ask/4]).
+% reader from the text typed, answered within an inference bound, and stepped on request
+% (`trace.` then a goal: SWI-Prolog's own tracer, port by port, `stepping.pl`).
+:- module(page, [page_load/3, page_ask/4, page_step/4]).
+:- use_module(stepping).
 
 :- student:redefine_system_predicate(halt).
 :- student:redefine_system_predicate(halt(_)).
@@ -29,8 +30,9 @@ page_load(File, Limit, End) :-
 
 %!  page_ask(+Text, +Limit, +Most, -End) is det.
 %   Answer the goal Text (a Prolog string) in `student`: its first Most answers printed as
-%   SWI-Prolog's top level prints them. End is `answered`, `consult`, `trace`, `inferences`,
-%   `syntax` or `error` (the message printed).
+%   SWI-Prolog's top level prints them. End is `answered`, `consult`, `trace`, `step` (after
+%   `trace`: the goal is to be stepped, page_step/4), `inferences`, `syntax` or `error` (the
+%   message printed).
 page_ask(Text, Limit, Most, End) :-
     catch(term_string(Goal, Text, [variable_names(Names), module(student)]), Error, true),
     (   nonvar(Error) -> print_message(error, Error), End = syntax
@@ -39,31 +41,25 @@ page_ask(Text, Limit, Most, End) :-
     ;   answer(Goal, Names, Limit, Most, End)
     ).
 
-special(trace, trace) :- assertz(tracing), format("% tracing the next goal's calls of your program's predicates~n").
+special(trace, trace) :- assertz(tracing), format("% stepping through the next goal~n").
 special(notrace, answered) :- retractall(tracing), format("true.~n").
 special([_|_], consult).
 special(consult(_), consult).
 special(make, consult).
 
+answer(_, _, _, _, step) :-
+    retract(tracing),
+    !.
 answer(Goal, Names, Limit, Most, End) :-
-    (   retract(tracing) -> trace_program(all), Traced = true ; Traced = false ),
     Take is Most + 1,
     catch(call_with_inference_limit(
               once(findnsols(Take, Names, student:Goal, Found)), Limit, Result),
           Error, true),
-    (   Traced == true -> trace_program(-all) ; true ),
     (   nonvar(Error) -> print_message(error, Error), End = error
     ;   Result == inference_limit_exceeded ->
         format("% stopped: the goal ran past ~D inferences~n", [Limit]), End = inferences
     ;   show(Found, Most), End = answered
     ).
-
-trace_program(Ports) :-
-    forall(( predicate_property(student:Head, defined),
-             \+ predicate_property(student:Head, imported_from(_)),
-             functor(Head, Name, Arity), Name/Arity \== halt/0, Name/Arity \== halt/1,
-             \+ sub_atom(Name, 0, _, _, '$') ),
-           trace(student:Name/Arity, Ports)).
 
 show([], _) :- !, format("false.~n").
 show(Found, Most) :-
@@ -97,3 +93,28 @@ self_named(Name = '$VAR'(Name)).
 show_name(Name = Value, Before, ", ") :-
     format("~w~w = ~W", [Before, Name, Value,
                          [quoted(true), portray(true), numbervars(true), max_depth(20)]]).
+
+%!  page_step(+Text, +Keys, +Limit, -End) is det.
+%   Run the goal Text under SWI-Prolog's tracer (stepping.pl) with the commands Keys typed so
+%   far; print the port where they run out (End `wait`), the answer after them as the top
+%   level prints it, without its end (End `answer`: `redo` in Keys asks for the next), or how
+%   the goal ended (`false.`, the bound, an error; End `answered`, `inferences`, `error`).
+page_step(Text, Keys0, Limit, End) :-
+    (   string(Keys0)  % from the worker: the commands' words, a comma between two
+    ->  split_string(Keys0, ",", "", Words), exclude(==(""), Words, Given),
+        maplist([Word, Key]>>atom_string(Key, Word), Given, Keys)
+    ;   Keys = Keys0
+    ),
+    term_string(Goal, Text, [variable_names(Names), module(student)]),
+    lab_stepping:step(student:Goal, Names, Keys, [], 0, Limit, Reply),
+    stepped(Reply, Names, Limit, End).
+
+stepped(wait(Line), _, _, wait) :- format("~s~n", [Line]).
+stepped(answer(Text), _, _, answer) :-
+    term_string(Answer, Text),
+    show_names(Answer),
+    nl.
+stepped(failed, _, _, answered) :- format("false.~n").
+stepped(limit, _, Limit, inferences) :-
+    format("% stopped: the goal ran past ~D inferences~n", [Limit]).
+stepped(error(Text), _, _, error) :- format("~s~n", [Text]).
