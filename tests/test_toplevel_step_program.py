@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from keys import Keys
 from marks import needs_swipl
 from processes import Terminal
-from test_toplevel_stepper import PORT, Keys, ports
+from test_toplevel_stepper import PORT, ports
 
 from minimax_lab.logic.contain.swipl import Swipl
 from minimax_lab.logic.toplevel.repl import Session
