@@ -156,7 +156,7 @@ def random_games(engine, games: int, seed: int) -> list[tuple[str, str, State]]:
                  # command does); for the others it decides as the reference on every position
                  # (test_agreement's test_the_engines_agree_on_every_position_for_every_objective)
                  marks=[pytest.mark.slow] if engine == "logic" and objective != LAB else [])
-    for objective in OBJECTIVES for engine, games in (("reference", 2000), ("logic", 120))
+    for objective in OBJECTIVES for engine, games in (("reference", 2000), ("logic", 40))
 ])
 def test_random_humans_never_beat_the_win_agent_nor_make_the_lose_agent_win(
     objective, engine_name, games
