@@ -152,6 +152,15 @@ def test_a_program_that_runs_on_without_end_stops_at_the_bound(session):
     assert shown.rstrip().endswith("N = 1.")
 
 
+@pytest.mark.parametrize("keys", ["ccl", "ccs", "cl"])
+def test_a_loop_leapt_or_skipped_after_creeping_is_stopped_at_the_bound(session, keys):
+    """Each key runs the goal again in the same SWI-Prolog: the bound of a later run is met
+    as the first run's is, however many ran before it."""
+    shown = run(session, ["trace.", "loop(a).", "len([x], N)."], keys)
+    assert re.search(r"ERROR: steps\.pl: .loop\(a\). took more than \d+ inferences", shown), shown
+    assert shown.rstrip().endswith("N = 1.")
+
+
 def test_an_error_passes_its_exception_port_and_is_one_error_line(session):
     shown = run(session, ["trace.", "bad(X).", "len([x], N)."], MANY)
     assert re.search(r"^   Exception: \(2\) _\w* is foo\+1 \? creep$", shown, re.MULTILINE)

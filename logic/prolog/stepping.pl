@@ -19,6 +19,11 @@
 :- set_prolog_flag(generate_debug_info, false).  % its own frames are not traced
 
 step(Goal, Template, Keys, Spied, Depth, Limit, Reply) :-
+    catch(stepped(Goal, Template, Keys, Spied, Depth, Limit, Reply0), Ball,
+          ( notrace, caught(Ball, Reply0) )),  % a limit may come after the run is caught
+    Reply = Reply0.
+
+stepped(Goal, Template, Keys, Spied, Depth, Limit, Reply) :-
     nb_setval(step_keys, Keys),
     nb_setval(step_mode, creep),
     nb_setval(step_spied, Spied),
@@ -114,6 +119,9 @@ act(creep, Port, Goal, Action) :-
     ).
 act(skip, Port, _, Action) :-
     ( entered(Port) -> Action = skip ; Action = continue ).
+act(leap, _, _, nodebug) :-  % no spy point: on to the answer, the tracer off
+    nb_getval(step_spied, []),
+    !.
 act(leap, _, _, continue) :- nb_setval(step_mode, leap), prolog_skip_level(_, very_deep).
 act(retry, _, _, retry).
 act(fail, _, _, fail).
