@@ -1,7 +1,8 @@
 """Time the site (`minimax-lab site DIR`) in headless Chromium beside the command line: the
-first load of the top level, the first answer to minimax_decision on the empty board, a
-check of the solution in the lab's style on the same sample of questions, and its whole check
-(every question `grade` asks) beside `minimax-lab grade` of the same file.
+first load of the top level, the first answer to minimax_decision on the empty board, the
+load of check my lab after it, a check of the solution in the lab's style on the same sample
+of questions, and its whole check (every question `grade` asks) beside `minimax-lab grade` of
+the same file.
 
     .venv/bin/python benchmarks/bench_site.py [--runs 3] [--sample 40] [--no-whole]
 
@@ -81,11 +82,13 @@ def browser_run(address: str, sample: int, whole: bool) -> dict[str, float]:
         answered = time.monotonic() - start
         answer = driver.find_elements("css selector", "#transcript > div")[-1].text
         assert answer.startswith("A = [x,1]"), answer
+        start = time.monotonic()
         driver.get(f"{address}/check.html")
         wait(driver, READY)
+        ready = time.monotonic() - start
         driver.execute_script("document.getElementById('source').value = arguments[0];",
                               SOLUTION.read_text())
-        times = {"load": loaded, "answer": answered}
+        times = {"load": loaded, "answer": answered, "ready": ready}
         for key, asked in (("check", sample), ("whole", 0))[:2 if whole else 1]:
             driver.execute_script(f"document.getElementById('sample').innerHTML = "
                                   f"'<option value=\"{asked}\">{asked}</option>';"
@@ -115,7 +118,7 @@ def command_line_run(sample: int, whole: bool) -> dict[str, float]:
                            capture_output=True, text=True, timeout=BOUND, check=True)
     checked = time.monotonic() - start
     assert right.stdout.strip() == "True", right.stdout + right.stderr
-    times = {"load": 0.0, "answer": answered, "check": checked}
+    times = {"load": 0.0, "answer": answered, "ready": 0.0, "check": checked}
     if whole:
         start = time.monotonic()
         subprocess.run([sys.executable, "-m", "minimax_lab", "grade", str(SOLUTION)],
@@ -183,10 +186,13 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     names = {"load": "first load of the top level (Pyodide and the lab's Python)",
              "answer": f"first answer to `{EMPTY}` (logic engine)",
+             "ready": "load of check my lab after the top level (its worker ready to check)",
              "check": f"check of lab_style.pl, {args.sample} questions of each predicate",
              "whole": "whole check of lab_style.pl (every question; command line: "
                       "`minimax-lab grade`)"}
-    for key, name in list(names.items())[:4 if args.whole else 3]:
+    for key, name in names.items():
+        if key not in runs["browser"][0]:
+            continue
         seen = [run[key] for run in runs["browser"]]
         native = statistics.median(run[key] for run in runs["command line"])
         ratio = f"{statistics.median(seen) / native:.1f}" if native else "-"

@@ -420,6 +420,73 @@ def test_trace_then_a_goal_steps_it_key_by_key_in_the_page(top_level):
     assert ask(driver, "X is 6 * 7.") == "X = 42."
 
 
+SPY = "spy(terminal_state)."
+TYPED = "\nc ccccc" + "sxhlfrca"
+"""Typed in the goal's box at the spy point: Enter, c and space creep to a Redo port, then
+skip, an unknown key, help, leap, fail, retry, creep, abort."""
+CLICKED = "crcfchsln."
+"""The port buttons clicked at the spy point: creep, retry, creep, fail, creep, help, skip,
+leap, nodebug, then no more answers."""
+
+
+def key_in_page(driver, key: str) -> None:
+    """`key` typed in the goal's box (Enter submits its form), or its port button clicked
+    when it is given as `("click", key)`."""
+    from selenium.webdriver.common.keys import Keys
+
+    if isinstance(key, tuple):
+        driver.find_element("css selector", f'#ports button[data-key="{key[1]}"]').click()
+    else:
+        driver.find_element("id", "goal").send_keys(Keys.ENTER if key == "\n" else key)
+
+
+def step_in_page(driver, before: list[str], goal: str, keys: list) -> str:
+    """`goal` asked at the page's top level (reference engine), then each key given, the page
+    held after each to the terminal's transcript for the same keys; the last transcript."""
+    stepped = driver.find_elements("css selector", "#transcript > div")[-1]
+    typed = ""
+    for key in keys:
+        typed += key[1] if isinstance(key, tuple) else key
+        key_in_page(driver, key)
+        expected = terminal_until_waiting(before, goal, typed)[0].removesuffix("\n")
+        wait_for(driver, lambda shown=expected: stepped.get_attribute("textContent") == shown,
+                 ANSWER_SECONDS)
+    return stepped.get_attribute("textContent")
+
+
+@pytest.mark.slow  # about 5 s in Chromium; its default sibling is the test above
+def test_every_port_and_command_steps_in_the_page_as_on_a_terminal(top_level):
+    """At a spy point, every command of the tracer typed in the goal's box (Enter, c and space
+    creep; skip, leap, retry, fail, abort, help, an unknown key) and clicked on its port button
+    (nodebug, no more answers too), then a leap once the spy point is removed: the page shows,
+    key by key, what the terminal shows for the same keys, Call, Exit, Redo and Fail ports."""
+    driver = top_level
+    assert ask(driver, SPY, "reference").endswith("true.")
+    ports = driver.find_element("id", "ports")
+    shown = []
+    for keys in ([*TYPED], [("click", key) for key in CLICKED]):
+        first = ask(driver, STEPPED_GOAL, "reference")
+        assert first == terminal_until_waiting([SPY], STEPPED_GOAL, "")[0]
+        shown.append(step_in_page(driver, [SPY], STEPPED_GOAL, keys))
+        assert not ports.is_displayed()
+    assert shown[0].endswith("% Execution Aborted")
+    unspied = [SPY, "nospy(terminal_state).", "trace."]
+    ask(driver, unspied[1], "reference")  # its answer waits for a key, in debug mode
+    step_in_page(driver, [SPY], unspied[1], ["."])
+    ask(driver, unspied[2], "reference")
+    ask(driver, STEPPED_GOAL, "reference")
+    shown.append(step_in_page(driver, unspied, STEPPED_GOAL, ["l", ";"]))
+    ports_seen = {line.split(":")[0].strip(" *") for text in shown for line in text.splitlines()
+                  if re.match(r"^ [ *] \w+: \(\d+\)", line)}
+    assert ports_seen == {"Call", "Exit", "Redo", "Fail"}
+    commands = {line.rsplit(" ? ", 1)[1] for text in shown for line in text.splitlines()
+                if " ? " in line}
+    assert {"creep", "skip", "leap", "retry", "fail", "abort", "nodebug", "help"} <= commands
+    assert "Unknown option (h for help)" in shown[0]
+    assert not ports.is_displayed()
+    assert ask(driver, "X is 6 * 7.") == "X = 42."
+
+
 def test_goals_asked_one_after_another_keep_their_answers_under_them(top_level, capsys):
     """A goal asked while the one before is still being answered gets its own answers below it,
     not below the goal asked last."""
@@ -918,6 +985,35 @@ def terminal_transcript(goal: str, keys: str) -> str:
     session.out = io.StringIO()
     session.handle(goal)
     return session.out.getvalue()
+
+
+def terminal_until_waiting(before: list[str], goal: str, keys: str) -> tuple[str, bool]:
+    """What the command line's top level prints for `goal`, after the goals `before` (asked
+    with no key typed), the keys typed at a terminal as it asks for them: up to where it
+    waits for the next key, and whether it waits."""
+    waited_at: list[int] = []
+
+    class Typed:
+        def __init__(self, keys: str) -> None:
+            self.left = list(keys)
+
+        @contextlib.contextmanager
+        def answering(self):
+            yield
+
+        def read(self) -> str:
+            if not self.left and not waited_at:
+                waited_at.append(len(session.out.getvalue()))
+            return self.left.pop(0) if self.left else ""
+
+    session = Session("reference", io.StringIO(), Typed(""))
+    for asked in before:
+        assert session.handle(asked)
+    waited_at.clear()
+    session.out, session.keys = io.StringIO(), Typed(keys)
+    session.handle(goal)
+    printed = session.out.getvalue()
+    return (printed[:waited_at[0]], True) if waited_at else (printed, False)
 
 
 def page_transcript(goal: str, keys: str) -> tuple[str, bool]:

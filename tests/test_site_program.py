@@ -353,3 +353,50 @@ def test_the_page_steps_a_goal_of_the_program_creep_skip_abort(program_page, tmp
                == unnamed(expected), ANSWER_SECONDS)
     assert not driver.find_element("id", "ports").is_displayed()
     assert ask_program(driver, "X is 6 * 7.") == "X = 42."
+
+
+LONG = """
+spin :- numlist(1, 200000, List), spin(List).
+spin(List) :- msort(List, _), spin(List).
+mine(42).
+"""
+"""A goal that runs for hours within the inference bound (each sort is one inference)."""
+
+
+@pytest.mark.slow  # SWI-Prolog started afresh, the program loaded again, Python too
+def test_a_goal_of_the_program_that_runs_long_is_stopped_and_both_top_levels_answer_after(
+        program_page):
+    """Stop ends a goal of the student's program that runs long: the page says so, loads the
+    program again into a fresh SWI-Prolog (a goal asked at once waits for it), and the lab's
+    top level answers too."""
+    driver = program_page
+    looping = (SUBMISSIONS / "lab_style.pl").read_text() + LONG
+    driver.execute_script("document.getElementById('program').value = arguments[0];"
+                          "document.getElementById('loaded').textContent = '';", looping)
+    driver.find_element("id", "load").click()
+    wait_until(driver, lambda: driver.find_element("id", "loaded").text
+               == "lab_style.pl loaded", ANSWER_SECONDS)
+    driver.find_element("css selector", '#engine option[value="program"]').click()
+    before = len(lines(driver))
+    driver.find_element("id", "goal").clear()
+    driver.find_element("id", "goal").send_keys("spin.")
+    driver.find_element("id", "run").click()
+    wait_until(driver, lambda: program_state(driver) == "busy", 10)
+    driver.find_element("id", "stop").click()
+    assert driver.find_element("id", "loaded").text == "loading lab_style.pl again..."
+    wait_until(driver, lambda: [line.text for line in lines(driver)[before:]] == [
+        "?- spin.", "% stopped: SWI-Prolog starts afresh"], 10)
+    drawn = BOARDS["a draw ahead"]  # asked at once: it waits for the program loaded again
+    assert (ask_program(driver, f"max_value({board_list(drawn)}, x, sv(_, V)), !.")
+            == f"V = {reference_value(drawn)}.")
+    assert driver.find_element("id", "loaded").text == "lab_style.pl loaded"
+    assert ask_program(driver, "mine(X).") == "X = 42."  # the program loaded is this one
+    driver.find_element("css selector", '#engine option[value="reference"]').click()
+    wait_until(driver, lambda: driver.find_element("id", "status")
+               .get_attribute("data-state") == "ready", START_SECONDS)
+    before = len(lines(driver))
+    driver.find_element("id", "goal").clear()
+    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
+    driver.find_element("id", "run").click()
+    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
+    assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too

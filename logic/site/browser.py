@@ -193,13 +193,11 @@ class WasmHost:
 
     folder = FOLDER
 
-    def __init__(self, prolog: Prolog, name: str, text: str) -> None:
+    def __init__(self, prolog: Prolog, name: str, text: str, prepared: bool = False) -> None:
         self.prolog, self.name = prolog, name
-        lab = resources.files("minimax_lab.logic.prolog")
-        for file in ("harness.pl", "minimax_helper.pl"):
-            prolog.write(f"{HARNESS}/{file}", (lab / file).read_text(encoding="utf-8"))
+        if not prepared:
+            prepare(prolog)
         prolog.write(f"{FOLDER}/{name}", text)
-        prolog.line(f"load_files('{HARNESS}/harness.pl', [silent(true)]), Line = \"\"", "")
 
     def load(self, number: int) -> str:
         return self.prolog.line(f"harness:host_load('{FOLDER}/{self.name}', "
@@ -207,6 +205,15 @@ class WasmHost:
 
     def answer(self, question: str) -> str:
         return self.prolog.line("harness:host_answer(Text, Line)", question)
+
+
+def prepare(prolog: Prolog) -> None:
+    """A fresh SWI-Prolog made ready for a check before it is asked (`WasmHost`): the harness
+    and the lab's helpers written in its file system, the harness consulted."""
+    lab = resources.files("minimax_lab.logic.prolog")
+    for file in ("harness.pl", "minimax_helper.pl"):
+        prolog.write(f"{HARNESS}/{file}", (lab / file).read_text(encoding="utf-8"))
+    prolog.line(f"load_files('{HARNESS}/harness.pl', [silent(true)]), Line = \"\"", "")
 
 
 def file_name(picked: str) -> str:
@@ -217,16 +224,18 @@ def file_name(picked: str) -> str:
 
 
 def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
-          progress: Progress | None = None, hints: str | None = None) -> str:
+          progress: Progress | None = None, hints: str | None = None,
+          prepared: bool = False) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
     "right", "log", "beside"}, as a student view tells it (`compare.grader.outputs.students`)
     at the hint level `hints` (the site's: `minimax-lab site --hints`; the default where none
     is given), `beside` its searches at each first wrong call drawn beside the lab's, as the
-    report's page draws them ("" where none is drawn: below `expected`, or nothing wrong)."""
+    report's page draws them ("" where none is drawn: below `expected`, or nothing wrong);
+    `prepared`: the harness is consulted in `prolog` already (`prepare`)."""
     name = file_name(picked)
-    host = WasmHost(prolog, name, text)
+    host = WasmHost(prolog, name, text, prepared)
     grade = check_hosted(name.removesuffix(".pl"), host,
                          Every() if per_check == 0 else Sample(per_check), progress,
                          **defaults_at(Where.SITE))

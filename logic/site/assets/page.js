@@ -147,6 +147,7 @@ async function topLevel() {
 function yourProgram(show) {
   let runner = null;
   let loaded = null;  // the name and text last loaded
+  let reloading = null;  // the load again after Stop, until it is done
   const name = () => (byId("program-file").files[0] || {name: "program.pl"}).name;
   const load = async (after) => {
     const text = byId("program").value;
@@ -181,6 +182,7 @@ function yourProgram(show) {
     async ask(goal) {
       if (!loaded) return {err: "no program is loaded: pick your file or type it under Your " +
                                 "program, then Load (or [file]. once it is picked)"};
+      await reloading;
       const answer = await runner.call("ask", goal);
       if (answer.end === "consult") return {consult: true};
       const failed = answer.end === "error" || answer.end === "syntax";
@@ -203,10 +205,16 @@ function yourProgram(show) {
       byId("program").value = await file.text();
       await load(after);
     },
+    // Stop: a fresh SWI-Prolog, the program loaded again; a goal asked meanwhile waits for it.
     stop() {
       if (!runner) return;
       runner.stop("% stopped: SWI-Prolog starts afresh");
-      if (loaded) runner.call("load", ...loaded).catch(() => {});
+      if (!loaded) return;
+      const [again] = loaded;
+      byId("loaded").textContent = "loading " + again + " again...";
+      reloading = runner.call("load", ...loaded).then(
+        (done) => { byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(again); },
+        (error) => { byId("loaded").textContent = String(error.message); });
     },
   };
 }

@@ -16,14 +16,20 @@ const prologFiles = Promise.all(["swipl/swipl-web.wasm", "swipl/swipl-web.data"]
     if (!response.ok) throw new Error(`cannot load ${file}: ${response.status}`);
     return response.arrayBuffer();
   }));
+// Its WebAssembly compiled once: each fresh SWI-Prolog is a new instance of the same code.
+const prologCode = prologFiles.then(([wasm]) => WebAssembly.compile(wasm));
 
 // A fresh SWI-Prolog: write(path, text) puts a file in its file system; line(goal, text)
 // runs `goal` once with Text bound to `text` and gives its Line (a string), or "error: ...".
 async function freshProlog(output = () => {}) {
-  const [wasm, data] = await prologFiles;
+  const [[, data], code] = await Promise.all([prologFiles, prologCode]);
+  const instantiateWasm = (imports, done) => {
+    WebAssembly.instantiate(code, imports).then(done);
+    return {};
+  };
   const swipl = await SWIPL({arguments: ["-q", "--stack-limit=256m"],
                              locateFile: (file) => "swipl/" + file,
-                             wasmBinary: wasm, getPreloadedPackage: () => data.slice(0),
+                             instantiateWasm, getPreloadedPackage: () => data.slice(0),
                              print: output, printErr: output});
   return {
     write(path, text) { makeDirs(swipl.FS, path); swipl.FS.writeFile(path, text); },
