@@ -1050,6 +1050,16 @@ def test_a_stepped_goal_creeps_to_its_answer_and_the_next_goal_runs_untraced():
     assert json.loads(site_python.query("other_player(x, O).", "reference"))["out"] == "O = o.\n"
 
 
+def test_a_spy_point_says_what_the_page_does_as_a_terminals_says():
+    """The page stops at a spy point's ports, as a terminal does, and says so as one does."""
+    said = json.loads(site_python.query("spy(terminal_state).", "reference"))["out"]
+    terminal = io.StringIO()
+    Session("reference", terminal, Keys("")).handle("spy(terminal_state).")
+    site_python.query("nospyall.", "reference")
+    site_python.query("nodebug.", "reference")
+    assert said == terminal.getvalue() and "the tracer stops at its ports" in said
+
+
 def test_a_key_with_no_goal_stepped_is_one_line():
     site_python.query("true.", "reference")
     answered = json.loads(site_python.key("c", "reference"))

@@ -49,6 +49,10 @@ class PageSession(Session):
 
     consulted = False
 
+    def stops_at_ports(self) -> bool:
+        """The page steps a goal key by key (`logic.site.stepped`), as a terminal does."""
+        return True
+
     def consult(self, files: list[Term]) -> None:
         self.consulted = True
         raise ToplevelError(NO_FILES)

@@ -292,6 +292,11 @@ class Session:
         arity = spec.args[1] if isinstance(spec, Struct) and spec.name == "/" else None
         self.write(listing(name if not isinstance(arity, Int) else f"{name}/{arity.value}"))
 
+    def stops_at_ports(self) -> bool:
+        """Whether a stepped goal waits for a key at each port (on a terminal), or its ports
+        are printed at once."""
+        return self.keys is not None
+
     def trace(self, on: bool) -> None:
         """`trace.` is `:trace`, `notrace.` `:trace off`."""
         self.set_trace("" if on else "off")
@@ -303,8 +308,7 @@ class Session:
             raise ToplevelError(f"spy/1: no predicate {indicator(point)} (:help lists them)")
         self.spies.specs.add(point)
         self.spies.debugging = True
-        how = ("the tracer stops at its ports" if self.keys is not None
-               else "its ports are printed")
+        how = "the tracer stops at its ports" if self.stops_at_ports() else "its ports are printed"
         self.write(f"% Spy point on {indicator(point)}: in debug mode, {how}")
 
     def nospy(self, spec: Term | None) -> None:
