@@ -86,7 +86,6 @@ def terminal_values(state: State, player: str) -> list[int]:
     return values
 
 
-@cache
 def terminal_state(state: State, player: str) -> int | None:
     """The lab's `terminal_state(State, Player, Value)`, its first answer (the one
     `max_value`'s cut keeps); None where the game goes on."""
