@@ -61,6 +61,7 @@ def beside(*argv: str) -> subprocess.CompletedProcess:
                           check=False)
 
 
+@pytest.mark.slow  # its hogs take every core while it runs: CI's slow step runs it
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 def test_the_command_runs_beside_two_busy_hogs_per_core_and_they_stop_with_it():
     done = beside("python3", "-c", WATCHED)
