@@ -91,3 +91,5 @@ DISAGREEMENTS = (Category.SUBOPTIMAL, Category.WRONG_VALUE, Category.OTHER_OPTIM
 SOURCE_FAULTS = (Category.MISSING, Category.DUPLICATE, Category.ILLEGAL_POSITION,
                  Category.UNPARSABLE, Category.FAILED)
 """What can be wrong with a source's rows besides its decisions (`compare`)."""
+LIMITS = frozenset({Category.INFERENCE_LIMIT, Category.CPU_LIMIT, Category.TIME_LIMIT})
+"""No answer within a bound the program ran into: asked again, it runs into it again."""

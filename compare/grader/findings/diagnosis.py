@@ -13,7 +13,7 @@ from typing import Any
 
 from minimax_lab.compare.grader.findings.beside import searches
 from minimax_lab.compare.grader.interfaces.interface import Question, Session
-from minimax_lab.compare.judge.categories import Category, Kind
+from minimax_lab.compare.judge.categories import LIMITS, Category, Kind
 from minimax_lab.compare.judge.results import Finding, Verdict, WrongCall
 from minimax_lab.compare.judge.truth import Policy
 
@@ -32,7 +32,8 @@ def first_wrong_call(session: Session[Any, Any], wrong: Finding, question: Quest
     if policy is None:
         return last
     made = None
-    if last.concluded and session.records_calls:  # asked again, afresh, for the calls it makes
+    if (last.concluded and session.records_calls  # asked again for the calls it makes, but
+            and last.call.category not in LIMITS):  # not into a bound the later walks need
         session.record_next()
         answered = ask(current)
         if not isinstance(answered, str):
