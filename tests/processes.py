@@ -41,12 +41,15 @@ def wait_for_exit(pid: int, timeout: float = WAIT) -> int:
 
 
 def wait_for_caught(pid: int, signum: int, timeout: float = 30) -> None:
-    """Wait until process `pid` has a handler for `signum` (its /proc status says so)."""
+    """Wait until process `pid` has a handler for `signum` (its /proc status says so) in the
+    program it runs: a child not yet past its `exec` still has this process's handlers."""
     deadline = time.monotonic() + timeout
+    ours = Path("/proc/self/cmdline").read_bytes()
     while time.monotonic() < deadline:
         with open(f"/proc/{pid}/status") as status:
             caught = next(line for line in status if line.startswith("SigCgt:"))
-        if int(caught.split()[1], 16) >> (signum - 1) & 1:
+        if (int(caught.split()[1], 16) >> (signum - 1) & 1
+                and Path(f"/proc/{pid}/cmdline").read_bytes() != ours):
             return
         time.sleep(0.001)
     raise AssertionError(f"process {pid} never caught signal {signum}")
