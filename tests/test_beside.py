@@ -5,6 +5,7 @@ trees, a student view below `expected` draws none, and a right program gets none
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from shared_grades import Corpus
 
 from minimax_lab.compare.grader.interfaces import prolog
 from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.predicate_interface import PredicateInterface
+from minimax_lab.compare.grader.interfaces.prolog_mapping import goal
 from minimax_lab.compare.grader.interfaces.python_interfaces import FunctionInterface
 from minimax_lab.compare.grader.interfaces.sample import Judged
 from minimax_lab.compare.grader.options.config import WorkLimits
@@ -374,3 +377,76 @@ def test_a_replys_recorded_calls_are_read_or_refused(calls):
     for call in reply.made:
         assert len(call.state) == 9 and set(call.state) <= set("xo-")
         assert call.player in PLAYERS and isinstance(call.call, str)
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(st.fixed_dictionaries({"args": st.lists(st.none() | st.integers() | st.text(
+    max_size=3), max_size=3) | st.text(max_size=3)}, optional={
+    "call": st.text(max_size=5) | st.integers(),
+    "answer": st.none() | st.lists(st.text(max_size=3) | st.integers(), max_size=3)}),
+    max_size=4))
+def test_a_replys_recorded_terms_are_read_or_refused(calls):
+    try:
+        reply = read_reply({"answers": [], "end": "exhausted", "made": calls}, None, 0.0)
+    except Died:
+        return
+    assert reply.made == () and len(reply.made_terms) == len(calls)
+    for call, sent in zip(reply.made_terms, calls, strict=True):
+        assert call.call == sent["call"] and list(call.args) == sent["args"]
+        assert call.answer is None or list(call.answer) == sent["answer"]
+
+
+# --- a Prolog program graded through its mapping ------------------------------------------
+
+NO_NEGATION = ("Value is -V.", "Value = V.")
+"""The mapped negamax's fault written into a copy: the value below is not negated."""
+
+
+@pytest.fixture(scope="module")
+def mapped_bug(tmp_path_factory):
+    """The corpus's mapped negamax, its mapping beside it, with `NO_NEGATION`, graded through
+    its mapping (`--interface predicate`)."""
+    folder = tmp_path_factory.mktemp("mapped") / "no_negation"
+    shutil.copytree(SUBMISSIONS / "mapped" / "negamax", folder)
+    source = folder / "negamax.pl"
+    text = source.read_text()
+    assert NO_NEGATION[0] in text
+    source.write_text(text.replace(*NO_NEGATION))
+    options = Options(PredicateInterface(), budget=120, work=WorkLimits(budget_ratio=0.001))
+    return folder, grade_submission("no_negation", folder, options)
+
+
+def own_answer(folder: Path, state, player) -> str:
+    """What the mapped program answers at a position, asked directly, as `made` words it."""
+    mapping = PredicateInterface().mapping_for(folder)
+    program = StudentProgram([folder], mapping.file)
+    try:
+        asked_goal, template = goal(mapping, state, player)
+        reply = program.ask(asked_goal, template, 1, 60, None)
+    finally:
+        program.close()
+    return f"answers {reply.answers[0].text}" if reply.answers else "no answer"
+
+
+@needs_swipl
+def test_mapped_prolog_the_column_is_its_own_calls_of_its_predicate(mapped_bug):
+    """Its first wrong answer is its first wrong call (the walk asks nothing below a mapped
+    predicate); below it, the calls of its own predicate its clauses made, read back through
+    the mapping: on the successors, for the other player, none asked by the walk, each with
+    the answer the program gives there."""
+    folder, grade = mapped_bug
+    result = grade.checks["negamax"]
+    assert_marks_the_first_wrong_call(result)
+    wrong = result.first_wrong
+    student, lab = wrong.searches
+    other = reference.other_player(student.player)
+    successors = set(reference.successor(student.state, student.player))
+    assert student.children
+    assert all(call.predicate == "negamax" and call.player == other
+               and call.state in successors for call in student.children)
+    assert not {str(call) for call in student.children} & walk_asked(wrong) - {str(student)}
+    assert [call.state for call in lab.children] == [
+        after for after in reference.successor(student.state, student.player)
+        if not is_terminal(after)]
+    first = student.children[0]
+    assert first.shown == own_answer(folder, first.state, first.player)

@@ -270,6 +270,11 @@ class Session(Generic[Q, R]):
         """The calls the check's clause makes below `question`."""
         return self.checks[question.check].calls_below(question)
 
+    def walks(self, question: Q) -> bool:
+        """True when a wrong answer to `question` is walked to its first wrong call: where
+        its check's clause makes calls below it."""
+        return bool(self.calls_below(question))
+
     def searched_below(self, question: Q) -> list[Q]:
         """The calls the lab's clause makes below `question` in its own search, drawn beside
         the program's (`calls_below`, unless the session asks fewer of them)."""
