@@ -17,10 +17,12 @@ from marks import few_by_default, needs_swipl
 from shared_grades import Corpus
 
 from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.cs50_calls import own_calls
 from minimax_lab.compare.grader.interfaces.interface import Options
+from minimax_lab.compare.grader.interfaces.mappings import CS50
 from minimax_lab.compare.grader.interfaces.predicate_interface import PredicateInterface
 from minimax_lab.compare.grader.interfaces.prolog_mapping import goal
-from minimax_lab.compare.grader.interfaces.python_interfaces import FunctionInterface
+from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface, FunctionInterface
 from minimax_lab.compare.grader.interfaces.sample import Judged
 from minimax_lab.compare.grader.options.config import WorkLimits
 from minimax_lab.compare.grader.outputs.beside_page import report_page, searches_html
@@ -33,8 +35,9 @@ from minimax_lab.logic import reference
 from minimax_lab.logic.api import Grade
 from minimax_lab.logic.contain.contained import Died
 from minimax_lab.logic.contain.harness import Ask, StudentProgram, read_reply
+from minimax_lab.logic.contain.python_harness import plain
 from minimax_lab.logic.contain.python_program import sandboxed_python
-from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.positions import reachable_states, to_move
 from minimax_lab.logic.state import PLAYERS, is_terminal
 from minimax_lab.logic.tools.beside import (
     MOST_NODES,
@@ -450,3 +453,58 @@ def test_mapped_prolog_the_column_is_its_own_calls_of_its_predicate(mapped_bug):
         if not is_terminal(after)]
     first = student.children[0]
     assert first.shown == own_answer(folder, first.state, first.player)
+
+
+# --- a CS50 tictactoe.py ------------------------------------------------------------------
+
+X_FIRST = sorted(reachable_states(PLAYERS[0]))
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.sampled_from(X_FIRST), st.sampled_from(["minimax", "max_value", "_helper"]),
+       st.integers(-1, 1))
+def test_a_recorded_cs50_call_is_read_back_as_the_labs_board_and_mover(state, name, value):
+    board = CS50.encode_board(state)
+    key = name + plain([board])
+    ((question, said),) = own_calls([key], [(0, value)])
+    assert (question.check, question.state, question.player) == (name, state, to_move(state))
+    assert said == f"returns {value}"
+    assert own_calls([key], []) == [(question, "raised")]
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(st.text(alphabet="[]',NoneXO0123 _abmx", max_size=70), max_size=4))
+def test_recorded_cs50_keys_that_are_no_board_are_left_out(keys):
+    for question, _ in own_calls(keys, []):
+        assert len(question.state) == 9 and set(question.state) <= set("xo-")
+        assert question.player == to_move(question.state)
+
+
+@pytest.fixture(scope="module")
+def cs50_bug():
+    """CS50's minimax that keeps the last optimal move (its search through a cached helper of
+    its own), graded on minimax, the fullest boards first."""
+    options = Options(CS50Interface(), ("minimax",), budget=120, work=QUICK)
+    return grade_submission("cs50_last_optimal", SUBMISSIONS / "python" / "cs50_last_optimal.py",
+                            options)
+
+
+@needs_python
+def test_cs50_the_column_is_the_calls_its_own_code_made(cs50_bug):
+    """Below its first wrong call, the calls its minimax made to its own functions on a board,
+    as the harness recorded them: each for the player its board says moves, with what it
+    returned; some on boards below the successors (its search, through a helper the walk
+    never asks), none of those asked by the walk."""
+    result = cs50_bug.checks["minimax"]
+    assert_marks_the_first_wrong_call(result)
+    wrong = result.first_wrong
+    student, lab = wrong.searches
+    assert student.children and all(call.shown.startswith(("returns ", "raised"))
+                                    for call in student.children)
+    assert all(call.player == to_move(call.state) for call in student.children)
+    below = set(reference.successor(student.state, student.player))
+    deeper = [call for call in student.children if call.state not in below | {student.state}]
+    assert deeper
+    assert not {str(call) for call in deeper} & walk_asked(wrong)
+    difference = first_difference(student, lab)
+    assert difference is not None and {str(call) for call in deeper} <= set(difference.extra)

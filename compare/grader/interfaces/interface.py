@@ -322,6 +322,12 @@ class Session(Generic[Q, R]):
         cell = judgement.answer.cell
         return cell if question.state[cell - 1] == BLANK else None
 
+    def lab_right(self, question: Q, policy: Policy) -> frozenset[Hashable]:
+        """The lab's answers to a call drawn in a search beside the lab's: its check's right
+        answers (none where no check asks it)."""
+        check = self.checks.get(question.check)
+        return check.right(question, policy) if check is not None else frozenset()
+
     def clause(self, check: str) -> str:
         """The lab's own clause for `check`, shown beside a first wrong call ("" if none)."""
         found = self.checks.get(check)
