@@ -22,7 +22,12 @@ from minimax_lab.compare.grader.interfaces.interface import Options
 from minimax_lab.compare.grader.interfaces.mappings import CS50
 from minimax_lab.compare.grader.interfaces.predicate_interface import PredicateInterface
 from minimax_lab.compare.grader.interfaces.prolog_mapping import goal
-from minimax_lab.compare.grader.interfaces.python_interfaces import CS50Interface, FunctionInterface
+from minimax_lab.compare.grader.interfaces.python import Question
+from minimax_lab.compare.grader.interfaces.python_interfaces import (
+    CS50Interface,
+    FunctionInterface,
+    PythonSession,
+)
 from minimax_lab.compare.grader.interfaces.sample import Judged
 from minimax_lab.compare.grader.options.config import WorkLimits
 from minimax_lab.compare.grader.outputs.beside_page import report_page, searches_html
@@ -36,7 +41,7 @@ from minimax_lab.logic.api import Grade
 from minimax_lab.logic.contain.contained import Died
 from minimax_lab.logic.contain.harness import Ask, StudentProgram, read_reply
 from minimax_lab.logic.contain.python_harness import plain
-from minimax_lab.logic.contain.python_program import sandboxed_python
+from minimax_lab.logic.contain.python_program import Called, sandboxed_python
 from minimax_lab.logic.positions import reachable_states, to_move
 from minimax_lab.logic.state import PLAYERS, is_terminal
 from minimax_lab.logic.tools.beside import (
@@ -509,3 +514,34 @@ def test_cs50_the_column_is_the_calls_its_own_code_made(cs50_bug):
     assert not {str(call) for call in deeper} & walk_asked(wrong)
     difference = first_difference(student, lab)
     assert difference is not None and {str(call) for call in deeper} <= set(difference.extra)
+
+
+class Recorded:
+    """A CS50 program that says how it is asked: recording its own calls or not, and when it
+    is started afresh."""
+
+    given_up = None
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def call(self, function, args, seconds, work, record=False, **_):
+        self.said.append(f"{function} recorded" if record else function)
+        return Called("returned", None)
+
+    def stop(self) -> None:
+        self.said.append("restart")
+
+
+def test_a_cs50_question_records_its_own_calls_alone_in_a_fresh_process():
+    """The recorded question is asked in a fresh process, which is stopped after it: no
+    question after it runs the program's functions wrapped."""
+    checks, _ = CS50Interface().functions(SUBMISSIONS, SUBMISSIONS)
+    program = Recorded()
+    session = PythonSession(program, checks, records_own=CS50Interface.records_own)
+    question = Question("minimax", MIDGAME, to_move(MIDGAME))
+    session.ask(question, 1.0, 1.0)
+    session.record_next()
+    session.ask(question, 1.0, 1.0)
+    session.ask(question, 1.0, 1.0)
+    assert program.said == ["minimax", "restart", "minimax recorded", "restart", "minimax"]
