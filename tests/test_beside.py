@@ -5,6 +5,7 @@ trees, a student view below `expected` draws none, and a right program gets none
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,8 +17,17 @@ from marks import few_by_default, needs_swipl
 from shared_grades import Corpus
 
 from minimax_lab.compare.grader.interfaces import prolog
+from minimax_lab.compare.grader.interfaces.cs50_calls import own_calls
 from minimax_lab.compare.grader.interfaces.interface import Options
-from minimax_lab.compare.grader.interfaces.python_interfaces import FunctionInterface
+from minimax_lab.compare.grader.interfaces.mappings import CS50
+from minimax_lab.compare.grader.interfaces.predicate_interface import PredicateInterface
+from minimax_lab.compare.grader.interfaces.prolog_mapping import goal
+from minimax_lab.compare.grader.interfaces.python import Question
+from minimax_lab.compare.grader.interfaces.python_interfaces import (
+    CS50Interface,
+    FunctionInterface,
+    PythonSession,
+)
 from minimax_lab.compare.grader.interfaces.sample import Judged
 from minimax_lab.compare.grader.options.config import WorkLimits
 from minimax_lab.compare.grader.outputs.beside_page import report_page, searches_html
@@ -30,8 +40,9 @@ from minimax_lab.logic import reference
 from minimax_lab.logic.api import Grade
 from minimax_lab.logic.contain.contained import Died
 from minimax_lab.logic.contain.harness import Ask, StudentProgram, read_reply
-from minimax_lab.logic.contain.python_program import sandboxed_python
-from minimax_lab.logic.positions import reachable_states
+from minimax_lab.logic.contain.python_harness import plain
+from minimax_lab.logic.contain.python_program import Called, sandboxed_python
+from minimax_lab.logic.positions import reachable_states, to_move
 from minimax_lab.logic.state import PLAYERS, is_terminal
 from minimax_lab.logic.tools.beside import (
     MOST_NODES,
@@ -374,3 +385,163 @@ def test_a_replys_recorded_calls_are_read_or_refused(calls):
     for call in reply.made:
         assert len(call.state) == 9 and set(call.state) <= set("xo-")
         assert call.player in PLAYERS and isinstance(call.call, str)
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(st.fixed_dictionaries({"args": st.lists(st.none() | st.integers() | st.text(
+    max_size=3), max_size=3) | st.text(max_size=3)}, optional={
+    "call": st.text(max_size=5) | st.integers(),
+    "answer": st.none() | st.lists(st.text(max_size=3) | st.integers(), max_size=3)}),
+    max_size=4))
+def test_a_replys_recorded_terms_are_read_or_refused(calls):
+    try:
+        reply = read_reply({"answers": [], "end": "exhausted", "made": calls}, None, 0.0)
+    except Died:
+        return
+    assert reply.made == () and len(reply.made_terms) == len(calls)
+    for call, sent in zip(reply.made_terms, calls, strict=True):
+        assert call.call == sent["call"] and list(call.args) == sent["args"]
+        assert call.answer is None or list(call.answer) == sent["answer"]
+
+
+# --- a Prolog program graded through its mapping ------------------------------------------
+
+NO_NEGATION = ("Value is -V.", "Value = V.")
+"""The mapped negamax's fault written into a copy: the value below is not negated."""
+
+
+@pytest.fixture(scope="module")
+def mapped_bug(tmp_path_factory):
+    """The corpus's mapped negamax, its mapping beside it, with `NO_NEGATION`, graded through
+    its mapping (`--interface predicate`) within a ten-thousandth of the lab's cost: the fullest
+    boards, where its fault shows."""
+    folder = tmp_path_factory.mktemp("mapped") / "no_negation"
+    shutil.copytree(SUBMISSIONS / "mapped" / "negamax", folder)
+    source = folder / "negamax.pl"
+    text = source.read_text()
+    assert NO_NEGATION[0] in text
+    source.write_text(text.replace(*NO_NEGATION))
+    options = Options(PredicateInterface(), budget=120, work=WorkLimits(budget_ratio=0.0001))
+    return folder, grade_submission("no_negation", folder, options)
+
+
+def own_answer(folder: Path, state, player) -> str:
+    """What the mapped program answers at a position, asked directly, as `made` words it."""
+    mapping = PredicateInterface().mapping_for(folder)
+    program = StudentProgram([folder], mapping.file)
+    try:
+        asked_goal, template = goal(mapping, state, player)
+        reply = program.ask(asked_goal, template, 1, 60, None)
+    finally:
+        program.close()
+    return f"answers {reply.answers[0].text}" if reply.answers else "no answer"
+
+
+@needs_swipl
+def test_mapped_prolog_the_column_is_its_own_calls_of_its_predicate(mapped_bug):
+    """Its first wrong answer is its first wrong call (the walk asks nothing below a mapped
+    predicate); below it, the calls of its own predicate its clauses made, read back through
+    the mapping: on the successors, for the other player, none asked by the walk, each with
+    the answer the program gives there."""
+    folder, grade = mapped_bug
+    result = grade.checks["negamax"]
+    assert_marks_the_first_wrong_call(result)
+    wrong = result.first_wrong
+    student, lab = wrong.searches
+    other = reference.other_player(student.player)
+    successors = set(reference.successor(student.state, student.player))
+    assert student.children
+    assert all(call.predicate == "negamax" and call.player == other
+               and call.state in successors for call in student.children)
+    assert not {str(call) for call in student.children} & walk_asked(wrong) - {str(student)}
+    assert [call.state for call in lab.children] == [
+        after for after in reference.successor(student.state, student.player)
+        if not is_terminal(after)]
+    first = student.children[0]
+    assert first.shown == own_answer(folder, first.state, first.player)
+
+
+# --- a CS50 tictactoe.py ------------------------------------------------------------------
+
+X_FIRST = sorted(reachable_states(PLAYERS[0]))
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.sampled_from(X_FIRST), st.sampled_from(["minimax", "max_value", "_helper"]),
+       st.integers(-1, 1))
+def test_a_recorded_cs50_call_is_read_back_as_the_labs_board_and_mover(state, name, value):
+    board = CS50.encode_board(state)
+    key = name + plain([board])
+    ((question, said),) = own_calls([key], [(0, value)])
+    assert (question.check, question.state, question.player) == (name, state, to_move(state))
+    assert said == f"returns {value}"
+    assert own_calls([key], []) == [(question, "raised")]
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(st.text(alphabet="[]',NoneXO0123 _abmx", max_size=70), max_size=4))
+def test_recorded_cs50_keys_that_are_no_board_are_left_out(keys):
+    for question, _ in own_calls(keys, []):
+        assert len(question.state) == 9 and set(question.state) <= set("xo-")
+        assert question.player == to_move(question.state)
+
+
+@pytest.fixture(scope="module")
+def cs50_bug():
+    """CS50's minimax that keeps the last optimal move (its search through a cached helper of
+    its own), graded on minimax, the fullest boards first."""
+    options = Options(CS50Interface(), ("minimax",), budget=120, work=QUICK)
+    return grade_submission("cs50_last_optimal", SUBMISSIONS / "python" / "cs50_last_optimal.py",
+                            options)
+
+
+@needs_python
+def test_cs50_the_column_is_the_calls_its_own_code_made(cs50_bug):
+    """Below its first wrong call, the calls its minimax made to its own functions on a board,
+    as the harness recorded them: each for the player its board says moves, with what it
+    returned; some on boards below the successors (its search, through a helper the walk
+    never asks), none of those asked by the walk."""
+    result = cs50_bug.checks["minimax"]
+    assert_marks_the_first_wrong_call(result)
+    wrong = result.first_wrong
+    student, lab = wrong.searches
+    assert student.children and all(call.shown.startswith(("returns ", "raised"))
+                                    for call in student.children)
+    assert all(call.player == to_move(call.state) for call in student.children)
+    below = set(reference.successor(student.state, student.player))
+    deeper = [call for call in student.children if call.state not in below | {student.state}]
+    assert deeper
+    assert not {str(call) for call in deeper} & walk_asked(wrong)
+    difference = first_difference(student, lab)
+    assert difference is not None and {str(call) for call in deeper} <= set(difference.extra)
+
+
+class Recorded:
+    """A CS50 program that says how it is asked: recording its own calls or not, and when it
+    is started afresh."""
+
+    given_up = None
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def call(self, function, args, seconds, work, record=False, **_):
+        self.said.append(f"{function} recorded" if record else function)
+        return Called("returned", None)
+
+    def stop(self) -> None:
+        self.said.append("restart")
+
+
+def test_a_cs50_question_records_its_own_calls_alone_in_a_fresh_process():
+    """The recorded question is asked in a fresh process, which is stopped after it: no
+    question after it runs the program's functions wrapped."""
+    checks, _ = CS50Interface().functions(SUBMISSIONS, SUBMISSIONS)
+    program = Recorded()
+    session = PythonSession(program, checks, records_own=CS50Interface.records_own)
+    question = Question("minimax", MIDGAME, to_move(MIDGAME))
+    session.ask(question, 1.0, 1.0)
+    session.record_next()
+    session.ask(question, 1.0, 1.0)
+    session.ask(question, 1.0, 1.0)
+    assert program.said == ["minimax", "restart", "minimax recorded", "restart", "minimax"]

@@ -91,6 +91,8 @@ class Reply:
     made: tuple[Made, ...] = ()
     """The calls the goal's predicate made directly below it, where they were recorded
     (`Ask.record`), in order."""
+    made_terms: tuple[MadeTerms, ...] = ()
+    """The same of the predicates an `Ask.recorded` names, each with its arguments."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,17 @@ class Made:
     state: State
     player: str
     answer: str | None
+
+
+@dataclass(frozen=True)
+class MadeTerms:
+    """A call of a predicate an `Ask.recorded` names, made below a recorded question: its
+    name, its arguments as JSON when it was made (as an answer's term), and the Prolog text of
+    each after its first answer (None: none, it failed or raised)."""
+
+    call: str
+    args: tuple[object, ...]
+    answer: tuple[str, ...] | None
 
 
 def main_file(folder: Path, main: str | None = None, name: str = "the submission") -> Path:
@@ -489,6 +502,9 @@ class Ask:
     below: str = "none"
     record: int = 0
     """Calls made directly below the goal to record, at most (`Reply.made`; 0: none)."""
+    recorded: str = ""
+    """The predicates whose calls it records, a Prolog list of `Module:Name/Arity` (""
+    the lab's recursive predicates, `Reply.made`; else `Reply.made_terms`)."""
     _rest: str = field(init=False, repr=False, compare=False)
     _line_rest: bytes = field(init=False, repr=False, compare=False)
     _line_head: bytes = field(init=False, repr=False, compare=False)
@@ -497,7 +513,8 @@ class Ask:
     def __post_init__(self) -> None:
         limit = "none" if self.inferences is None else str(int(self.inferences))
         head = f", ({self.goal}), ({self.template}), {self.most}, {limit}, "
-        tail = f", record({int(self.record)}))" if self.record > 0 else ")"
+        listed = f", {self.recorded}" if self.recorded else ""
+        tail = f", record({int(self.record)}{listed}))" if self.record > 0 else ")"
         rest = f"{head}{self.below}{tail}"
         object.__setattr__(self, "_rest", rest)  # made once: a question is sent in batches
         object.__setattr__(self, "_line_rest", f"{rest}.\n".encode())
@@ -568,17 +585,21 @@ def read_reply(reply: Mapping[str, object], inferences: int | None, cpu: float,
         error_term = text_or_none(reply, "error_term")
     return Reply(answers, str(end), error, error_term, _field(reply, "output", str, ""),
                  _field(reply, "output_chars", int, 0), _field(reply, "seconds", float, 0.0),
-                 work, float(counted), _made(_field(reply, "made", list, [])))
+                 work, float(counted), *_made(_field(reply, "made", list, [])))
 
 
-def _made(calls: list[object]) -> tuple[Made, ...]:
+def _made(calls: list[object]) -> tuple[tuple[Made, ...], tuple[MadeTerms, ...]]:
     """The calls a recorded question made, as the harness wrote them: each with a board, a
-    player and an answer's text (or null); `Died` for anything else."""
-    made = []
+    player and an answer's text (or null), or (of the predicates an `Ask.recorded` names) its
+    arguments and their texts after its answer (or null); `Died` for anything else."""
+    made, terms = [], []
     for each in calls:
         if not _is_dict(each):
             continue
         call = cast(dict[str, object], each)
+        if "args" in call:
+            terms.append(_made_terms(call))
+            continue
         state = call.get("state")
         answer = call.get("answer")
         name, player = call.get("call"), call.get("player")
@@ -588,7 +609,18 @@ def _made(calls: list[object]) -> tuple[Made, ...]:
             raise Died("wrote an answer that could not be read")
         made.append(Made(name, State(state), str(player),
                          None if answer is None else _cut(answer)))
-    return tuple(made)
+    return tuple(made), tuple(terms)
+
+
+def _made_terms(call: dict[str, object]) -> MadeTerms:
+    """A call of a predicate an `Ask.recorded` names, as the harness wrote it."""
+    name, arguments, answer = call.get("call"), call.get("args"), call.get("answer")
+    if (not isinstance(name, str) or not isinstance(arguments, list)
+            or not (answer is None or isinstance(answer, list)
+                    and all(isinstance(text, str) for text in answer))):
+        raise Died("wrote an answer that could not be read")
+    return MadeTerms(name, tuple(bounded(argument) for argument in arguments),
+                     None if answer is None else tuple(_cut(text) for text in answer))
 
 
 _FIELD_TYPES = {int: (int,), str: (str,), list: (list,), float: (float, int)}

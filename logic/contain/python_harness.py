@@ -105,7 +105,9 @@ def hardened() -> Tools:
     item_of = operator.getitem
     largest, most_items, most_text, deepest, again = 10**15, MAX_ITEMS, MAX_TEXT, DEEPEST, \
         CPU_AGAIN
-    most_made, add_to, emptied = MOST_MADE, list.append, list.clear
+    most_made, add_to, emptied, count = MOST_MADE, list.append, list.clear, list.__len__
+    function_type, globals_of = types.FunctionType, types.FunctionType.__dict__[
+        "__globals__"].__get__
     write, set_timer, prof, on_signal, sigprof = os.write, signal.setitimer, \
         signal.ITIMER_PROF, signal.signal, signal.SIGPROF
     mask, block, restore, every_signal = _signal.pthread_sigmask, _signal.SIG_BLOCK, \
@@ -227,14 +229,19 @@ def hardened() -> Tools:
     answers: dict[str, object] = {}
     wrappers: dict[str, object] = {}
     made: list[str] = []
+    values: list[list[object]] = []
     depth = [0]
+    recording = [False]
 
     def wrapped(name: str, own: Any) -> Any:
         """The program's function `own`, answering from `answers` where it holds the call;
-        while answers are given, the calls the question's own call makes (one level below
-        it) are kept in `made`, each by its key, the first `most_made`."""
+        while answers are given, or its own calls are recorded (`recording`), the calls the
+        question's own call makes (one level below it) are kept in `made`, each by its key,
+        the first `most_made`; recorded, with what each returned in `values`, `[index in
+        made, value]`."""
         def wrapper(*args: "object", **kwargs: "object") -> "object":  # text: read no name
-            if answers and not kwargs:
+            kept = -1
+            if (answers or recording[0]) and not kwargs:
                 try:
                     key = name + plain(args)
                 except unlike:
@@ -242,13 +249,17 @@ def hardened() -> Tools:
                 if key is not None:
                     if depth[0] == 1 and made[most_made - 1:most_made] == []:
                         add_to(made, sub(key, cut(0, most_text)))
+                        kept = count(made) - 1
                     if key in answers:
                         return answers[key]
             depth[0] += 1
             try:
-                return own(*args, **kwargs)
+                value = own(*args, **kwargs)
             finally:
                 depth[0] -= 1
+            if kept >= 0 and recording[0]:
+                add_to(values, [kept, value])
+            return value
 
         try:
             return wraps(own)(wrapper)
@@ -273,6 +284,20 @@ def hardened() -> Tools:
                 wrappers[name] = wrapped(name, own)
                 set_to(module, name, wrappers[name])
         answers.update((as_text(key), value) for key, value in below)
+
+    def record(module: types.ModuleType | None) -> None:
+        """Record the calls the question's own call makes to the program's own functions:
+        wrap (if not wrapped) each function of `module` defined in its own code (its
+        globals the module's), none of them given an answer."""
+        recording[0] = True
+        if module is None:
+            return
+        names = attributes(module)
+        for name, own in [*items_of(names)]:
+            if (type_of(name) is text and type_of(own) is function_type
+                    and globals_of(own) is names and own is not wrappers.get(name)):
+                wrappers[name] = wrapped(name, own)
+                set_to(module, name, wrappers[name])
 
     def over_cpu(signum: int, frame: object) -> None:
         raise limit
@@ -361,7 +386,11 @@ def hardened() -> Tools:
         while line := next_line():
             question = parse(line)[0]
             give(module, question.pop("wrap", []), question.pop("below", []))
+            recording[0] = False
+            if question.pop("record", False):
+                record(module)
             emptied(made)
+            emptied(values)
             depth[0] = 0
             del line  # what the program can reach of the question holds no answer but in below
             args = decode(question["args"])
@@ -396,6 +425,9 @@ def hardened() -> Tools:
                 answer["end"], answer["value"] = "returned", encode(value)
             if made:
                 answer["made"] = encode(made[:])
+            if values:
+                answer["returned"] = encode(values[:])
+                emptied(values)
             answer["id"] = question["id"]
             if collecting:
                 gc_on()

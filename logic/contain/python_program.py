@@ -66,8 +66,21 @@ class Called:
     output_chars: int = 0
     work: float = 0.0
     made: tuple[str, ...] = ()
-    """The calls its function made to the functions given answers, one level below it, each
-    as the harness keys it (`python_harness`'s `made`); only text is kept."""
+    """The calls its function made to the functions given answers, or to all its own where
+    they were recorded (`record`), one level below it, each as the harness keys it
+    (`python_harness`'s `made`); only text is kept."""
+    returned: tuple[tuple[int, object], ...] = ()
+    """Where they were recorded, what each of those calls returned (as the harness encodes
+    it), by its index in `made` (none: it raised)."""
+
+
+def _returned(values: object) -> tuple[tuple[int, object], ...]:
+    """What the recorded calls returned, as the harness wrote them (`[index, value]` each);
+    anything else left out."""
+    if not isinstance(values, list):
+        return ()
+    return tuple((pair[0], pair[1]) for pair in values
+                 if isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int)
 
 
 def python_files(folder: Path) -> list[Path]:
@@ -159,13 +172,14 @@ class PythonProgram(ContainedProgram):
     def call(self, function: str, args: list[object], seconds: float,
              cpu_seconds: float | None = None, wrap: Sequence[str] = (),
              below: Sequence[Sequence[object]] = (),
-             pick: Sequence[Sequence[Sequence[object]]] = ()) -> Called:
+             pick: Sequence[Sequence[Sequence[object]]] = (), record: bool = False) -> Called:
         """Call `function(*args)` within `cpu_seconds` of CPU time (None: no limit) and
         `seconds` of the wall clock (arguments as the harness decodes them); the program's
         functions `wrap` answer the calls `below` holds (`[name, args, value]`) with its value
         while the call runs (`python_harness`'s `give`); `pick`, a mapping's return paths,
-        makes the answer the parts of the value they name (`python_harness`'s `picked`). The
-        CPU time of
+        makes the answer the parts of the value they name (`python_harness`'s `picked`);
+        `record` keeps the calls it makes to the program's own functions, with what they
+        returned (`python_harness`'s `record`). The CPU time of
         all the sandbox's processes is measured from outside: it is the call's work, and past
         `cpu_seconds` the program is stopped, whatever it did to the harness's own timer."""
         if self.process is None or self.process.poll() is not None:
@@ -180,6 +194,8 @@ class PythonProgram(ContainedProgram):
             asked.update(wrap=list(wrap), below=[list(answer) for answer in below])
         if pick:
             asked["pick"] = [[list(step) for step in path] for path in pick]
+        if record:
+            asked["record"] = True
         question = json.dumps(asked).encode()
         stopped = cpu_seconds or 0.0
         guard = seconds if cpu_seconds is None else cpu_seconds + CPU_GRACE
@@ -203,7 +219,8 @@ class PythonProgram(ContainedProgram):
                           text_or_none(reply, "error_type"), changed, output, chars,
                           max(used, stopped) if end == "cpu" else used,
                           tuple(key for key in made if isinstance(key, str))
-                          if isinstance(made, list) else ())
+                          if isinstance(made, list) else (),
+                          _returned(encoded(reply, "returned")))
         except Died as died:
             self.stop()
             return Called("died", error=f"the program {died}", work=stopped)

@@ -38,7 +38,9 @@
 % (the answers the question before came with), or `memo` (its own clauses, each of its own
 % answers found once). Record is `none`, or `record(Most)`: the first Most calls the goal's own
 % predicate made directly below it of the lab's recursive predicates (see "the calls a question
-% made") are sent as "made". The first line written says how loading went:
+% made") are sent as "made"; or `record(Most, Predicates)`, the same of the predicates listed,
+% each `Module:Name/Arity` (a mapped program's), each call sent with its arguments. The first
+% line written says how loading went:
 %
 %     {"event": "loaded", "id": N, "messages": [{"kind", "file", "line", "text"}],
 %      "defined": [...]}
@@ -468,7 +470,7 @@ answer(ask(Id, Goal, _, _, _, Below, _), Reply) :-
     ending(error(Error), _{id: Id, answers: [], output: Output, output_chars: Count,
                           seconds: 0, inferences: 0}, Reply).
 answer(ask(Id, Goal, Template, Max, Inferences, Below, Record), Reply) :-
-    ( Record == none ; Record = record(Most), integer(Most) ),
+    recording(Record),
     !,
     Found = found(0, []),
     below(Below),
@@ -729,72 +731,117 @@ recorded_predicate(min_value, 3).
 recorded_predicate(terminal_state, 3).
 recorded_predicate(minimax_decision, 4).
 
+% record(Most, Predicates) wraps the predicates listed instead, each `Module:Name/Arity` of a
+% module of the program (a mapped program's own, `compare.grader.interfaces.predicate_interface`),
+% and keeps each call one level below the question whatever its arguments are, as JSON (as an
+% answer's term) when it is made, with the Prolog text of each argument after its first answer:
+% "made": [{"call", "args", "answer"}], "answer" a list of texts, or null.
+
+recording(none).
+recording(record(Most)) :- integer(Most).
+recording(record(Most, Predicates)) :-
+    integer(Most), is_list(Predicates), maplist(listed_predicate, Predicates).
+
+listed_predicate(Module:Name/Arity) :-
+    atom(Module), atom(Name), integer(Arity), between(0, 16, Arity), program_module(Module).
+
 start_recording(none) :- !.
-start_recording(record(Most)) :-
+start_recording(Record) :-
     forget_made,
+    arg(1, Record, Most),
     nb_setval(harness_most_made, Most),
     nb_setval(harness_made_count, 0),
     b_setval(harness_depth, 0),
-    forall(recorded_predicate(Name, Arity), wrap_recorded(Name, Arity)).
+    forall(recorded_in(Record, Module, Name, Arity, Kind),
+           wrap_recorded(Module, Name, Arity, Kind)).
 
-wrap_recorded(Name, Arity) :-
+% recorded_in(+Record, -Module, -Name, -Arity, -Kind): a predicate Record wraps, and how its
+% calls are kept: `lab` (a board and a player) or `terms` (the arguments).
+recorded_in(record(_), student, Name, Arity, lab) :- recorded_predicate(Name, Arity).
+recorded_in(record(_, Predicates), Module, Name, Arity, terms) :-
+    member(Module:Name/Arity, Predicates).
+
+wrap_recorded(Module, Name, Arity, Kind) :-
     functor(Head, Name, Arity),
-    (   predicate_property(student:Head, defined),
-        \+ predicate_property(student:Head, imported_from(_))
+    (   predicate_property(Module:Head, defined),
+        \+ predicate_property(Module:Head, imported_from(_))
     ->  Head =.. [Name|Arguments],
-        wrap_predicate(student:Head, harness_record, Own,
-                       harness:recorded_call(Name, Arguments, Own))
+        wrap_predicate(Module:Head, harness_record, Own,
+                       harness:recorded_call(Kind, Name, Arguments, Own))
     ;   true
     ).
 
 stop_recording(none, Reply, Reply) :- !.
-stop_recording(record(_), Reply0, Reply0.put(made, Made)) :-
-    forall(( recorded_predicate(Name, Arity), functor(Head, Name, Arity) ),
-           ignore(unwrap_predicate(student:Head, harness_record))),
-    findall(_{call: Name, state: State, player: Player, answer: Answer},
-            ( recorded(harness_made, call(N, Name, State, Player)),
-              (   recorded(harness_made, said(N, Answer)) -> true ; Answer = null ) ),
-            Made),
+stop_recording(Record, Reply0, Reply0.put(made, Made)) :-
+    forall(( recorded_in(Record, Module, Name, Arity, _), functor(Head, Name, Arity) ),
+           ignore(unwrap_predicate(Module:Head, harness_record))),
+    findall(Call, made_call(Call), Made),
     forget_made.
+
+made_call(_{call: Name, state: State, player: Player, answer: Answer}) :-
+    recorded(harness_made, call(N, Name, State, Player)),
+    (   recorded(harness_made, said(N, Answer)) -> true ; Answer = null ).
+made_call(_{call: Name, args: Arguments, answer: Answer}) :-
+    recorded(harness_made, terms(N, Name, Arguments)),
+    (   recorded(harness_made, said(N, Answer)) -> true ; Answer = null ).
 
 forget_made :-
     forall(recorded(harness_made, _, Reference), erase(Reference)).
 
-recorded_call(Name, Arguments, Own) :-
+recorded_call(Kind, Name, Arguments, Own) :-
     b_getval(harness_depth, Depth),
     Deeper is Depth + 1,
     b_setval(harness_depth, Deeper),
-    (   Deeper =:= 2 -> note_call(Name, Arguments, Number) ; Number = none ),
+    (   Deeper =:= 2 -> note_call(Kind, Name, Arguments, Number) ; Number = none ),
     call(Own),
     b_setval(harness_depth, Depth),
-    note_answer(Number, Arguments).
+    note_answer(Kind, Number, Arguments).
 
-% note_call(+Name, +Arguments, -Number): the call kept under Number, if it is on a board for a
-% player and fewer than the most were kept; else Number is none.
-note_call(Name, [State, Player|_], Number) :-
+% note_call(+Kind, +Name, +Arguments, -Number): the call kept under Number, if fewer than the
+% most were kept and (of a lab's predicate) it is on a board for a player; else Number is none.
+note_call(lab, Name, [State, Player|_], Number) :-
     is_list(State), length(State, 9), maplist(mark_json_atom, State),
     atom(Player), memberchk(Player, [x, o]),
+    kept_number(Number),
+    !,
+    atomic_list_concat(State, Board),
+    recordz(harness_made, call(Number, Name, Board, Player)).
+note_call(terms, Name, Arguments, Number) :-
+    kept_number(Number),
+    !,
+    maplist(argument_json, Arguments, Json),
+    recordz(harness_made, terms(Number, Name, Json)).
+note_call(_, _, _, none).
+
+argument_json(Argument, Json) :- answer_json(Argument, _{term: Json, text: _}).
+
+% kept_number(-Number): the number of the next call kept, if fewer than the most were kept.
+kept_number(Number) :-
     nb_getval(harness_most_made, Most),
     nb_getval(harness_made_count, Kept),
     Kept < Most,
-    !,
     Number is Kept,
     Next is Kept + 1,
-    nb_setval(harness_made_count, Next),
-    atomic_list_concat(State, Board),
-    recordz(harness_made, call(Number, Name, Board, Player)).
-note_call(_, _, none).
+    nb_setval(harness_made_count, Next).
 
 mark_json_atom(Mark) :- atom(Mark), mark_json(Mark, _).
 
-note_answer(none, _) :- !.
-note_answer(Number, _) :- recorded(harness_made, said(Number, _)), !.
-note_answer(Number, [_, _|Answers]) :-
+note_answer(_, none, _) :- !.
+note_answer(_, Number, _) :- recorded(harness_made, said(Number, _)), !.
+note_answer(terms, Number, Arguments) :- !,
+    maplist(argument_text, Arguments, Texts),
+    recordz(harness_made, said(Number, Texts)).
+note_answer(lab, Number, [_, _|Answers]) :-
     text_limit(Limit),
     (   Answers = [Answer] -> Shown = Answer ; Shown =.. [','|Answers] ),
     format(string(Text0), "~W", [Shown, [quoted(true), max_depth(12), portray(false)]]),
     cut_text(Text0, Limit, Text),
     recordz(harness_made, said(Number, Text)).
+
+argument_text(Argument, Text) :-
+    text_limit(Limit),
+    format(string(Text0), "~W", [Argument, [quoted(true), max_depth(12), portray(false)]]),
+    cut_text(Text0, Limit, Text).
 
 % --- answers as JSON ----------------------------------------------------------------------------
 

@@ -45,10 +45,8 @@ def searches(session: Session[Any, Any], question: Question, wrong: Finding,
 
 
 def _lab(session: Session[Any, Any], question: Question, policy: Policy) -> str:
-    """The lab's answer to `question`, in words: its check's right answers."""
-    check = session.checks.get(question.check)
-    right = check.right(question, policy) if check is not None else frozenset()
-    return lab_words(right)
+    """The lab's answer to `question`, in words: the session's right answers to it."""
+    return lab_words(session.lab_right(question, policy))
 
 
 def lab_words(right: frozenset[Hashable]) -> str:

@@ -270,6 +270,11 @@ class Session(Generic[Q, R]):
         """The calls the check's clause makes below `question`."""
         return self.checks[question.check].calls_below(question)
 
+    def walks(self, question: Q) -> bool:
+        """True when a wrong answer to `question` is walked to its first wrong call: where
+        its check's clause makes calls below it."""
+        return bool(self.calls_below(question))
+
     def searched_below(self, question: Q) -> list[Q]:
         """The calls the lab's clause makes below `question` in its own search, drawn beside
         the program's (`calls_below`, unless the session asks fewer of them)."""
@@ -316,6 +321,12 @@ class Session(Generic[Q, R]):
             return None
         cell = judgement.answer.cell
         return cell if question.state[cell - 1] == BLANK else None
+
+    def lab_right(self, question: Q, policy: Policy) -> frozenset[Hashable]:
+        """The lab's answers to a call drawn in a search beside the lab's: its check's right
+        answers (none where no check asks it)."""
+        check = self.checks.get(question.check)
+        return check.right(question, policy) if check is not None else frozenset()
 
     def clause(self, check: str) -> str:
         """The lab's own clause for `check`, shown beside a first wrong call ("" if none)."""

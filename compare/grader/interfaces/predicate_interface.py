@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from collections.abc import Mapping as TableOf
 from dataclasses import dataclass, replace
-from functools import cache, partial
+from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,9 +31,12 @@ from minimax_lab.compare.grader.interfaces.mappings import (
 from minimax_lab.compare.grader.interfaces.prolog import LIMITS, lab_cost
 from minimax_lab.compare.grader.interfaces.prolog import Question as LabQuestion
 from minimax_lab.compare.grader.interfaces.prolog_mapping import (
+    answer_text,
+    called_position,
     goal,
     position_words,
     read_answer,
+    recorded_term,
 )
 from minimax_lab.compare.grader.interfaces.python import (
     DeclaredFunction,
@@ -58,6 +61,7 @@ from minimax_lab.logic.objective import LAB
 from minimax_lab.logic.positions import all_positions, fullest_first, to_move
 from minimax_lab.logic.state import BLANK, SIDE, Player, State, mark, winner
 from minimax_lab.logic.terms import Action, Decision
+from minimax_lab.logic.tools.beside import MOST_NODES
 
 
 class DeclaredPredicate(Check[Question, Reply]):
@@ -223,6 +227,14 @@ class PredicateSession(Session[Question, Reply]):
         super().__init__(program, {check.name: check}, work)
         self.student = program
         self.mapping = mapping
+        self._record = False
+        """True when the next question records the calls below it (`record_next`)."""
+
+    @cached_property
+    def asked(self) -> frozenset[tuple[State, Player]]:
+        """The positions the declared predicate is asked: those its calls are drawn on."""
+        return frozenset((question.state, question.player)
+                         for question in predicate_questions(self.mapping))
 
     def work_limit(self, question: Question) -> float:
         return round(self.work.ratio * _cost(question))
@@ -242,7 +254,49 @@ class PredicateSession(Session[Question, Reply]):
 
     def ask(self, question: Question, seconds: float, work: float) -> Reply:
         asked, template = goal(self.mapping, question.state, question.player)
-        return self.student.ask(asked, template, 1, seconds, round(work))
+        record, self._record = self._record, False
+        return self.student.ask_many([Ask(asked, template, 1, round(work),
+                                          record=MOST_NODES if record else 0,
+                                          recorded=recorded_term(self.mapping) if record
+                                          else "")], seconds)[0]
+
+    def walks(self, question: Question) -> bool:
+        """Always: the walk asks nothing below the declared predicate (which calls it makes
+        is the program's own choice), so its first wrong answer is its first wrong call,
+        whose own calls are recorded (`made`)."""
+        return True
+
+    records_calls = True
+
+    def record_next(self) -> None:
+        """The next question records the calls of the declared predicate its own clauses
+        make directly below it (`Ask.recorded`): the harness keeps nothing of one question for
+        the next, so the program is not started afresh."""
+        self._record = True
+
+    def made(self, question: Question, reply: Reply) -> list[tuple[Question, str | None]]:
+        """The calls of the declared predicate the program's own clauses made directly below
+        `question`, each read back through the mapping as the lab's board and player, each
+        once, with the first answer it got; a call on anything the mapping does not read as
+        a board and a player, or on a position the predicate is not asked (a finished game,
+        a player it does not move for), is left out."""
+        calls: dict[Question, str | None] = {}
+        for call in reply.made_terms:
+            position = (called_position(self.mapping, call.args)
+                        if call.call == self.mapping.name else None)
+            if position is not None and position in self.asked:
+                calls.setdefault(Question(self.mapping.name, *position),
+                                 answer_text(self.mapping, call.answer))
+        return list(calls.items())
+
+    def searched_below(self, question: Question) -> list[Question]:
+        """The lab's decision, drawn beside the program's own calls of its predicate: the
+        same question on each successor in cell order, for the other player, where the
+        predicate is asked there (the game goes on, the mapping moves for that player)."""
+        other = reference.other_player(question.player)
+        return [Question(question.check, after, other)
+                for after in reference.successor(question.state, question.player)
+                if (after, other) in self.asked]
 
     def said(self, reply: Reply) -> str:
         return f"answers {reply.answers[0].text}" if reply.answers else "no answer"

@@ -159,6 +159,56 @@ def read_board(mapping: Mapping, term: object) -> State | None:
     return None if None in read else cast(State, "".join(str(mark) for mark in read))
 
 
+def recorded_term(mapping: Mapping) -> str:
+    """The predicate the mapping declares, as the harness records its calls
+    (`logic.contain.harness.Ask.recorded`): `[Module:Name/Arity]`, `student` its module
+    where the mapping names none."""
+    indicator = Compound("/", (Atom(mapping.name), mapping.arity))
+    return write([Compound(":", (Atom(mapping.module or "student"), indicator))])
+
+
+def called_position(mapping: Mapping, arguments: tuple[object, ...]) -> tuple[State, Player] | None:
+    """The lab's board and player of a call of the declared predicate, its `arguments` as
+    the harness's JSON gives them when it was made: the board argument read, the player the
+    player argument's mark, else the one it plays (`plays`), else the board's mover (x
+    first); None where they are not a board and a player the mapping reads."""
+    if len(arguments) != len(mapping.args):
+        return None
+    state = read_board(mapping, argument_at(mapping.args, arguments, "board"))
+    if state is None:
+        return None
+    if "player" in _flat(mapping.args):
+        player = _read_mark(mapping, argument_at(mapping.args, arguments, "player"))
+    elif mapping.plays is not None:
+        player = next((mark for mark in PLAYERS if mapping.mark(mark) == mapping.plays), None)
+    else:
+        player = PLAYERS[state.count(PLAYERS[0]) != state.count(PLAYERS[1])]
+    return (state, player) if player in PLAYERS else None
+
+
+def answer_text(mapping: Mapping, texts: tuple[str, ...] | None) -> str:
+    """What a recorded call of the declared predicate answered, as its goal's template is
+    written (`Result`, or `[Result,Value]`), from the Prolog text of each argument after its
+    first answer (None: it gave none)."""
+    if texts is None or len(texts) != len(mapping.args):
+        return "no answer"
+    said = [texts[mapping.args.index(word)] for word in ("result", "value")
+            if word in mapping.args]
+    return "answers " + (said[0] if len(said) == 1 else "[" + ",".join(said) + "]")
+
+
+def argument_at(args: tuple[object, ...], arguments: object, word: str) -> object:
+    """The part of `arguments` (JSON) where the mapping's `args` put `word` (None: nowhere)."""
+    if not isinstance(arguments, (list, tuple)) or len(arguments) != len(args):
+        return None
+    for item, argument in zip(args, arguments, strict=True):
+        if item == word:
+            return argument
+        if isinstance(item, tuple) and word in _flat(item):
+            return argument_at(item, argument, word)
+    return None
+
+
 def moved_cell(state: State, mover: Player, after: State | None) -> int | None:
     """The cell `mover` marked to make `after` from `state`, if it is one move."""
     if after is None:

@@ -5,13 +5,14 @@ its functions called on every board they apply to (`compare.grader.interfaces.py
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from collections.abc import Mapping as TableOf
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+from minimax_lab.compare.grader.interfaces.cs50_calls import own_calls, own_function_right
 from minimax_lab.compare.grader.interfaces.ends import End
 from minimax_lab.compare.grader.interfaces.interface import Interface, Options, Session
 from minimax_lab.compare.grader.interfaces.mapping_options import (
@@ -61,6 +62,7 @@ from minimax_lab.compare.grader.options.config import (
 )
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
+from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.contained import ProgramError
 from minimax_lab.logic.contain.python_program import (
     Called,
@@ -98,6 +100,9 @@ class PythonInterface(Interface):
 
     preferred: ClassVar[str | None] = None
     """The module imported when the submission holds it, unless another is named."""
+    records_own: ClassVar[bool] = False
+    """True when a first wrong call records the calls to the program's own functions its
+    code makes below it (`PythonSession.made`), its functions not given answers."""
 
     def ready(self, paths: Sequence[Path]) -> None:
         if self.python is not None:
@@ -127,7 +132,8 @@ class PythonInterface(Interface):
         except BaseException:
             remove_tree(copy.folder)
             raise
-        return PythonSession(program, checks, options.work, *judging)
+        return PythonSession(program, checks, options.work, *judging,
+                             records_own=self.records_own)
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,7 @@ class CS50Interface(PythonInterface):
     name: ClassVar[str] = "cs50"
     checks: ClassVar[tuple[str, ...]] = (*CS50_FUNCTIONS, PLAY)
     preferred: ClassVar[str | None] = CS50_FILE
+    records_own: ClassVar[bool] = True
 
     def functions(self, path: Path, copy: Path) -> tuple[dict[str, PythonCheck], str | None]:
         """CS50's functions, then the play check: `minimax` plays the game."""
@@ -226,8 +233,12 @@ class PythonSession(Session[Question, Called]):
 
     def __init__(self, program: PythonProgram, checks: dict[str, PythonCheck],
                  work: WorkLimits = DEFAULT_WORK, recursive: Mapping | None = None,
-                 judged: Judged = Judged.WHOLE, end_to_end: int = 0) -> None:
+                 judged: Judged = Judged.WHOLE, end_to_end: int = 0,
+                 records_own: bool = False) -> None:
         super().__init__(program, dict(checks), work)
+        self.records_own = records_own
+        self._record = False
+        """True when the next question records the program's own calls (`record_next`)."""
         self.python = program
         self.functions = checks
         self.recursive = recursive
@@ -305,6 +316,11 @@ class PythonSession(Session[Question, Called]):
         restarted, imported afresh by the call, between them)."""
         arguments = self.functions[question.check].arguments(question)
         whole = question.whole_program
+        if self._record:  # its own functions wrapped for this question only: started afresh
+            self._record = False
+            called = self.python.call(question.check, arguments, seconds, work, record=True)
+            self.python.stop()
+            return called
         if self.mode is not Judged.CLAUSES or self.recursive is None or whole:
             if whole and self.given:  # no answer of the lab's it kept answers for the whole
                 self.given = False
@@ -330,14 +346,31 @@ class PythonSession(Session[Question, Called]):
     def forget(self) -> None:
         self.python.stop()
 
+    def record_next(self) -> None:
+        """Started afresh; where the interface records the program's own calls
+        (`records_own`), its next question, alone in its process, records them."""
+        self.forget()
+        self._record = self.records_own and self.mode is Judged.WHOLE
+
     def made(self, question: Question, reply: Called) -> list[tuple[Question, str | None]] | None:
         """The calls to its recursive functions the program's own function made on the
         successors of the board, as the harness recorded them, where it gave the lab's
-        answers below (judged on its own functions)."""
+        answers below (judged on its own functions); where the interface records the
+        program's own calls (CS50), those to its own functions on a board (`cs50_calls`)."""
+        if self.records_own and self.mode is Judged.WHOLE:
+            return list(own_calls(reply.made, reply.returned))
         if self.mode is not Judged.CLAUSES or self.recursive is None or question.whole_program:
             return None
         named = answered_calls(self.recursive, question.state)
         return [(named[key], None) for key in reply.made if key in named]
+
+    def lab_right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
+        """The lab's answers beside a call: its check's; beside a call of a function of
+        the program's own where the interface records them, the lab's value of the board
+        (`cs50_calls.own_function_right`)."""
+        if self.records_own and question.check not in self.checks:
+            return own_function_right(question)
+        return super().lab_right(question, policy)
 
     def said(self, reply: Called) -> str:
         return shown(reply.value) if reply.end == End.RETURNED else reply.end

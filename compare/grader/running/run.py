@@ -154,7 +154,7 @@ def ask_all(session: Session[Any, Any], grade: SubmissionGrade, options: Options
                    deadline + WALK_SHARE * options.budget)
     session.will_ask(set())  # a walk's calls go alone, within what it may spend
     for check, (question, verdict) in first_wrong.items():
-        if not running.cancelled.is_set() and session.calls_below(question):
+        if not running.cancelled.is_set() and session.walks(question):
             wrong = walk(session, question, verdict, options, walked)
             work = walked.take()
             grade.checks[check].first_wrong = replace(wrong, work=work)
