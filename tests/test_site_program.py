@@ -235,6 +235,19 @@ def ask_program(driver, goal: str) -> str:
     return "\n".join(line.get_attribute("textContent") for line in shown[1:])
 
 
+def assert_the_labs_top_level_answers(driver) -> None:
+    """The lab's top level (the reference, in Python) answers a goal in the page."""
+    driver.find_element("css selector", '#engine option[value="reference"]').click()
+    wait_until(driver, lambda: driver.find_element("id", "status")
+               .get_attribute("data-state") == "ready", START_SECONDS)
+    before = len(lines(driver))
+    driver.find_element("id", "goal").clear()
+    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
+    driver.find_element("id", "run").click()
+    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
+    assert lines(driver)[before + 1].text == "X = 42."
+
+
 @pytest.fixture(scope="module")
 def program_page(browser, served, tmp_path_factory):  # noqa: F811
     """The top level with lab_style.pl picked and loaded, then the network cut off."""
@@ -279,15 +292,7 @@ def test_a_trace_a_loop_and_a_halt_end_and_the_page_answers_after(program_page):
     assert ask_program(driver, f"minimax_decision({board_list(drawn)}, x, _, V), !.").endswith(
         f"V = {reference_value(drawn)}.")
     assert ask_program(driver, "[lab_style].").endswith("% lab_style.pl loaded")
-    driver.find_element("css selector", '#engine option[value="reference"]').click()
-    wait_until(driver, lambda: driver.find_element("id", "status")
-               .get_attribute("data-state") == "ready", START_SECONDS)
-    before = len(lines(driver))
-    driver.find_element("id", "goal").clear()
-    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
-    driver.find_element("id", "run").click()
-    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
-    assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too
+    assert_the_labs_top_level_answers(driver)
 
 
 def test_the_docs_state_the_bounds_the_worker_sets():
@@ -391,12 +396,4 @@ def test_a_goal_of_the_program_that_runs_long_is_stopped_and_both_top_levels_ans
             == f"V = {reference_value(drawn)}.")
     assert driver.find_element("id", "loaded").text == "lab_style.pl loaded"
     assert ask_program(driver, "mine(X).") == "X = 42."  # the program loaded is this one
-    driver.find_element("css selector", '#engine option[value="reference"]').click()
-    wait_until(driver, lambda: driver.find_element("id", "status")
-               .get_attribute("data-state") == "ready", START_SECONDS)
-    before = len(lines(driver))
-    driver.find_element("id", "goal").clear()
-    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
-    driver.find_element("id", "run").click()
-    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
-    assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too
+    assert_the_labs_top_level_answers(driver)
