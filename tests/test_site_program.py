@@ -22,8 +22,9 @@ from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # 
 
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.site.build import tracer_script
 from minimax_lab.logic.state import parse_state
-from minimax_lab.logic.toplevel.stepper import OPTIONS
+from minimax_lab.logic.toplevel.stepper import OPTIONS, help_lines
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 ASSETS = resources.files("minimax_lab.logic.site") / "assets"
@@ -321,12 +322,16 @@ def test_answers_are_printed_as_the_command_lines_top_level_prints_them(tmp_path
         assert printed == capsys.readouterr().out.rstrip("\n"), goal
 
 
-def test_the_worker_takes_the_keys_the_top_levels_tracer_takes():
-    text = (ASSETS / "program-worker.js").read_text()
-    table = text[text.index("const COMMANDS = {"):text.index("};", text.index("const COMMANDS"))]
-    pairs = {json.loads(f'"{key}"'): word for key, word in
-             re.findall(r'"((?:[^"\\]|\\.)+)": "(\w+)"', table)}
-    assert pairs == {key: option.word for option in OPTIONS for key in option.keys}
+def test_the_worker_takes_the_keys_and_shows_the_help_of_the_top_levels_tracer():
+    """The program's worker reads its commands and `h`'s help from tracer.js, which the build
+    writes from the top level's tracer: a terminal's help, line for line."""
+    script = tracer_script()
+    declared = dict(re.findall(r"^const (COMMANDS|HELP) = (.*);$", script, re.MULTILINE))
+    assert json.loads(declared["COMMANDS"]) == {key: option.word for option in OPTIONS
+                                                for key in option.keys}
+    assert json.loads(declared["HELP"]).split("\n") == help_lines()
+    worker = (ASSETS / "program-worker.js").read_text()
+    assert '"tracer.js"' in worker and "const COMMANDS" not in worker and "HELP =" not in worker
 
 
 def unnamed(text: str) -> str:

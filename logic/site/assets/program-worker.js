@@ -1,6 +1,6 @@
 // The student's own program at the top level: consulted into a fresh SWI-Prolog (program.pl),
 // its goals read by SWI-Prolog's reader from the text typed, each within an inference bound.
-importScripts("python.js", "prolog.js");
+importScripts("python.js", "prolog.js", "tracer.js");  // tracer.js: COMMANDS, HELP
 
 const LIMIT = 10000000;  // inferences a load or a goal may take
 const MOST = 10;  // answers shown of a goal
@@ -25,11 +25,6 @@ function said(end) {
   return JSON.stringify({out: shown.join("\n"), end});
 }
 
-// The commands at a port, as the top level's tracer takes them (logic/toplevel/stepper.py).
-const COMMANDS = {"c": "creep", "\n": "creep", "\r": "creep", " ": "creep", "s": "skip",
-                  "l": "leap", "r": "retry", "f": "fail", "a": "abort", "n": "nodebug",
-                  "h": "help", "?": "help"};
-const HELP = "    c (Enter)  creep, s skip, l leap, r retry, f fail, a abort, n nodebug, h help";
 let stepping = null;  // the goal stepped: its text, the commands so far, its transcript
 
 // One run of the stepped goal with its commands so far (stepping.pl replays them).
