@@ -20,7 +20,7 @@
 %     move_values('x--------', o).      {"ok": [[2, -1], [3, 0], ...]} (cell and value)
 %     trace(Goal, Shown, Spied).        {"line": " T [10] Call: ..."} ... {"ok": "[o,5]-0"}
 %     step(Goal, Template, Keys, Spied, Depth, Limit).
-%                                       {"ok": ["wait", "   Call: (2) len([b], _A)", ""]}
+%                                       {"ok": ["wait", "   Call: (2) len([b], _G1)", ""]}
 %
 % A step (loaded with stepping.pl) runs Goal under SWI-Prolog's tracer, the keys typed so far
 % given (stepping.pl says how); its reply is what happened ("wait", "answer", "failed",

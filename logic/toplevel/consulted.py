@@ -103,16 +103,19 @@ class Consulted:
              ) -> Iterator[Substitution]:
         """The program's answers to `goal`, its calls stepped by SWI-Prolog's own tracer
         (`program_step.py`), each port below the call at `depth` asked of `stepper`."""
-        goal, variables, template = _asked(goal, substitution)
+        goal, variables, template = _asked(goal, substitution, stepper.name_of)
         if self.stepping is None:
             self.stepping = ProgramSteps(self.engine.loaded_file)
         for text in self.stepping.steps(format_term(goal), template, stepper, depth,
                                         stepper.output):
-            values = _term_written(text)
-            if not isinstance(values, ListTerm) or len(values.items) != len(variables):
+            pairs = _term_written(text)
+            values = [pair.args[1] for pair in pairs.items if isinstance(pair, Struct)
+                      and pair.name == "=" and len(pair.args) == 2
+                      ] if isinstance(pairs, ListTerm) else []
+            if len(values) != len(variables):
                 raise PrologError(f"{self.name}: the tracer's answer {text} cannot be read",
                                   Struct("representation_error", (Atom("answer"),)))
-            extended = unify_all(zip(variables, values.items, strict=True), substitution)
+            extended = unify_all(zip(variables, values, strict=True), substitution)
             if extended is not None:
                 yield extended
 
@@ -202,12 +205,16 @@ def answer_term(value: object, variables: dict[int, Var] | None = None) -> Term:
                       Struct("representation_error", (Atom("answer"),)))
 
 
-def _asked(goal: Term, substitution: Substitution) -> tuple[Term, list[Var], str]:
+def _asked(goal: Term, substitution: Substitution, name: Callable[[Var], str] | None = None
+           ) -> tuple[Term, list[Var], str]:
     """`goal` as it is asked of the program: resolved, its variables in the order they first
-    appear, and the template of their values, a Prolog list of them."""
+    appear, and the template of their values, a Prolog list of them (with `name`, of
+    `Name=Var`, each variable beside the name it is shown by)."""
     goal = resolve(goal, substitution)
     variables = list(dict.fromkeys(variables_of(goal)))
-    return goal, variables, "[" + ",".join(format_term(var) for var in variables) + "]"
+    items = [format_term(var) if name is None else f"{format_term(Atom(name(var)))}="
+             f"{format_term(var)}" for var in variables]
+    return goal, variables, "[" + ",".join(items) + "]"
 
 
 def _term_written(text: str | None) -> Term | None:

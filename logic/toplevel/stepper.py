@@ -113,6 +113,11 @@ class Stepper:
         self.names: dict[Var, str] = {}
         """The names of the goal's unnamed variables, `_G1` on, in the order they are shown."""
 
+    def name_of(self, variable: Var) -> str:
+        """The name `variable` is shown by: its own, the `_G` one it was shown by, or `_`
+        (not shown yet)."""
+        return variable.name if not variable.is_anonymous else self.names.get(variable, "_")
+
     def looks_inside(self, depth: int) -> bool:
         """True if a port below a call at `depth` may be shown: the lab's predicates are then
         run by their clauses, call by call, rather than answered by the engine at once."""
