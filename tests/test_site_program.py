@@ -6,6 +6,7 @@ its SWI-Prolog the site's own (the network cut off once it has loaded)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from keys import Keys
 from marks import needs_swipl
 from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # noqa: F401
 
@@ -24,7 +26,8 @@ from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.engines import make_engine
 from minimax_lab.logic.site.build import tracer_script
 from minimax_lab.logic.state import parse_state
-from minimax_lab.logic.toplevel.stepper import OPTIONS, help_lines
+from minimax_lab.logic.toplevel.repl import Session
+from minimax_lab.logic.toplevel.stepper import OPTIONS, UNKNOWN, help_lines
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 ASSETS = resources.files("minimax_lab.logic.site") / "assets"
@@ -63,7 +66,7 @@ main :-
     load_files(Page, [silent(true)]),
     page:page_load(File, L, Loaded), format("end: ~w~n", [Loaded]),
     forall(member(Goal, Goals),
-           ( atom_string(Goal, Text), page:page_ask(Text, L, M, End),
+           ( atom_string(Goal, Text), page:page_ask(Text, L, M, false, End),
              format("end: ~w~n", [End]) )).
 """
 """Loads a file with the page's Prolog and asks it each goal given, as program-worker.js does."""
@@ -149,16 +152,28 @@ def test_trace_then_a_goal_is_stepped_and_only_that_goal(tmp_path):
 
 def page_step(tmp_path: Path, program: str, goal: str, keys: list[str]) -> tuple[str, str]:
     """What the page's Prolog prints for `goal` stepped with `keys`, and how it ends."""
+    return page_steps(tmp_path, program, goal, [keys])[0]
+
+
+def page_steps(tmp_path: Path, program: str, goal: str, runs: list[list[str]],
+               spied: str = "", mode: str = "creep") -> list[tuple[str, str]]:
+    """What the page's Prolog prints for `goal` stepped with the keys of each run, leaping to
+    `spied` (as the worker gives them), starting in `mode`; and how each run ends."""
     run_page(tmp_path, program, [])  # the files in place
+    asked = ", ".join(f'page:page_step_lines("{",".join(keys)}\\n{spied}\\n{mode}\\n{goal}", '
+                      f"{LIMIT}, End{number}), format('end: ~w~n', [End{number}])"
+                      for number, keys in enumerate(runs))
     done = subprocess.run(
         [shutil.which("swipl") or "swipl", "-q", "-g",
-         "load_files('program.pl', [silent(true)]), page:page_load('mine.pl', "
-         f"{LIMIT}, _), page:page_step(\"{goal}\", \"{','.join(keys)}\", {LIMIT}, End), "
-         "format('end: ~w~n', [End])", "-t", "halt"],
+         f"load_files('program.pl', [silent(true)]), page:page_load('mine.pl', {LIMIT}, _), "
+         f"{asked}", "-t", "halt"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=PROLOG_SECONDS,
         check=False, cwd=tmp_path)
-    printed, _, end = done.stdout.rpartition("end: ")
-    return printed.rstrip("\n"), end.strip()
+    parts = done.stdout.split("end: ")  # each run's end begins the next part's first line
+    assert len(parts) == len(runs) + 1, done.stdout
+    said = [parts[0]] + [part.split("\n", 1)[1] if "\n" in part else "" for part in parts[1:]]
+    ends = [part.split("\n", 1)[0].strip() for part in parts[1:]]
+    return [(printed.rstrip("\n"), end) for printed, end in zip(said, ends, strict=False)]
 
 
 STEPS = "len([], 0).\nlen([_|T], N) :- len(T, M), N is M + 1.\n"
@@ -176,6 +191,62 @@ def test_a_stepped_goal_waits_at_each_port_then_answers(tmp_path):
     assert (answer, end) == ("N = 1", "answer")
     failed, end = page_step(tmp_path, STEPS, "len([a], N)", ["nodebug", "redo"])
     assert (failed, end) == ("false.", "answered")
+
+
+SPIED = """len([], 0).
+len([_|T], N) :- len(T, M), N is M + 1.
+three(L, D) :- X = 1, len(L, N), D is N + X.
+"""
+"""A program whose first call below the goal is not the one spied (len/2)."""
+
+
+def worker_transcript(runs: list[tuple[str, str]], words: list[str]) -> str:
+    """The transcript program-worker.js shows for the runs of a goal stepped with `words`,
+    ended by Enter after its answer."""
+    shown = ""
+    for number, (printed, end) in enumerate(runs):
+        shown += printed + {"wait": " ? ", "answer": " "}.get(end, "")
+        if end == "answer":
+            return shown + "."
+        shown += words[number] + "\n"
+    return shown
+
+
+def terminal_transcript(tmp_path: Path, lines: list[str], keys: str) -> str:
+    """What a terminal's top level shows for the last of `lines`, with SPIED loaded and `keys`
+    typed at its ports and its answer."""
+    path = tmp_path / "terminal" / "spied.pl"
+    path.parent.mkdir()
+    path.write_text(SPIED)
+    out = io.StringIO()
+    session = Session("reference", out, Keys(""), program=str(path))
+    try:
+        for line in lines[:-1]:
+            assert session.handle(line)
+        begun = len(out.getvalue())
+        session.keys = Keys(keys)  # type: ignore[assignment]
+        assert session.handle(lines[-1])
+    finally:
+        session.close()
+    return out.getvalue()[begun:].rstrip("\n")
+
+
+@needs_swipl
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_leap_stops_at_the_spy_points_of_the_top_level_as_on_a_terminal(tmp_path, traced):
+    """The page gives the program's stepped goal the top level's spy points: a leap stops at
+    a spied predicate, and in debug mode (spy/1, no trace.) the goal leaps to it at once;
+    what the page shows is what a terminal shows for the same keys."""
+    words = ["creep", "leap", "leap", "nodebug"] if traced else ["leap", "nodebug"]
+    goal = "three([a], D)"
+    runs = page_steps(tmp_path, SPIED, goal, [words[:number] for number in range(len(words) + 1)],
+                      "len/2", "creep" if traced else "leap")
+    shown = worker_transcript(runs, words)
+    assert shown == terminal_transcript(
+        tmp_path, ["spy(len/2).", *(["trace."] if traced else []), goal + "."],
+        "".join(word[0] for word in words) + "\r")
+    assert re.search(r"^ \* Call: \(2\) len\(\[a\], _G\d\) \? leap\n \* Call: \(3\) len\(\[\], "
+                     r"_G\d\) \? ", shown, re.MULTILINE) and shown.endswith("D = 2 .")
 
 
 @needs_swipl
@@ -326,12 +397,14 @@ def test_the_worker_takes_the_keys_and_shows_the_help_of_the_top_levels_tracer()
     """The program's worker reads its commands and `h`'s help from tracer.js, which the build
     writes from the top level's tracer: a terminal's help, line for line."""
     script = tracer_script()
-    declared = dict(re.findall(r"^const (COMMANDS|HELP) = (.*);$", script, re.MULTILINE))
+    declared = dict(re.findall(r"^const (\w+) = (.*);$", script, re.MULTILINE))
     assert json.loads(declared["COMMANDS"]) == {key: option.word for option in OPTIONS
                                                 for key in option.keys}
     assert json.loads(declared["HELP"]).split("\n") == help_lines()
+    assert json.loads(declared["UNKNOWN"]) == UNKNOWN
     worker = (ASSETS / "program-worker.js").read_text()
-    assert '"tracer.js"' in worker and "const COMMANDS" not in worker and "HELP =" not in worker
+    assert '"tracer.js"' in worker and not re.search(r"\bconst (COMMANDS|HELP|UNKNOWN)\b|"
+                                                     r"Unknown option", worker)
 
 
 @pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, a run per key

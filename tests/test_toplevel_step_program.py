@@ -31,6 +31,7 @@ mem(X, [_|T]) :- mem(X, T).
 loop(X) :- loop(X).
 twice(L, D) :- len(L, N), D is 2 * N.
 bad(X) :- Y = foo, X is Y + 1.
+three(L, D) :- X = 1, len(L, N), D is N + X.
 """
 GOAL = "len([a,b], N)."
 MANY = "c" * 40
@@ -157,6 +158,17 @@ def test_leap_stops_at_a_spy_point_of_the_program_and_nospy_removes_it(session):
         run(session, ["nospy(len/2)."], "\r")
         shown = run(session, ["trace.", "twice([a,b], D)."], "cl\r")
         assert len(ports(shown)) == 2 and "D = 4" in shown
+    finally:
+        session.spies = SpyPoints()
+
+
+def test_in_debug_mode_a_call_of_the_program_leaps_to_its_spy_points_at_once(session):
+    """Leapt into (debug mode, no trace.), the program's call shows no port before a spy
+    point's, as the top level's own tracer leaps: its first call, X = 1, is not shown."""
+    run(session, ["spy(len/2)."], "\r")
+    try:
+        steps = ports(run(session, ["three([a], D)."], "nn\r"))
+        assert steps[0][:3] == ("*", "Call", 2) and steps[0][3].startswith("len([a], ")
     finally:
         session.spies = SpyPoints()
 

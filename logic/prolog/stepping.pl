@@ -4,12 +4,14 @@
 % new key runs the goal again from its start with all the keys so far (SWI-Prolog runs the
 % same program the same way), so nothing waits inside Prolog for a key.
 %
-%     step(Goal, Template, Keys, Spied, Depth, Limit, Reply)
+%     step(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply)
 %
 % runs Goal under the tracer (`prolog_trace_interception/4`) within Limit inferences. At each
 % port below Goal's own frame the next of Keys is taken: creep, skip, leap, retry, fail or
 % nodebug (SWI-Prolog's actions of the same names; leap runs on to a port of a predicate in
 % Spied, a list of Name/Arity or Name). After an answer, the key `redo` asks for the next.
+% Mode is how the run starts: creep (the first port is shown) or leap (the first port of a
+% predicate in Spied is: the goal was leapt into, or is asked in debug mode).
 % Reply is wait(Line) (the port where the keys ran out, written as the top level's tracer
 % writes it, its depth counted from Depth at Goal), answer(Text) (Template as writeq writes
 % it), failed, limit (more than Limit inferences) or error(Text) (SWI-Prolog's message).
@@ -20,17 +22,18 @@
 % the top level's tracer does, _G1, _G2, ... in the order the run first shows it (SWI-Prolog's
 % own _123 names change from run to run; this order is the same in every replay).
 
-:- module(lab_stepping, [step/7]).
+:- module(lab_stepping, [step/8]).
 :- set_prolog_flag(generate_debug_info, false).  % its own frames are not traced
 
-step(Goal, Template, Keys, Spied, Depth, Limit, Reply) :-
-    catch(stepped(Goal, Template, Keys, Spied, Depth, Limit, Reply0), Ball,
+step(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply) :-
+    must_be(oneof([creep, leap]), Mode),
+    catch(stepped(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply0), Ball,
           ( notrace, caught(Ball, Reply0) )),  % a limit may come after the run is caught
     Reply = Reply0.
 
-stepped(Goal, Template, Keys, Spied, Depth, Limit, Reply) :-
+stepped(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply) :-
     nb_setval(step_keys, Keys),
-    nb_setval(step_mode, creep),
+    nb_setval(step_mode, Mode),
     nb_setval(step_spied, Spied),
     nb_setval(step_depth, Depth),
     nb_setval(step_base, none),

@@ -16,7 +16,7 @@ from typing import TextIO
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.site import parts
-from minimax_lab.logic.toplevel.stepper import OPTIONS, help_lines
+from minimax_lab.logic.toplevel.stepper import OPTIONS, UNKNOWN, help_lines
 
 PACKAGES = ("logic", "compare", "facts")
 """The lab's packages, shipped whole (the site runs the same code as the command line)."""
@@ -86,13 +86,15 @@ def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_H
 
 
 def tracer_script() -> str:
-    """`tracer.js`: the commands at a port by key (`COMMANDS`) and what `h` prints (`HELP`),
-    the top level's tracer's own (`logic.toplevel.stepper`), for the program's worker."""
+    """`tracer.js`: the commands at a port by key (`COMMANDS`), what `h` prints (`HELP`) and
+    an unknown key (`UNKNOWN`), the top level's tracer's own (`logic.toplevel.stepper`), for
+    the program's worker."""
     commands = {key: option.word for option in OPTIONS for key in option.keys}
     return ("// The top level's tracer's commands and help (logic/toplevel/stepper.py), "
             "written by the build.\n"
             f"const COMMANDS = {json.dumps(commands)};\n"
-            f"const HELP = {json.dumps(chr(10).join(help_lines()))};\n")
+            f"const HELP = {json.dumps(chr(10).join(help_lines()))};\n"
+            f"const UNKNOWN = {json.dumps(UNKNOWN)};\n")
 
 
 def lab_modules() -> dict[str, bytes]:

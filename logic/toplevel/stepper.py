@@ -88,6 +88,12 @@ class SpyPoints:
         """True when a goal should run in debug mode, leaping to its spy points."""
         return self.debugging and bool(self.specs)
 
+    def written(self) -> list[str]:
+        """The spy points as SWI-Prolog reads them (`Name/Arity`, or `Name`), for the tracer
+        that steps a student's program (`logic/prolog/stepping.pl`)."""
+        return [format_term(Atom(name)) + ("" if arity is None else f"/{arity}")
+                for name, arity in sorted(self.specs, key=str)]
+
 
 def indicator(spec: Spec) -> str:
     return spec[0] if spec[1] is None else f"{spec[0]}/{spec[1]}"
