@@ -469,3 +469,78 @@ def test_a_goal_of_the_program_that_runs_long_is_stopped_and_both_top_levels_ans
     assert driver.find_element("id", "loaded").text == "lab_style.pl loaded"
     assert ask_program(driver, "mine(X).") == "X = 42."  # the program loaded is this one
     assert_the_labs_top_level_answers(driver)
+
+
+def load_in_page(driver, program: str) -> None:
+    """`program` typed under Your program and loaded (named as the file picked)."""
+    driver.execute_script("document.getElementById('program').value = arguments[0];"
+                          "document.getElementById('loaded').textContent = '';", program)
+    driver.find_element("id", "load").click()
+    wait_until(driver, lambda: driver.find_element("id", "loaded").text
+               == "lab_style.pl loaded", ANSWER_SECONDS)
+
+
+def type_keys(driver, stepped, keys: str, shown: str) -> None:
+    """Type `keys` at a goal stepped in the page, one at a time, each run waited for; then
+    wait until the goal's transcript is `shown`."""
+    for key in keys:
+        before = stepped.get_attribute("textContent")
+        driver.find_element("id", "goal").send_keys(key)
+        wait_until(driver, lambda before=before: stepped.get_attribute("textContent") != before
+                   and program_state(driver) == "ready", ANSWER_SECONDS)
+    wait_until(driver, lambda: stepped.get_attribute("textContent") == shown, ANSWER_SECONDS)
+
+
+@pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, a run per key
+@needs_swipl
+def test_the_page_leaps_to_the_top_levels_spy_point_in_the_program_as_a_terminal(
+        program_page, tmp_path):
+    """spy/1 typed in the page reaches a stepped goal of the program: the page's transcript
+    for a leap is a terminal's for the same keys."""
+    driver = program_page
+    load_in_page(driver, SPIED)
+    assert ask_program(driver, "spy(len/2).").startswith("% Spy point on len/2")
+    try:
+        assert ask_program(driver, "trace.").startswith("% stepping")
+        goal = "three([a], D)"
+        shown = terminal_transcript(tmp_path, ["spy(len/2).", "trace.", goal + "."], "clln\r")
+        first = ask_program(driver, goal + ".")
+        assert shown.startswith(first)
+        type_keys(driver, lines(driver)[-1], "clln\n", shown)
+    finally:  # in debug mode the Python top level steps nospyall. too: Enter ends it
+        assert ask_program(driver, "nospyall.").startswith("% All spy points removed")
+        if driver.find_element("id", "ports").is_displayed():
+            driver.find_element("id", "run").click()
+            wait_until(driver, lambda: not driver.find_element("id", "ports").is_displayed(),
+                       ANSWER_SECONDS)
+        assert ask_program(driver, "debugging.") == "% debug mode on; spy points: none\ntrue."
+
+
+CRASH = """
+crash :- deep(T), show(T).
+deep(T) :- numlist(1, 100000, L), foldl([_, A, f(A)]>>true, L, a, T).
+show(_).
+mine(42).
+"""
+"""A goal whose port, once skipped to, shows a term 100 000 deep: writing it overruns
+SWI-Prolog's C stack in WebAssembly, which is lost."""
+
+
+@pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, crashed and started afresh
+def test_a_swi_prolog_lost_mid_step_is_started_afresh_and_the_next_goal_answers(program_page):
+    driver = program_page
+    load_in_page(driver, CRASH)
+    assert ask_program(driver, "trace.").startswith("% stepping")
+    assert ask_program(driver, "crash.") == "   Call: (1) crash ? "
+    stepped = lines(driver)[-1]
+    driver.find_element("id", "goal").send_keys("c")
+    wait_until(driver, lambda: stepped.get_attribute("textContent").endswith(
+        "deep(_G1) ? "), ANSWER_SECONDS)
+    driver.find_element("id", "goal").send_keys("s")
+    wait_until(driver, lambda: "% stopped" in stepped.get_attribute("textContent"),
+               ANSWER_SECONDS)
+    said = stepped.get_attribute("textContent").split("skip\n", 1)[1]
+    assert re.fullmatch(r"% stopped: SWI-Prolog ended \(.+\); it starts afresh, your program "
+                        r"loaded again", said), said
+    assert not driver.find_element("id", "ports").is_displayed()
+    assert ask_program(driver, "mine(X).") == "X = 42."  # the program, loaded again

@@ -133,11 +133,12 @@ async function topLevel() {
       const engine = byId("engine").value;
       let answer = engine === "program" ? await program.ask(goal, spying)
         : await python("query", goal, engine);
-      if (answer.session) answer = await python("query", goal, "reference");  // spy/1 and kin
+      let by = engine;  // the top level that answers: spy/1 and its kin are the Python one's
+      if (answer.session) [answer, by] = [await python("query", goal, "reference"), "reference"];
       if (answer.consult) return await program.consult(last);
       if (answer.out) last = show(answer.out.replace(/\n$/, ""), "answer", last);
       if (answer.err) show(answer.err.replace(/\n$/, ""), "error", last);
-      if (answer.waiting) [stepped, steppedBy] = [last, engine];
+      if (answer.waiting) [stepped, steppedBy] = [last, by];
       ports.hidden = stepped === null;
     } catch (error) {
       show(String(error.message), "error", last);

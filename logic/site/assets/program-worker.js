@@ -45,7 +45,7 @@ async function stepRun() {
   const text = [stepping.keys.join(","), stepping.spied.join(","), stepping.mode, stepping.goal];
   const end = prolog.line(`page:page_step_lines(Text, ${LIMIT}, End), atom_string(End, Line)`,
                           text.join("\n"));
-  if (end.startsWith("error: ")) return afresh(end, stepping.transcript + "\n");
+  if (end.startsWith("error: ")) return afresh(end, stepping.transcript);  // after its key
   const out = printed.splice(0).join("\n").replace(/\n$/, "");
   stepping.waits = end;
   stepping.transcript += end === "wait" ? out + " ? " : end === "answer" ? out + " " : out;
