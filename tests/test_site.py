@@ -875,6 +875,10 @@ def test_a_plain_file_name_is_kept(stem, suffix):
     assert site_python.file_name(f"/home/me/{stem}{suffix}") == f"{stem}.pl"
 
 
+NOT_SPYING = {"spied": [], "debugging": False}
+"""The page's spy points where none is set, as each reply says them."""
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=80), st.sampled_from(["[{}].", "consult({}).", "[{}, other]."]))
 def test_loading_a_file_at_the_pages_top_level_says_where_to_check_it_in_one_line(name, form):
@@ -882,14 +886,14 @@ def test_loading_a_file_at_the_pages_top_level_says_where_to_check_it_in_one_lin
     that names no folder of the page's Python (it has none of the student's), and `consult`
     telling the page to load the file picked into its SWI-Prolog instead."""
     answered = json.loads(site_python.query(form.format(quote_atom(name))))
-    assert answered == {"status": 2, "out": "", "consult": True,
+    assert answered == {"status": 2, "out": "", "consult": True, "spying": NOT_SPYING,
                         "err": f"minimax-lab: error: {site_python.NO_FILES}\n"}
     assert json.loads(site_python.query("X is 1."))["consult"] is False
 
 
 def test_make_in_the_page_asks_the_page_to_load_the_file_picked_again():
     answered = json.loads(site_python.query("make."))
-    assert answered == {"status": 2, "out": "", "consult": True,
+    assert answered == {"status": 2, "out": "", "consult": True, "spying": NOT_SPYING,
                         "err": f"minimax-lab: error: {site_python.NO_FILES}\n"}
 
 
@@ -1058,6 +1062,26 @@ def test_a_spy_point_says_what_the_page_does_as_a_terminals_says():
     site_python.query("nospyall.", "reference")
     site_python.query("nodebug.", "reference")
     assert said == terminal.getvalue() and "the tracer stops at its ports" in said
+
+
+def test_a_spy_point_on_the_programs_predicate_is_the_pages_whatever_the_engine():
+    """spy/1 may name a predicate of the program loaded in the page's SWI-Prolog, and the
+    page's spy points are one set, told in each reply to the program's worker."""
+    refused = json.loads(site_python.query("spy(len/2).", "reference"))
+    assert "spy/1: no predicate len/2" in refused["err"]
+    site_python.program_loaded(json.dumps(["len/2", "a b/1"]))
+    try:
+        said = json.loads(site_python.query("spy(len/2).", "reference"))
+        assert said["out"].startswith("% Spy point on len/2")
+        assert said["spying"] == {"spied": ["len/2"], "debugging": True}
+        assert json.loads(site_python.query("spy('a b'/1).", "logic"))["spying"] == {
+            "spied": ["'a b'/1", "len/2"], "debugging": True}  # one set for both engines
+        off = json.loads(site_python.query("nodebug.", "reference"))["spying"]
+        assert off == {"spied": ["'a b'/1", "len/2"], "debugging": False}
+    finally:
+        site_python.query("nospyall.", "reference")
+        site_python.program_loaded("[]")
+    assert json.loads(site_python.query("true.", "logic"))["spying"] == NOT_SPYING
 
 
 def test_a_key_with_no_goal_stepped_is_one_line():

@@ -6,6 +6,7 @@ its SWI-Prolog the site's own (the network cut off once it has loaded)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -17,13 +18,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from keys import Keys
 from marks import needs_swipl
 from test_site import ANSWER_SECONDS, START_SECONDS, requested, served, site  # noqa: F401
 
 from minimax_lab.logic.commands.cli import main
 from minimax_lab.logic.engines import make_engine
+from minimax_lab.logic.site.build import tracer_script
 from minimax_lab.logic.state import parse_state
-from minimax_lab.logic.toplevel.stepper import OPTIONS
+from minimax_lab.logic.toplevel.repl import Session
+from minimax_lab.logic.toplevel.stepper import OPTIONS, UNKNOWN, help_lines
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 ASSETS = resources.files("minimax_lab.logic.site") / "assets"
@@ -62,7 +66,7 @@ main :-
     load_files(Page, [silent(true)]),
     page:page_load(File, L, Loaded), format("end: ~w~n", [Loaded]),
     forall(member(Goal, Goals),
-           ( atom_string(Goal, Text), page:page_ask(Text, L, M, End),
+           ( atom_string(Goal, Text), page:page_ask(Text, L, M, false, End),
              format("end: ~w~n", [End]) )).
 """
 """Loads a file with the page's Prolog and asks it each goal given, as program-worker.js does."""
@@ -148,16 +152,28 @@ def test_trace_then_a_goal_is_stepped_and_only_that_goal(tmp_path):
 
 def page_step(tmp_path: Path, program: str, goal: str, keys: list[str]) -> tuple[str, str]:
     """What the page's Prolog prints for `goal` stepped with `keys`, and how it ends."""
+    return page_steps(tmp_path, program, goal, [keys])[0]
+
+
+def page_steps(tmp_path: Path, program: str, goal: str, runs: list[list[str]],
+               spied: str = "", mode: str = "creep") -> list[tuple[str, str]]:
+    """What the page's Prolog prints for `goal` stepped with the keys of each run, leaping to
+    `spied` (as the worker gives them), starting in `mode`; and how each run ends."""
     run_page(tmp_path, program, [])  # the files in place
+    asked = ", ".join(f'page:page_step_lines("{",".join(keys)}\\n{spied}\\n{mode}\\n{goal}", '
+                      f"{LIMIT}, End{number}), format('end: ~w~n', [End{number}])"
+                      for number, keys in enumerate(runs))
     done = subprocess.run(
         [shutil.which("swipl") or "swipl", "-q", "-g",
-         "load_files('program.pl', [silent(true)]), page:page_load('mine.pl', "
-         f"{LIMIT}, _), page:page_step(\"{goal}\", \"{','.join(keys)}\", {LIMIT}, End), "
-         "format('end: ~w~n', [End])", "-t", "halt"],
+         f"load_files('program.pl', [silent(true)]), page:page_load('mine.pl', {LIMIT}, _), "
+         f"{asked}", "-t", "halt"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=PROLOG_SECONDS,
         check=False, cwd=tmp_path)
-    printed, _, end = done.stdout.rpartition("end: ")
-    return printed.rstrip("\n"), end.strip()
+    parts = done.stdout.split("end: ")  # each run's end begins the next part's first line
+    assert len(parts) == len(runs) + 1, done.stdout
+    said = [parts[0]] + [part.split("\n", 1)[1] if "\n" in part else "" for part in parts[1:]]
+    ends = [part.split("\n", 1)[0].strip() for part in parts[1:]]
+    return [(printed.rstrip("\n"), end) for printed, end in zip(said, ends, strict=False)]
 
 
 STEPS = "len([], 0).\nlen([_|T], N) :- len(T, M), N is M + 1.\n"
@@ -166,15 +182,71 @@ STEPS = "len([], 0).\nlen([_|T], N) :- len(T, M), N is M + 1.\n"
 @needs_swipl
 def test_a_stepped_goal_waits_at_each_port_then_answers(tmp_path):
     first, end = page_step(tmp_path, STEPS, "len([a], N)", [])
-    assert end == "wait" and first.startswith("   Call: (1) len([a], ")
+    assert (first, end) == ("   Call: (1) len([a], N)", "wait")  # the goal's own by name
     inner, end = page_step(tmp_path, STEPS, "len([a], N)", ["creep"])
-    assert end == "wait" and inner.startswith("   Call: (2) len([], ")
+    assert (inner, end) == ("   Call: (2) len([], _G1)", "wait")  # as the lab's stepping names
     skipped, end = page_step(tmp_path, STEPS, "len([a], N)", ["creep", "skip"])
     assert end == "wait" and skipped == "   Exit: (2) len([], 0)"
     answer, end = page_step(tmp_path, STEPS, "len([a], N)", ["nodebug"])
     assert (answer, end) == ("N = 1", "answer")
     failed, end = page_step(tmp_path, STEPS, "len([a], N)", ["nodebug", "redo"])
     assert (failed, end) == ("false.", "answered")
+
+
+SPIED = """len([], 0).
+len([_|T], N) :- len(T, M), N is M + 1.
+three(L, D) :- X = 1, len(L, N), D is N + X.
+"""
+"""A program whose first call below the goal is not the one spied (len/2)."""
+
+
+def worker_transcript(runs: list[tuple[str, str]], words: list[str]) -> str:
+    """The transcript program-worker.js shows for the runs of a goal stepped with `words`,
+    ended by Enter after its answer."""
+    shown = ""
+    for number, (printed, end) in enumerate(runs):
+        shown += printed + {"wait": " ? ", "answer": " "}.get(end, "")
+        if end == "answer":
+            return shown + "."
+        shown += words[number] + "\n"
+    return shown
+
+
+def terminal_transcript(tmp_path: Path, lines: list[str], keys: str) -> str:
+    """What a terminal's top level shows for the last of `lines`, with SPIED loaded and `keys`
+    typed at its ports and its answer."""
+    path = tmp_path / "terminal" / "spied.pl"
+    path.parent.mkdir()
+    path.write_text(SPIED)
+    out = io.StringIO()
+    session = Session("reference", out, Keys(""), program=str(path))
+    try:
+        for line in lines[:-1]:
+            assert session.handle(line)
+        begun = len(out.getvalue())
+        session.keys = Keys(keys)  # type: ignore[assignment]
+        assert session.handle(lines[-1])
+    finally:
+        session.close()
+    return out.getvalue()[begun:].rstrip("\n")
+
+
+@needs_swipl
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_leap_stops_at_the_spy_points_of_the_top_level_as_on_a_terminal(tmp_path, traced):
+    """The page gives the program's stepped goal the top level's spy points: a leap stops at
+    a spied predicate, and in debug mode (spy/1, no trace.) the goal leaps to it at once;
+    what the page shows is what a terminal shows for the same keys."""
+    words = ["creep", "leap", "leap", "nodebug"] if traced else ["leap", "nodebug"]
+    goal = "three([a], D)"
+    runs = page_steps(tmp_path, SPIED, goal, [words[:number] for number in range(len(words) + 1)],
+                      "len/2", "creep" if traced else "leap")
+    shown = worker_transcript(runs, words)
+    assert shown == terminal_transcript(
+        tmp_path, ["spy(len/2).", *(["trace."] if traced else []), goal + "."],
+        "".join(word[0] for word in words) + "\r")
+    assert re.search(r"^ \* Call: \(2\) len\(\[a\], _G\d\) \? leap\n \* Call: \(3\) len\(\[\], "
+                     r"_G\d\) \? ", shown, re.MULTILINE) and shown.endswith("D = 2 .")
 
 
 @needs_swipl
@@ -235,6 +307,19 @@ def ask_program(driver, goal: str) -> str:
     return "\n".join(line.get_attribute("textContent") for line in shown[1:])
 
 
+def assert_the_labs_top_level_answers(driver) -> None:
+    """The lab's top level (the reference, in Python) answers a goal in the page."""
+    driver.find_element("css selector", '#engine option[value="reference"]').click()
+    wait_until(driver, lambda: driver.find_element("id", "status")
+               .get_attribute("data-state") == "ready", START_SECONDS)
+    before = len(lines(driver))
+    driver.find_element("id", "goal").clear()
+    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
+    driver.find_element("id", "run").click()
+    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
+    assert lines(driver)[before + 1].text == "X = 42."
+
+
 @pytest.fixture(scope="module")
 def program_page(browser, served, tmp_path_factory):  # noqa: F811
     """The top level with lab_style.pl picked and loaded, then the network cut off."""
@@ -279,15 +364,7 @@ def test_a_trace_a_loop_and_a_halt_end_and_the_page_answers_after(program_page):
     assert ask_program(driver, f"minimax_decision({board_list(drawn)}, x, _, V), !.").endswith(
         f"V = {reference_value(drawn)}.")
     assert ask_program(driver, "[lab_style].").endswith("% lab_style.pl loaded")
-    driver.find_element("css selector", '#engine option[value="reference"]').click()
-    wait_until(driver, lambda: driver.find_element("id", "status")
-               .get_attribute("data-state") == "ready", START_SECONDS)
-    before = len(lines(driver))
-    driver.find_element("id", "goal").clear()
-    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
-    driver.find_element("id", "run").click()
-    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
-    assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too
+    assert_the_labs_top_level_answers(driver)
 
 
 def test_the_docs_state_the_bounds_the_worker_sets():
@@ -316,17 +393,18 @@ def test_answers_are_printed_as_the_command_lines_top_level_prints_them(tmp_path
         assert printed == capsys.readouterr().out.rstrip("\n"), goal
 
 
-def test_the_worker_takes_the_keys_the_top_levels_tracer_takes():
-    text = (ASSETS / "program-worker.js").read_text()
-    table = text[text.index("const COMMANDS = {"):text.index("};", text.index("const COMMANDS"))]
-    pairs = {json.loads(f'"{key}"'): word for key, word in
-             re.findall(r'"((?:[^"\\]|\\.)+)": "(\w+)"', table)}
-    assert pairs == {key: option.word for option in OPTIONS for key in option.keys}
-
-
-def unnamed(text: str) -> str:
-    """`text` with each fresh variable `_`: SWI-Prolog's names differ from build to build."""
-    return re.sub(r"\b_\w*", "_", text)
+def test_the_worker_takes_the_keys_and_shows_the_help_of_the_top_levels_tracer():
+    """The program's worker reads its commands and `h`'s help from tracer.js, which the build
+    writes from the top level's tracer: a terminal's help, line for line."""
+    script = tracer_script()
+    declared = dict(re.findall(r"^const (\w+) = (.*);$", script, re.MULTILINE))
+    assert json.loads(declared["COMMANDS"]) == {key: option.word for option in OPTIONS
+                                                for key in option.keys}
+    assert json.loads(declared["HELP"]).split("\n") == help_lines()
+    assert json.loads(declared["UNKNOWN"]) == UNKNOWN
+    worker = (ASSETS / "program-worker.js").read_text()
+    assert '"tracer.js"' in worker and not re.search(r"\bconst (COMMANDS|HELP|UNKNOWN)\b|"
+                                                     r"Unknown option", worker)
 
 
 @pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, a run per key
@@ -337,7 +415,7 @@ def test_the_page_steps_a_goal_of_the_program_creep_skip_abort(program_page, tmp
     program = (SUBMISSIONS / "lab_style.pl").read_text()
     assert ask_program(driver, "trace.").startswith("% stepping")
     expected = page_step(tmp_path, program, goal, [])[0] + " ? "
-    assert unnamed(ask_program(driver, goal + ".")) == unnamed(expected)
+    assert ask_program(driver, goal + ".") == expected  # _G names: the same in the page
     stepped = lines(driver)[-1]
     field = driver.find_element("id", "goal")
     keys: list[str] = []
@@ -345,12 +423,11 @@ def test_the_page_steps_a_goal_of_the_program_creep_skip_abort(program_page, tmp
         field.send_keys(key)
         keys.append(word)
         expected += f"{word}\n" + page_step(tmp_path, program, goal, keys)[0] + " ? "
-        wait_until(driver, lambda shown=expected: unnamed(stepped.get_attribute("textContent"))
-                   == unnamed(shown), ANSWER_SECONDS)
+        wait_until(driver, lambda shown=expected: stepped.get_attribute("textContent")
+                   == shown, ANSWER_SECONDS)
     driver.find_element("css selector", '#ports button[data-key="a"]').click()
     expected += "abort\n% Execution Aborted"
-    wait_until(driver, lambda: unnamed(stepped.get_attribute("textContent"))
-               == unnamed(expected), ANSWER_SECONDS)
+    wait_until(driver, lambda: stepped.get_attribute("textContent") == expected, ANSWER_SECONDS)
     assert not driver.find_element("id", "ports").is_displayed()
     assert ask_program(driver, "X is 6 * 7.") == "X = 42."
 
@@ -391,12 +468,79 @@ def test_a_goal_of_the_program_that_runs_long_is_stopped_and_both_top_levels_ans
             == f"V = {reference_value(drawn)}.")
     assert driver.find_element("id", "loaded").text == "lab_style.pl loaded"
     assert ask_program(driver, "mine(X).") == "X = 42."  # the program loaded is this one
-    driver.find_element("css selector", '#engine option[value="reference"]').click()
-    wait_until(driver, lambda: driver.find_element("id", "status")
-               .get_attribute("data-state") == "ready", START_SECONDS)
-    before = len(lines(driver))
-    driver.find_element("id", "goal").clear()
-    driver.find_element("id", "goal").send_keys("X is 6 * 7.")
-    driver.find_element("id", "run").click()
-    wait_until(driver, lambda: len(lines(driver)) > before + 1, ANSWER_SECONDS)
-    assert lines(driver)[before + 1].text == "X = 42."  # the lab's top level answers too
+    assert_the_labs_top_level_answers(driver)
+
+
+def load_in_page(driver, program: str) -> None:
+    """`program` typed under Your program and loaded (named as the file picked)."""
+    driver.execute_script("document.getElementById('program').value = arguments[0];"
+                          "document.getElementById('loaded').textContent = '';", program)
+    driver.find_element("id", "load").click()
+    wait_until(driver, lambda: driver.find_element("id", "loaded").text
+               == "lab_style.pl loaded", ANSWER_SECONDS)
+
+
+def type_keys(driver, stepped, keys: str, shown: str) -> None:
+    """Type `keys` at a goal stepped in the page, one at a time, each run waited for; then
+    wait until the goal's transcript is `shown`."""
+    for key in keys:
+        before = stepped.get_attribute("textContent")
+        driver.find_element("id", "goal").send_keys(key)
+        wait_until(driver, lambda before=before: stepped.get_attribute("textContent") != before
+                   and program_state(driver) == "ready", ANSWER_SECONDS)
+    wait_until(driver, lambda: stepped.get_attribute("textContent") == shown, ANSWER_SECONDS)
+
+
+@pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, a run per key
+@needs_swipl
+def test_the_page_leaps_to_the_top_levels_spy_point_in_the_program_as_a_terminal(
+        program_page, tmp_path):
+    """spy/1 typed in the page reaches a stepped goal of the program: the page's transcript
+    for a leap is a terminal's for the same keys."""
+    driver = program_page
+    load_in_page(driver, SPIED)
+    assert ask_program(driver, "spy(len/2).").startswith("% Spy point on len/2")
+    try:
+        assert ask_program(driver, "trace.").startswith("% stepping")
+        goal = "three([a], D)"
+        shown = terminal_transcript(tmp_path, ["spy(len/2).", "trace.", goal + "."], "clln\r")
+        first = ask_program(driver, goal + ".")
+        assert shown.startswith(first)
+        type_keys(driver, lines(driver)[-1], "clln\n", shown)
+    finally:  # in debug mode the Python top level steps nospyall. too: Enter ends it
+        assert ask_program(driver, "nospyall.").startswith("% All spy points removed")
+        if driver.find_element("id", "ports").is_displayed():
+            driver.find_element("id", "run").click()
+            wait_until(driver, lambda: not driver.find_element("id", "ports").is_displayed(),
+                       ANSWER_SECONDS)
+        assert ask_program(driver, "debugging.") == "% debug mode on; spy points: none\ntrue."
+
+
+CRASH = """
+crash :- deep(T), show(T).
+deep(T) :- numlist(1, 100000, L), foldl([_, A, f(A)]>>true, L, a, T).
+show(_).
+mine(42).
+"""
+"""A goal whose port, once skipped to, shows a term 100 000 deep: writing it overruns
+SWI-Prolog's C stack in WebAssembly, which is lost."""
+
+
+@pytest.mark.slow  # SWI-Prolog in WebAssembly in Chromium, crashed and started afresh
+def test_a_swi_prolog_lost_mid_step_is_started_afresh_and_the_next_goal_answers(program_page):
+    driver = program_page
+    load_in_page(driver, CRASH)
+    assert ask_program(driver, "trace.").startswith("% stepping")
+    assert ask_program(driver, "crash.") == "   Call: (1) crash ? "
+    stepped = lines(driver)[-1]
+    driver.find_element("id", "goal").send_keys("c")
+    wait_until(driver, lambda: stepped.get_attribute("textContent").endswith(
+        "deep(_G1) ? "), ANSWER_SECONDS)
+    driver.find_element("id", "goal").send_keys("s")
+    wait_until(driver, lambda: "% stopped" in stepped.get_attribute("textContent"),
+               ANSWER_SECONDS)
+    said = stepped.get_attribute("textContent").split("skip\n", 1)[1]
+    assert re.fullmatch(r"% stopped: SWI-Prolog ended \(.+\); it starts afresh, your program "
+                        r"loaded again", said), said
+    assert not driver.find_element("id", "ports").is_displayed()
+    assert ask_program(driver, "mine(X).") == "X = 42."  # the program, loaded again

@@ -31,6 +31,7 @@ mem(X, [_|T]) :- mem(X, T).
 loop(X) :- loop(X).
 twice(L, D) :- len(L, N), D is 2 * N.
 bad(X) :- Y = foo, X is Y + 1.
+three(L, D) :- X = 1, len(L, N), D is N + X.
 """
 GOAL = "len([a,b], N)."
 MANY = "c" * 40
@@ -84,6 +85,21 @@ def test_creeping_shows_swi_prologs_own_ports_of_the_programs_clauses(session, p
     assert ours == swi_trace(program, GOAL.rstrip("."), "len/2")
     assert len(shown) > len(ours)  # the built-ins it calls (is/2) are shown too
     assert all(word == "creep" for *_, word in shown)
+
+
+def test_fresh_variables_are_named_as_the_labs_stepping_names_them(session):
+    """The program's fresh variables are _G1, _G2, ... in the order the goal first shows them,
+    one name for one variable at every port, and the goal's own by their names, as the top
+    level's tracer shows the lab's: not SWI-Prolog's _123, which change from run to run."""
+    shown = ports(run(session, ["trace.", "twice([a,b], D)."], MANY))
+    names = [name for _, _, _, goal, _ in shown for name in re.findall(r"\b_\w+|\b[A-Z]\w*", goal)]
+    fresh = list(dict.fromkeys(name for name in names if name.startswith("_")))
+    assert fresh == [f"_G{number}" for number in range(1, len(fresh) + 1)] and len(fresh) >= 3
+    lines = [f"{port}: ({depth}) {goal}" for _, port, depth, goal, _ in shown]
+    assert "Call: (2) len([a,b], _G1)" in lines and "Call: (3) len([b], _G2)" in lines
+    assert "Call: (4) _G2 is 0+1" in lines and "Call: (2) D is 2*2" in lines  # the same ones
+    assert run(session, ["trace.", "twice([a,b], D)."], MANY) == run(  # the same every time
+        session, ["trace.", "twice([a,b], D)."], MANY)
 
 
 def test_the_answer_is_the_programs_and_redo_steps_into_the_next(session):
@@ -146,6 +162,17 @@ def test_leap_stops_at_a_spy_point_of_the_program_and_nospy_removes_it(session):
         session.spies = SpyPoints()
 
 
+def test_in_debug_mode_a_call_of_the_program_leaps_to_its_spy_points_at_once(session):
+    """Leapt into (debug mode, no trace.), the program's call shows no port before a spy
+    point's, as the top level's own tracer leaps: its first call, X = 1, is not shown."""
+    run(session, ["spy(len/2)."], "\r")
+    try:
+        steps = ports(run(session, ["three([a], D)."], "nn\r"))
+        assert steps[0][:3] == ("*", "Call", 2) and steps[0][3].startswith("len([a], ")
+    finally:
+        session.spies = SpyPoints()
+
+
 def test_a_program_that_runs_on_without_end_stops_at_the_bound(session):
     shown = run(session, ["trace.", "loop(a).", "len([x], N)."], "cs")
     assert re.search(r"ERROR: steps\.pl: .loop\(a\). took more than \d+ inferences", shown), shown
@@ -163,7 +190,7 @@ def test_a_loop_leapt_or_skipped_after_creeping_is_stopped_at_the_bound(session,
 
 def test_an_error_passes_its_exception_port_and_is_one_error_line(session):
     shown = run(session, ["trace.", "bad(X).", "len([x], N)."], MANY)
-    assert re.search(r"^   Exception: \(2\) _\w* is foo\+1 \? creep$", shown, re.MULTILINE)
+    assert re.search(r"^   Exception: \(2\) X is foo\+1 \? creep$", shown, re.MULTILINE)
     assert re.search(r"^ERROR: steps\.pl: .*foo/0", shown, re.MULTILINE)
     assert shown.rstrip().endswith("N = 1.")
 

@@ -4,33 +4,43 @@
 % new key runs the goal again from its start with all the keys so far (SWI-Prolog runs the
 % same program the same way), so nothing waits inside Prolog for a key.
 %
-%     step(Goal, Template, Keys, Spied, Depth, Limit, Reply)
+%     step(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply)
 %
 % runs Goal under the tracer (`prolog_trace_interception/4`) within Limit inferences. At each
 % port below Goal's own frame the next of Keys is taken: creep, skip, leap, retry, fail or
 % nodebug (SWI-Prolog's actions of the same names; leap runs on to a port of a predicate in
 % Spied, a list of Name/Arity or Name). After an answer, the key `redo` asks for the next.
+% Mode is how the run starts: creep (the first port is shown) or leap (the first port of a
+% predicate in Spied is: the goal was leapt into, or is asked in debug mode).
 % Reply is wait(Line) (the port where the keys ran out, written as the top level's tracer
 % writes it, its depth counted from Depth at Goal), answer(Text) (Template as writeq writes
 % it), failed, limit (more than Limit inferences) or error(Text) (SWI-Prolog's message).
 % Goal's own ports are not shown, the caller showing its box; with Depth 0 they are, at 1.
+%
+% Template is a list of Name=Var, the goal's variables and the names the top level shows them
+% by: a port's line writes Var as Name (but for Name '_'), and every other fresh variable as
+% the top level's tracer does, _G1, _G2, ... in the order the run first shows it (SWI-Prolog's
+% own _123 names change from run to run; this order is the same in every replay).
 
-:- module(lab_stepping, [step/7]).
+:- module(lab_stepping, [step/8]).
 :- set_prolog_flag(generate_debug_info, false).  % its own frames are not traced
 
-step(Goal, Template, Keys, Spied, Depth, Limit, Reply) :-
-    catch(stepped(Goal, Template, Keys, Spied, Depth, Limit, Reply0), Ball,
+step(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply) :-
+    must_be(oneof([creep, leap]), Mode),
+    catch(stepped(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply0), Ball,
           ( notrace, caught(Ball, Reply0) )),  % a limit may come after the run is caught
     Reply = Reply0.
 
-stepped(Goal, Template, Keys, Spied, Depth, Limit, Reply) :-
+stepped(Goal, Template, Keys, Spied, Mode, Depth, Limit, Reply) :-
     nb_setval(step_keys, Keys),
-    nb_setval(step_mode, creep),
+    nb_setval(step_mode, Mode),
     nb_setval(step_spied, Spied),
     nb_setval(step_depth, Depth),
     nb_setval(step_base, none),
     nb_setval(step_inside, false),
     nb_setval(step_wait, none),
+    nb_setval(step_fresh, 0),
+    named(Template),
     (   catch(call_with_inference_limit(run(Goal, Template), Limit, Result), Ball, true)
     ->  true
     ;   Result = failed
@@ -145,7 +155,42 @@ port_name(unify, 'Unify').
 port_name(cut_call(_), 'Cut').
 port_name(cut_exit(_), 'Cut').
 
-goal_text(Goal, Text) :-
+% The names of the template's variables, by the name SWI-Prolog writes each by in this run.
+named(Template) :-
+    findall(Written-Name,
+            ( member(Name=Var, Template), var(Var), Name \== '_',
+              format(atom(Written), "~w", [Var]) ),
+            Names),
+    nb_setval(step_names, Names).
+
+% Goal with each variable bound to '$VAR'(Name), its name in the run (named/1, or the next _G).
+goal_text(Goal0, Text) :-
+    term_variables(Goal0, Vars),
+    maplist(var_name, Vars, Names),
+    copy_term_nat(Goal0-Vars, Goal-Copies),
+    maplist([Copy, Name]>>(Copy = '$VAR'(Name)), Copies, Names),
+    args_text(Goal, Text).
+
+var_name(Var, Name) :-
+    format(atom(Written), "~w", [Var]),
+    nb_getval(step_names, Names),
+    (   memberchk(Written-Name, Names)
+    ->  true
+    ;   nb_getval(step_fresh, Count0),
+        fresh_name(Count0, Names, Count, Name),
+        nb_setval(step_fresh, Count),
+        nb_setval(step_names, [Written-Name|Names])
+    ).
+
+fresh_name(Count0, Names, Count, Name) :-
+    Next is Count0 + 1,
+    format(atom(Candidate), "_G~d", [Next]),
+    (   memberchk(_-Candidate, Names)
+    ->  fresh_name(Next, Names, Count, Name)
+    ;   Count = Next, Name = Candidate
+    ).
+
+args_text(Goal, Text) :-
     compound(Goal),
     compound_name_arguments(Goal, Name, Args),
     \+ current_op(_, _, Name),
@@ -153,7 +198,7 @@ goal_text(Goal, Text) :-
     maplist([A, T]>>format(string(T), "~q", [A]), Args, Texts),
     atomic_list_concat(Texts, ', ', Joined),
     format(string(Text), "~q(~w)", [Name, Joined]).
-goal_text(Goal, Text) :- format(string(Text), "~q", [Goal]).
+args_text(Goal, Text) :- format(string(Text), "~q", [Goal]).
 caught(step_ball(Reply), Reply) :- !.
 caught(inference_limit_exceeded, limit) :- !.
 caught(Ball, error(Text)) :-

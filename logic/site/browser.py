@@ -31,6 +31,7 @@ from minimax_lab.logic.tools import game
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, ToplevelError
 from minimax_lab.logic.toplevel.prolog_terms import Term
 from minimax_lab.logic.toplevel.repl import Session, print_answers
+from minimax_lab.logic.toplevel.stepper import SpyPoints
 
 ENGINES = ("logic", "reference")
 """The engines the site's top level answers with (no Prolog engine: SWI-Prolog in the page
@@ -49,9 +50,19 @@ class PageSession(Session):
 
     consulted = False
 
+    def __init__(self, engine_name: str, out: io.StringIO) -> None:
+        super().__init__(engine_name, out)
+        self.spies = SPIES
+
     def stops_at_ports(self) -> bool:
         """The page steps a goal key by key (`logic.site.stepped`), as a terminal does."""
         return True
+
+    def knows(self, name: str, arity: int | None) -> bool:
+        """The lab's top level's predicates, and those of the program loaded in the page's
+        SWI-Prolog (`program_loaded`), whose goals leap to the page's spy points too."""
+        return super().knows(name, arity) or any(
+            own == name and arity in (None, own_arity) for own, own_arity in _program)
 
     def consult(self, files: list[Term]) -> None:
         self.consulted = True
@@ -61,6 +72,11 @@ class PageSession(Session):
         self.consult([])
 
 
+SPIES = SpyPoints()
+"""The page's spy points, one set for its sessions (as a terminal's session keeps its own
+whatever the engine) and for the program loaded in its SWI-Prolog (`spying`)."""
+_program: frozenset[tuple[str, int]] = frozenset()
+"""The predicates of the program loaded in the page's SWI-Prolog."""
 _sessions: dict[str, PageSession] = {}
 _stepping: dict[str, Stepped] = {}
 HALTED = "% halt. ends the command line's top level; this page's goes on\n"
@@ -87,7 +103,26 @@ def query(goal: str, engine: str = "logic") -> str:
     if not out.getvalue() and not err.getvalue():  # halt.: the command line ends in silence
         out.write(HALTED)
     return _json(status=status, out=out.getvalue(), err=err.getvalue(),
-                 consult=session.consulted)
+                 consult=session.consulted, spying=spying())
+
+
+def spying() -> dict[str, Any]:
+    """The page's spy points as the program's worker takes them: {"spied": [Name/Arity...],
+    "debugging"} (a goal of the program leaps to them, in debug mode at once)."""
+    return {"spied": SPIES.written(), "debugging": SPIES.debugging}
+
+
+def program_loaded(defined: str) -> str:
+    """The program loaded in the page's SWI-Prolog defines `defined` (JSON: its predicates,
+    Name/Arity, each name as it is): spy/1 may name them. {"status"}."""
+    global _program
+    found = set()
+    for spec in json.loads(defined):
+        name, _, arity = str(spec).rpartition("/")
+        if name and arity.isdigit():
+            found.add((name, int(arity)))
+    _program = frozenset(found)
+    return _json(status=0)
 
 
 def key(typed: str, engine: str = "logic") -> str:
@@ -105,7 +140,7 @@ def _stepped_answer(engine: str, out: str) -> str:
         del _stepping[engine]
     if goal.ended_session:
         out += HALTED
-    return _json(status=0, out=out, err="", waiting=not goal.done)
+    return _json(status=0, out=out, err="", waiting=not goal.done, spying=spying())
 
 
 def view(kind: str, position: str, player: str, search: str = "minimax") -> str:

@@ -16,14 +16,17 @@ from typing import TextIO
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.site import parts
+from minimax_lab.logic.toplevel.stepper import OPTIONS, UNKNOWN, help_lines
 
 PACKAGES = ("logic", "compare", "facts")
 """The lab's packages, shipped whole (the site runs the same code as the command line)."""
 SHIPPED = (".py", ".pl", ".toml")
 HELPER = "minimax_helper.pl"
+"""The lab's helpers for students (`:- [minimax_helper].`), beside a program the top level loads."""
 STEPPING = "stepping.pl"
 """SWI-Prolog's tracer stepping a goal of the program, a key at a time (`page_step/4`)."""
-"""The lab's helpers for students (`:- [minimax_helper].`), beside a program the top level loads."""
+TRACER = "tracer.js"
+"""The tracer's commands and help for the program's worker, written from the top level's."""
 MARK = "site.json"
 """The file that says a folder is a site this command wrote (and may write again)."""
 
@@ -65,6 +68,7 @@ def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_H
     files["game.js"] = (resources.files("minimax_lab.logic.tools") / "game.js").read_bytes()
     files[HELPER] = (resources.files("minimax_lab.logic.prolog") / HELPER).read_bytes()
     files[STEPPING] = (resources.files("minimax_lab.logic.prolog") / STEPPING).read_bytes()
+    files[TRACER] = tracer_script().encode()
     files[MARK] = json.dumps({
         "module": f"{_prefix()}logic.site.browser",
         "archives": ["pydatalog.zip", "lab.zip"],
@@ -79,6 +83,18 @@ def build_site(folder: Path, cache: Path | None = None, hints: Hints = DEFAULT_H
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     return Written(folder, {path: len(data) for path, data in sorted(files.items())})
+
+
+def tracer_script() -> str:
+    """`tracer.js`: the commands at a port by key (`COMMANDS`), what `h` prints (`HELP`) and
+    an unknown key (`UNKNOWN`), the top level's tracer's own (`logic.toplevel.stepper`), for
+    the program's worker."""
+    commands = {key: option.word for option in OPTIONS for key in option.keys}
+    return ("// The top level's tracer's commands and help (logic/toplevel/stepper.py), "
+            "written by the build.\n"
+            f"const COMMANDS = {json.dumps(commands)};\n"
+            f"const HELP = {json.dumps(chr(10).join(help_lines()))};\n"
+            f"const UNKNOWN = {json.dumps(UNKNOWN)};\n")
 
 
 def lab_modules() -> dict[str, bytes]:

@@ -103,18 +103,19 @@ class Consulted:
              ) -> Iterator[Substitution]:
         """The program's answers to `goal`, its calls stepped by SWI-Prolog's own tracer
         (`program_step.py`), each port below the call at `depth` asked of `stepper`."""
-        goal = resolve(goal, substitution)
-        variables = list(dict.fromkeys(variables_of(goal)))
-        template = "[" + ",".join(format_term(var) for var in variables) + "]"
+        goal, variables, template = _asked(goal, substitution, stepper.name_of)
         if self.stepping is None:
             self.stepping = ProgramSteps(self.engine.loaded_file)
         for text in self.stepping.steps(format_term(goal), template, stepper, depth,
                                         stepper.output):
-            values = _error_term(text)
-            if not isinstance(values, ListTerm) or len(values.items) != len(variables):
+            pairs = _term_written(text)
+            values = [pair.args[1] for pair in pairs.items if isinstance(pair, Struct)
+                      and pair.name == "=" and len(pair.args) == 2
+                      ] if isinstance(pairs, ListTerm) else []
+            if len(values) != len(variables):
                 raise PrologError(f"{self.name}: the tracer's answer {text} cannot be read",
                                   Struct("representation_error", (Atom("answer"),)))
-            extended = unify_all(zip(variables, values.items, strict=True), substitution)
+            extended = unify_all(zip(variables, values, strict=True), substitution)
             if extended is not None:
                 yield extended
 
@@ -124,10 +125,8 @@ class Consulted:
         first asked alone (so that `once/1`, or a program that runs on after its first
         answer, costs what SWI-Prolog would), the rest, up to `MOST_ANSWERS`, if they are
         wanted."""
-        goal = resolve(goal, substitution)
-        variables = list(dict.fromkeys(variables_of(goal)))
+        goal, variables, template = _asked(goal, substitution)
         text = format_term(goal)
-        template = "[" + ",".join(format_term(var) for var in variables) + "]"
         shown = 0
         for most in (1, MOST_ANSWERS):
             reply = self.engine.ask_goal(text, template, most)
@@ -153,7 +152,7 @@ class Consulted:
                                   Struct("resource_error", (Atom("answers"),)))
             if reply.end == "error":
                 raise PrologError(f"{self.name}: {reply.error or 'an error'}",
-                                  _error_term(reply.error_term))
+                                  _term_written(reply.error_term))
             if reply.end != "exhausted":
                 why = {"time": f"no answer within {QUESTION_SECONDS:g} s",
                        "cpu": f"more than {QUESTION_SECONDS:g} s of CPU time",
@@ -206,7 +205,21 @@ def answer_term(value: object, variables: dict[int, Var] | None = None) -> Term:
                       Struct("representation_error", (Atom("answer"),)))
 
 
-def _error_term(text: str | None) -> Term | None:
+def _asked(goal: Term, substitution: Substitution, name: Callable[[Var], str] | None = None
+           ) -> tuple[Term, list[Var], str]:
+    """`goal` as it is asked of the program: resolved, its variables in the order they first
+    appear, and the template of their values, a Prolog list of them (with `name`, of
+    `Name=Var`, each variable beside the name it is shown by)."""
+    goal = resolve(goal, substitution)
+    variables = list(dict.fromkeys(variables_of(goal)))
+    items = [format_term(var) if name is None else f"{format_term(Atom(name(var)))}="
+             f"{format_term(var)}" for var in variables]
+    return goal, variables, "[" + ",".join(items) + "]"
+
+
+def _term_written(text: str | None) -> Term | None:
+    """The term SWI-Prolog wrote as `text` (an answer's values, an error's term), read back;
+    text that is no term, as an atom."""
     if not text:
         return None
     try:

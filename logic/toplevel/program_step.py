@@ -15,7 +15,7 @@ from minimax_lab.logic.contain.harness import HELPER, main_file
 from minimax_lab.logic.contain.swipl import Swipl, SwiplError
 from minimax_lab.logic.quote import quoted
 from minimax_lab.logic.toplevel.errors import PrologError
-from minimax_lab.logic.toplevel.prolog_terms import Atom, Struct, format_term
+from minimax_lab.logic.toplevel.prolog_terms import Atom, Struct
 from minimax_lab.logic.toplevel.stepper import SpyPoints, Stepper
 
 STEP_INFERENCES = 1_000_000
@@ -46,14 +46,13 @@ class ProgramSteps:
         self.swipl.close()
         submission.remove_tree(self.folder)
 
-    def run(self, goal: str, template: str, keys: list[str], spies: SpyPoints, depth: int
-            ) -> tuple[str, str, str]:
-        """One run of `goal` with `keys`: what happened (wait, answer, failed, limit, error),
-        its text, and what the program wrote."""
-        spied = ",".join(format_term(Atom(name)) + ("" if arity is None else f"/{arity}")
-                         for name, arity in sorted(spies.specs, key=str))
-        request = (f"step(({goal}), ({template}), [{','.join(keys)}], [{spied}], {depth}, "
-                   f"{self.inferences})")
+    def run(self, goal: str, template: str, keys: list[str], spies: SpyPoints, mode: str,
+            depth: int) -> tuple[str, str, str]:
+        """One run of `goal` with `keys`, starting in `mode` (creep or leap): what happened
+        (wait, answer, failed, limit, error), its text, and what the program wrote."""
+        spied = ",".join(spies.written())
+        request = (f"step(({goal}), ({template}), [{','.join(keys)}], [{spied}], {mode}, "
+                   f"{depth}, {self.inferences})")
         try:
             value = self.swipl.ask(request, SECONDS)
         except SwiplError as error:
@@ -71,8 +70,9 @@ class ProgramSteps:
         its ports below the call (at `depth`) and `stepper` asks for a key."""
         keys: list[str] = []
         written = 0
+        mode = "leap" if stepper.mode == "leap" else "creep"  # leapt into, every run leaps
         while True:
-            kind, text, output = self.run(goal, template, keys, stepper.spies, depth)
+            kind, text, output = self.run(goal, template, keys, stepper.spies, mode, depth)
             out(output[written:])  # the same program writes the same before the same port
             written = max(written, len(output))
             if kind == "wait":

@@ -292,6 +292,10 @@ class Session:
         arity = spec.args[1] if isinstance(spec, Struct) and spec.name == "/" else None
         self.write(listing(name if not isinstance(arity, Int) else f"{name}/{arity.value}"))
 
+    def knows(self, name: str, arity: int | None) -> bool:
+        """True if a goal can call `name/arity` (any arity, for None): a spy point may name it."""
+        return is_known(name, arity, self.program)
+
     def stops_at_ports(self) -> bool:
         """Whether a stepped goal waits for a key at each port (on a terminal), or its ports
         are printed at once."""
@@ -304,7 +308,7 @@ class Session:
     def spy(self, spec: Term) -> None:
         """`spy(Name/Arity)`: a spy point, and debug mode on, as in SWI-Prolog."""
         point = parse_spec(spec)
-        if not is_known(*point, self.program):
+        if not self.knows(*point):
             raise ToplevelError(f"spy/1: no predicate {indicator(point)} (:help lists them)")
         self.spies.specs.add(point)
         self.spies.debugging = True

@@ -88,6 +88,12 @@ class SpyPoints:
         """True when a goal should run in debug mode, leaping to its spy points."""
         return self.debugging and bool(self.specs)
 
+    def written(self) -> list[str]:
+        """The spy points as SWI-Prolog reads them (`Name/Arity`, or `Name`), for the tracer
+        that steps a student's program (`logic/prolog/stepping.pl`)."""
+        return [format_term(Atom(name)) + ("" if arity is None else f"/{arity}")
+                for name, arity in sorted(self.specs, key=str)]
+
 
 def indicator(spec: Spec) -> str:
     return spec[0] if spec[1] is None else f"{spec[0]}/{spec[1]}"
@@ -112,6 +118,11 @@ class Stepper:
         self.hidden = 0
         self.names: dict[Var, str] = {}
         """The names of the goal's unnamed variables, `_G1` on, in the order they are shown."""
+
+    def name_of(self, variable: Var) -> str:
+        """The name `variable` is shown by: its own, the `_G` one it was shown by, or `_`
+        (not shown yet)."""
+        return variable.name if not variable.is_anonymous else self.names.get(variable, "_")
 
     def looks_inside(self, depth: int) -> bool:
         """True if a port below a call at `depth` may be shown: the lab's predicates are then

@@ -11,6 +11,16 @@ class Runner {
     this.pending = new Map();
     this.number = 0;
     this.say(this.loading, "loading");
+    // A worker that fails while asked (its WebAssembly lost) answers nothing more: where the
+    // page says what then (`lost`), it is ended and started afresh.
+    this.worker.onerror = (event) => {
+      if (!this.lost || this.pending.size === 0) return;
+      event.preventDefault();
+      const why = "% stopped: the worker failed (" + (event.message || "an error") + "); it " +
+        "starts afresh";
+      this.stop(why);
+      if (this.lost) this.lost(why);
+    };
     this.worker.onmessage = ({data}) => {
       if (data.ready) return this.say("ready", "ready");
       if (data.failed) return this.say("could not start: " + data.failed, "failed");
@@ -74,9 +84,20 @@ async function topLevel() {
     transcript.scrollTop = transcript.scrollHeight;
     return line;
   };
-  const program = yourProgram(show);  // ready at once: a file may be picked before Python
+  // The page's spy points, the Python top level's (each of its replies says them), which a
+  // goal of the program leaps to; the program's predicates are told to it, for spy/1.
+  let spying = {spied: [], debugging: false};
+  let runner = null;
+  const tell = (defined) => runner && runner.call("program_loaded", JSON.stringify(defined));
+  const program = yourProgram(show, tell);  // ready at once: a file may be picked before Python
   await offline();
-  const runner = new Runner("lab-worker.js", byId("status"));
+  runner = new Runner("lab-worker.js", byId("status"));
+  tell(program.defined());
+  const python = async (call, ...args) => {
+    const answer = await runner.call(call, ...args);
+    if (answer.spying) spying = answer.spying;
+    return answer;
+  };
   // A stepped goal (after `trace.`) waits at a port for a key: each key typed in the goal's
   // box (or clicked in #ports) runs it again with the keys so far; its transcript is `stepped`.
   let stepped = null, steppedBy = null;
@@ -84,7 +105,7 @@ async function topLevel() {
   const step = async (key) => {
     try {
       const answer = steppedBy === "program" ? await program.key(key)
-        : await runner.call("key", key, steppedBy);
+        : await python("key", key, steppedBy);
       stepped.textContent = (answer.out || answer.err).replace(/\n$/, "");
       if (!answer.waiting) stepped = null;
     } catch (error) {
@@ -110,12 +131,14 @@ async function topLevel() {
     let last = show("?- " + goal, "goal");
     try {
       const engine = byId("engine").value;
-      const answer = engine === "program" ? await program.ask(goal)
-        : await runner.call("query", goal, engine);
+      let answer = engine === "program" ? await program.ask(goal, spying)
+        : await python("query", goal, engine);
+      let by = engine;  // the top level that answers: spy/1 and its kin are the Python one's
+      if (answer.session) [answer, by] = [await python("query", goal, "reference"), "reference"];
       if (answer.consult) return await program.consult(last);
       if (answer.out) last = show(answer.out.replace(/\n$/, ""), "answer", last);
       if (answer.err) show(answer.err.replace(/\n$/, ""), "error", last);
-      if (answer.waiting) [stepped, steppedBy] = [last, engine];
+      if (answer.waiting) [stepped, steppedBy] = [last, by];
       ports.hidden = stepped === null;
     } catch (error) {
       show(String(error.message), "error", last);
@@ -125,6 +148,8 @@ async function topLevel() {
     stepped = null;
     ports.hidden = true;
     runner.stop("% stopped: Python starts afresh");
+    spying = {spied: [], debugging: false};
+    tell(program.defined());
     program.stop();
   });
   for (const kind of ["board", "explain", "trace", "tree"]) {
@@ -144,9 +169,10 @@ async function topLevel() {
 
 // The student's own program (program-worker.js), in a worker started at its first load: a
 // file picked or typed, loaded by Load or by [file]. at the prompt, asked there.
-function yourProgram(show) {
+function yourProgram(show, tell) {
   let runner = null;
   let loaded = null;  // the name and text last loaded
+  let defined = [];  // its predicates, told to the Python top level (`tell`) for spy/1
   let reloading = null;  // the load again after Stop, until it is done
   const name = () => (byId("program-file").files[0] || {name: "program.pl"}).name;
   const load = async (after) => {
@@ -155,12 +181,15 @@ function yourProgram(show) {
       byId("loaded").textContent = "nothing to load: pick your file or type it above";
       return;
     }
-    runner = runner || new Runner("program-worker.js", byId("program-status"),
-                                  "loading SWI-Prolog...");
+    if (!runner) {
+      runner = new Runner("program-worker.js", byId("program-status"), "loading SWI-Prolog...");
+      runner.lost = (why) => again(why);
+    }
     loaded = [name(), text];
     byId("loaded").textContent = "loading " + loaded[0] + "...";
     try {
       const done = await runner.call("load", ...loaded);
+      told(done);
       byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(loaded[0]);
       byId("engine").value = "program";
       const clean = done.end === "loaded" && !/^(ERROR|Warning):/m.test(done.out);
@@ -170,6 +199,9 @@ function yourProgram(show) {
       byId("loaded").textContent = String(error.message);
     }
   };
+  const told = (done) => {
+    if (done.defined) tell(defined = done.defined);
+  };
   byId("program-file").addEventListener("change", async () => {
     const file = byId("program-file").files[0];
     if (file) byId("program").value = await file.text();
@@ -178,13 +210,27 @@ function yourProgram(show) {
     event.preventDefault();
     load(null);
   });
+  // The program loaded again into the fresh SWI-Prolog of a worker started afresh (after
+  // Stop, or a worker that failed: `why` is then said in the transcript).
+  const again = (why) => {
+    if (why) show(why, "error");
+    if (!loaded) return;
+    const [name] = loaded;
+    byId("loaded").textContent = "loading " + name + " again...";
+    reloading = runner.call("load", ...loaded).then(
+      (done) => { byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(name); },
+      (error) => { byId("loaded").textContent = String(error.message); });
+  };
   return {
-    async ask(goal) {
+    defined: () => defined,
+    async ask(goal, spying) {
       if (!loaded) return {err: "no program is loaded: pick your file or type it under Your " +
                                 "program, then Load (or [file]. once it is picked)"};
       await reloading;
-      const answer = await runner.call("ask", goal);
+      const answer = await runner.call("ask", goal, spying);
+      told(answer);
       if (answer.end === "consult") return {consult: true};
+      if (answer.end === "session") return {session: true};
       const failed = answer.end === "error" || answer.end === "syntax";
       return failed ? {out: "", err: answer.out}
         : {out: answer.out, err: "", waiting: answer.end === "waiting"};
@@ -192,6 +238,7 @@ function yourProgram(show) {
     // One more key for a goal stepped after trace.: its whole transcript so far.
     async key(typed) {
       const answer = await runner.call("key", typed);
+      told(answer);
       return {out: answer.out, err: "", waiting: answer.end === "waiting"};
     },
     // [file]. or consult(file).: the file picked, read again and loaded; else how to pick one.
@@ -209,12 +256,7 @@ function yourProgram(show) {
     stop() {
       if (!runner) return;
       runner.stop("% stopped: SWI-Prolog starts afresh");
-      if (!loaded) return;
-      const [again] = loaded;
-      byId("loaded").textContent = "loading " + again + " again...";
-      reloading = runner.call("load", ...loaded).then(
-        (done) => { byId("loaded").textContent = (LOADED[done.end] || (() => done.end))(again); },
-        (error) => { byId("loaded").textContent = String(error.message); });
+      again();
     },
   };
 }
