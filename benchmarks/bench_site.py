@@ -130,7 +130,7 @@ def command_line_run(sample: int, whole: bool) -> dict[str, float]:
 NATIVE_CHECK = """
 import sys
 from pathlib import Path
-from minimax_lab.compare.grader.running.hosted import Sample
+from minimax_lab.compare.grader.running.hosted import Sample, hosted_checks
 from minimax_lab.compare.grader.interfaces.interface import Options
 from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.running.run import grade_submission
@@ -148,9 +148,9 @@ class Sampled(PrologInterface):
         session.questions = sampled
         return session
 
-interface = Sampled()
+interface = Sampled()  # the page's checks: no play check, whose games ask far more
 grade = grade_submission("lab_style", Path(sys.argv[1]), Options(
-    interface, checks=interface.checks, policy=interface.policy))
+    interface, checks=hosted_checks(interface.checks), policy=interface.policy))
 print(grade.clean)
 """
 

@@ -132,13 +132,19 @@ class HostedInterface(PrologInterface):
                              Judged(self.judged), self.end_to_end, self.progress)
 
 
+def hosted_checks(checks: Sequence[str]) -> tuple[str, ...]:
+    """The checks a check in a host asks of `checks`: all but the play check, whose games
+    start the program afresh for each search (`HostedSession.decision`)."""
+    return tuple(check for check in checks if check != PLAY)
+
+
 def check_hosted(name: str, host: Host, selection: Selection | None = None,
                  progress: Progress | None = None, **options: Any) -> SubmissionGrade:
     """The grade of the program `host` has loaded, as `grade` judges it (`Options` from
     `options`), asking the questions `selection` keeps (default: every one), telling
     `progress` how far it got."""
     interface = HostedInterface(host=host, selection=selection or Every(), progress=progress)
-    options.setdefault("checks", tuple(check for check in interface.checks if check != PLAY))
+    options.setdefault("checks", hosted_checks(interface.checks))
     options.setdefault("policy", interface.policy)
     grade = grade_submission(name, Path(host.folder), Options(interface, **options))
     group_class([grade])  # its bug's name and the known bugs it looks like, as grade says
