@@ -228,14 +228,14 @@ class Prolog(Protocol):
 
 class WasmHost:
     """The harness in the page's SWI-Prolog, the student's file in `FOLDER`
-    (`logic.contain.hosted.Host`)."""
+    (`logic.contain.hosted.Host`); the harness is consulted first where it is not yet (a
+    worker may make its SWI-Prolog ready ahead: `prepare`)."""
 
     folder = FOLDER
 
-    def __init__(self, prolog: Prolog, name: str, text: str, prepared: bool = False) -> None:
+    def __init__(self, prolog: Prolog, name: str, text: str) -> None:
         self.prolog, self.name = prolog, name
-        if not prepared:
-            prepare(prolog)
+        prepare(prolog)
         prolog.write(f"{FOLDER}/{name}", text)
 
     def load(self, number: int) -> str:
@@ -247,8 +247,11 @@ class WasmHost:
 
 
 def prepare(prolog: Prolog) -> None:
-    """A fresh SWI-Prolog made ready for a check before it is asked (`WasmHost`): the harness
-    and the lab's helpers written in its file system, the harness consulted."""
+    """A SWI-Prolog made ready for a check (`WasmHost`): the harness and the lab's helpers
+    written in its file system and the harness consulted, unless that is done already."""
+    if prolog.line('(current_predicate(harness:host_answer/2) -> Line = "yes" ; Line = "")',
+                   "") == "yes":
+        return
     lab = resources.files("minimax_lab.logic.prolog")
     for file in ("harness.pl", "minimax_helper.pl"):
         prolog.write(f"{HARNESS}/{file}", (lab / file).read_text(encoding="utf-8"))
@@ -263,18 +266,16 @@ def file_name(picked: str) -> str:
 
 
 def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
-          progress: Progress | None = None, hints: str | None = None,
-          prepared: bool = False) -> str:
+          progress: Progress | None = None, hints: str | None = None) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
     "right", "log", "beside"}, as a student view tells it (`compare.grader.outputs.students`)
     at the hint level `hints` (the site's: `minimax-lab site --hints`; the default where none
     is given), `beside` its searches at each first wrong call drawn beside the lab's, as the
-    report's page draws them ("" where none is drawn: below `expected`, or nothing wrong);
-    `prepared`: the harness is consulted in `prolog` already (`prepare`)."""
+    report's page draws them ("" where none is drawn: below `expected`, or nothing wrong)."""
     name = file_name(picked)
-    host = WasmHost(prolog, name, text, prepared)
+    host = WasmHost(prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
                          Every() if per_check == 0 else Sample(per_check), progress,
                          **defaults_at(Where.SITE))

@@ -16,7 +16,7 @@ serve(Promise.all([python, next]).then(([lab]) => lab), async (lab, {args}, tell
   const [name, text, perCheck] = args;
   const prolog = await next;
   try {
-    return lab.check(prolog, name, text, perCheck, tell, self.site.hints, true);
+    return lab.check(prolog, name, text, perCheck, tell, self.site.hints);
   } finally {
     next = prepared();
   }
