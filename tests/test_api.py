@@ -274,6 +274,7 @@ def test_importing_the_api_imports_no_ipython():
     assert probe.stdout.strip() == "[]"
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_swipl
 def test_grade_gives_the_report_the_command_prints(tmp_path):
     right = lab.grade(SUBMISSIONS / "lab_style.pl", predicates=["terminal_state", "successor"])
@@ -289,6 +290,7 @@ def test_grade_gives_the_report_the_command_prints(tmp_path):
     assert _without_times(written) == _without_times(wrong.report)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @pytest.mark.skipif(sandboxed_python() is None, reason="no Python a contained program may run")
 @needs_bwrap
 def test_grade_takes_every_interface_option_and_output_the_command_takes(tmp_path):

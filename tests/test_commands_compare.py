@@ -142,6 +142,7 @@ def test_engines_side_by_side_each_against_the_reference(capsys, monkeypatch):
     )
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_swipl
 def test_the_tabled_prolog_lab_agrees_everywhere(capsys):
     status, out, err = compare(capsys, "--engines", "prolog-tabled")
@@ -149,6 +150,7 @@ def test_the_tabled_prolog_lab_agrees_everywhere(capsys):
     assert out.startswith("engine prolog-tabled: 9040 of 9040 positions checked: 9040 agree")
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_another_objective_grades_by_its_own_values(capsys, tmp_path):
     path = tmp_path / "lose.csv"
     main(["table", "--engine", "reference", "--mode", "lose", "--scoring", "depth"])

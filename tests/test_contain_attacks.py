@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from installed import install_grader
-from marks import needs_bwrap, needs_swipl
+from marks import few_by_default, needs_bwrap, needs_swipl
 from sampled import SampledPrologInterface
 
 from minimax_lab.compare.grader.interfaces.interface import Options
@@ -375,7 +375,7 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path, openly):
 
 
 @needs_swipl
-@pytest.mark.parametrize("name, before_terminal, refused", [
+@pytest.mark.parametrize("name, before_terminal, refused", few_by_default([
     ("threads", "thread_create(busy(600000), _, [detached(true)])", "thread_create"),
     ("abolishes", "abolish(harness:limited/3)", "abolish"),
     ("reads_frames",
@@ -397,7 +397,7 @@ def test_a_caught_inference_limit_still_counts_as_the_limit(tmp_path, openly):
      "print_message"),
     ("calls_print_message", "call(print_message, error, format(\"~@\", [busy(600000)]))",
      "print_message"),
-])
+], default=("threads", "abolishes", "reads_frames", "freezes")))
 def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, name,
                                                                     before_terminal, refused):
     path = lab_style_with(tmp_path, name, "", before_terminal)
@@ -410,12 +410,12 @@ def test_a_predicate_that_could_reach_the_harness_is_refused_whole(tmp_path, nam
 
 
 @needs_swipl
-@pytest.mark.parametrize("name, prelude", [
+@pytest.mark.parametrize("name, prelude", few_by_default([
     ("abolishes", ":- abolish(harness:limited/3).\n"),
     ("redefines", "harness:limited(_, Goal, true) :- call(Goal).\n"),
     ("hooks", "user:term_expansion(_, []).\nterm_expansion(_, []).\n"),
     ("expands", "goal_expansion(busy(_), true).\n"),
-])
+], default=("redefines",)))
 def test_the_harness_cannot_be_changed_while_loading(tmp_path, openly, name, prelude):
     attack = lab_style_with(tmp_path, name, prelude, "busy(600000)")
     graded = [openly, grade_submission(attack.stem, attack,
@@ -555,6 +555,7 @@ def test_cpu_spent_in_a_forked_child_is_counted(tmp_path, monkeypatch, how):
     assert minimax.correct == minimax.checked - 1
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_forged_clock_changes_no_work_and_the_json_stays_strict(tmp_path, capsys):
     program = tmp_path / "tictactoe.py"
@@ -720,6 +721,7 @@ def test_memory_is_bounded_for_all_of_a_sandboxs_processes_together(tmp_path):
 
 # --- a class run nothing stops -----------------------------------------------------------------
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_very_long_folder_name_costs_nothing_of_the_class(tmp_path, capsys):
     long_name = tmp_path / ("a" * 240)
@@ -779,13 +781,13 @@ def honest_alone(tmp_path_factory):
 
 
 @needs_bwrap
-@pytest.mark.parametrize("name, value", [
+@pytest.mark.parametrize("name, value", few_by_default([
     ("no_tuple", '{"tuple": 5}'),
     ("bloated", '["\\x1b[2J" + "A" * 8000] * 110'),
     ("huge_int", "10 ** 40"),
     ("infinite", 'float("inf")'),
     ("not_a_value", '{"evil": [1, 2]}'),
-])
+], default=("no_tuple",)))
 def test_a_forged_python_value_is_unreadable_and_costs_its_own_grade_alone(tmp_path, name,
                                                                            value, honest_alone):
     forger, honest = tmp_path / name, tmp_path / "honest"

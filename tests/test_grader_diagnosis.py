@@ -83,6 +83,7 @@ def test_the_walk_starts_from_the_smallest_wrong_answer(corpus):
     assert wrong.call.position[0].count("-") <= blanks
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_swipl
 def test_a_right_program_is_never_walked(corpus):
     assert all(result.first_wrong is None for result in corpus.prolog("lab_style").checks.values())
@@ -154,6 +155,7 @@ def test_the_first_wrong_call_lands_in_the_cs50_function_that_holds_the_bug(corp
     assert "the lab's clause" not in text  # a Prolog clause is no help beside Python
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_python
 def test_a_right_cs50_program_is_never_walked(corpus):
     assert all(result.first_wrong is None for result in corpus.cs50("cs50_right").checks.values())

@@ -240,6 +240,7 @@ def test_ties_any_counts_other_optimal_moves_right_and_says_how_many(cs50_class,
     assert counts(lowest, "minimax")["other_optimal_move"] == tie_breaks
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_seed_style_program_plays_to_lose_through_its_own_mapping_file(capsys, tmp_path):
     status, subs, _ = graded(capsys, tmp_path, "--interface", "function", "--ties", "any",
@@ -406,6 +407,7 @@ def _toggling_cs50(folder: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_a_program_that_answers_differently_is_seen_even_where_its_first_answer_is_wrong(
         capsys, tmp_path):
