@@ -388,6 +388,7 @@ def test_a_program_that_computes_is_running_and_one_that_waits_is_not():
             process.wait(timeout=30)
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 def test_a_batch_is_weighed_the_same_however_late_the_grader_reads_its_answers(monkeypatch):
     """A cheap question sent with a costly one: read at once, or only after the costly one is
     done (as on a loaded machine), its work is its count, the same both ways."""

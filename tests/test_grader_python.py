@@ -516,6 +516,7 @@ def _cs50_variant(folder: Path, name: str, old: str, new: str) -> Path:
     return path
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_the_finding_for_o_to_move_shows_cs50s_own_values(capsys, tmp_path):
     """O plays as if it were X (the highest value): each suboptimal move of O is said with
@@ -588,6 +589,7 @@ def test_a_result_that_raises_only_on_some_boards_is_credited_on_the_others(caps
     assert asked_taken > taken_uncredited > 0
 
 
+@pytest.mark.slow  # one of the default run's costliest: CI's slow step runs it
 @needs_bwrap
 def test_an_answer_on_a_finished_board_is_called_a_move_only_when_it_is_one(capsys, tmp_path):
     number = _cs50_variant(tmp_path, "answers_one", "    if terminal(board):\n        return None",
