@@ -533,6 +533,19 @@ class Recorded:
         self.said.append("restart")
 
 
+@pytest.mark.parametrize("end", ["cpu", "died"])
+def test_a_recorded_cs50_question_that_does_not_end_gives_no_calls_of_its_own(end):
+    """A question asked again to record its calls that runs into its limit or dies (a return
+    value whose repr never ends, written only when recorded) draws the walk's calls, not the
+    part recorded before it stopped."""
+    checks, _ = CS50Interface().functions(SUBMISSIONS, SUBMISSIONS)
+    session = PythonSession(Recorded(), checks, records_own=CS50Interface.records_own)
+    question = Question("minimax", MIDGAME, to_move(MIDGAME))
+    made = ("terminal" + plain([CS50.encode_board(MIDGAME)]),)
+    assert session.made(question, Called("returned", None, made=made, returned=((0, False),)))
+    assert session.made(question, Called(end, None, made=made)) is None
+
+
 def test_a_cs50_question_records_its_own_calls_alone_in_a_fresh_process():
     """The recorded question is asked in a fresh process, which is stopped after it: no
     question after it runs the program's functions wrapped."""

@@ -356,7 +356,11 @@ class PythonSession(Session[Question, Called]):
         """The calls to its recursive functions the program's own function made on the
         successors of the board, as the harness recorded them, where it gave the lab's
         answers below (judged on its own functions); where the interface records the
-        program's own calls (CS50), those to its own functions on a board (`cs50_calls`)."""
+        program's own calls (CS50), those to its own functions on a board (`cs50_calls`); None
+        (the walk's calls are drawn) where the question asked again did not end by returning
+        or raising: what was recorded before a limit or a death is not the whole of it."""
+        if reply.end not in (End.RETURNED, End.RAISED):
+            return None
         if self.records_own and self.mode is Judged.WHOLE:
             return list(own_calls(reply.made, reply.returned))
         if self.mode is not Judged.CLAUSES or self.recursive is None or question.whole_program:
