@@ -146,8 +146,9 @@ def beside_html(student: Call, lab: Call, difference: Difference | None) -> str:
             + f'</div><p class="beside-difference"><b>{escape(said)}</b></p>')
 
 
-STUDENT_LEGEND = ("each call your program made below the first wrong call, with the answer "
-                  "it gave; red: the first node where it differs from the lab's")
+STUDENT_LEGEND = ("below the first wrong call, the calls your program made where they were "
+                  "recorded, else those the grader asked it, each with the answer it got; red: "
+                  "the first node where it differs from the lab's")
 LAB_LEGEND = ("the same call as the lab makes it, with the lab's answers; red: the node "
               "that your program's differs from")
 
