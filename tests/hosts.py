@@ -58,3 +58,27 @@ class SwiplHost:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait(timeout=30)
+
+
+class SwiplFresh:
+    """A fresh SWI-Prolog beside a host (`logic.contain.hosted.Fresh`) in a second `swipl`
+    process, the same file loaded: it asks the questions sent to it in turn, each when its
+    reply is first waited for (the page's asks them meanwhile, in a worker of its own)."""
+
+    def __init__(self, path: Path, folder: Path) -> None:
+        self.host = SwiplHost(path, folder)
+        self.host.load(0)
+        self.sent: list[str] = []
+        self.lines: list[str] = []
+
+    def send(self, questions: list[str]) -> None:
+        self.sent.extend(questions)
+
+    def reply(self, index: int) -> str:
+        while len(self.lines) <= index:
+            self.lines.append(self.host.answer(self.sent[len(self.lines)]))
+        return self.lines[index]
+
+    def close(self) -> None:
+        """End the process."""
+        self.host.close()

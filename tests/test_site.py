@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hosts import SwiplFresh, SwiplHost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from keys import Keys
@@ -32,7 +33,8 @@ from minimax_lab.compare.grader.interfaces.probes import PROBES, probes
 from minimax_lab.compare.grader.interfaces.prolog import PREDICATES, Judged, judged_questions
 from minimax_lab.compare.grader.interfaces.prolog_interface import PrologInterface
 from minimax_lab.compare.grader.options.config import WorkLimits
-from minimax_lab.compare.grader.running.hosted import Every, HostedSession, Sample
+from minimax_lab.compare.grader.outputs.text import submission_report
+from minimax_lab.compare.grader.running.hosted import Every, HostedSession, Sample, check_hosted
 from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.scores import DEFAULT_HINTS, Hints
 from minimax_lab.logic import api
@@ -797,6 +799,21 @@ def test_the_whole_check_asks_every_question_grade_asks(check_page):
     assert driver.find_element("id", "asked").text == ""
 
 
+@pytest.mark.slow
+@needs_swipl
+def test_the_pages_end_to_end_sample_is_asked_of_a_fresh_swi_prolog(check_page, tmp_path):
+    """In Chromium the fresh SWI-Prolog is a worker of its own: keeps_the_lab.pl's end-to-end
+    sample is judged in the page as a fresh `swipl` judges it, not from the lab's answers it
+    kept."""
+    checked = check(check_page, "hostile/keeps_the_lab.pl", sample=20)
+    apart, _, _ = checked_in_swipl(SUBMISSIONS / "hostile" / "keeps_the_lab.pl", tmp_path, 20,
+                                   fresh=True)
+    assert end_to_end(checked["report"]) == end_to_end(apart)
+    said = check_page.find_element("id", "fresh").text
+    assert f"({end_to_end(apart)[1]} questions) asked of a fresh SWI-Prolog, in a worker of " \
+        "its own" in said
+
+
 class _Counting:
     """A hosted program that answers no question, and keeps each batch it was sent."""
 
@@ -808,6 +825,9 @@ class _Counting:
     def ask_many(self, asks, seconds):
         self.batches.append([ask.goal for ask in asks])
         return [Reply((), "exhausted") for _ in asks]
+
+    def send_ahead(self, asks) -> None:
+        """Nothing to send them to: no fresh SWI-Prolog beside it."""
 
 
 @pytest.mark.parametrize("selection", [Sample(9), Every()], ids=["sample", "every"])
@@ -947,6 +967,85 @@ def test_a_host_that_replies_anything_gives_up_with_a_message(text):
         assert reply.end == "died" and reply.error == report.problem
         with pytest.raises(Died):
             _line(text)
+
+
+class _Recording(SwiplHost):
+    """A host that keeps each question it was asked."""
+
+    def __init__(self, path: Path, folder: Path) -> None:
+        super().__init__(path, folder)
+        self.asked: list[str] = []
+
+    def answer(self, question: str) -> str:
+        self.asked.append(question)
+        return super().answer(question)
+
+
+def end_to_end(report: str) -> tuple[int, int]:
+    """How many of the end-to-end sample's questions a report says are right, of how many."""
+    found = re.search(r"end to end: (\d+) of (\d+) right", report)
+    assert found is not None, report
+    return int(found[1]), int(found[2])
+
+
+def checked_in_swipl(path: Path, folder: Path, per_check: int, fresh: bool):
+    """A check of `path` in a `swipl` standing for the page's SWI-Prolog, the whole program's
+    questions asked of a second, fresh one if `fresh`: its report and the SWI-Prologs."""
+    host = _Recording(path, folder)
+    second = SwiplFresh(path, folder) if fresh else None
+    try:
+        grade = check_hosted(path.stem, host, Sample(per_check), fresh=second)
+    finally:
+        host.close()
+        if second is not None:
+            second.close()
+    return submission_report(grade), host, second
+
+
+@needs_swipl
+def test_the_whole_programs_questions_go_to_a_fresh_swi_prolog_never_given_a_lab_answer(
+        tmp_path):
+    """keeps_the_lab.pl keeps the lab's answers its calls got: asked in the SWI-Prolog that gave
+    them, its end-to-end sample gains from them; asked of a fresh one, as `grade` asks them of
+    a fresh process, it answers from its own search alone."""
+    path = SUBMISSIONS / "hostile" / "keeps_the_lab.pl"
+    shared, _, _ = checked_in_swipl(path, tmp_path, 10, fresh=False)
+    apart, host, fresh = checked_in_swipl(path, tmp_path, 10, fresh=True)
+    assert fresh is not None
+    right, asked = end_to_end(apart)
+    assert len(fresh.sent) == len(fresh.lines) == asked > 0
+    assert all(", memo)" in question and "below(" not in question for question in fresh.sent)
+    assert host.asked and not any(", memo)" in question for question in host.asked)
+    assert right < end_to_end(shared)[0]
+
+
+def test_a_fresh_swi_prolog_in_the_checks_own_worker_loads_the_file_once_and_asks_in_turn():
+    """Where the page's Python cannot wait for a worker of its own, the fresh SWI-Prolog is a
+    second one in the check's worker (`PrologFresh`): the harness consulted and the file
+    written when it is made, loaded at the first reply wanted, each question asked as sent."""
+    goals: list[tuple[str, str]] = []
+    written: dict[str, str] = {}
+
+    class Prolog:
+        def write(self, path: str, text: str) -> None:
+            written[path] = text
+
+        def line(self, goal: str, text: str) -> str:
+            goals.append((goal, text))
+            return f"line {len(goals)}"
+
+    fresh = site_python.PrologFresh(Prolog(), "mine.pl", "my text")
+    assert written[f"{site_python.FOLDER}/mine.pl"] == "my text"
+    assert goals[-1] == (site_python.CONSULT_GOAL, "")
+    made = len(goals)
+    fresh.send(["first", "second"])
+    fresh.send(["third"])
+    assert len(goals) == made and fresh.count == 3  # nothing asked until a reply is wanted
+    assert fresh.reply(1) == f"line {made + 2}"
+    assert goals[made][0].startswith("harness:host_load('/submission/mine.pl'")
+    assert goals[made + 1] == (site_python.ANSWER_GOAL, "second")
+    fresh.reply(2)
+    assert goals[made + 2:] == [(site_python.ANSWER_GOAL, "third")]  # loaded once
 
 
 def _json_or_none(text: str) -> object:

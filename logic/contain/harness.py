@@ -490,6 +490,11 @@ class StudentProgram(ContainedProgram):
             raise
 
 
+WHOLE = "whole"
+"""The kind of a question asked of the whole program (`Ask.kind`): a process asked one was
+never given a lab answer."""
+
+
 @dataclass(frozen=True)
 class Ask:
     """One question for `StudentProgram.ask_many`: a goal proved at most `most` times within
@@ -539,7 +544,7 @@ class Ask:
         of the whole program, `memo`: the play check and the end-to-end sample), or ""
         (neither: a process of either kind may be asked it)."""
         if self.below == "memo":
-            return "whole"
+            return WHOLE
         return "answers" if self.below.startswith("below(") and not self.below.endswith(
             ",[])") else ""
 

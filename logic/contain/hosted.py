@@ -11,11 +11,11 @@ worker ended) takes the check with it, so the page that runs it offers to stop i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from minimax_lab.logic.contain.contained import Died, new_id
-from minimax_lab.logic.contain.harness import Ask, Reply, read_loaded, read_reply
+from minimax_lab.logic.contain.harness import WHOLE, Ask, Reply, read_loaded, read_reply
 from minimax_lab.logic.contain.loading import LoadReport
 
 
@@ -31,14 +31,45 @@ class Host(Protocol):
     def answer(self, question: str) -> str: ...
 
 
+class Fresh(Protocol):
+    """A second SWI-Prolog beside a `Host`'s, the harness and the same file loaded in it, that
+    is never given a lab answer: it asks the questions of the whole program (`Ask.kind`
+    `whole`, the end-to-end sample), so that a verdict on the whole program never comes from
+    an SWI-Prolog that was given the lab's answers below other questions (the site's: in a
+    worker of its own, asking them on another core meanwhile). `send` gives it questions, which
+    it asks in turn; `reply` waits for the line it gave one, numbered in the order sent, across
+    sends, or "error: ..." where it failed."""
+
+    def send(self, questions: Sequence[str]) -> None: ...
+
+    def reply(self, index: int) -> str: ...
+
+
 class HostedProgram:
     """A student's program in a `Host`, loaded once and asked questions; the same replies as
-    `logic.contain.harness.StudentProgram`, guarded by inference limits alone."""
+    `logic.contain.harness.StudentProgram`, guarded by inference limits alone; the questions
+    of the whole program asked of `fresh` where there is one."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
+    def __init__(self, host: Host, fresh: Fresh | None = None) -> None:
+        self.host, self.fresh = host, fresh
         self.report: LoadReport | None = None
         self._given_up: str | None = None
+        self._sent: dict[Ask, list[int]] = {}
+        self._count = 0
+        """How many questions were sent to `fresh`."""
+
+    def send_ahead(self, asks: Iterable[Ask]) -> None:
+        """Send `fresh`, if any, the questions of the whole program among `asks`, which it
+        starts on at once: asked later, each takes its reply."""
+        if self.fresh is not None:
+            self._send([ask for ask in asks if ask.kind == WHOLE])
+
+    def _send(self, asks: list[Ask]) -> None:
+        if asks and self.fresh is not None:
+            for at, ask in enumerate(asks, self._count):
+                self._sent.setdefault(ask, []).append(at)
+            self._count += len(asks)
+            self.fresh.send([ask.text(new_id()) for ask in asks])
 
     @property
     def given_up(self) -> str | None:
@@ -75,7 +106,7 @@ class HostedProgram:
                 replies.append(Reply((), "died", self._given_up))
                 break
             try:
-                reply = _line(self.host.answer(ask.text(new_id())))
+                reply = _line(self._answer(ask))
                 replies.append(read_reply(reply, ask.inferences, 0.0))
             except Died as died:
                 self._given_up = f"the program {died}"
@@ -83,6 +114,15 @@ class HostedProgram:
                                      work=float(ask.inferences or 0)))
                 break
         return replies
+
+    def _answer(self, ask: Ask) -> str:
+        """The line answering `ask`: `fresh`'s for a question of the whole program, where there
+        is a fresh SWI-Prolog (sent now if it was not sent ahead), else the host's."""
+        if self.fresh is None or ask.kind != WHOLE:
+            return self.host.answer(ask.text(new_id()))
+        if not self._sent.get(ask):
+            self._send([ask])
+        return self.fresh.reply(self._sent[ask].pop(0))
 
     def stop(self) -> None:
         """Nothing to stop from here: the host's page ends its worker."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any, Protocol
 
@@ -23,6 +24,7 @@ from minimax_lab.compare.grader.outputs.text import (
 from minimax_lab.compare.grader.running.hosted import Every, Progress, Sample, check_hosted
 from minimax_lab.compare.judge.scores import Hints
 from minimax_lab.logic import api
+from minimax_lab.logic.contain.contained import new_id
 from minimax_lab.logic.engines import Engine
 from minimax_lab.logic.errors import LabError
 from minimax_lab.logic.quote import escaped
@@ -239,11 +241,21 @@ class WasmHost:
         prolog.write(f"{FOLDER}/{name}", text)
 
     def load(self, number: int) -> str:
-        return self.prolog.line(f"harness:host_load('{FOLDER}/{self.name}', "
-                                f"'{HARNESS}/minimax_helper.pl', {number}, Line)", "")
+        return self.prolog.line(load_goal(self.name, number), "")
 
     def answer(self, question: str) -> str:
-        return self.prolog.line("harness:host_answer(Text, Line)", question)
+        return self.prolog.line(ANSWER_GOAL, question)
+
+
+ANSWER_GOAL = "harness:host_answer(Text, Line)"
+"""The goal that asks the harness one question, `Text`."""
+CONSULT_GOAL = f"load_files('{HARNESS}/harness.pl', [silent(true)]), Line = \"\""
+"""The goal that consults the harness, written in the SWI-Prolog's files (`harness_files`)."""
+
+
+def load_goal(name: str, number: int) -> str:
+    """The goal that loads the student's file `name` (in `FOLDER`) as question `number`."""
+    return f"harness:host_load('{FOLDER}/{name}', '{HARNESS}/minimax_helper.pl', {number}, Line)"
 
 
 def prepare(prolog: Prolog) -> None:
@@ -252,10 +264,100 @@ def prepare(prolog: Prolog) -> None:
     if prolog.line('(current_predicate(harness:host_answer/2) -> Line = "yes" ; Line = "")',
                    "") == "yes":
         return
+    for path, text in harness_files().items():
+        prolog.write(path, text)
+    prolog.line(CONSULT_GOAL, "")
+
+
+def harness_files() -> dict[str, str]:
+    """The harness and the lab's helpers, by their paths in a page's SWI-Prolog."""
     lab = resources.files("minimax_lab.logic.prolog")
-    for file in ("harness.pl", "minimax_helper.pl"):
-        prolog.write(f"{HARNESS}/{file}", (lab / file).read_text(encoding="utf-8"))
-    prolog.line(f"load_files('{HARNESS}/harness.pl', [silent(true)]), Line = \"\"", "")
+    return {f"{HARNESS}/{file}": (lab / file).read_text(encoding="utf-8")
+            for file in ("harness.pl", "minimax_helper.pl")}
+
+
+class FreshWorker(Protocol):
+    """The check's fresh SWI-Prolog in a worker of its own (`fresh-worker.js`): `ask` sends it
+    its plan (JSON: the files it writes, the goals that consult the harness and load the
+    student's file, the goal that answers one question, the questions; after the first, more
+    questions); `since` is a promise of the lines (JSON) it gave from one of them (by its
+    place, across plans) on: those come so far, at least one."""
+
+    def ask(self, plan: str) -> None: ...
+
+    def since(self, index: int) -> Any: ...
+
+
+class WorkerFresh:
+    """A `logic.contain.hosted.Fresh` in a worker of its own, asking the questions of the
+    whole program on another core while the check's SWI-Prolog asks the rest: each reply
+    waited for with Pyodide's `run_sync` (WebAssembly's stack switching), which lets the
+    check's worker take the fresh one's messages meanwhile."""
+
+    def __init__(self, worker: FreshWorker, name: str, text: str) -> None:
+        self.worker, self.name, self.text = worker, name, text
+        self.lines: dict[int, str] = {}
+        self.started = False
+        self.count = 0
+        """How many questions it was sent."""
+
+    def send(self, questions: Sequence[str]) -> None:
+        self.count += len(questions)
+        if self.started:
+            self.worker.ask(_json(questions=list(questions)))
+            return
+        self.started = True
+        self.worker.ask(_json(files={**harness_files(), f"{FOLDER}/{self.name}": self.text},
+                              goals=[CONSULT_GOAL, load_goal(self.name, new_id())],
+                              answer=ANSWER_GOAL, questions=list(questions)))
+
+    def reply(self, index: int) -> str:
+        from pyodide.ffi import run_sync  # type: ignore[import-not-found]
+
+        if index not in self.lines:
+            given = json.loads(str(run_sync(self.worker.since(index))))
+            self.lines.update(enumerate(given, index))
+        return self.lines.pop(index)
+
+
+class PrologFresh:
+    """A `logic.contain.hosted.Fresh` in the check's own worker (where Python cannot wait
+    for another's): a second SWI-Prolog made for the check, asking each question of the whole
+    program when its reply is wanted, after the rest."""
+
+    def __init__(self, prolog: Prolog, name: str, text: str) -> None:
+        self.host = WasmHost(prolog, name, text)
+        self.sent: list[str] = []
+        self.loaded: str | None = None
+
+    @property
+    def count(self) -> int:
+        """How many questions it was sent."""
+        return len(self.sent)
+
+    def send(self, questions: Sequence[str]) -> None:
+        self.sent.extend(questions)
+
+    def reply(self, index: int) -> str:
+        if self.loaded is None:
+            self.loaded = self.host.load(new_id())
+        return self.host.answer(self.sent[index])
+
+
+def fresh_for(worker: FreshWorker | None, prolog: Prolog | None, name: str,
+              text: str) -> WorkerFresh | PrologFresh | None:
+    """The check's fresh SWI-Prolog for the questions of the whole program: in a worker of its
+    own where the page made one and Python can wait for it here (stack switching: Chromium's,
+    not yet every browser's), else the second SWI-Prolog the page made in the check's own
+    worker; None where it gave neither (the check's SWI-Prolog asks them too)."""
+    if worker is not None:
+        try:
+            from pyodide.ffi import can_run_sync
+        except ImportError:
+            can_run_sync = None
+        if can_run_sync is not None and can_run_sync():
+            return WorkerFresh(worker, name, text)
+    return PrologFresh(prolog, name, text) if prolog is not None else None
 
 
 def file_name(picked: str) -> str:
@@ -266,23 +368,31 @@ def file_name(picked: str) -> str:
 
 
 def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
-          progress: Progress | None = None, hints: str | None = None) -> str:
+          progress: Progress | None = None, hints: str | None = None,
+          fresh_worker: FreshWorker | None = None, fresh_prolog: Prolog | None = None) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
-    "right", "log", "beside"}, as a student view tells it (`compare.grader.outputs.students`)
-    at the hint level `hints` (the site's: `minimax-lab site --hints`; the default where none
-    is given), `beside` its searches at each first wrong call drawn beside the lab's, as the
-    report's page draws them ("" where none is drawn: below `expected`, or nothing wrong)."""
+    "right", "log", "beside", "fresh", "fresh_apart"}, as a student view tells it
+    (`compare.grader.outputs.students`) at the hint level `hints` (the site's: `minimax-lab
+    site --hints`; the default where none is given), `beside` its searches at each first
+    wrong call drawn beside the lab's, as the report's page draws them ("" where none is
+    drawn: below `expected`, or nothing wrong).
+    The questions of the whole program (the end-to-end sample) are asked of a fresh
+    SWI-Prolog, never given a lab answer, as `grade` asks them of a fresh process: the page's
+    `fresh_worker` or `fresh_prolog` (`fresh_for`); `fresh`, how many, `fresh_apart`, whether
+    in a worker of its own."""
     name = file_name(picked)
-    host = WasmHost(prolog, name, text)
+    host, fresh = WasmHost(prolog, name, text), fresh_for(fresh_worker, fresh_prolog, name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
-                         Every() if per_check == 0 else Sample(per_check), progress,
+                         Every() if per_check == 0 else Sample(per_check), progress, fresh,
                          **defaults_at(Where.SITE))
     shown = student_view(grade, hints=Hints(hints) if hints else None)
     report = submission_report(shown).replace(OUTPUT_APART, " (shown below the report)")
     return _json(report=report, summary=summary_line(shown), right=shown.clean,
-                 log=output_log(shown), beside=searches_html(shown))
+                 log=output_log(shown), beside=searches_html(shown),
+                 fresh=0 if fresh is None else fresh.count,
+                 fresh_apart=isinstance(fresh, WorkerFresh))
 
 
 def _json(**fields: object) -> str:

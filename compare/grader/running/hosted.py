@@ -25,7 +25,7 @@ from minimax_lab.compare.grader.running.run import grade_submission
 from minimax_lab.compare.judge.results import SubmissionGrade
 from minimax_lab.compare.judge.truth import Policy
 from minimax_lab.logic.contain.harness import Reply
-from minimax_lab.logic.contain.hosted import Host, HostedProgram
+from minimax_lab.logic.contain.hosted import Fresh, Host, HostedProgram
 from minimax_lab.logic.state import Player, State, marks_made
 
 
@@ -76,6 +76,7 @@ class HostedSession(PrologSession):
                  selection: Selection, judged: Judged = Judged.CLAUSES,
                  end_to_end: int = 1, progress: Progress | None = None) -> None:
         super().__init__(program, answers, options.work, judged, end_to_end)
+        self.hosted = program
         self.selection = selection
         self.progress = progress
         self.asked, self.planned, self._told = 0, 0, 0.0
@@ -86,6 +87,8 @@ class HostedSession(PrologSession):
         self._probes = probes(every)
         chosen = self.follow(self.selection.select(every))
         self.planned = len(chosen)
+        self.hosted.send_ahead(self._ask(question, round(self.work_limit(question)))
+                               for question in chosen if question.sample)
         return chosen
 
     def probes(self, questions: Sequence[Question]) -> frozenset[Question]:
@@ -119,6 +122,7 @@ class HostedInterface(PrologInterface):
     `selection`."""
 
     host: Host | None = field(default=None, compare=False)
+    fresh: Fresh | None = field(default=None, compare=False)
     selection: Selection = field(default_factory=Every)
     progress: Progress | None = field(default=None, compare=False)
 
@@ -128,8 +132,8 @@ class HostedInterface(PrologInterface):
     def open(self, path: Path, options: Options) -> Session[Any, Any]:
         if self.host is None:
             raise ValueError("a hosted interface needs its host")
-        return HostedSession(HostedProgram(self.host), self.answers, options, self.selection,
-                             Judged(self.judged), self.end_to_end, self.progress)
+        return HostedSession(HostedProgram(self.host, self.fresh), self.answers, options,
+                             self.selection, Judged(self.judged), self.end_to_end, self.progress)
 
 
 def hosted_checks(checks: Sequence[str]) -> tuple[str, ...]:
@@ -139,11 +143,14 @@ def hosted_checks(checks: Sequence[str]) -> tuple[str, ...]:
 
 
 def check_hosted(name: str, host: Host, selection: Selection | None = None,
-                 progress: Progress | None = None, **options: Any) -> SubmissionGrade:
+                 progress: Progress | None = None, fresh: Fresh | None = None,
+                 **options: Any) -> SubmissionGrade:
     """The grade of the program `host` has loaded, as `grade` judges it (`Options` from
     `options`), asking the questions `selection` keeps (default: every one), telling
-    `progress` how far it got."""
-    interface = HostedInterface(host=host, selection=selection or Every(), progress=progress)
+    `progress` how far it got; those of the whole program asked of `fresh`, if given, a
+    second SWI-Prolog never given a lab answer, as `grade` asks them of a fresh process."""
+    interface = HostedInterface(host=host, fresh=fresh, selection=selection or Every(),
+                                progress=progress)
     options.setdefault("checks", hosted_checks(interface.checks))
     options.setdefault("policy", interface.policy)
     grade = grade_submission(name, Path(host.folder), Options(interface, **options))

@@ -284,6 +284,7 @@ async function checkPage() {
     byId("beside").textContent = "";
     byId("summary").textContent = "";
     byId("seconds").textContent = "-";
+    byId("fresh").textContent = "";
     asked.textContent = "";
     shown.hidden = true;
     if (!byId("source").value.trim()) {
@@ -309,6 +310,9 @@ async function checkPage() {
       byId("log").textContent = checked.log;
       byId("summary").textContent = checked.summary;
       byId("summary").dataset.right = String(checked.right);
+      byId("fresh").textContent = checked.fresh ? `; the end-to-end sample (${checked.fresh} ` +
+        `questions) asked of a fresh SWI-Prolog, ${checked.fresh_apart ? "in a worker of its " +
+        "own meanwhile" : "after the rest"}` : "";
       shown.hidden = true;
       asked.textContent = "";
     } catch (error) {

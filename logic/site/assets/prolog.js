@@ -10,14 +10,18 @@ function makeDirs(fs, path) {
   }
 }
 
-const prologFiles = Promise.all(["swipl/swipl-web.wasm", "swipl/swipl-web.data"].map(
-  async (file) => {
+// A worker given its parent's compiled code and data (`self.givenProlog`, set before this
+// file is imported: the check's fresh SWI-Prolog) fetches and compiles nothing.
+const given = self.givenProlog;
+const prologFiles = given ? Promise.resolve([null, given.data])
+  : Promise.all(["swipl/swipl-web.wasm", "swipl/swipl-web.data"].map(async (file) => {
     const response = await fetch(file);
     if (!response.ok) throw new Error(`cannot load ${file}: ${response.status}`);
     return response.arrayBuffer();
   }));
 // Its WebAssembly compiled once: each fresh SWI-Prolog is a new instance of the same code.
-const prologCode = prologFiles.then(([wasm]) => WebAssembly.compile(wasm));
+const prologCode = given ? Promise.resolve(given.code)
+  : prologFiles.then(([wasm]) => WebAssembly.compile(wasm));
 
 // A fresh SWI-Prolog: write(path, text) puts a file in its file system; line(goal, text)
 // runs `goal` once with Text bound to `text` and gives its Line (a string), or "error: ...".
