@@ -801,17 +801,28 @@ def test_the_whole_check_asks_every_question_grade_asks(check_page):
 
 @pytest.mark.slow
 @needs_swipl
-def test_the_pages_end_to_end_sample_is_asked_of_a_fresh_swi_prolog(check_page, tmp_path):
-    """In Chromium the fresh SWI-Prolog is a worker of its own: keeps_the_lab.pl's end-to-end
-    sample is judged in the page as a fresh `swipl` judges it, not from the lab's answers it
-    kept."""
-    checked = check(check_page, "hostile/keeps_the_lab.pl", sample=20)
+@pytest.mark.parametrize(("query", "where"), [("", "in a worker of its own meanwhile"),
+                                              ("?one-worker", "after the rest")])
+def test_the_pages_end_to_end_sample_is_asked_of_a_fresh_swi_prolog(check_page, served,
+                                                                    tmp_path, query, where):
+    """In Chromium the fresh SWI-Prolog is a worker of its own, or with `?one-worker` a second
+    one in the check's worker (as in a browser without stack switching): either way
+    keeps_the_lab.pl's end-to-end sample is judged in the page as a fresh `swipl` judges it,
+    not from the lab's answers it kept; a second check (its fresh worker made offline) too."""
     apart, _, _ = checked_in_swipl(SUBMISSIONS / "hostile" / "keeps_the_lab.pl", tmp_path, 20,
                                    fresh=True)
-    assert end_to_end(checked["report"]) == end_to_end(apart)
-    said = check_page.find_element("id", "fresh").text
-    assert f"({end_to_end(apart)[1]} questions) asked of a fresh SWI-Prolog, in a worker of " \
-        "its own" in said
+    if query:
+        open_offline(check_page, f"{served}/check.html{query}")
+    try:
+        for _ in range(2):
+            checked = check(check_page, "hostile/keeps_the_lab.pl", sample=20)
+            assert end_to_end(checked["report"]) == end_to_end(apart)
+            said = check_page.find_element("id", "fresh").text
+            assert f"({end_to_end(apart)[1]} questions) asked of a fresh SWI-Prolog, {where}" \
+                in said
+    finally:
+        if query:
+            open_offline(check_page, f"{served}/check.html")
 
 
 class _Counting:

@@ -6,7 +6,8 @@
 // the rest.
 importScripts("python.js", "prolog.js");
 
-const switching = typeof WebAssembly.Suspending === "function";
+const switching = typeof WebAssembly.Suspending === "function" &&
+  !new URLSearchParams(self.location.search).has("one-worker");
 const python = startPython();
 
 // The fresh SWI-Prolog's worker: fresh.ask(plan) sends it its plan (JSON, fresh-worker.js);

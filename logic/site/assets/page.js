@@ -269,7 +269,10 @@ const LOADED = {
 
 async function checkPage() {
   await offline();
-  const runner = new Runner("check-worker.js", byId("status"));
+  // check.html?one-worker: the fresh SWI-Prolog in the check's own worker, as where Python
+  // cannot wait for another (a one-core machine gains nothing from a second)
+  const runner = new Runner("check-worker.js" + (new URLSearchParams(location.search)
+    .has("one-worker") ? "?one-worker" : ""), byId("status"));
   byId("file").addEventListener("change", async () => {
     const file = byId("file").files[0];
     if (file) byId("source").value = await file.text();
