@@ -82,3 +82,34 @@ class SwiplFresh:
     def close(self) -> None:
         """End the process."""
         self.host.close()
+
+
+class PipedSwiplHost(SwiplHost):
+    """A host that can be sent questions ahead (`logic.contain.hosted.PipedHost`), as the
+    page's SWI-Prolog in a worker of its own: each asked, in the order sent, when its line or
+    a later one is first taken, and before any asked with `answer` (as a worker asks what it
+    is sent in turn); `asked` keeps every question in the order asked."""
+
+    def __init__(self, path: Path, folder: Path) -> None:
+        super().__init__(path, folder)
+        self.queued: list[str] = []
+        self.lines: list[str] = []
+        self.asked: list[str] = []
+
+    def post(self, questions: list[str]) -> int:
+        self.queued.extend(questions)
+        return len(self.queued) - len(questions)
+
+    def take(self, number: int) -> str:
+        while len(self.lines) <= number:
+            self.lines.append(self._asked(self.queued[len(self.lines)]))
+        return self.lines[number]
+
+    def answer(self, question: str) -> str:
+        if self.queued:
+            self.take(len(self.queued) - 1)
+        return self._asked(question)
+
+    def _asked(self, question: str) -> str:
+        self.asked.append(question)
+        return super().answer(question)

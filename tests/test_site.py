@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hosts import SwiplFresh, SwiplHost
+from hosts import PipedSwiplHost, SwiplFresh, SwiplHost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from keys import Keys
@@ -1028,6 +1028,34 @@ def test_the_whole_programs_questions_go_to_a_fresh_swi_prolog_never_given_a_lab
     assert all(", memo)" in question and "below(" not in question for question in fresh.sent)
     assert host.asked and not any(", memo)" in question for question in host.asked)
     assert right < end_to_end(shared)[0]
+
+
+def asked_in_order(host) -> list[str]:
+    """The questions a host was asked, in order, their numbers left out."""
+    return [re.sub(r"^ask\(\d+", "ask(N", question) for question in host.asked]
+
+
+@needs_swipl
+@pytest.mark.parametrize(("name", "per_check"), [
+    ("no_draw", 20), ("loops", 20), pytest.param("loops", 0, marks=pytest.mark.slow),
+    pytest.param("lab_style", 0, marks=pytest.mark.slow)])
+def test_a_host_sent_the_next_questions_ahead_is_asked_the_same_in_the_same_order(
+        tmp_path, name, per_check):
+    """The page's SWI-Prolog in a worker of its own is sent the next batch while the last is
+    judged: it is asked the same questions in the same order as one asked a batch at a time,
+    a budget that runs out (loops.pl) included, and the report is the same."""
+    path = SUBMISSIONS / f"{name}.pl"
+    hosts = [_Recording(path, tmp_path), PipedSwiplHost(path, tmp_path)]
+    reports = []
+    for host in hosts:
+        try:
+            selection = Every() if per_check == 0 else Sample(per_check)
+            reports.append(submission_report(check_hosted(name, host, selection)))
+        finally:
+            host.close()
+    assert reports[1] == reports[0]
+    assert asked_in_order(hosts[1]) == asked_in_order(hosts[0])
+    assert hosts[1].queued  # some were sent ahead
 
 
 def test_a_fresh_swi_prolog_in_the_checks_own_worker_loads_the_file_once_and_asks_in_turn():

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TypeGuard, TypeVar, cast
+from typing import Protocol, TypeGuard, TypeVar, cast, runtime_checkable
 
 from minimax_lab.logic.contain import sandbox, submission
 from minimax_lab.logic.contain.contained import (
@@ -493,6 +493,19 @@ class StudentProgram(ContainedProgram):
 WHOLE = "whole"
 """The kind of a question asked of the whole program (`Ask.kind`): a process asked one was
 never given a lab answer."""
+
+
+@runtime_checkable
+class Pipelined(Protocol):
+    """A program that can be sent questions before their replies are wanted, where
+    `pipelined`: `post` sends a batch and gives its number, `take` waits for that batch's
+    replies, as `ask_many` gives them (in order, up to the first that stopped the program)."""
+
+    pipelined: bool
+
+    def post(self, asks: Sequence[Ask]) -> int: ...
+
+    def take(self, number: int) -> list[Reply]: ...
 
 
 @dataclass(frozen=True)

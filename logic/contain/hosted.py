@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from minimax_lab.logic.contain.contained import Died, new_id
 from minimax_lab.logic.contain.harness import WHOLE, Ask, Reply, read_loaded, read_reply
@@ -29,6 +29,16 @@ class Host(Protocol):
     def load(self, number: int) -> str: ...
 
     def answer(self, question: str) -> str: ...
+
+
+class PipedHost(Host, Protocol):
+    """A `Host` whose SWI-Prolog is in a worker of its own: `post` sends it questions, which it
+    asks in turn while this process goes on, and gives the first's number; `take` waits for
+    the line it gave one (by its number)."""
+
+    def post(self, questions: Sequence[str]) -> int: ...
+
+    def take(self, number: int) -> str: ...
 
 
 class Fresh(Protocol):
@@ -54,6 +64,9 @@ class HostedProgram:
         self.host, self.fresh = host, fresh
         self.report: LoadReport | None = None
         self._given_up: str | None = None
+        self._posted: dict[int, list[Ask]] = {}
+        self.pipelined = callable(getattr(host, "post", None))
+        """Whether it can be sent questions ahead (`post`): its host is a `PipedHost`."""
         self._sent: dict[Ask, list[int]] = {}
         self._count = 0
         """How many questions were sent to `fresh`."""
@@ -108,6 +121,32 @@ class HostedProgram:
             try:
                 reply = _line(self._answer(ask))
                 replies.append(read_reply(reply, ask.inferences, 0.0))
+            except Died as died:
+                self._given_up = f"the program {died}"
+                replies.append(Reply((), "died", self._given_up,
+                                     work=float(ask.inferences or 0)))
+                break
+        return replies
+
+    def post(self, asks: Sequence[Ask]) -> int:
+        """Send the host `asks` (none of the whole program) to ask in turn meanwhile; their
+        number, for `take`."""
+        host = cast(PipedHost, self.host)
+        number = host.post([ask.text(new_id()) for ask in asks])
+        self._posted[number] = list(asks)
+        return number
+
+    def take(self, number: int) -> list[Reply]:
+        """The replies to the questions posted as `number`, as `ask_many` gives them."""
+        host = cast(PipedHost, self.host)
+        asks = self._posted.pop(number)
+        replies: list[Reply] = []
+        for at, ask in enumerate(asks, number):
+            if self._given_up is not None:
+                replies.append(Reply((), "died", self._given_up))
+                break
+            try:
+                replies.append(read_reply(_line(host.take(at)), ask.inferences, 0.0))
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,

@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from minimax_lab.compare.grader.options.options import Where, defaults_at
 from minimax_lab.compare.grader.outputs.beside_page import searches_html
@@ -276,59 +276,77 @@ def harness_files() -> dict[str, str]:
             for file in ("harness.pl", "minimax_helper.pl")}
 
 
-class FreshWorker(Protocol):
-    """The check's fresh SWI-Prolog in a worker of its own (`fresh-worker.js`): `ask` sends it
-    its plan (JSON: the files it writes, the goals that consult the harness and load the
-    student's file, the goal that answers one question, the questions; after the first, more
-    questions); `since` is a promise of the lines (JSON) it gave from one of them (by its
-    place, across plans) on: those come so far, at least one."""
-
-    def ask(self, plan: str) -> None: ...
-
-    def since(self, index: int) -> Any: ...
+def harness_plan() -> str:
+    """What a SWI-Prolog in a worker of its own (`ask-worker.js`) is sent to be made ready for
+    a check, as `prepare` makes one here: the harness's files, and the goal that consults it
+    (JSON)."""
+    return _json(files=harness_files(), goals=[[CONSULT_GOAL, ""]])
 
 
-class WorkerFresh:
-    """A `logic.contain.hosted.Fresh` in a worker of its own, asking the questions of the
-    whole program on another core while the check's SWI-Prolog asks the rest: each reply
-    waited for with Pyodide's `run_sync` (WebAssembly's stack switching), which lets the
-    check's worker take the fresh one's messages meanwhile."""
+class Worker(Protocol):
+    """A SWI-Prolog in a worker of its own, as the check's worker hands it over
+    (`ask-worker.js`): `post` sends it a message (JSON: files to write, goals to run) holding
+    `goals` goals and gives the first's number; `since` is a promise of the lines (JSON) it
+    gave from one goal (by its number) on: those come so far, at least one."""
 
-    def __init__(self, worker: FreshWorker, name: str, text: str) -> None:
-        self.worker, self.name, self.text = worker, name, text
+    def post(self, message: str, goals: int) -> int: ...
+
+    def since(self, number: int) -> Any: ...
+
+
+class WorkerProlog:
+    """A `Prolog` in a worker of its own: sent goals it runs in turn while this worker goes on
+    (`post`), each line waited for with Pyodide's `run_sync` (WebAssembly's stack switching),
+    every line come so far taken at each wait."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
         self.lines: dict[int, str] = {}
-        self.started = False
-        self.count = 0
-        """How many questions it was sent."""
 
-    def send(self, questions: Sequence[str]) -> None:
-        self.count += len(questions)
-        if self.started:
-            self.worker.ask(_json(questions=list(questions)))
-            return
-        self.started = True
-        self.worker.ask(_json(files={**harness_files(), f"{FOLDER}/{self.name}": self.text},
-                              goals=[CONSULT_GOAL, load_goal(self.name, new_id())],
-                              answer=ANSWER_GOAL, questions=list(questions)))
+    def write(self, path: str, text: str) -> None:
+        self.worker.post(_json(files={path: text}), 0)
 
-    def reply(self, index: int) -> str:
+    def post(self, goals: Sequence[tuple[str, str]]) -> int:
+        """Send `goals` (each a goal and its `Text`) to run in turn; the first's number."""
+        return int(self.worker.post(_json(goals=[list(goal) for goal in goals]), len(goals)))
+
+    def take(self, number: int) -> str:
+        """The line the goal numbered `number` gave, waited for."""
         from pyodide.ffi import run_sync  # type: ignore[import-not-found]
 
-        if index not in self.lines:
-            given = json.loads(str(run_sync(self.worker.since(index))))
-            self.lines.update(enumerate(given, index))
-        return self.lines.pop(index)
+        if number not in self.lines:
+            given = json.loads(str(run_sync(self.worker.since(number))))
+            self.lines.update(enumerate(given, number))
+        return self.lines.pop(number)
+
+    def line(self, goal: str, text: str) -> str:
+        return self.take(self.post([(goal, text)]))
+
+
+class PipedWasmHost(WasmHost):
+    """A `WasmHost` whose SWI-Prolog is in a worker of its own
+    (`logic.contain.hosted.PipedHost`): sent the next questions while the last are judged."""
+
+    prolog: WorkerProlog
+
+    def post(self, questions: Sequence[str]) -> int:
+        return self.prolog.post([(ANSWER_GOAL, question) for question in questions])
+
+    def take(self, number: int) -> str:
+        return self.prolog.take(number)
 
 
 class PrologFresh:
-    """A `logic.contain.hosted.Fresh` in the check's own worker (where Python cannot wait
-    for another's): a second SWI-Prolog made for the check, asking each question of the whole
-    program when its reply is wanted, after the rest."""
+    """The check's fresh SWI-Prolog (`logic.contain.hosted.Fresh`), the student's file loaded
+    in it: in a worker of its own, it is sent each question at once and asks them on another
+    core meanwhile; else it asks each when its reply is wanted, after the rest."""
 
     def __init__(self, prolog: Prolog, name: str, text: str) -> None:
         self.host = WasmHost(prolog, name, text)
+        self.apart = isinstance(prolog, WorkerProlog)
         self.sent: list[str] = []
-        self.loaded: str | None = None
+        self.numbers: list[int] = []
+        self.loaded = False
 
     @property
     def count(self) -> int:
@@ -337,27 +355,29 @@ class PrologFresh:
 
     def send(self, questions: Sequence[str]) -> None:
         self.sent.extend(questions)
+        prolog = self.host.prolog
+        if isinstance(prolog, WorkerProlog) and questions:
+            self._load()
+            first = prolog.post([(ANSWER_GOAL, question) for question in questions])
+            self.numbers.extend(range(first, first + len(questions)))
 
     def reply(self, index: int) -> str:
-        if self.loaded is None:
-            self.loaded = self.host.load(new_id())
+        self._load()
+        prolog = self.host.prolog
+        if index < len(self.numbers) and isinstance(prolog, WorkerProlog):
+            return prolog.take(self.numbers[index])
         return self.host.answer(self.sent[index])
 
-
-def fresh_for(worker: FreshWorker | None, prolog: Prolog | None, name: str,
-              text: str) -> WorkerFresh | PrologFresh | None:
-    """The check's fresh SWI-Prolog for the questions of the whole program: in a worker of its
-    own where the page made one and Python can wait for it here (stack switching: Chromium's,
-    not yet every browser's), else the second SWI-Prolog the page made in the check's own
-    worker; None where it gave neither (the check's SWI-Prolog asks them too)."""
-    if worker is not None:
-        try:
-            from pyodide.ffi import can_run_sync
-        except ImportError:
-            can_run_sync = None
-        if can_run_sync is not None and can_run_sync():
-            return WorkerFresh(worker, name, text)
-    return PrologFresh(prolog, name, text) if prolog is not None else None
+    def _load(self) -> None:
+        """The file loaded once, before its first question (what loading said is the
+        check's own SWI-Prolog's to tell)."""
+        if self.loaded:
+            return
+        self.loaded = True
+        if isinstance(self.host.prolog, WorkerProlog):
+            self.host.prolog.post([(load_goal(self.host.name, new_id()), "")])
+        else:
+            self.host.load(new_id())
 
 
 def file_name(picked: str) -> str:
@@ -367,9 +387,9 @@ def file_name(picked: str) -> str:
     return stem if stem.endswith(".pl") else f"{stem.removesuffix('.pro')}.pl"
 
 
-def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
+def check(prolog: Prolog | Worker, picked: str, text: str, per_check: int = 40,
           progress: Progress | None = None, hints: str | None = None,
-          fresh_worker: FreshWorker | None = None, fresh_prolog: Prolog | None = None) -> str:
+          fresh: Prolog | Worker | None = None, workers: bool = False) -> str:
     """The student's file `text` (named `picked`) checked as `grade` checks it, on a sample
     of `per_check` questions of each predicate, or on every question `grade` asks (the whole
     check) when `per_check` is 0; `progress` told how far it got: {"report", "summary",
@@ -378,21 +398,26 @@ def check(prolog: Prolog, picked: str, text: str, per_check: int = 40,
     site --hints`; the default where none is given), `beside` its searches at each first
     wrong call drawn beside the lab's, as the report's page draws them ("" where none is
     drawn: below `expected`, or nothing wrong).
-    The questions of the whole program (the end-to-end sample) are asked of a fresh
-    SWI-Prolog, never given a lab answer, as `grade` asks them of a fresh process: the page's
-    `fresh_worker` or `fresh_prolog` (`fresh_for`); `fresh`, how many, `fresh_apart`, whether
-    in a worker of its own."""
+    The questions of the whole program (the end-to-end sample) are asked of `fresh`, a second
+    SWI-Prolog never given a lab answer, as `grade` asks them of a fresh process: {"fresh"}
+    how many, {"fresh_apart"} whether in a worker of its own. With `workers`, `prolog` and
+    `fresh` are each in a worker of its own (`Worker`): the next questions are asked while
+    the last are judged (Python waits with `run_sync`, so the call is entered as a promise)."""
     name = file_name(picked)
-    host, fresh = WasmHost(prolog, name, text), fresh_for(fresh_worker, fresh_prolog, name, text)
+    if workers:
+        prolog = WorkerProlog(cast(Worker, prolog))
+        fresh = None if fresh is None else WorkerProlog(cast(Worker, fresh))
+    host = (PipedWasmHost if workers else WasmHost)(cast(Prolog, prolog), name, text)
+    second = None if fresh is None else PrologFresh(cast(Prolog, fresh), name, text)
     grade = check_hosted(name.removesuffix(".pl"), host,
-                         Every() if per_check == 0 else Sample(per_check), progress, fresh,
+                         Every() if per_check == 0 else Sample(per_check), progress, second,
                          **defaults_at(Where.SITE))
     shown = student_view(grade, hints=Hints(hints) if hints else None)
     report = submission_report(shown).replace(OUTPUT_APART, " (shown below the report)")
     return _json(report=report, summary=summary_line(shown), right=shown.clean,
                  log=output_log(shown), beside=searches_html(shown),
-                 fresh=0 if fresh is None else fresh.count,
-                 fresh_apart=isinstance(fresh, WorkerFresh))
+                 fresh=0 if second is None else second.count,
+                 fresh_apart=second is not None and second.apart)
 
 
 def _json(**fields: object) -> str:

@@ -39,7 +39,14 @@ from minimax_lab.compare.grader.options.config import answers as answers_check
 from minimax_lab.compare.judge.categories import Category
 from minimax_lab.compare.judge.results import Problem, Verdict
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
-from minimax_lab.logic.contain.harness import PROLOG_SUFFIXES, Ask, Reply, StudentProgram
+from minimax_lab.logic.contain.harness import (
+    PROLOG_SUFFIXES,
+    WHOLE,
+    Ask,
+    Pipelined,
+    Reply,
+    StudentProgram,
+)
 from minimax_lab.logic.contain.swipl import require
 from minimax_lab.logic.state import PLAYERS, Player, State
 from minimax_lab.logic.tools.beside import MOST_NODES
@@ -118,6 +125,8 @@ class PrologSession(Session[Question, Reply]):
         """The checks whose questions the run asks (`will_ask`): only theirs go ahead."""
         self._record = False
         """True when the next question records the calls below it (`record_next`)."""
+        self._posted: dict[int, list[tuple[Question, int]]] = {}
+        """The batches posted to a pipelined program, by number: their questions and limits."""
 
     def will_ask(self, checks: set[str]) -> None:
         self._asking = set(checks)
@@ -152,7 +161,8 @@ class PrologSession(Session[Question, Reply]):
         return round(self.work.budget_ratio * sum(lab_cost(question) for question in questions))
 
     def answered(self, question: Question) -> bool:
-        return (question, round(self.work_limit(question))) in self._ahead
+        key = (question, round(self.work_limit(question)))
+        return key in self._ahead or any(key in keys for keys in self._posted.values())
 
     def budget_of(self, question: Question) -> str:
         """Each check's own: a loop in one spends its budget, never another check's."""
@@ -182,30 +192,50 @@ class PrologSession(Session[Question, Reply]):
         their checks' budgets (`budget_left`), their replies kept until they are asked
         within their own limits. A question that is not further on in that order (asked
         again, or a call below that a first-wrong-call walk asks) goes alone, the replies
-        ahead kept."""
+        ahead kept. A program that can be sent questions before their replies are wanted
+        (`Pipelined`, the site's SWI-Prolog in a worker of its own) is sent the next batch
+        as soon as one is taken, so that it answers while these are judged: the same
+        questions in the same order, each as sure to be asked (its room counts every
+        question sent before it as if it took its whole limit)."""
         limit = round(work)
         if self._record:  # alone, afresh, never a reply sent ahead
             self._record = False
             return self.student.ask_many([self._ask(question, limit, record=True)], seconds)[0]
+        if (question, limit) not in self._ahead and self._posted:
+            self._take_posted()
         ahead = self._ahead.pop((question, limit), None)
         index = self._index.get(question, -1)
         onwards = index > self._at
         self._at = max(self._at, index)
         if ahead is not None:
+            self._post_next(question, limit, index)
             return ahead
         if not onwards:
             return self.student.ask_many([self._ask(question, limit)], seconds)[0]
-        asks = [self._ask(question, limit)]
-        batch = [question]
-        size = asks[0].size
-        room = dict(self.budget_left)
-        spent = {check for check, left in room.items() if left <= 0}  # never asked again
-        room[question.check] = room.get(question.check, float("inf")) - limit
-        kind = asks[0].kind
+        asks, batch = self._batch(index, {question.check: limit}, [self._ask(question, limit)],
+                                  [question])
+        replies = self.student.ask_many(asks, seconds)
+        self._ahead.update({(asked, int(ask.inferences or 0)): reply  # those sent before kept
+                            for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
+                                                         strict=False)})
+        self._post_next(question, limit, index)
+        return replies[0]
+
+    def _batch(self, index: int, taken: dict[str, float], asks: list[Ask],
+               batch: list[Question]) -> tuple[list[Ask], list[Question]]:
+        """`asks` of `batch` with the questions that follow the order's `index`-th added, as
+        `ask` says, each check's room its budget left less `taken` (the limits of those sent
+        and not yet judged); the questions, and their asks."""
+        room = {check: left - taken.get(check, 0) for check, left in self.budget_left.items()}
+        spent = {check for check, left in self.budget_left.items() if left <= 0}  # never again
+        size = sum(ask.size for ask in asks)
+        kind = next((ask.kind for ask in asks if ask.kind), "")
+        posted = {key for keys in self._posted.values() for key in keys}
         for following in self._order[index + 1:index + BATCH]:
             limit_of = round(self.work_limit(following))
             if (following.check not in self._asking or following.check in spent
-                    or (following, limit_of) in self._ahead):  # sent already: its reply kept
+                    or (following, limit_of) in self._ahead  # sent already: its reply kept
+                    or (following, limit_of) in posted):
                 continue
             ask = self._ask(following, limit_of)
             size += ask.size
@@ -217,11 +247,47 @@ class PrologSession(Session[Question, Reply]):
             kind = kind or ask.kind
             asks.append(ask)
             batch.append(following)
-        replies = self.student.ask_many(asks, seconds)
-        self._ahead.update({(asked, int(ask.inferences or 0)): reply  # those sent before kept
-                            for asked, ask, reply in zip(batch[1:], asks[1:], replies[1:],
-                                                         strict=False)})
-        return replies[0]
+        return asks, batch
+
+    def _post_next(self, question: Question, limit: int, index: int) -> None:
+        """Send a pipelined program the batch after the last question sent, where none is on
+        its way: its room counts `question` (asked now, judged next) and every reply kept
+        ahead as if each took its whole limit."""
+        if (not isinstance(self.student, Pipelined) or not self.student.pipelined
+                or self._posted or index < 0):
+            return
+        taken: dict[str, float] = {question.check: limit}
+        for (kept, kept_limit) in self._ahead:
+            taken[kept.check] = taken.get(kept.check, 0) + kept_limit
+        if any(left <= 0 or left < 2 * taken.get(check, 0)
+               for check, left in self.budget_left.items() if check in self._asking):
+            return  # a budget near its end: a question of it may be asked alone before the next
+        last = max((self._index.get(kept, -1) for kept, _ in self._ahead), default=index)
+        last = max(last, index)
+        if last + 1 >= len(self._order):
+            return
+        first = self._order[last + 1]
+        first_limit = round(self.work_limit(first))
+        if (first.check not in self._asking or self.budget_left.get(first.check, 1) <= 0
+                or taken.get(first.check, 0) + first_limit > self.budget_left.get(
+                    first.check, float("inf"))):
+            return
+        ask = self._ask(first, first_limit)
+        if ask.kind == WHOLE:
+            return
+        taken[first.check] = taken.get(first.check, 0) + first_limit
+        asks, batch = self._batch(last + 1, taken, [ask], [first])
+        number = self.student.post(asks)
+        self._posted[number] = [(asked, int(ask.inferences or 0))
+                                for asked, ask in zip(batch, asks, strict=True)]
+
+    def _take_posted(self) -> None:
+        """The replies of the batches posted, kept ahead."""
+        for number, keys in list(self._posted.items()):
+            assert isinstance(self.student, Pipelined)
+            replies = self.student.take(number)
+            self._ahead.update(zip(keys, replies, strict=False))
+            del self._posted[number]
 
     def _ask(self, question: Question, limit: int, record: bool = False) -> Ask:
         """The harness's question for `question` within `limit` inferences; one that
