@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,6 +38,8 @@ BOUND = 600.0
 """Seconds any one measurement may take before the run is given up."""
 sys.path.insert(0, str(ROOT))
 
+from minimax_lab.logic.contain.cgroups import sandboxes_cpu_seconds  # noqa: E402
+
 
 def browser() -> Any:
     from selenium import webdriver
@@ -52,12 +56,37 @@ def browser() -> Any:
     return driver
 
 
-def wait(driver: Any, script: str) -> None:
+def wait(driver: Any, script: str, seen: dict[str, float] | None = None) -> None:
+    """Wait until `script` is true in the page; `seen` filled with the CPU seconds of
+    Chromium's worker threads meanwhile (`worker_threads`), each as last seen."""
     deadline = time.monotonic() + BOUND
     while not driver.execute_script(script):
         if time.monotonic() > deadline:
             raise SystemExit(f"gave up after {BOUND:g} s waiting for: {script}")
+        if seen is not None:
+            seen.update(worker_threads())
         time.sleep(0.05)
+    if seen is not None:
+        seen.update(worker_threads())
+
+
+def worker_threads() -> dict[str, float]:
+    """The CPU seconds (user and system) of each of Chromium's worker threads now running
+    (`DedicatedWorker`: the page's workers, each a thread of its renderer), by process and
+    thread; read from /proc, so that a worker ended (the check's own SWI-Prologs) is counted
+    as last seen."""
+    found = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path("/proc").glob("[0-9]*/task/[0-9]*"):
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:]
+        if name.startswith("DedicatedWorker"):
+            parts = fields.split()
+            found[str(task)] = (int(parts[11]) + int(parts[12])) / tick
+    return found
 
 
 READY = "return document.getElementById('status').dataset.state === 'ready'"
@@ -93,10 +122,15 @@ def browser_run(address: str, sample: int, whole: bool) -> dict[str, float]:
             driver.execute_script(f"document.getElementById('sample').innerHTML = "
                                   f"'<option value=\"{asked}\">{asked}</option>';"
                                   "document.getElementById('summary').textContent = ''")
+            before = worker_threads()
+            seen: dict[str, float] = {}
             start = time.monotonic()
             driver.find_element("id", "check").click()
-            wait(driver, "return document.getElementById('summary').textContent !== ''")
+            wait(driver, "return document.getElementById('summary').textContent !== ''", seen)
             times[key] = time.monotonic() - start
+            used = [cpu - before.get(thread, 0.0) for thread, cpu in seen.items()]
+            times[f"{key} cpu"] = sum(used)
+            times[f"{key} busiest"] = max(used, default=0.0)
             assert driver.find_element("id", "summary").get_attribute("data-right") == "true"
         return times
     finally:
@@ -120,10 +154,16 @@ def command_line_run(sample: int, whole: bool) -> dict[str, float]:
     assert right.stdout.strip() == "True", right.stdout + right.stderr
     times = {"load": 0.0, "answer": answered, "ready": 0.0, "check": checked}
     if whole:
+        before, sandboxes = resource.getrusage(resource.RUSAGE_CHILDREN), sandboxes_cpu_seconds()
         start = time.monotonic()
         subprocess.run([sys.executable, "-m", "minimax_lab", "grade", str(SOLUTION)],
                        capture_output=True, text=True, timeout=BOUND, check=True)
         times["whole"] = time.monotonic() - start
+        after, used = resource.getrusage(resource.RUSAGE_CHILDREN), sandboxes_cpu_seconds()
+        times["whole cpu"] = (after.ru_utime - before.ru_utime) + (
+            after.ru_stime - before.ru_stime) + (
+            used - sandboxes if used is not None and sandboxes is not None else 0.0)
+        times["whole busiest"] = 0.0
     return times
 
 
@@ -189,7 +229,9 @@ def main() -> None:
              "ready": "load of check my lab after the top level (its worker ready to check)",
              "check": f"check of lab_style.pl, {args.sample} questions of each predicate",
              "whole": "whole check of lab_style.pl (every question; command line: "
-                      "`minimax-lab grade`)"}
+                      "`minimax-lab grade`)",
+             "whole cpu": "its CPU seconds: the page's workers; `grade` and its sandboxes",
+             "whole busiest": "its CPU seconds in the busiest worker (the check's Python)"}
     for key, name in names.items():
         if key not in runs["browser"][0]:
             continue
@@ -197,7 +239,11 @@ def main() -> None:
         native = statistics.median(run[key] for run in runs["command line"])
         ratio = f"{statistics.median(seen) / native:.1f}" if native else "-"
         print(f"| {name} | {statistics.median(seen):.2f} | {min(seen):.2f} | {max(seen):.2f} "
-              f"| {f'{native:.2f}' if native else '- (in each answer)'} | {ratio} |")
+              f"| {f'{native:.2f}' if native else NO_COMMAND_LINE.get(key, '-')} | {ratio} |")
+
+
+NO_COMMAND_LINE = {"load": "- (in each answer)", "ready": "- (in each answer)"}
+"""What the command line's column says where it has no figure of its own."""
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
