@@ -75,8 +75,8 @@ class HostedProgram:
                 replies.append(Reply((), "died", self._given_up))
                 break
             try:
-                reply = _line(self.host.answer(ask.text(new_id())))
-                replies.append(read_reply(reply, ask.inferences, 0.0))
+                text = str(self.host.answer(ask.text(new_id())))
+                replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,
