@@ -1,7 +1,7 @@
 """The reference's answers (`logic/reference.py`, the lab's objective) as the Prolog grader
-reads them: each asked of the reference once per board and player, then kept, since judging
-asks them again and again (the reference keeps only its `max_value` and `min_value`, and
-those per the arguments they were called with)."""
+reads them again and again, each found once per board and player and kept: `terminal_state`,
+the successors and the moves asked of the reference; `max_value` and `min_value` by the
+reference's recursion on those (the reference asks `terminal_state` afresh at each node)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import cache
 
 from minimax_lab.logic import reference
 from minimax_lab.logic.objective import LAB
-from minimax_lab.logic.state import Player, State
+from minimax_lab.logic.state import Player, State, marks_made
 from minimax_lab.logic.terms import SV
 
 
@@ -19,17 +19,33 @@ def terminal_state(state: State, player: Player) -> int | None:
     return reference.terminal_state(state, player)
 
 
+def utility(state: State, player: Player) -> int | None:
+    """The reference's `utility` under the lab's objective, from the kept `terminal_state`."""
+    value = terminal_state(state, player)
+    return None if value is None else LAB.utility(value, marks_made(state))
+
+
 @cache
 def max_value(state: State, player: Player) -> SV:
-    """The reference's `max_value` under the lab's objective, asked as its own recursion asks
-    it (so from the same memo)."""
-    return reference.max_value(state, player, LAB)
+    """The reference's `max_value` under the lab's objective, by its own recursion (the
+    reference's `find_max_sv` on the values of the successors), each board's
+    `terminal_state` asked of the reference once (tests/test_grader_prolog.py holds the two
+    equal)."""
+    value = utility(state, player)
+    if value is not None:
+        return SV(state, value)
+    return reference.find_max_sv([SV(after, min_value(after, player).value)
+                                  for after in successors(state, player)])
 
 
 @cache
 def min_value(state: State, player: Player) -> SV:
-    """The reference's `min_value` under the lab's objective, as `max_value` asks it."""
-    return reference.min_value(state, player, LAB)
+    """The reference's `min_value` under the lab's objective, as `max_value`."""
+    value = utility(state, player)
+    if value is not None:
+        return SV(state, value)
+    return reference.find_min_sv([SV(after, max_value(after, player).value)
+                                  for after in successors(state, reference.other_player(player))])
 
 
 @cache
