@@ -29,7 +29,7 @@ def utility(state: State, player: Player) -> int | None:
 def max_value(state: State, player: Player) -> SV:
     """The reference's `max_value` under the lab's objective, by its own recursion (the
     reference's `find_max_sv` on the values of the successors), each board's
-    `terminal_state` asked of the reference once (tests/test_grader_prolog.py holds the two
+    `terminal_state` asked of the reference once (tests/test_grader_lab_answers.py holds the two
     equal)."""
     value = utility(state, player)
     if value is not None:
