@@ -119,8 +119,8 @@ class HostedProgram:
                 replies.append(Reply((), "died", self._given_up))
                 break
             try:
-                reply = _line(self._answer(ask))
-                replies.append(read_reply(reply, ask.inferences, 0.0))
+                text = str(self._answer(ask))
+                replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,
@@ -146,7 +146,8 @@ class HostedProgram:
                 replies.append(Reply((), "died", self._given_up))
                 break
             try:
-                replies.append(read_reply(_line(host.take(at)), ask.inferences, 0.0))
+                text = str(host.take(at))
+                replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,

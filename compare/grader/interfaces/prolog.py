@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import ClassVar
 
-from minimax_lab.compare.grader.interfaces import sample
+from minimax_lab.compare.grader.interfaces import lab_answers, sample
 from minimax_lab.compare.grader.interfaces.ends import End
 from minimax_lab.compare.grader.interfaces.interface import Check
 from minimax_lab.compare.grader.interfaces.play import PLAY
@@ -123,9 +123,9 @@ def no_below(state: State) -> str:
 @cache
 def _lab_answers(state: State) -> str:
     """The lab's terminal_state, max_value and min_value on `state`, for x and for o."""
-    answers = [_or_none(reference.terminal_state(state, player)) for player in PLAYERS]
-    answers += [_kept(state, reference.max_value(state, player)) for player in PLAYERS]
-    answers += [_kept(state, reference.min_value(state, player)) for player in PLAYERS]
+    answers = [_or_none(lab_answers.terminal_state(state, player)) for player in PLAYERS]
+    answers += [_kept(state, lab_answers.max_value(state, player)) for player in PLAYERS]
+    answers += [_kept(state, lab_answers.min_value(state, player)) for player in PLAYERS]
     return ",".join(answers)
 
 
@@ -135,13 +135,6 @@ def _or_none(value: int | None) -> str:
 
 def _kept(state: State, found: SV) -> str:
     return f"k({marked(state, found.state)},{whole(found.value)})"
-
-
-@cache
-def lab_terminal(state: State, player: Player) -> int | None:
-    """The reference's `terminal_state`, computed once per position (judging asks it again and
-    again)."""
-    return reference.terminal_state(state, player)
 
 
 @cache
@@ -215,12 +208,12 @@ class TerminalState(PrologCheck):
         return PLAYERS
 
     def fails(self, question: Question) -> Verdict:
-        if lab_terminal(question.state, question.player) is None:
+        if lab_answers.terminal_state(question.state, question.player) is None:
             return Verdict(Category.RIGHT)
         return super().fails(question)
 
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
-        expected = lab_terminal(question.state, question.player)
+        expected = lab_answers.terminal_state(question.state, question.player)
         if not is_integer(term):
             return Verdict(Category.UNREADABLE, f"answers {text}, not a value -1, 0 or 1")
         if expected is None:
@@ -231,7 +224,7 @@ class TerminalState(PrologCheck):
 
     def right(self, question: Question, policy: Policy) -> frozenset[Hashable]:
         """The value, or None (no answer) where the game goes on."""
-        return frozenset({reference.terminal_state(question.state, question.player)})
+        return frozenset({lab_answers.terminal_state(question.state, question.player)})
 
 
 class ValueCheck(PrologCheck):
@@ -265,17 +258,17 @@ class ValueCheck(PrologCheck):
             return calls
         below = "min_value" if self.maximising else "max_value"
         return calls + [Question(below, next_state, player)
-                        for next_state in reference.successor(state, self.mover(question))]
+                        for next_state in lab_answers.successors(state, self.mover(question))]
 
     def expected(self, question: Question) -> tuple[State, int]:
         """The lab's successor and value."""
-        found = (reference.max_value if self.maximising else reference.min_value)(
+        found = (lab_answers.max_value if self.maximising else lab_answers.min_value)(
             question.state, question.player)
         return found.state, whole(found.value)
 
     def worth(self, after: State, player: Player) -> int:
         """The value of the successor `after`, from `player`'s side."""
-        return whole((reference.min_value if self.maximising else reference.max_value)(
+        return whole((lab_answers.min_value if self.maximising else lab_answers.max_value)(
             after, player).value)
 
     def first(self, question: Question, term: object, text: str, policy: Policy) -> Verdict:
@@ -292,7 +285,7 @@ class ValueCheck(PrologCheck):
         if kept == lab_state:
             return Verdict(Category.RIGHT)
         mover = self.mover(question)
-        if is_terminal(state) or kept not in reference.successor(state, mover):
+        if is_terminal(state) or kept not in lab_answers.successors(state, mover):
             where = ("the game is over, so sv's state is the state itself" if is_terminal(state)
                      else f"no move of {mover} leads there")
             return Verdict(Category.NOT_A_SUCCESSOR, f"answers {text}: {where}")
@@ -316,7 +309,7 @@ class ValueCheck(PrologCheck):
         value = lab_value if policy.graded else None
         if is_terminal(state) or policy.ties is Ties.LOWEST:
             return frozenset({(marked(state, lab_state), value)})
-        return frozenset((cell, value) for cell, after in reference.moves(state, self.mover(
+        return frozenset((cell, value) for cell, after in lab_answers.moves(state, self.mover(
             question)) if self.worth(after, player) == lab_value)
 
 
@@ -492,7 +485,8 @@ def _judged_questions(predicates: tuple[str, ...], judged: Judged,
     if judged is Judged.WHOLE:
         return tuple(asked)
     sampled = [] if per_blanks is None else end_to_end(predicates, per_blanks)
-    return tuple([replace(question, judged=Judged.CLAUSES) for question in asked] + sampled)
+    return tuple([Question(question.check, question.state, question.player, Judged.CLAUSES)
+                  for question in asked] + sampled)
 
 
 SAMPLED = recursion_top_down()
@@ -565,7 +559,7 @@ def judge(question: Question, reply: Reply, policy: Policy | None = None) -> Ver
     if end.stopped:
         return Verdict(Category.FAILS_ON_BACKTRACKING,
                        f"asked for more answers: {reply.error or MORE_STOPPED[end]}")
-    return replace(verdict, notes=verdict.notes + tuple(notes))
+    return replace(verdict, notes=verdict.notes + tuple(notes)) if notes else verdict
 
 
 def marked(state: State, after: State) -> int:
