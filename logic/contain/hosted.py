@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from typing import Protocol
+from weakref import WeakKeyDictionary
 
 from minimax_lab.logic.contain.contained import Died, new_id
 from minimax_lab.logic.contain.harness import Ask, Reply, read_loaded, read_reply
@@ -74,9 +75,12 @@ class HostedProgram:
             if self._given_up is not None:
                 replies.append(Reply((), "died", self._given_up))
                 break
+            held = _HELD.pop(self.host, "none")  # none held where the host failed
             try:
-                reply = _line(self.host.answer(ask.text(new_id())))
+                reply = _line(self.host.answer(ask.text(new_id(), held)))
                 replies.append(read_reply(reply, ask.inferences, 0.0))
+                if reply.get("id") is not None:  # a question the harness read
+                    _HELD[self.host] = ask.below
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,
@@ -89,6 +93,12 @@ class HostedProgram:
 
     def close(self) -> None:
         """Nothing to release: the host's SWI-Prolog goes with its worker."""
+
+
+_HELD: WeakKeyDictionary[Host, str] = WeakKeyDictionary()
+"""The answers below the question a host's harness was asked last, which it keeps for a next
+question that says `same` (`Ask.line`): a board's are sent and read once for its questions.
+Kept for the host, not for a program, as every program (session) of a check asks one harness."""
 
 
 def _line(text: object) -> Mapping[str, object]:
