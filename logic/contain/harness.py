@@ -523,7 +523,6 @@ class Ask:
     recorded: str = ""
     """The predicates whose calls it records, a Prolog list of `Module:Name/Arity` (""
     the lab's recursive predicates, `Reply.made`; else `Reply.made_terms`)."""
-    _rest: str = field(init=False, repr=False, compare=False)
     _line_rest: bytes = field(init=False, repr=False, compare=False)
     _line_head: bytes = field(init=False, repr=False, compare=False)
     _line_tail: bytes = field(init=False, repr=False, compare=False)
@@ -534,14 +533,14 @@ class Ask:
         listed = f", {self.recorded}" if self.recorded else ""
         tail = f", record({int(self.record)}{listed}))" if self.record > 0 else ")"
         rest = f"{head}{self.below}{tail}"
-        object.__setattr__(self, "_rest", rest)  # made once: a question is sent in batches
-        object.__setattr__(self, "_line_rest", f"{rest}.\n".encode())
+        object.__setattr__(self, "_line_rest", f"{rest}.\n".encode())  # made once: sent often
         object.__setattr__(self, "_line_head", head.encode())
         object.__setattr__(self, "_line_tail", f"{tail}.\n".encode())
 
-    def text(self, number: int) -> str:
-        """The harness's question (`ask/6`), numbered `number`, without its final `.`."""
-        return f"ask({number}{self._rest}"
+    def text(self, number: int, held: str = "none") -> str:
+        """The harness's question (`ask/6`), numbered `number`, without its final `.`; `held`
+        as `line` takes it."""
+        return self.line(number, held)[:-2].decode()
 
     def line(self, number: int, held: str = "none") -> bytes:
         """The question as the harness reads it from its pipe, numbered `number`; where the

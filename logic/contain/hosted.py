@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, cast
+from weakref import WeakKeyDictionary
 
 from minimax_lab.logic.contain.contained import Died, new_id
 from minimax_lab.logic.contain.harness import WHOLE, Ask, Reply, read_loaded, read_reply
@@ -119,8 +120,16 @@ class HostedProgram:
                 replies.append(Reply((), "died", self._given_up))
                 break
             try:
-                text = str(self._answer(ask))
-                replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
+                if self._to_fresh(ask):
+                    text = str(self._fresh_line(ask))
+                    replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
+                    continue
+                held = _HELD.pop(self.host, "none")  # none held where the host failed
+                text = str(self.host.answer(ask.text(new_id(), held)))
+                reply = _line(text)
+                replies.append(read_reply(reply, ask.inferences, 0.0, len(text)))
+                if reply.get("id") is not None:  # a question the harness read
+                    _HELD[self.host] = ask.below
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,
@@ -129,15 +138,24 @@ class HostedProgram:
         return replies
 
     def post(self, asks: Sequence[Ask]) -> int:
-        """Send the host `asks` (none of the whole program) to ask in turn meanwhile; their
+        """Send the host `asks` (none of the whole program) to ask in turn meanwhile, a board's
+        answers below sent once for its questions (`same`, as `ask_many` sends them); their
         number, for `take`."""
         host = cast(PipedHost, self.host)
-        number = host.post([ask.text(new_id()) for ask in asks])
+        held = _HELD.pop(self.host, "none")
+        texts = []
+        for ask in asks:
+            texts.append(ask.text(new_id(), held))
+            held = ask.below
+        number = host.post(texts)
+        _HELD[self.host] = held  # what the harness holds once it has read them (`take`)
         self._posted[number] = list(asks)
         return number
 
     def take(self, number: int) -> list[Reply]:
-        """The replies to the questions posted as `number`, as `ask_many` gives them."""
+        """The replies to the questions posted as `number`, as `ask_many` gives them, up to
+        one the harness could not read (after it, a question that said `same` had no answers
+        held: those are asked again, their answers sent)."""
         host = cast(PipedHost, self.host)
         asks = self._posted.pop(number)
         replies: list[Reply] = []
@@ -147,19 +165,26 @@ class HostedProgram:
                 break
             try:
                 text = str(host.take(at))
-                replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
+                reply = _line(text)
+                replies.append(read_reply(reply, ask.inferences, 0.0, len(text)))
             except Died as died:
                 self._given_up = f"the program {died}"
                 replies.append(Reply((), "died", self._given_up,
                                      work=float(ask.inferences or 0)))
                 break
+            if reply.get("id") is None:
+                _HELD.pop(self.host, None)
+                break
         return replies
 
-    def _answer(self, ask: Ask) -> str:
-        """The line answering `ask`: `fresh`'s for a question of the whole program, where there
-        is a fresh SWI-Prolog (sent now if it was not sent ahead), else the host's."""
-        if self.fresh is None or ask.kind != WHOLE:
-            return self.host.answer(ask.text(new_id()))
+    def _to_fresh(self, ask: Ask) -> bool:
+        """Whether `ask` goes to the fresh SWI-Prolog: a question of the whole program, where
+        there is one."""
+        return self.fresh is not None and ask.kind == WHOLE
+
+    def _fresh_line(self, ask: Ask) -> str:
+        """The fresh SWI-Prolog's line answering `ask` (sent now if it was not sent ahead)."""
+        assert self.fresh is not None
         if not self._sent.get(ask):
             self._send([ask])
         return self.fresh.reply(self._sent[ask].pop(0))
@@ -169,6 +194,12 @@ class HostedProgram:
 
     def close(self) -> None:
         """Nothing to release: the host's SWI-Prolog goes with its worker."""
+
+
+_HELD: WeakKeyDictionary[Host, str] = WeakKeyDictionary()
+"""The answers below the question a host's harness was asked last, which it keeps for a next
+question that says `same` (`Ask.line`): a board's are sent and read once for its questions.
+Kept for the host, not for a program, as every program (session) of a check asks one harness."""
 
 
 def _line(text: object) -> Mapping[str, object]:
