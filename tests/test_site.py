@@ -1037,7 +1037,8 @@ def asked_in_order(host) -> list[str]:
 
 @needs_swipl
 @pytest.mark.parametrize(("name", "per_check"), [
-    ("no_draw", 20), ("loops", 20), pytest.param("loops", 0, marks=pytest.mark.slow),
+    ("no_draw", 20), pytest.param("loops", 20, marks=pytest.mark.slow),
+    pytest.param("loops", 0, marks=pytest.mark.slow),
     pytest.param("lab_style", 0, marks=pytest.mark.slow)])
 def test_a_host_sent_the_next_questions_ahead_is_asked_the_same_in_the_same_order(
         tmp_path, name, per_check):
