@@ -11,7 +11,8 @@ worker ended) takes the check with it, so the page that runs it offers to stop i
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Protocol, cast
 from weakref import WeakKeyDictionary
 
@@ -116,24 +117,15 @@ class HostedProgram:
         order, up to the first that stopped the program."""
         replies: list[Reply] = []
         for ask in asks:
-            if self._given_up is not None:
-                replies.append(Reply((), "died", self._given_up))
-                break
-            try:
-                if self._to_fresh(ask):
-                    text = str(self._fresh_line(ask))
-                    replies.append(read_reply(_line(text), ask.inferences, 0.0, len(text)))
-                    continue
+            if self._to_fresh(ask):
+                reply, _ = self._read(ask, partial(self._fresh_line, ask))
+            else:
                 held = _HELD.pop(self.host, "none")  # none held where the host failed
-                text = str(self.host.answer(ask.text(new_id(), held)))
-                reply = _line(text)
-                replies.append(read_reply(reply, ask.inferences, 0.0, len(text)))
-                if reply.get("id") is not None:  # a question the harness read
+                reply, read = self._read(ask, partial(self._answer, ask, held))
+                if read:
                     _HELD[self.host] = ask.below
-            except Died as died:
-                self._given_up = f"the program {died}"
-                replies.append(Reply((), "died", self._given_up,
-                                     work=float(ask.inferences or 0)))
+            replies.append(reply)
+            if self._given_up is not None:
                 break
         return replies
 
@@ -157,25 +149,34 @@ class HostedProgram:
         one the harness could not read (after it, a question that said `same` had no answers
         held: those are asked again, their answers sent)."""
         host = cast(PipedHost, self.host)
-        asks = self._posted.pop(number)
         replies: list[Reply] = []
-        for at, ask in enumerate(asks, number):
+        for at, ask in enumerate(self._posted.pop(number), number):
+            reply, read = self._read(ask, partial(host.take, at))
+            replies.append(reply)
             if self._given_up is not None:
-                replies.append(Reply((), "died", self._given_up))
                 break
-            try:
-                text = str(host.take(at))
-                reply = _line(text)
-                replies.append(read_reply(reply, ask.inferences, 0.0, len(text)))
-            except Died as died:
-                self._given_up = f"the program {died}"
-                replies.append(Reply((), "died", self._given_up,
-                                     work=float(ask.inferences or 0)))
-                break
-            if reply.get("id") is None:
+            if not read:
                 _HELD.pop(self.host, None)
                 break
         return replies
+
+    def _read(self, ask: Ask, line: Callable[[], str]) -> tuple[Reply, bool]:
+        """The reply to `ask` on the host's `line`, and whether the harness read the question
+        (its reply has an id); a died reply where the program stopped, now or before."""
+        if self._given_up is not None:
+            return Reply((), "died", self._given_up), False
+        try:
+            text = str(line())
+            reply = _line(text)
+            return (read_reply(reply, ask.inferences, 0.0, len(text)),
+                    reply.get("id") is not None)
+        except Died as died:
+            self._given_up = f"the program {died}"
+            return Reply((), "died", self._given_up, work=float(ask.inferences or 0)), False
+
+    def _answer(self, ask: Ask, held: str) -> str:
+        """The host's line answering `ask`, the harness holding the answers `held`."""
+        return self.host.answer(ask.text(new_id(), held))
 
     def _to_fresh(self, ask: Ask) -> bool:
         """Whether `ask` goes to the fresh SWI-Prolog: a question of the whole program, where

@@ -127,6 +127,8 @@ class PrologSession(Session[Question, Reply]):
         """True when the next question records the calls below it (`record_next`)."""
         self._posted: dict[int, list[tuple[Question, int]]] = {}
         """The batches posted to a pipelined program, by number: their questions and limits."""
+        self._pipe = program if isinstance(program, Pipelined) and program.pipelined else None
+        """The program, where it can be sent questions ahead (`Pipelined`): decided once."""
 
     def will_ask(self, checks: set[str]) -> None:
         self._asking = set(checks)
@@ -196,7 +198,9 @@ class PrologSession(Session[Question, Reply]):
         (`Pipelined`, the site's SWI-Prolog in a worker of its own) is sent the next batch
         as soon as one is taken, so that it answers while these are judged: the same
         questions in the same order, each as sure to be asked (its room counts every
-        question sent before it as if it took its whole limit)."""
+        question sent before it as if it took its whole limit), none while a budget is near
+        its end (less than twice what is sent and not judged left), where a question of it
+        may be asked alone."""
         limit = round(work)
         if self._record:  # alone, afresh, never a reply sent ahead
             self._record = False
@@ -253,8 +257,7 @@ class PrologSession(Session[Question, Reply]):
         """Send a pipelined program the batch after the last question sent, where none is on
         its way: its room counts `question` (asked now, judged next) and every reply kept
         ahead as if each took its whole limit."""
-        if (not isinstance(self.student, Pipelined) or not self.student.pipelined
-                or self._posted or index < 0):
+        if self._pipe is None or self._posted or index < 0:
             return
         taken: dict[str, float] = {question.check: limit}
         for (kept, kept_limit) in self._ahead:
@@ -277,15 +280,15 @@ class PrologSession(Session[Question, Reply]):
             return
         taken[first.check] = taken.get(first.check, 0) + first_limit
         asks, batch = self._batch(last + 1, taken, [ask], [first])
-        number = self.student.post(asks)
+        number = self._pipe.post(asks)
         self._posted[number] = [(asked, int(ask.inferences or 0))
                                 for asked, ask in zip(batch, asks, strict=True)]
 
     def _take_posted(self) -> None:
         """The replies of the batches posted, kept ahead."""
+        assert self._pipe is not None  # only a pipelined program is posted anything
         for number, keys in list(self._posted.items()):
-            assert isinstance(self.student, Pipelined)
-            replies = self.student.take(number)
+            replies = self._pipe.take(number)
             self._ahead.update(zip(keys, replies, strict=False))
             del self._posted[number]
 
