@@ -4,6 +4,8 @@ below: each question's board, and each board one mark of either player away from
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from minimax_lab.compare.grader.interfaces import lab_answers, prolog
@@ -36,6 +38,20 @@ def assert_as_the_reference(states: list[State]) -> None:
             assert list(lab_answers.successors(state, player)) == reference.successor(
                 state, player), state
             assert list(lab_answers.moves(state, player)) == reference.moves(state, player)
+
+
+def test_the_kept_terminal_state_is_the_references_on_every_board_of_the_grid():
+    """Every way to fill the grid with x, o and blanks, boards no game reaches among them
+    (both players holding a line, as a `terminal_state` question may ask)."""
+    grid = [State("".join(cells)) for cells in itertools.product((*PLAYERS, BLANK),
+                                                                 repeat=SIZE)]
+    both = [state for state in grid
+            if all(reference.winning_config(state, player) for player in PLAYERS)]
+    assert both  # the kind of board where the reference's clause order decides
+    for state in grid:
+        for player in PLAYERS:
+            assert lab_answers.terminal_state(state, player) == reference.terminal_state(
+                state, player), (state, player)
 
 
 def test_the_kept_answers_are_the_references_on_boards_with_few_blanks():

@@ -1,7 +1,8 @@
 """The reference's answers (`logic/reference.py`, the lab's objective) as the Prolog grader
-reads them again and again, each found once per board and player and kept: `terminal_state`,
-the successors and the moves asked of the reference; `max_value` and `min_value` by the
-reference's recursion on those (the reference asks `terminal_state` afresh at each node)."""
+reads them again and again, each found once per board and player and kept: `terminal_state`
+(from the game's lines), the successors and the moves asked of the reference; `max_value`
+and `min_value` by the reference's recursion on those (the reference asks `terminal_state`
+afresh at each node)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,20 @@ from functools import cache
 
 from minimax_lab.logic import reference
 from minimax_lab.logic.objective import LAB
-from minimax_lab.logic.state import Player, State, marks_made
+from minimax_lab.logic.state import BLANK, Player, State, has_line, marks_made
 from minimax_lab.logic.terms import SV
 
 
 @cache
 def terminal_state(state: State, player: Player) -> int | None:
-    """The reference's `terminal_state`."""
-    return reference.terminal_state(state, player)
+    """The reference's `terminal_state`, its first answer: found from the game's lines as
+    `logic.state` keeps them, one look at each (the reference's `winning_config` looks at
+    each line's cells in turn)."""
+    if has_line(state, player):
+        return 1
+    if has_line(state, reference.other_player(player)):
+        return -1
+    return None if BLANK in state else 0
 
 
 def utility(state: State, player: Player) -> int | None:
