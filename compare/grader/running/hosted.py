@@ -72,11 +72,12 @@ class HostedSession(PrologSession):
     """A Prolog session in a host, asking only the questions its selection keeps, telling
     `progress` how far it got."""
 
+    student: HostedProgram
+
     def __init__(self, program: HostedProgram, answers: int, options: Options,
                  selection: Selection, judged: Judged = Judged.CLAUSES,
                  end_to_end: int = 1, progress: Progress | None = None) -> None:
         super().__init__(program, answers, options.work, judged, end_to_end)
-        self.hosted = program
         self.selection = selection
         self.progress = progress
         self.asked, self.planned, self._told = 0, 0, 0.0
@@ -87,7 +88,7 @@ class HostedSession(PrologSession):
         self._probes = probes(every)
         chosen = self.follow(self.selection.select(every))
         self.planned = len(chosen)
-        self.hosted.send_ahead(self._ask(question, round(self.work_limit(question)))
+        self.student.send_ahead(self._ask(question, round(self.work_limit(question)))
                                for question in chosen if question.sample)
         return chosen
 
