@@ -422,6 +422,27 @@ def test_trace_then_a_goal_steps_it_key_by_key_in_the_page(top_level):
     assert ask(driver, "X is 6 * 7.") == "X = 42."
 
 
+def test_keys_typed_at_once_in_a_stepped_goal_are_taken_in_turn_and_the_rest_is_the_next_goal(
+        top_level):
+    """Keys typed faster than the page answers a stepped goal: nodebug runs on to the first
+    answer, `;` asks for the next, `.` ends them, each in turn as the page's Python takes
+    them; what follows waits in the goal's box as the next goal, and no error is shown."""
+    driver = top_level
+    goal, keys = "member(X, [a,b,c]).", "n;."
+    assert ask(driver, "trace.", "reference") == "% the next goal is traced\ntrue."
+    ask(driver, goal, "reference")
+    stepped = driver.find_elements("css selector", "#transcript > div")[-1]
+    field = driver.find_element("id", "goal")
+    field.send_keys(keys + "X is 6 * 7.")
+    wait_for(driver, lambda: field.get_attribute("value") == "X is 6 * 7.", ANSWER_SECONDS)
+    expected, waiting = page_transcript(goal, keys)
+    assert not waiting and expected.rstrip("\n").endswith("X = b .")
+    assert stepped.get_attribute("textContent") == expected.rstrip("\n")
+    assert not driver.find_elements("css selector", "#transcript > div.error")
+    assert not driver.find_element("id", "ports").is_displayed()
+    assert ask(driver, "X is 6 * 7.") == "X = 42."
+
+
 SPY = "spy(terminal_state)."
 TYPED = "\nc ccccc" + "sxhlfrca"
 """Typed in the goal's box at the spy point: Enter, c and space creep to a Redo port, then

@@ -100,23 +100,36 @@ async function topLevel() {
   };
   // A stepped goal (after `trace.`) waits at a port for a key: each key typed in the goal's
   // box (or clicked in #ports) runs it again with the keys so far; its transcript is `stepped`.
+  // Keys are taken one at a time, in the order typed: those typed after the goal's end are the
+  // goal's box's new text, as a terminal reads them at the next prompt.
   let stepped = null, steppedBy = null;
-  const ports = byId("ports");
+  const ports = byId("ports"), typed = [];
+  let taking = false;
   const step = async (key) => {
-    try {
-      const answer = steppedBy === "program" ? await program.key(key)
-        : await python("key", key, steppedBy);
-      stepped.textContent = (answer.out || answer.err).replace(/\n$/, "");
-      if (!answer.waiting) stepped = null;
-    } catch (error) {
-      show(String(error.message), "error", stepped);
-      stepped = null;
+    typed.push(key);
+    if (taking) return;
+    taking = true;
+    while (typed.length && stepped !== null) {
+      const next = typed.shift();
+      try {
+        const answer = steppedBy === "program" ? await program.key(next)
+          : await python("key", next, steppedBy);
+        stepped.textContent = (answer.out || answer.err).replace(/\n$/, "");
+        if (!answer.waiting) stepped = null;
+      } catch (error) {
+        show(String(error.message), "error", stepped);
+        stepped = null;
+      }
     }
+    const left = typed.splice(0).filter((key) => key !== "\n").join("");
+    if (left) byId("goal").value = left;
+    taking = false;
     ports.hidden = stepped === null;
     transcript.scrollTop = transcript.scrollHeight;
   };
   byId("goal").addEventListener("keydown", (event) => {
-    if (stepped === null || event.key.length !== 1 || event.ctrlKey || event.metaKey) return;
+    if ((stepped === null && !taking) || event.key.length !== 1 || event.ctrlKey
+        || event.metaKey) return;
     event.preventDefault();
     step(event.key);
   });
@@ -125,7 +138,7 @@ async function topLevel() {
   }
   byId("ask").addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (stepped !== null) return step("\n");
+    if (stepped !== null || taking) return step("\n");
     const goal = byId("goal").value.trim();
     if (!goal) return;
     let last = show("?- " + goal, "goal");
