@@ -152,7 +152,7 @@ def test_nodebug_and_leap_run_on_to_the_programs_answer(session):
 def test_leap_stops_at_a_spy_point_of_the_program_and_nospy_removes_it(session):
     run(session, ["spy(len/2)."], "\r")
     try:
-        shown = run(session, ["trace.", "twice([a,b], D)."], "\rcl" + MANY)
+        shown = run(session, ["trace.", "twice([a,b], D)."], "cl" + MANY)
         steps = ports(shown)
         assert steps[1][4] == "leap" and steps[2][0] == "*" and steps[2][3].startswith("len(")
         run(session, ["nospy(len/2)."], "\r")

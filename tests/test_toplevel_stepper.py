@@ -165,7 +165,7 @@ def test_leap_stops_only_at_the_ports_of_a_spy_point():
     session.handle("nospy(min_value/3).")
     session.handle("debugging.")
     assert session.out.getvalue().endswith(
-        "% Spy point removed from min_value/3\ntrue .\n% debug mode on; spy points: none\n"
+        "% Spy point removed from min_value/3\ntrue.\n% debug mode on; spy points: none\n"
         "true.\n")
 
 
@@ -180,6 +180,26 @@ def test_nodebug_keeps_the_spy_points_but_acts_on_none_and_nospyall_removes_them
     session.handle("debugging.")
     assert session.out.getvalue().endswith(
         "% All spy points removed\ntrue.\n% debug mode off; spy points: none\ntrue.\n")
+
+
+@pytest.mark.parametrize("keys", ["", "\r"])  # off a terminal, and on one
+def test_in_debug_mode_the_sessions_own_words_answer_once(keys):
+    """With a spy point in debug mode, `debugging.`, `nospy/1`, `debug.` and `nodebug.` are
+    not stepped: each answers `true.`, no `;` asked, as SWI-Prolog answers them."""
+    words = ["spy(successor).", "debugging.", "nospy(max_value).", "debug.", "nodebug."]
+    _, shown = stepped(words, keys)
+    assert [line for line in shown.splitlines() if not line.startswith("%")] == (
+        ["true."] * len(words))
+
+
+def test_nospy_of_one_arity_removes_it_from_a_spy_point_on_the_name():
+    """`spy(successor)` spies on every arity of successor; `nospy(successor/2)` removes that
+    one and keeps the others, `nospy(min_value/3)` the only one of min_value."""
+    session, shown = stepped(["spy(successor).", "spy(min_value).", "nospy(successor/2).",
+                              "nospy(min_value/3).", "debugging."], "")
+    assert "% Spy point removed from successor/2\n" in shown
+    assert "% Spy point removed from min_value/3\n" in shown
+    assert shown.splitlines()[-2] == "% debug mode on; spy points: successor/3"
 
 
 @pytest.mark.parametrize(("goal", "error"), [

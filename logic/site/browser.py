@@ -96,7 +96,7 @@ def query(goal: str, engine: str = "logic") -> str:
     if engine not in _sessions:
         _sessions[engine] = PageSession(engine, out)
     session = _sessions[engine]
-    if stepped(session) and not goal.strip().startswith(":"):
+    if stepped(session, goal) and not goal.strip().startswith(":"):
         _stepping[engine] = Stepped.ask(session, goal)
         return _stepped_answer(engine, _stepping[engine].run())
     session.out = out

@@ -86,7 +86,7 @@ class Stepped:
         return self.run()
 
 
-def stepped(session: Session) -> bool:
-    """True when the session's next goal is stepped: `trace.` was asked before it, or debug
-    mode is on with spy points."""
-    return session.trace_next or session.spies.active()
+def stepped(session: Session, goal: str) -> bool:
+    """True when the session's next goal, `goal`, is stepped: `trace.` was asked before it,
+    or it runs in debug mode (`Session.leaps`)."""
+    return session.trace_next or session.leaps(goal)

@@ -34,6 +34,7 @@ from minimax_lab.logic.tools.prolog_trace import trace_program
 from minimax_lab.logic.tools.trace import MAX_CALLS, Tracer
 from minimax_lab.logic.toplevel.answers import FALSE, MAX_SHOWN, MORE, Solution, ask
 from minimax_lab.logic.toplevel.builtins import ENTRIES
+from minimax_lab.logic.toplevel.builtins.session import session_words_only
 from minimax_lab.logic.toplevel.consulted import Consulted
 from minimax_lab.logic.toplevel.errors import ANSWER_ERRORS, Halt, ToplevelError, report
 from minimax_lab.logic.toplevel.grammar import needs_more, parse_query, without_comment
@@ -56,7 +57,7 @@ from minimax_lab.logic.toplevel.prolog_terms import (
     format_term,
 )
 from minimax_lab.logic.toplevel.session_commands import CommandTable
-from minimax_lab.logic.toplevel.solve import is_known
+from minimax_lab.logic.toplevel.solve import ARITIES, is_known
 from minimax_lab.logic.toplevel.stepper import (
     Aborted,
     SpyPoints,
@@ -166,7 +167,7 @@ class Session:
                     stepper = self.stepper("creep")
                 else:
                     self.trace_goal(text)
-            if stepper is None and self.spies.active():
+            if stepper is None and self.leaps(text):
                 stepper = self.stepper("leap")
             try:
                 self.answer(text, stepper)
@@ -296,6 +297,11 @@ class Session:
         """True if a goal can call `name/arity` (any arity, for None): a spy point may name it."""
         return is_known(name, arity, self.program)
 
+    def leaps(self, goal: str) -> bool:
+        """True when `goal` runs in debug mode, leaping to the spy points: debug mode is on
+        with spy points, and the goal calls more than the session's own words."""
+        return self.spies.active() and not session_words_only(goal)
+
     def stops_at_ports(self) -> bool:
         """Whether a stepped goal waits for a key at each port (on a terminal), or its ports
         are printed at once."""
@@ -324,6 +330,11 @@ class Session:
         point = parse_spec(spec)
         removed = {known for known in self.spies.specs if known[0] == point[0]
                    and point[1] in (None, known[1])}
+        if point[1] is not None and (point[0], None) in self.spies.specs:  # spy(Name): each arity
+            self.spies.specs.remove((point[0], None))
+            self.spies.specs |= {(point[0], arity) for arity in ARITIES
+                                 if arity != point[1] and self.knows(point[0], arity)}
+            removed.add(point)
         if not removed:
             self.write(f"% no spy point on {indicator(point)}")
             return
@@ -611,7 +622,7 @@ def print_answers(goal: str, session: Session, out: TextIO, err: TextIO) -> int:
     1 with `false.`, 2 on an error (after any answers before it). The site answers so too."""
     answered = said_false = False
     shown = 0
-    stepper = session.stepper("leap") if session.spies.active() else None
+    stepper = session.stepper("leap") if session.leaps(goal) else None
     try:
         for answer in ask(goal, session.engine, session.program, session, stepper=stepper):
             if answer.output:

@@ -446,9 +446,13 @@ def _all_keys() -> list[tuple[str, int]]:
             *library().predicates]
 
 
+ARITIES = range(9)
+"""The arities a name alone stands for (`spy(min_value)`): those a predicate may have here."""
+
+
 def is_known(name: str, arity: int | None, program: Program | None) -> bool:
     """True if a goal can call `name/arity` (of any arity, for None): a control construct, a
     built-in, the lab's, the library's or the loaded program's (a spy point may name it)."""
-    arities = range(9) if arity is None else (arity,)
+    arities = ARITIES if arity is None else (arity,)
     return any(key[0] == name and key[1] in arities for key in _all_keys()) or (
         program is not None and any(program.defines(name, each) for each in arities))

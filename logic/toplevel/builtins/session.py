@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from minimax_lab.logic.toplevel.arithmetic import instantiation_error
-from minimax_lab.logic.toplevel.builtins.registry import Family
+from minimax_lab.logic.toplevel.builtins.registry import ENTRIES, Family
 from minimax_lab.logic.toplevel.context import Commands, Solving
-from minimax_lab.logic.toplevel.errors import Halt, PrologError
+from minimax_lab.logic.toplevel.errors import GoalSyntaxError, Halt, PrologError, ToplevelError
+from minimax_lab.logic.toplevel.grammar import parse_query
 from minimax_lab.logic.toplevel.prolog_terms import (
     Atom,
     ListTerm,
@@ -22,6 +23,23 @@ from minimax_lab.logic.toplevel.prolog_terms import (
 )
 
 register = Family("the session")
+
+
+def session_words_only(goal: str) -> bool:
+    """True when the goal `goal` calls nothing but the session's own words (`trace.`,
+    `nospy/1`, `debugging.`, ...): debug mode does not step it, for it reaches no spy point
+    and answers once, as in SWI-Prolog."""
+    try:
+        goals = parse_query(goal).goals
+    except (GoalSyntaxError, ToplevelError):
+        return False
+    return all(isinstance(called, Atom | Struct) and _family(called) == register.title
+               for called in goals)
+
+
+def _family(called: Atom | Struct) -> str | None:
+    entry = ENTRIES.get((called.name, len(called.args) if isinstance(called, Struct) else 0))
+    return None if entry is None else entry.family
 
 
 def commands(solver: Solving, name: str) -> Commands:
