@@ -128,6 +128,28 @@ def test_halt_in_the_program_or_the_goal_is_refused_and_prolog_goes_on(tmp_path)
 
 
 @needs_swipl
+def test_shell_in_the_program_or_the_goal_is_refused_in_one_error(tmp_path):
+    """shell/1 and shell/2 say the page runs no commands, where WebAssembly's SWI-Prolog
+    would fail with a system error and answer true."""
+    program = "mine(1).\nrun :- shell('ls', _).\n"
+    loaded, *answers = run_page(tmp_path, program, ["shell('ls').", "run.", "mine(X)."])
+    assert loaded == ("", "loaded")
+    for printed, end in answers[:2]:
+        assert end == "error" and "No permission to execute shell" in printed, printed
+        assert "runs no commands" in printed
+    assert answers[2] == ("X = 1.", "answered")
+
+
+@needs_swipl
+def test_a_goal_that_runs_out_of_memory_says_so_in_one_line_and_prolog_goes_on(tmp_path):
+    program = "grow(L) :- length(L, 300000000).\n"  # more than SWI-Prolog's stacks hold
+    _, grown, after = run_page(tmp_path, program, ["grow(L).", "X = 1."])
+    assert grown == (f"% stopped: the goal ran out of Prolog's memory before {LIMIT:,} "
+                     "inferences", "error")
+    assert after == ("X = 1.", "answered")
+
+
+@needs_swipl
 def test_a_loop_stops_at_the_inference_bound_and_prolog_goes_on(tmp_path):
     _, looped, after = run_page(tmp_path, "loop :- loop.\n", ["loop.", "X is 6 * 7."])
     assert looped == (f"% stopped: the goal ran past {LIMIT:,} inferences", "inferences")
@@ -146,7 +168,8 @@ def test_trace_then_a_goal_is_stepped_and_only_that_goal(tmp_path):
     goal = f"terminal_state({board_list(X_HAS_WON)}, x, V)."
     _, traced, stepped, again = run_page(
         tmp_path, (SUBMISSIONS / "lab_style.pl").read_text(), ["trace.", goal, goal])
-    assert traced[1] == "trace" and stepped == ("", "step")
+    assert traced == ("% stepping through the next goal\ntrue.", "trace")
+    assert stepped == ("", "step")
     assert again[1] == "answered" and again[0].endswith("V = 1.")  # the next goal only
 
 

@@ -1,6 +1,7 @@
 % The site's top level for a student's own program, in SWI-Prolog in the page's worker
 % (program-worker.js): the program is consulted into the module `student`, where halt/0 and
-% halt/1 raise a permission error instead of ending Prolog; a goal is read by SWI-Prolog's
+% halt/1 raise a permission error instead of ending Prolog, and shell/1 and shell/2 one
+% instead of failing in WebAssembly with a system error; a goal is read by SWI-Prolog's
 % reader from the text typed, answered within an inference bound, and stepped on request
 % (`trace.` then a goal: SWI-Prolog's own tracer, port by port, `stepping.pl`).
 :- module(page, [page_load/3, page_defined/1, page_ask/5, page_step/6, page_step_lines/3]).
@@ -8,13 +9,21 @@
 
 :- student:redefine_system_predicate(halt).
 :- student:redefine_system_predicate(halt(_)).
+:- student:redefine_system_predicate(shell(_)).
+:- student:redefine_system_predicate(shell(_, _)).
 
 student:halt :- page:refuse_halt.
 student:halt(_) :- page:refuse_halt.
+student:shell(_) :- page:refuse_shell.
+student:shell(_, _) :- page:refuse_shell.
 
 refuse_halt :-
     throw(error(permission_error(halt, prolog, page),
                 context(halt/0, 'halt would end the page\'s Prolog; it goes on instead'))).
+
+refuse_shell :-
+    throw(error(permission_error(execute, shell, page),
+                context(shell/1, 'the page\'s Prolog runs no commands'))).
 
 :- dynamic tracing/0.
 
@@ -40,7 +49,7 @@ page_defined(Text) :-
 
 defined(Name/Arity) :-
     current_predicate(student:Name/Arity),
-    Name \== halt,
+    \+ memberchk(Name, [halt, shell]),
     functor(Head, Name, Arity),
     (   predicate_property(student:Head, imported_from(Module))
     ->  Module == minimax_helper
@@ -64,7 +73,7 @@ page_ask(Text, Limit, Most, Debug, End) :-
     ;   answer(Goal, Names, Limit, Most, End)
     ).
 
-special(trace, trace) :- assertz(tracing), format("% stepping through the next goal~n").
+special(trace, trace) :- assertz(tracing), format("% stepping through the next goal~ntrue.~n").
 special(notrace, answered) :- retractall(tracing), format("true.~n").
 special([_|_], consult).
 special(consult(_), consult).
@@ -81,11 +90,16 @@ answer(Goal, Names, Limit, Most, End) :-
     catch(call_with_inference_limit(
               once(findnsols(Take, Names, student:Goal, Found)), Limit, Result),
           Error, true),
-    (   nonvar(Error) -> print_message(error, Error), End = error
+    (   nonvar(Error) -> report(Error, Limit), End = error
     ;   Result == inference_limit_exceeded ->
         format("% stopped: the goal ran past ~D inferences~n", [Limit]), End = inferences
     ;   show(Found, Most), End = answered
     ).
+
+% An error in one message; running out of memory in one line, as the bound's.
+report(error(resource_error(_), _), Limit) :- !,
+    format("% stopped: the goal ran out of Prolog's memory before ~D inferences~n", [Limit]).
+report(Error, _) :- print_message(error, Error).
 
 show([], _) :- !, format("false.~n").
 show(Found, Most) :-
