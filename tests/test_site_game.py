@@ -57,7 +57,8 @@ def test_the_values_and_the_search_are_drawn_for_the_board_given():
     ("[]", "a game's setup is a JSON object"),
     ("not json", "a game's setup is a JSON object"),
     ('{"engine": "prolog"}', "unknown engine 'prolog'; the engines are logic, reference"),
-    ('{"engine": "logic", "depth": 2}', "depth=2: only the reference engine searches to a depth"),
+    ('{"engine": "logic", "depth": 2}', "looking 2 plies ahead needs the reference engine: the "
+                                        "logic engine looks to the end of the game only"),
     ('{"first": "both"}', "the game is opened by human or agent, not 'both'"),
 ])
 def test_a_setup_the_page_cannot_play_is_one_line(setup, said):

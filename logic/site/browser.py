@@ -217,6 +217,9 @@ def _game(setup: str) -> tuple[game.Setup, Engine]:
     if engine not in ENGINES:
         raise game.SetupError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
     rules = game.setup_from(fields)
+    if rules.depth is not None and engine != "reference":
+        raise game.SetupError(f"looking {rules.reach} needs the reference engine: the "
+                              f"{engine} engine looks to the end of the game only")
     return rules, api.get_engine(engine, rules.objective, depth=rules.depth)
 
 

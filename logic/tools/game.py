@@ -97,15 +97,19 @@ class Setup:
         return self.opener if marks_count(state, self.opener) == marks_count(state, second) \
             else second
 
+    @property
+    def reach(self) -> str:
+        """How far the agent looks, in words."""
+        return ("to the end of the game" if self.depth is None
+                else f"{self.depth} {'ply' if self.depth == 1 else 'plies'} ahead")
+
     def described(self) -> str:
         """The setup in words."""
         aim = ("to win" if self.mode == "win"
                else f"to lose, assuming you try to make {self.agent} win")
-        reach = ("to the end of the game" if self.depth is None
-                 else f"{self.depth} {'ply' if self.depth == 1 else 'plies'} ahead")
         opens = "you open" if self.first == "human" else f"{self.agent} opens"
         return (f"You play {self.human}; the agent plays {self.agent}, {aim} ({self.scoring} "
-                f"scoring), looking {reach}; {opens}.")
+                f"scoring), looking {self.reach}; {opens}.")
 
 
 def setup_from(fields: Mapping[str, Any]) -> Setup:
