@@ -599,7 +599,7 @@ def assert_steps_as_the_search_went(tree: GameTree, shown: dict,
     for index, (step, now) in enumerate(zip(tree.steps, shown["seen"], strict=True), start=1):
         where = (index, step)
         assert now["current"] == [key(step.path)], where
-        assert now["text"].startswith(f"Step {index} of {len(texts)}: {texts[index - 1]}"), where
+        assert now["text"].startswith(f"Step {index} of {len(texts)}: {texts[index - 1]}."), where
         exited = any(done.kind == "exit" and done.path == step.path
                      for done in tree.steps[:index])
         assert now["value"] == (value_text(tree, nodes[step.path], entities=False) if exited

@@ -336,8 +336,8 @@ _SCRIPT = """
     }
     var last = steps[at - 1], node = nodes[last.node];
     node.classList.add("current");
-    text.textContent = "Step " + at + " of " + steps.length + ": " + last.text +
-      (at === steps.length ? ". The search is done; the chosen line has a red border." : "");
+    text.textContent = "Step " + at + " of " + steps.length + ": " + last.text + "." +
+      (at === steps.length ? " The search is done; the chosen line has a red border." : "");
     unfoldAbove(node);
     reveal(node);
   }
