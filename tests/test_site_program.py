@@ -150,6 +150,14 @@ def test_a_goal_that_runs_out_of_memory_says_so_in_one_line_and_prolog_goes_on(t
 
 
 @needs_swipl
+def test_an_unknown_predicate_is_named_as_the_top_level_names_it(tmp_path):
+    """Not as the page's Prolog calls it (`student:nope/1`, in a `call_cleanup/2` of its own)."""
+    _, unknown, after = run_page(tmp_path, "p(1).\n", ["nope(1).", "p(X)."])
+    assert unknown == ("ERROR: Unknown procedure: nope/1", "error")
+    assert after == ("X = 1.", "answered")
+
+
+@needs_swipl
 def test_a_loop_stops_at_the_inference_bound_and_prolog_goes_on(tmp_path):
     _, looped, after = run_page(tmp_path, "loop :- loop.\n", ["loop.", "X is 6 * 7."])
     assert looped == (f"% stopped: the goal ran past {LIMIT:,} inferences", "inferences")

@@ -99,6 +99,8 @@ answer(Goal, Names, Limit, Most, End) :-
 % An error in one message; running out of memory in one line, as the bound's.
 report(error(resource_error(_), _), Limit) :- !,
     format("% stopped: the goal ran out of Prolog's memory before ~D inferences~n", [Limit]).
+report(error(existence_error(procedure, student:Spec), _), _) :- !,  % as the top level says it
+    print_message(error, error(existence_error(procedure, Spec), _)).
 report(Error, _) :- print_message(error, Error).
 
 show([], _) :- !, format("false.~n").
