@@ -211,6 +211,16 @@ STEPS = "len([], 0).\nlen([_|T], N) :- len(T, M), N is M + 1.\n"
 
 
 @needs_swipl
+def test_after_nodebug_the_next_answers_come_untraced(tmp_path):
+    """`n` at a port, then `;` at each answer: the next answers, no Redo port (SWI-Prolog's
+    nodebug); crept to the answer instead, `;` shows the Redo port."""
+    program = "p(1).\np(2).\np(3).\n"
+    runs = [["nodebug", "redo"], ["nodebug", "redo", "redo"], ["creep", "creep", "redo"]]
+    assert page_steps(tmp_path, program, "p(X)", runs) == [
+        ("X = 2", "answer"), ("X = 3", "answer"), ("   Redo: (1) p(X)", "wait")]
+
+
+@needs_swipl
 def test_a_stepped_goal_waits_at_each_port_then_answers(tmp_path):
     first, end = page_step(tmp_path, STEPS, "len([a], N)", [])
     assert (first, end) == ("   Call: (1) len([a], N)", "wait")  # the goal's own by name

@@ -69,7 +69,12 @@ answered(Template) :-
     notrace,
     nb_getval(step_keys, Keys),
     (   Keys = [redo|Rest]
-    ->  nb_setval(step_keys, Rest), nb_setval(step_mode, creep), trace, fail
+    ->  nb_setval(step_keys, Rest),
+        (   nb_getval(step_mode, off)  % after nodebug the next answers come untraced
+        ->  true
+        ;   nb_setval(step_mode, creep), trace
+        ),
+        fail
     ;   format(string(Text), "~q", [Template]),
         throw(step_ball(answer(Text)))
     ).
@@ -131,11 +136,12 @@ act(skip, Port, _, Action) :-
     ( entered(Port) -> Action = skip ; Action = continue ).
 act(leap, _, _, nodebug) :-  % no spy point: on to the answer, the tracer off
     nb_getval(step_spied, []),
-    !.
+    !,
+    nb_setval(step_mode, off).
 act(leap, _, _, continue) :- nb_setval(step_mode, leap), prolog_skip_level(_, very_deep).
 act(retry, _, _, retry).
 act(fail, _, _, fail).
-act(nodebug, _, _, nodebug).
+act(nodebug, _, _, nodebug) :- nb_setval(step_mode, off).
 
 entered(call).
 entered(redo(_)).
