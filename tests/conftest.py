@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from functools import cache
 from typing import Any
 
 import pytest
+from results_schema import grade_schema
 
 from minimax_lab.logic.engines import Engine, make_engine
 
@@ -30,15 +30,6 @@ def engine(request, logic_engine, reference_engine) -> Engine:
 
 
 # --- the JSON of grade --json ----------------------------------------------------------------
-
-@cache
-def grade_schema() -> Any:
-    """The validator of the schema the package ships for `grade --json`."""
-    from jsonschema import Draft202012Validator
-
-    from minimax_lab.compare.grader.outputs import results_json
-    return Draft202012Validator(results_json.schema())
-
 
 @pytest.fixture(autouse=True)
 def grade_json_meets_its_schema(monkeypatch):

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from functools import cache
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marks import needs_swipl
+from results_schema import grade_schema
 from shared_grades import Corpus
 
 from minimax_lab.compare.grader.outputs import results_json
@@ -35,15 +35,6 @@ from minimax_lab.compare.judge.results import (
 from minimax_lab.compare.judge.scores import CheckScore, Hints, Score, Visibility
 from minimax_lab.compare.judge.truth import Policy, Ties, Values
 from minimax_lab.logic.contain.loading import LoadMessage, LoadReport
-
-
-@cache
-def validator() -> Any:
-    """The validator of the schema `grade --json` writes to (jsonschema is slow to import)."""
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(results_json.schema())
-
 
 texts = st.text(max_size=12)
 counts = st.integers(0, 10**6)
@@ -142,7 +133,7 @@ def classes(draw) -> Graded:
 @settings(max_examples=200, deadline=None)
 def test_a_class_read_back_is_the_class_written(graded):
     written = json.loads(json.dumps(class_json(graded), allow_nan=False))
-    assert not [error.message for error in validator().iter_errors(written)]
+    assert not [error.message for error in grade_schema().iter_errors(written)]
     assert class_from_json(written) == graded
     assert class_json(class_from_json(written)) == written
 
@@ -193,11 +184,11 @@ def test_the_schema_names_the_models_own_categories_and_choices():
 
 def test_the_schema_refuses_a_key_the_model_never_writes_or_one_missing():
     written = class_json(Graded([SubmissionGrade("ada", LoadReport())]))
-    assert validator().is_valid(written)
+    assert grade_schema().is_valid(written)
     written["submissions"][0]["load"]["loaded"] = True
-    assert not validator().is_valid(written)
+    assert not grade_schema().is_valid(written)
     del written["submissions"][0]["load"]["loaded"], written["submissions"][0]["clean"]
-    assert not validator().is_valid(written)
+    assert not grade_schema().is_valid(written)
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +210,7 @@ def test_a_real_grade_meets_the_schema_and_reads_back_as_written(corpus, kind, n
     grade = getattr(corpus, kind)(name)
     policy = grade.policy or Policy()
     written = json.loads(json.dumps(class_json(Graded([grade], policy)), allow_nan=False))
-    assert not [error.message for error in validator().iter_errors(written)]
+    assert not [error.message for error in grade_schema().iter_errors(written)]
     read = class_from_json(written)
     assert class_json(read) == written
     assert grade_json(read.grades[0]) == grade_json(grade)
